@@ -1,0 +1,131 @@
+"""Protocols the core needs from the outside world; adapters satisfy them structurally."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, Protocol
+
+from aria_desktop.domain.chat import (
+    ChatRequest,
+    Conversation,
+    LLMChunk,
+    MessageStatus,
+    ModelInfo,
+    Role,
+    StoredMessage,
+    ToolCall,
+    ToolCallRecord,
+    Usage,
+)
+
+
+class Clock(Protocol):
+    """Time source, injected so tests and benchmarks control it."""
+
+    def monotonic(self) -> float:
+        """Seconds from an arbitrary origin, never going backwards."""
+        ...
+
+    def time(self) -> float:
+        """Wall-clock UNIX seconds."""
+        ...
+
+
+class ChatBackend(Protocol):
+    """One LLM backend (Ollama, Anthropic, an OpenAI-compatible server).
+
+    ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
+    exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
+    (``aclose``) closes the HTTP stream.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def capabilities(self) -> frozenset[str]: ...
+
+    def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]: ...
+
+    async def list_models(self) -> list[ModelInfo]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class ChatModel(Protocol):
+    """What the agent loop talks to: the router over the fallback chain.
+
+    ``stream`` yields like ``ChatBackend.stream_chat`` plus ``FallbackNotice`` values; the final
+    ``StreamEnd`` names the backend and model that answered.
+    """
+
+    def stream(
+        self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
+    ) -> AsyncIterator[LLMChunk]: ...
+
+
+class ConversationStore(Protocol):
+    """Persistence of conversations, messages and tool executions (async; never blocks)."""
+
+    async def create_conversation(self, title: str) -> Conversation: ...
+
+    async def get_conversation(self, conversation_id: str) -> Conversation | None: ...
+
+    async def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[Conversation]:
+        ...
+
+    async def rename_conversation(self, conversation_id: str, title: str) -> None: ...
+
+    async def delete_conversation(self, conversation_id: str) -> None: ...
+
+    async def add_message(
+        self,
+        conversation_id: str,
+        *,
+        role: Role,
+        content: str,
+        status: MessageStatus = "complete",
+        tool_calls: Sequence[ToolCall] = (),
+        tool_call_id: str | None = None,
+        name: str | None = None,
+        backend: str = "",
+        model: str = "",
+        usage: Usage | None = None,
+    ) -> StoredMessage: ...
+
+    async def update_message(
+        self,
+        message_id: int,
+        *,
+        content: str,
+        status: MessageStatus,
+        tool_calls: Sequence[ToolCall] = (),
+        backend: str = "",
+        model: str = "",
+        usage: Usage | None = None,
+    ) -> None: ...
+
+    async def list_messages(
+        self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
+    ) -> list[StoredMessage]:
+        """Messages oldest first; with ``limit``, the newest ``limit`` (before ``before_id``)."""
+        ...
+
+    async def begin_tool_call(
+        self, conversation_id: str, call: ToolCall
+    ) -> ToolCallRecord | None:
+        """Record a call as pending; return the existing record if this id was seen before."""
+        ...
+
+    async def finish_tool_call(self, call_id: str, *, status: str, result: str) -> None: ...
+
+
+class AuditSink(Protocol):
+    """Append-only, hash-chained record of tool calls and policy decisions."""
+
+    async def append(self, kind: str, data: Mapping[str, Any]) -> int:
+        """Append one record; return its sequence number."""
+        ...

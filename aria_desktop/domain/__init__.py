@@ -1,0 +1,1 @@
+"""Stdlib-only value types shared by every layer: events, commands, errors, chat."""

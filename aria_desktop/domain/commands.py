@@ -1,0 +1,46 @@
+"""Commands: imperatives with exactly one handler, ``Orchestrator.handle``.
+
+Front-ends (CLI, GUI, API, voice) never call adapters; they send these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Command:
+    """Base of all commands."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StartTurn(Command):
+    """Start a turn with the user's text.
+
+    Attributes:
+        text: the user's message.
+        conversation_id: continue this conversation; None starts a new one.
+        backend: force one backend ("ollama", "anthropic", ...) instead of the fallback chain.
+        source: where the text came from (text, voice, api, automation).
+    """
+
+    text: str
+    conversation_id: str | None = None
+    backend: str | None = None
+    source: str = "text"
+
+
+@dataclass(frozen=True, kw_only=True)
+class CancelTurn(Command):
+    """Cancel one running turn, or every running turn when ``run_id`` is None."""
+
+    run_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfirmAction(Command):
+    """The user's answer to an ``action-confirm-request`` (must carry the request's nonce)."""
+
+    request_id: str
+    nonce: str
+    approved: bool

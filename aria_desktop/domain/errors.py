@@ -1,0 +1,248 @@
+"""The ``AriaError`` tree.
+
+Every failure a user or a program can see is an ``AriaError`` with a stable ``code`` (used in
+``error`` events, API responses and exit messages) and an actionable ``hint``. Adapters translate
+library exceptions into these (``raise ... from exc``) so nothing above them needs to know which
+library failed.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class AriaError(Exception):
+    """Base of all expected ARIA failures.
+
+    Attributes:
+        code: stable machine-readable identifier (snake_case), part of the public API.
+        hint: one sentence telling the user what to do about it ("" when nothing helps).
+    """
+
+    code: ClassVar[str] = "internal"
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# --- configuration and secrets ----------------------------------------------------------------
+
+
+class ConfigError(AriaError):
+    """A settings file or variable is unreadable, unknown or has a value of the wrong type."""
+
+    code = "config_invalid"
+
+
+class SecretStoreError(AriaError):
+    """The system keyring is missing or locked, or a secret could not be stored."""
+
+    code = "secret_store_unavailable"
+
+
+# --- storage -----------------------------------------------------------------------------------
+
+
+class StorageError(AriaError):
+    """The SQLite database could not be opened, read or written."""
+
+    code = "storage_error"
+
+
+class SchemaTooNewError(StorageError):
+    """The database was written by a newer ARIA; this version refuses to write it."""
+
+    code = "schema_too_new"
+
+
+class DatabaseOwnedError(StorageError):
+    """Another ARIA process owns the database (see the owner lock file)."""
+
+    code = "database_owned"
+
+    def __init__(self, message: str, *, pid: int, port: int | None, hint: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.pid = pid
+        self.port = port
+
+
+class NotFoundError(AriaError):
+    """A conversation, message or other record does not exist."""
+
+    code = "not_found"
+
+
+# --- language models ---------------------------------------------------------------------------
+
+
+class LLMError(AriaError):
+    """A language-model backend failed.
+
+    Attributes:
+        backend: name of the backend that failed ("ollama", "anthropic", ...).
+        retryable: whether the same request may succeed if sent again to the same backend.
+        retry_after_s: server-requested delay before a retry, in seconds (None if not given).
+        status: HTTP status code when the failure was an HTTP response, else None.
+    """
+
+    code = "llm_error"
+    default_retryable: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        backend: str = "",
+        hint: str = "",
+        retryable: bool | None = None,
+        retry_after_s: float | None = None,
+        status: int | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.backend = backend
+        self.retryable = self.default_retryable if retryable is None else retryable
+        self.retry_after_s = retry_after_s
+        self.status = status
+
+
+class BackendUnreachableError(LLMError):
+    """The backend's server could not be connected to."""
+
+    code = "backend_unreachable"
+    default_retryable = True
+
+
+class LLMTimeoutError(LLMError):
+    """A timeout elapsed: ``kind`` is one of connect, first_token, stall, total."""
+
+    code = "llm_timeout"
+    default_retryable = True
+
+    def __init__(self, message: str, *, kind: str, **kwargs: object) -> None:
+        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+        self.kind = kind
+
+
+class RateLimitedError(LLMError):
+    """The backend asked us to slow down (HTTP 429, Anthropic 529 overloaded)."""
+
+    code = "llm_rate_limited"
+    default_retryable = True
+
+
+class ServerError(LLMError):
+    """The backend answered with a 5xx status."""
+
+    code = "llm_server_error"
+    default_retryable = True
+
+
+class AuthenticationError(LLMError):
+    """The backend rejected our credentials (401/403)."""
+
+    code = "llm_auth_failed"
+
+
+class BadRequestError(LLMError):
+    """The backend rejected the request itself (4xx other than the ones above)."""
+
+    code = "llm_bad_request"
+
+
+class ModelNotFoundError(LLMError):
+    """The configured model does not exist on the backend."""
+
+    code = "llm_model_not_found"
+
+
+class ContextOverflowError(LLMError):
+    """The prompt does not fit the model's context window."""
+
+    code = "llm_context_overflow"
+
+
+class CapabilityMissingError(LLMError):
+    """The model cannot do what the request needs (tools, vision, ...)."""
+
+    code = "llm_capability_missing"
+
+
+class MalformedResponseError(LLMError):
+    """The backend sent something that does not follow its protocol."""
+
+    code = "llm_malformed_response"
+    default_retryable = True
+
+
+class StreamInterruptedError(LLMError):
+    """A reply stream broke after some of it had been delivered.
+
+    Attributes:
+        partial_text: the text delivered before the cut (kept as an ``interrupted`` message).
+    """
+
+    code = "llm_stream_interrupted"
+
+    def __init__(self, message: str, *, partial_text: str = "", **kwargs: object) -> None:
+        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+        self.partial_text = partial_text
+
+
+class CircuitOpenError(LLMError):
+    """The backend's circuit breaker is open: it failed repeatedly and is not tried for now."""
+
+    code = "llm_circuit_open"
+
+
+class NoBackendError(LLMError):
+    """No backend is configured, or every backend in the fallback chain failed."""
+
+    code = "no_backend"
+
+
+# --- tools and turns ---------------------------------------------------------------------------
+
+
+class ToolError(AriaError):
+    """Base for tool-call failures; reported back to the model as the tool's result."""
+
+    code = "tool_error"
+
+
+class ToolNotFoundError(ToolError):
+    code = "tool_not_found"
+
+
+class ToolArgumentsError(ToolError):
+    """The model's arguments do not match the tool's JSON schema."""
+
+    code = "tool_arguments_invalid"
+
+
+class ToolDeniedError(ToolError):
+    """The safety policy (or the user) refused the call."""
+
+    code = "tool_denied"
+
+
+class ToolFailedError(ToolError):
+    """The tool ran and failed."""
+
+    code = "tool_failed"
+
+
+class TurnDeadlineError(AriaError):
+    """A turn ran past its deadline or its step budget."""
+
+    code = "turn_deadline"
+
+
+class AuditLogError(AriaError):
+    """The audit log could not be written or failed verification."""
+
+    code = "audit_log_invalid"
