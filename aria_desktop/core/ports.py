@@ -120,7 +120,11 @@ class ConversationStore(Protocol):
         """Record a call as pending; return the existing record if this id was seen before."""
         ...
 
-    async def finish_tool_call(self, call_id: str, *, status: str, result: str) -> None: ...
+    async def finish_tool_call(
+        self, conversation_id: str, call_id: str, *, status: str, result: str
+    ) -> None:
+        """Store a call's outcome (status ok, error or denied) and the result text."""
+        ...
 
 
 class AuditSink(Protocol):
