@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any, Protocol
 
 from aria_desktop.domain.chat import (
@@ -48,7 +48,7 @@ class ChatBackend(Protocol):
     @property
     def capabilities(self) -> frozenset[str]: ...
 
-    def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]: ...
+    def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
 
     async def list_models(self) -> list[ModelInfo]: ...
 
@@ -64,7 +64,7 @@ class ChatModel(Protocol):
 
     def stream(
         self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
-    ) -> AsyncIterator[LLMChunk]: ...
+    ) -> AsyncGenerator[LLMChunk, None]: ...
 
 
 class ConversationStore(Protocol):
@@ -74,8 +74,9 @@ class ConversationStore(Protocol):
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None: ...
 
-    async def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[Conversation]:
-        ...
+    async def list_conversations(
+        self, *, limit: int = 50, offset: int = 0
+    ) -> list[Conversation]: ...
 
     async def rename_conversation(self, conversation_id: str, title: str) -> None: ...
 
@@ -114,9 +115,7 @@ class ConversationStore(Protocol):
         """Messages oldest first; with ``limit``, the newest ``limit`` (before ``before_id``)."""
         ...
 
-    async def begin_tool_call(
-        self, conversation_id: str, call: ToolCall
-    ) -> ToolCallRecord | None:
+    async def begin_tool_call(self, conversation_id: str, call: ToolCall) -> ToolCallRecord | None:
         """Record a call as pending; return the existing record if this id was seen before."""
         ...
 

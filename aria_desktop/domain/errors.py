@@ -246,3 +246,15 @@ class AuditLogError(AriaError):
     """The audit log could not be written or failed verification."""
 
     code = "audit_log_invalid"
+
+
+class SubscriberLaggedError(AriaError):
+    """An event subscriber fell too far behind; its subscription was closed, not the bus."""
+
+    code = "subscriber_lagged"
+
+
+class ConfirmationError(AriaError):
+    """A confirmation answer was refused (unknown request or wrong nonce)."""
+
+    code = "confirmation_invalid"

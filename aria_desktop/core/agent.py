@@ -1,0 +1,513 @@
+"""The agent loop: LLM stream -> tool calls -> results -> LLM, until a plain answer.
+
+Bounded by ``max_steps`` (the last step offers no tools, so the model must answer in words) and
+by the turn deadline the orchestrator wraps around it; cancellable at any await. Persistence is
+arranged so that streaming is never slowed by disk: the assistant row is created concurrently
+with the model request, its text is flushed in the background while streaming (status
+``interrupted`` until the reply completes), and a cut, cancelled or crashed reply therefore
+stays in storage as ``interrupted`` — never lost, never shown as complete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from aria_desktop.core.bus import EventBus
+from aria_desktop.core.confirm import ConfirmationBroker
+from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
+from aria_desktop.core.tools import PolicyHook, Tool, ToolRegistry
+from aria_desktop.domain.chat import (
+    ChatMessage,
+    ChatRequest,
+    FallbackNotice,
+    MessageStatus,
+    StreamEnd,
+    TextDelta,
+    ToolCall,
+    ToolCallChunk,
+    Usage,
+)
+from aria_desktop.domain.errors import (
+    AriaError,
+    StreamInterruptedError,
+    ToolDeniedError,
+    ToolError,
+    ToolFailedError,
+    TurnDeadlineError,
+)
+from aria_desktop.domain.events import (
+    BackendFallback,
+    LlmDelta,
+    MessageSaved,
+    ThinkEnd,
+    ThinkStart,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+
+__all__ = ["AgentConfig", "AgentLoop", "AgentResult"]
+
+_LOGGER = logging.getLogger(__name__)
+_MAX_TOOL_RESULT_CHARS = 16_000
+_AUDIT_VALUE_CHARS = 500
+
+
+@dataclass(frozen=True, kw_only=True)
+class AgentConfig:
+    """Limits and prompt of the agent loop.
+
+    Attributes:
+        max_steps: model calls per turn (tool round-trips + the final answer).
+        turn_deadline_s: wall time allowed for a whole turn, seconds.
+        history_token_budget: estimated tokens of history put in each prompt.
+        confirm_timeout_s: seconds a confirmation request waits before counting as deny.
+        system_prompt: the system message.
+        max_tokens: cap on tokens per model reply.
+        flush_interval_s: how often streamed text is saved while it arrives, seconds.
+    """
+
+    max_steps: int = 8
+    turn_deadline_s: float = 300.0
+    history_token_budget: int = 6000
+    confirm_timeout_s: float = 60.0
+    system_prompt: str = "You are ARIA, a helpful desktop assistant."
+    max_tokens: int = 2048
+    flush_interval_s: float = 0.5
+
+
+@dataclass(kw_only=True)
+class AgentResult:
+    """What a turn produced: final text and who answered the last step."""
+
+    text: str = ""
+    backend: str = ""
+    model: str = ""
+    usage: Usage = field(default_factory=Usage)
+    steps: int = 0
+
+
+class _AssistantRow:
+    """The assistant message being streamed, persisted without slowing the stream down."""
+
+    def __init__(
+        self,
+        store: ConversationStore,
+        conversation_id: str,
+        *,
+        after: Awaitable[object] | None,
+        flush_interval_s: float,
+        clock: Clock,
+    ) -> None:
+        self._store = store
+        self._clock = clock
+        self._interval_s = flush_interval_s
+        self._conversation_id = conversation_id
+        self._text: Callable[[], str] = str
+        self._last_flush = clock.monotonic()
+        self._flush_task: asyncio.Task[None] | None = None
+        self._created = asyncio.create_task(self._create(after), name="aria-assistant-row")
+
+    async def _create(self, after: Awaitable[object] | None) -> int:
+        if after is not None:
+            await after
+        message = await self._store.add_message(
+            self._conversation_id, role="assistant", content="", status="interrupted"
+        )
+        return message.id
+
+    def text_changed(self, text: Callable[[], str]) -> None:
+        """Note new text; schedules a background save at most every ``flush_interval_s``."""
+        self._text = text
+        now = self._clock.monotonic()
+        if now - self._last_flush < self._interval_s:
+            return
+        if self._flush_task is None or self._flush_task.done():
+            self._last_flush = now
+            self._flush_task = asyncio.create_task(self._flush(), name="aria-stream-flush")
+
+    async def _flush(self) -> None:
+        message_id = await self._created
+        await self._store.update_message(message_id, content=self._text(), status="interrupted")
+
+    async def finish(
+        self,
+        *,
+        content: str,
+        status: MessageStatus,
+        tool_calls: Sequence[ToolCall] = (),
+        backend: str = "",
+        model: str = "",
+        usage: Usage | None = None,
+    ) -> int:
+        """Write the final state of the message; returns its id."""
+        if self._flush_task is not None:
+            with contextlib.suppress(Exception):
+                await self._flush_task
+        message_id = await self._created
+        await self._store.update_message(
+            message_id,
+            content=content,
+            status=status,
+            tool_calls=tool_calls,
+            backend=backend,
+            model=model,
+            usage=usage,
+        )
+        return message_id
+
+
+@dataclass(kw_only=True)
+class _Turn:
+    run_id: str
+    conversation_id: str
+    backend: str | None
+    user_saved: Awaitable[object] | None
+
+
+class AgentLoop:
+    """Runs the steps of one turn; owned by the orchestrator."""
+
+    def __init__(
+        self,
+        *,
+        model: ChatModel,
+        tools: ToolRegistry,
+        store: ConversationStore,
+        bus: EventBus,
+        audit: AuditSink,
+        policy: PolicyHook,
+        confirmations: ConfirmationBroker,
+        config: AgentConfig,
+        clock: Clock,
+    ) -> None:
+        self._model = model
+        self._tools = tools
+        self._store = store
+        self._bus = bus
+        self._audit = audit
+        self._policy = policy
+        self._confirmations = confirmations
+        self._config = config
+        self._clock = clock
+
+    async def run(
+        self,
+        *,
+        run_id: str,
+        conversation_id: str,
+        prompt: list[ChatMessage],
+        backend: str | None = None,
+        user_saved: Awaitable[object] | None = None,
+    ) -> AgentResult:
+        """Run steps until the model answers without tool calls; returns the final answer."""
+        turn = _Turn(
+            run_id=run_id, conversation_id=conversation_id, backend=backend, user_saved=user_saved
+        )
+        messages = list(prompt)
+        result = AgentResult()
+        for step in range(1, self._config.max_steps + 1):
+            last = step == self._config.max_steps
+            request = ChatRequest(
+                messages=tuple(messages),
+                tools=() if last else self._tools.specs(),
+                max_tokens=self._config.max_tokens,
+            )
+            text, calls, end = await self._step(turn, step, request)
+            turn.user_saved = None
+            result = AgentResult(
+                text=text, backend=end.backend, model=end.model, usage=end.usage, steps=step
+            )
+            if not calls:
+                return result
+            if last:
+                break
+            messages.append(ChatMessage(role="assistant", content=text, tool_calls=tuple(calls)))
+            for call in calls:
+                status, output = await self._run_tool(turn, call)
+                saved = await self._store.add_message(
+                    conversation_id,
+                    role="tool",
+                    content=output,
+                    tool_call_id=call.id,
+                    name=call.name,
+                    status="complete" if status == "ok" else "error",
+                )
+                self._bus.publish(
+                    MessageSaved(
+                        run_id=run_id,
+                        conversation_id=conversation_id,
+                        message_id=saved.id,
+                        role="tool",
+                        status=saved.status,
+                    )
+                )
+                messages.append(
+                    ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
+                )
+        raise TurnDeadlineError(
+            f"The model was still calling tools after {self._config.max_steps} steps.",
+            hint="Raise agent.max_steps or ask for a smaller task.",
+        )
+
+    async def _step(
+        self, turn: _Turn, step: int, request: ChatRequest
+    ) -> tuple[str, list[ToolCall], StreamEnd]:
+        bus, clock = self._bus, self._clock
+        bus.publish(ThinkStart(run_id=turn.run_id, step=step))
+        started = clock.monotonic()
+        first_token_ms: float | None = None
+        parts: list[str] = []
+        calls: list[ToolCall] = []
+        end: StreamEnd | None = None
+        row = _AssistantRow(
+            self._store,
+            turn.conversation_id,
+            after=turn.user_saved,
+            flush_interval_s=self._config.flush_interval_s,
+            clock=clock,
+        )
+
+        def joined() -> str:
+            return "".join(parts)
+
+        status: MessageStatus = "error"
+        try:
+            stream = self._model.stream(request, backend=turn.backend)
+            async with contextlib.aclosing(stream):
+                async for chunk in stream:
+                    if isinstance(chunk, TextDelta):
+                        if first_token_ms is None:
+                            first_token_ms = (clock.monotonic() - started) * 1000
+                        parts.append(chunk.text)
+                        bus.publish(LlmDelta(run_id=turn.run_id, text=chunk.text))
+                        row.text_changed(joined)
+                    elif isinstance(chunk, ToolCallChunk):
+                        if first_token_ms is None:
+                            first_token_ms = (clock.monotonic() - started) * 1000
+                        calls.append(chunk.call)
+                    elif isinstance(chunk, FallbackNotice):
+                        bus.publish(
+                            BackendFallback(
+                                run_id=turn.run_id,
+                                from_backend=chunk.from_backend,
+                                to_backend=chunk.to_backend,
+                                reason=chunk.reason,
+                            )
+                        )
+                    elif isinstance(chunk, StreamEnd):
+                        end = chunk
+            if end is None:
+                raise StreamInterruptedError(
+                    "The reply stream ended without finishing.", partial_text=joined()
+                )
+            status = "complete"
+        except StreamInterruptedError as exc:
+            if not parts and exc.partial_text:
+                parts.append(exc.partial_text)
+            status = "interrupted"
+            raise
+        except BaseException:
+            status = "interrupted" if parts else "error"
+            raise
+        finally:
+            # Tool calls from a reply that did not complete are never kept or executed.
+            saved_calls = calls if status == "complete" else []
+            message_id = await asyncio.shield(
+                row.finish(
+                    content=joined(),
+                    status=status,
+                    tool_calls=saved_calls,
+                    backend=end.backend if end else "",
+                    model=end.model if end else "",
+                    usage=end.usage if end else None,
+                )
+            )
+            bus.publish(
+                MessageSaved(
+                    run_id=turn.run_id,
+                    conversation_id=turn.conversation_id,
+                    message_id=message_id,
+                    role="assistant",
+                    status=status,
+                    backend=end.backend if end else "",
+                    model=end.model if end else "",
+                )
+            )
+            bus.publish(
+                ThinkEnd(
+                    run_id=turn.run_id,
+                    step=step,
+                    backend=end.backend if end else "",
+                    model=end.model if end else "",
+                    usage=end.usage if end else Usage(),
+                    first_token_ms=first_token_ms,
+                    latency_ms=(clock.monotonic() - started) * 1000,
+                )
+            )
+        return joined(), calls, end
+
+    async def _run_tool(
+        self, turn: _Turn, call: ToolCall
+    ) -> tuple[Literal["ok", "error", "denied"], str]:
+        """Execute one call at most once: policy, confirmation, handler, audit, storage."""
+        self._bus.publish(
+            ToolCallEvent(
+                run_id=turn.run_id, call_id=call.id, name=call.name, arguments=call.arguments
+            )
+        )
+        previous = await self._store.begin_tool_call(turn.conversation_id, call)
+        if previous is not None:
+            if previous.status == "pending":
+                status: Literal["ok", "error", "denied"] = "error"
+                output = _error_payload(
+                    ToolFailedError(
+                        "An earlier attempt of this call did not finish; it is not run again.",
+                        hint="Ask the user whether to retry.",
+                    )
+                )
+            else:
+                status, output = previous.status, previous.result
+            _LOGGER.info("Tool call %s already recorded (%s); not executed again", call.id, status)
+            self._publish_result(turn, call, status, output, 0.0)
+            return status, output
+
+        started = self._clock.monotonic()
+        status, output = await self._decide_and_execute(turn, call)
+        latency_ms = (self._clock.monotonic() - started) * 1000
+        await self._store.finish_tool_call(
+            turn.conversation_id, call.id, status=status, result=output
+        )
+        await self._audit.append(
+            "tool-result",
+            {
+                "run_id": turn.run_id,
+                "call_id": call.id,
+                "tool": call.name,
+                "status": status,
+                "latency_ms": round(latency_ms, 3),
+                "result": output[:_AUDIT_VALUE_CHARS],
+            },
+        )
+        self._publish_result(turn, call, status, output, latency_ms)
+        return status, output
+
+    async def _decide_and_execute(
+        self, turn: _Turn, call: ToolCall
+    ) -> tuple[Literal["ok", "error", "denied"], str]:
+        await self._audit.append(
+            "tool-call",
+            {
+                "run_id": turn.run_id,
+                "conversation_id": turn.conversation_id,
+                "call_id": call.id,
+                "tool": call.name,
+                "arguments": _clip(call.arguments),
+            },
+        )
+        try:
+            tool = self._tools.validate(call)
+        except ToolError as exc:
+            await self._audit_decision(turn, call, "deny", "invalid-call", exc.message)
+            return "error", _error_payload(exc)
+        decision = await self._policy(tool, call)
+        await self._audit_decision(turn, call, decision.verdict, decision.rule, decision.reason)
+        if decision.verdict == "deny":
+            return "denied", _error_payload(
+                ToolDeniedError(f"Refused by the safety policy (rule {decision.rule}).")
+            )
+        if decision.verdict == "confirm":
+            outcome = await self._confirmations.request(
+                run_id=turn.run_id,
+                tool=call.name,
+                summary=tool.describe_call(call.arguments),
+                reason=decision.reason or decision.rule,
+                timeout_s=self._config.confirm_timeout_s,
+            )
+            await self._audit.append(
+                "confirmation",
+                {
+                    "run_id": turn.run_id,
+                    "call_id": call.id,
+                    "request_id": outcome.request_id,
+                    "approved": outcome.approved,
+                    "timed_out": outcome.timed_out,
+                },
+            )
+            if not outcome.approved:
+                why = "did not answer in time" if outcome.timed_out else "declined"
+                return "denied", _error_payload(ToolDeniedError(f"The user {why}."))
+        return await self._execute(tool, call)
+
+    async def _execute(
+        self, tool: Tool, call: ToolCall
+    ) -> tuple[Literal["ok", "error", "denied"], str]:
+        try:
+            value = await tool.handler(call.arguments)
+        except AriaError as exc:
+            return "error", _error_payload(exc)
+        except Exception as exc:
+            _LOGGER.exception("Tool %s failed", call.name)
+            return "error", _error_payload(ToolFailedError(f"{call.name} failed: {exc}"))
+        output = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        if len(output) > _MAX_TOOL_RESULT_CHARS:
+            output = output[:_MAX_TOOL_RESULT_CHARS] + "\n[truncated]"
+        return "ok", output
+
+    async def _audit_decision(
+        self, turn: _Turn, call: ToolCall, verdict: str, rule: str, reason: str
+    ) -> None:
+        await self._audit.append(
+            "policy-decision",
+            {
+                "run_id": turn.run_id,
+                "call_id": call.id,
+                "tool": call.name,
+                "verdict": verdict,
+                "rule": rule,
+                "reason": reason,
+            },
+        )
+
+    def _publish_result(
+        self,
+        turn: _Turn,
+        call: ToolCall,
+        status: Literal["ok", "error", "denied"],
+        output: str,
+        latency_ms: float,
+    ) -> None:
+        self._bus.publish(
+            ToolResultEvent(
+                run_id=turn.run_id,
+                call_id=call.id,
+                name=call.name,
+                status=status,
+                result=output[:2000],
+                latency_ms=latency_ms,
+            )
+        )
+
+
+def _error_payload(exc: AriaError) -> str:
+    """A tool failure as the JSON the model receives."""
+    payload: dict[str, Any] = {"error": exc.code, "message": exc.message}
+    if exc.hint:
+        payload["hint"] = exc.hint
+    return json.dumps(payload, ensure_ascii=False)
+
+
+def _clip(arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments with long string values shortened for the audit log."""
+    clipped: dict[str, Any] = {}
+    for key, value in arguments.items():
+        if isinstance(value, str) and len(value) > _AUDIT_VALUE_CHARS:
+            clipped[key] = value[:_AUDIT_VALUE_CHARS] + "…"
+        else:
+            clipped[key] = value
+    return clipped

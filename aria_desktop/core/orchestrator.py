@@ -1,0 +1,267 @@
+"""The orchestrator: the one place commands are handled and turns are run.
+
+Front-ends send commands (``handle``) and render the event stream; they never call adapters.
+Every turn runs as a named task owned here: it always publishes ``run-end`` (in ``finally``),
+a failure becomes exactly one ``error`` event with a stable code, and ``stop()`` cancels and
+awaits every task so nothing outlives the orchestrator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any, overload
+
+from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult
+from aria_desktop.core.bus import EventBus
+from aria_desktop.core.clock import SystemClock
+from aria_desktop.core.confirm import ConfirmationBroker
+from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
+from aria_desktop.core.session import build_history
+from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
+from aria_desktop.domain.chat import ChatMessage
+from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
+from aria_desktop.domain.errors import (
+    AriaError,
+    NotFoundError,
+    StreamInterruptedError,
+    TurnDeadlineError,
+)
+from aria_desktop.domain.events import (
+    AssistantState,
+    ErrorEvent,
+    RunEnd,
+    RunStart,
+    RunStatus,
+    StateChanged,
+)
+
+__all__ = ["Orchestrator", "TurnHandle"]
+
+_LOGGER = logging.getLogger(__name__)
+_TITLE_CHARS = 60
+_HISTORY_FETCH = 200
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnHandle:
+    """A started turn: its ids and the task running it (``wait`` gives the final status)."""
+
+    run_id: str
+    conversation_id: str
+    task: asyncio.Task[RunStatus]
+
+    async def wait(self, timeout_s: float | None = None) -> RunStatus:
+        """The turn's final status once it has ended."""
+        async with asyncio.timeout(timeout_s):
+            return await asyncio.shield(self.task)
+
+
+class Orchestrator:
+    """Owns the event bus, the agent loop and all running turns."""
+
+    def __init__(
+        self,
+        *,
+        model: ChatModel,
+        store: ConversationStore,
+        audit: AuditSink,
+        bus: EventBus | None = None,
+        tools: ToolRegistry | None = None,
+        policy: PolicyHook = default_policy,
+        config: AgentConfig | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.bus = bus or EventBus()
+        self.tools = tools or ToolRegistry()
+        self.store = store
+        self.config = config or AgentConfig()
+        self._clock = clock or SystemClock()
+        self.confirmations = ConfirmationBroker(self.bus)
+        self._agent = AgentLoop(
+            model=model,
+            tools=self.tools,
+            store=store,
+            bus=self.bus,
+            audit=audit,
+            policy=policy,
+            confirmations=self.confirmations,
+            config=self.config,
+            clock=self._clock,
+        )
+        self._turns: dict[str, TurnHandle] = {}
+        self._state: AssistantState = "idle"
+        self._last_backend = ""
+        self._stopping = False
+
+    @property
+    def state(self) -> AssistantState:
+        """The assistant's current visible state."""
+        return self._state
+
+    @property
+    def running_turns(self) -> list[str]:
+        """Run ids of turns in progress."""
+        return list(self._turns)
+
+    @overload
+    async def handle(self, command: StartTurn) -> TurnHandle: ...
+
+    @overload
+    async def handle(self, command: CancelTurn) -> int: ...
+
+    @overload
+    async def handle(self, command: ConfirmAction) -> None: ...
+
+    async def handle(self, command: Command) -> Any:
+        """Execute one command.
+
+        Returns:
+            ``StartTurn`` -> ``TurnHandle``; ``CancelTurn`` -> number of turns cancelled;
+            ``ConfirmAction`` -> None (raises ``ConfirmationError`` when refused).
+        """
+        if isinstance(command, StartTurn):
+            return await self._start_turn(command)
+        if isinstance(command, CancelTurn):
+            return self._cancel(command.run_id)
+        if isinstance(command, ConfirmAction):
+            self.confirmations.answer(command.request_id, command.nonce, command.approved)
+            return None
+        raise TypeError(f"unknown command {type(command).__name__}")
+
+    async def _start_turn(self, command: StartTurn) -> TurnHandle:
+        if self._stopping:
+            raise AriaError("ARIA is shutting down.", hint="Try again after it restarts.")
+        text = command.text.strip()
+        if not text:
+            raise AriaError("The message is empty.", hint="Type something to ask.")
+        if command.conversation_id is None:
+            title = " ".join(text.split())[:_TITLE_CHARS]
+            conversation = await self.store.create_conversation(title)
+        else:
+            found = await self.store.get_conversation(command.conversation_id)
+            if found is None:
+                raise NotFoundError(
+                    f"There is no conversation {command.conversation_id!r}.",
+                    hint="List them with `aria conversations list`.",
+                )
+            conversation = found
+        run_id = secrets.token_hex(8)
+        task = asyncio.create_task(
+            self._run_turn(run_id, conversation.id, text, command), name=f"aria-turn-{run_id}"
+        )
+        handle = TurnHandle(run_id=run_id, conversation_id=conversation.id, task=task)
+        self._turns[run_id] = handle
+        task.add_done_callback(lambda _task: self._turns.pop(run_id, None))
+        return handle
+
+    async def _run_turn(
+        self, run_id: str, conversation_id: str, text: str, command: StartTurn
+    ) -> RunStatus:
+        bus, store = self.bus, self.store
+        started = self._clock.monotonic()
+        bus.publish(
+            RunStart(
+                run_id=run_id, conversation_id=conversation_id, source=command.source, text=text
+            )
+        )
+        self._set_state("thinking", run_id)
+        status: RunStatus = "error"
+        user_saved: asyncio.Task[object] | None = None
+        try:
+            history = await store.list_messages(conversation_id, limit=_HISTORY_FETCH)
+            prompt = [ChatMessage(role="system", content=self.config.system_prompt)]
+            prompt += build_history(history, self.config.history_token_budget)
+            prompt.append(ChatMessage(role="user", content=text))
+            user_saved = asyncio.create_task(
+                store.add_message(conversation_id, role="user", content=text),
+                name=f"aria-user-message-{run_id}",
+            )
+            try:
+                async with asyncio.timeout(self.config.turn_deadline_s):
+                    result: AgentResult = await self._agent.run(
+                        run_id=run_id,
+                        conversation_id=conversation_id,
+                        prompt=prompt,
+                        backend=command.backend,
+                        user_saved=user_saved,
+                    )
+            except TimeoutError:
+                raise TurnDeadlineError(
+                    f"The turn took longer than {self.config.turn_deadline_s:g} s and was stopped.",
+                    hint="Raise agent.turn_deadline_s or check that the model server is healthy.",
+                ) from None
+            self._last_backend = result.backend
+            status = "complete"
+        except asyncio.CancelledError:
+            status = "cancelled"
+            raise
+        except StreamInterruptedError as exc:
+            status = "interrupted"
+            self._publish_error(run_id, exc)
+        except AriaError as exc:
+            status = "error"
+            self._publish_error(run_id, exc)
+        except Exception as exc:
+            _LOGGER.exception("Turn %s failed unexpectedly", run_id)
+            status = "error"
+            self._publish_error(
+                run_id,
+                AriaError(
+                    f"Something went wrong: {exc.__class__.__name__}.",
+                    hint="Details are in the log file (`aria config path`).",
+                ),
+            )
+        finally:
+            if user_saved is not None:
+                # The user's words are stored even when the turn fails or is cancelled.
+                try:
+                    await asyncio.shield(user_saved)
+                except Exception as exc:
+                    _LOGGER.error("Could not save the user's message: %s", exc)
+            bus.publish(
+                RunEnd(
+                    run_id=run_id,
+                    conversation_id=conversation_id,
+                    status=status,
+                    latency_ms=(self._clock.monotonic() - started) * 1000,
+                )
+            )
+            self._set_state("error" if status == "error" else "idle", run_id)
+        return status
+
+    def _publish_error(self, run_id: str, exc: AriaError) -> None:
+        self.bus.publish(
+            ErrorEvent(run_id=run_id, code=exc.code, message=exc.message, hint=exc.hint)
+        )
+
+    def _set_state(self, state: AssistantState, run_id: str | None = None) -> None:
+        if state == "idle" and len(self._turns) > 1:
+            return  # other turns are still thinking
+        if state != self._state:
+            self._state = state
+            self.bus.publish(StateChanged(run_id=run_id, state=state, backend=self._last_backend))
+
+    def _cancel(self, run_id: str | None) -> int:
+        handles = list(self._turns.values())
+        if run_id is not None:
+            handles = [h for h in handles if h.run_id == run_id]
+        for handle in handles:
+            handle.task.cancel()
+        if run_id is None:
+            self.confirmations.deny_all()
+        return len(handles)
+
+    async def stop(self, timeout_s: float = 10.0) -> None:
+        """Cancel every turn and wait for them (bounded); no new turn starts afterwards."""
+        self._stopping = True
+        tasks = [handle.task for handle in self._turns.values()]
+        self.confirmations.deny_all()
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=timeout_s)
+            if pending:
+                _LOGGER.warning("%d turn(s) did not stop within %.1f s", len(pending), timeout_s)
