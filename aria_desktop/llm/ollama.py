@@ -1,0 +1,300 @@
+"""Ollama backend: streaming ``POST /api/chat`` (NDJSON) and ``GET /api/tags``.
+
+Ollama streams one JSON object per line. Text arrives in ``message.content``; tool calls arrive
+whole in ``message.tool_calls`` (arguments already an object, usually without ids); the last line
+has ``done: true`` with ``done_reason`` and the token counts ``prompt_eval_count`` /
+``eval_count``. Failures before streaming are an HTTP status with ``{"error": "..."}``; failures
+while streaming are an ``{"error": "..."}`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+
+from aria_desktop.domain.chat import (
+    ChatMessage,
+    ChatRequest,
+    LLMChunk,
+    ModelInfo,
+    StreamEnd,
+    TextDelta,
+    ToolCall,
+    ToolCallChunk,
+    Usage,
+)
+from aria_desktop.domain.errors import LLMError, MalformedResponseError
+from aria_desktop.llm._http import (
+    StreamTimer,
+    Timeouts,
+    error_for_status,
+    get_json,
+    httpx_timeout,
+    interrupted,
+    iter_lines,
+    make_client,
+    malformed,
+    new_call_id,
+    open_stream,
+)
+
+_LOGGER = logging.getLogger(__name__)
+
+_STOP_REASONS = {"stop": "stop", "length": "length"}
+
+
+def _message_to_ollama(message: ChatMessage) -> dict[str, Any]:
+    out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        out["tool_calls"] = [
+            {"function": {"name": call.name, "arguments": call.arguments}}
+            for call in message.tool_calls
+        ]
+    if message.role == "tool" and message.name:
+        out["tool_name"] = message.name
+    return out
+
+
+def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None) -> dict[str, Any]:
+    """The ``/api/chat`` request body for ``request`` (public for tests and benchmarks)."""
+    options: dict[str, Any] = {"num_predict": request.max_tokens}
+    if request.temperature is not None:
+        options["temperature"] = request.temperature
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [_message_to_ollama(m) for m in request.messages],
+        "stream": True,
+        "options": options,
+    }
+    if request.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                },
+            }
+            for tool in request.tools
+        ]
+    if keep_alive is not None:
+        body["keep_alive"] = keep_alive
+    return body
+
+
+def _parse_tool_call(raw: Any, backend: str) -> ToolCall:
+    """A complete ``ToolCall`` from one Ollama tool-call object, or ``MalformedResponseError``."""
+    function = raw.get("function") if isinstance(raw, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name"), str):
+        raise malformed(backend, "tool call without a function name", json.dumps(raw))
+    arguments = function.get("arguments", {})
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            raise malformed(backend, "tool call arguments are not JSON", arguments) from exc
+    if not isinstance(arguments, dict):
+        raise malformed(backend, "tool call arguments are not an object", json.dumps(raw))
+    call_id = raw.get("id")
+    if not isinstance(call_id, str) or not call_id:
+        call_id = new_call_id()
+    return ToolCall(id=call_id, name=function["name"], arguments=arguments)
+
+
+class OllamaBackend:
+    """A ``ChatBackend`` talking to one Ollama server and model.
+
+    Args:
+        base_url: server root, e.g. ``http://localhost:11434``.
+        model: model tag, e.g. ``qwen3:8b``.
+        keep_alive: how long Ollama keeps the model loaded after a reply (Ollama duration string,
+            None for the server default); a warm model saves seconds on the next turn.
+        timeouts: deadlines per reply (Ollama enforces none itself).
+        capabilities: what this model can do ("tools", "vision"); the router skips backends
+            lacking what a request needs.
+        client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
+        name: backend name used in events, errors and the fallback chain.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        keep_alive: str | None = "10m",
+        timeouts: Timeouts,
+        capabilities: frozenset[str] = frozenset({"tools"}),
+        client: httpx.AsyncClient | None = None,
+        name: str = "ollama",
+    ) -> None:
+        """Store settings; no I/O happens until the first request."""
+        self._base_url = base_url.rstrip("/")
+        self._model = model
+        self._keep_alive = keep_alive
+        self._timeouts = timeouts
+        self._capabilities = capabilities
+        self._name = name
+        self._owns_client = client is None
+        # Ollama usually runs on this machine or the LAN: environment proxies would only hurt.
+        self._client = client if client is not None else make_client(timeouts, trust_env=False)
+        self._unreachable_hint = (
+            f"Is Ollama running at {self._base_url}? Start it with `ollama serve` or set "
+            "llm.ollama.url (e.g. `aria config set llm.ollama.url http://GPU-HOST:11434`)."
+        )
+        self._model_hint = (
+            f"Pull the model with `ollama pull {model}` or set llm.ollama.model to one listed by "
+            "`ollama list`."
+        )
+
+    @property
+    def name(self) -> str:
+        """Backend name (as in the fallback chain)."""
+        return self._name
+
+    @property
+    def model(self) -> str:
+        """Model tag sent with every request."""
+        return self._model
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Capabilities the configured model has."""
+        return self._capabilities
+
+    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]:
+        """Stream one reply; see ``ChatBackend``.
+
+        Raises:
+            LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
+                been yielded.
+        """
+        url = f"{self._base_url}/api/chat"
+        body = build_chat_body(request, model=self._model, keep_alive=self._keep_alive)
+        http_request = self._client.build_request(
+            "POST", url, json=body, timeout=httpx_timeout(self._timeouts)
+        )
+        _LOGGER.debug(
+            "ollama request: model=%s messages=%d tools=%d",
+            self._model,
+            len(request.messages),
+            len(request.tools),
+        )
+        timer = StreamTimer(self._timeouts, backend=self._name)
+        response = await open_stream(
+            self._client,
+            http_request,
+            timer,
+            backend=self._name,
+            unreachable_hint=self._unreachable_hint,
+            model_hint=self._model_hint,
+        )
+        partial: list[str] = []
+        try:
+            async for chunk in self._parse(response, timer, url, partial):
+                yield chunk
+        except LLMError as exc:
+            if timer.content_started:
+                raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
+            raise
+        finally:
+            await response.aclose()
+
+    async def _parse(
+        self, response: httpx.Response, timer: StreamTimer, url: str, partial: list[str]
+    ) -> AsyncIterator[LLMChunk]:
+        saw_tool_call = False
+        async for line in iter_lines(response, timer, backend=self._name, url=url):
+            try:
+                data = json.loads(line)
+            except ValueError as exc:
+                raise malformed(self._name, "invalid JSON line", line) from exc
+            if not isinstance(data, dict):
+                raise malformed(self._name, "line is not a JSON object", line)
+            if "error" in data:
+                message = str(data["error"])
+                raise error_for_status(None, message, backend=self._name)
+            message_obj = data.get("message") or {}
+            if not isinstance(message_obj, dict):
+                raise malformed(self._name, "message is not an object", line)
+            content = message_obj.get("content") or ""
+            if not isinstance(content, str):
+                raise malformed(self._name, "content is not a string", line)
+            raw_calls = message_obj.get("tool_calls") or []
+            if not isinstance(raw_calls, list):
+                raise malformed(self._name, "tool_calls is not a list", line)
+            calls = [_parse_tool_call(raw, self._name) for raw in raw_calls]
+            if content:
+                timer.mark_content()
+                partial.append(content)
+                yield TextDelta(text=content)
+            for call in calls:
+                timer.mark_content()
+                saw_tool_call = True
+                yield ToolCallChunk(call=call)
+            if data.get("done") is True:
+                reason = str(data.get("done_reason") or "stop")
+                stop_reason = "tool_use" if saw_tool_call else _STOP_REASONS.get(reason, reason)
+                yield StreamEnd(
+                    backend=self._name,
+                    model=str(data.get("model") or self._model),
+                    usage=Usage(
+                        input_tokens=_int(data.get("prompt_eval_count")),
+                        output_tokens=_int(data.get("eval_count")),
+                    ),
+                    stop_reason=stop_reason,
+                )
+                return
+        raise MalformedResponseError(
+            f"{self._name}: the stream ended without a final done line",
+            backend=self._name,
+            hint="The server closed the reply early; check its logs if this repeats.",
+        )
+
+    async def list_models(self) -> list[ModelInfo]:
+        """Models installed on the server (``GET /api/tags``)."""
+        url = f"{self._base_url}/api/tags"
+        data = await get_json(
+            self._client,
+            url,
+            self._timeouts,
+            backend=self._name,
+            unreachable_hint=self._unreachable_hint,
+        )
+        models = data.get("models") if isinstance(data, dict) else None
+        if not isinstance(models, list):
+            raise malformed(self._name, "/api/tags has no models list", json.dumps(data))
+        result: list[ModelInfo] = []
+        for item in models:
+            if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+                continue
+            details = item.get("details") if isinstance(item.get("details"), dict) else {}
+            assert isinstance(details, dict)
+            result.append(
+                ModelInfo(
+                    name=item["name"],
+                    size_bytes=item["size"] if isinstance(item.get("size"), int) else None,
+                    family=details.get("family")
+                    if isinstance(details.get("family"), str)
+                    else None,
+                    parameter_size=(
+                        details.get("parameter_size")
+                        if isinstance(details.get("parameter_size"), str)
+                        else None
+                    ),
+                )
+            )
+        return result
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this backend created it."""
+        if self._owns_client:
+            await self._client.aclose()
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -1,0 +1,330 @@
+"""OpenAI-compatible backend (llama.cpp ``llama-server``, vLLM, LM Studio, OpenAI itself).
+
+``POST {base_url}/v1/chat/completions`` with ``stream: true`` answers Server-Sent Events whose
+``data:`` is a ``chat.completion.chunk`` and ends with ``data: [DONE]``. Tool calls arrive in
+fragments (``delta.tool_calls[i]`` with ``index``, then ``id``/``function.name`` once and
+``function.arguments`` in string pieces), so they are accumulated and parsed only once the
+choice's ``finish_reason`` arrives: a stream cut before that can never yield a half call.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from aria_desktop.domain.chat import (
+    ChatMessage,
+    ChatRequest,
+    LLMChunk,
+    ModelInfo,
+    StreamEnd,
+    TextDelta,
+    ToolCall,
+    ToolCallChunk,
+    Usage,
+)
+from aria_desktop.domain.errors import LLMError, MalformedResponseError
+from aria_desktop.llm._http import (
+    StreamTimer,
+    Timeouts,
+    error_for_status,
+    error_message_from_body,
+    get_json,
+    httpx_timeout,
+    interrupted,
+    iter_sse,
+    make_client,
+    malformed,
+    new_call_id,
+    open_stream,
+)
+
+_LOGGER = logging.getLogger(__name__)
+
+_STOP_REASONS = {"stop": "stop", "tool_calls": "tool_use", "function_call": "tool_use"}
+
+
+def _message_to_openai(message: ChatMessage) -> dict[str, Any]:
+    if message.role == "tool":
+        return {
+            "role": "tool",
+            "tool_call_id": message.tool_call_id or "",
+            "content": message.content,
+        }
+    out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.tool_calls:
+        out["content"] = message.content or None
+        out["tool_calls"] = [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.name, "arguments": json.dumps(call.arguments)},
+            }
+            for call in message.tool_calls
+        ]
+    return out
+
+
+def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
+    """The ``/v1/chat/completions`` request body for ``request``."""
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [_message_to_openai(m) for m in request.messages],
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "max_tokens": request.max_tokens,
+    }
+    if request.temperature is not None:
+        body["temperature"] = request.temperature
+    if request.tools:
+        body["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": tool.name,
+                    "description": tool.description,
+                    "parameters": tool.parameters,
+                },
+            }
+            for tool in request.tools
+        ]
+    return body
+
+
+@dataclass
+class _PendingCall:
+    """A tool call being assembled from fragments."""
+
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class OpenAICompatBackend:
+    """A ``ChatBackend`` for servers speaking OpenAI's chat-completions streaming API.
+
+    Args:
+        base_url: server root without ``/v1`` (a trailing ``/v1`` is tolerated).
+        model: model name sent with each request.
+        api_key: bearer token, None for local servers that need none (never logged).
+        timeouts: deadlines per reply.
+        capabilities: what the model can do ("tools", "vision").
+        name: backend name used in events, errors and the fallback chain.
+        client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None,
+        timeouts: Timeouts,
+        capabilities: frozenset[str] = frozenset({"tools"}),
+        name: str = "openai",
+        client: httpx.AsyncClient | None = None,
+    ) -> None:
+        """Store settings; no I/O happens until the first request."""
+        root = base_url.rstrip("/")
+        self._base_url = root.removesuffix("/v1")
+        self._model = model
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._timeouts = timeouts
+        self._capabilities = capabilities
+        self._name = name
+        self._owns_client = client is None
+        self._client = client if client is not None else make_client(timeouts)
+        self._unreachable_hint = (
+            f"Is the OpenAI-compatible server running at {self._base_url}? Start it (e.g. "
+            f"`llama-server`) or set llm.{name}.url."
+        )
+        self._auth_hint = f"Set the API key with `aria config set-secret {name}_api_key`."
+        self._model_hint = (
+            f"Check llm.{name}.model against `aria models {name}`, and that llm.{name}.url "
+            "points at the server root."
+        )
+
+    @property
+    def name(self) -> str:
+        """Backend name (as in the fallback chain)."""
+        return self._name
+
+    @property
+    def model(self) -> str:
+        """Model name sent with every request."""
+        return self._model
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Capabilities the configured model has."""
+        return self._capabilities
+
+    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]:
+        """Stream one reply; see ``ChatBackend``.
+
+        Raises:
+            LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
+                been yielded.
+        """
+        url = f"{self._base_url}/v1/chat/completions"
+        http_request = self._client.build_request(
+            "POST",
+            url,
+            json=build_chat_body(request, model=self._model),
+            headers=self._headers,
+            timeout=httpx_timeout(self._timeouts),
+        )
+        timer = StreamTimer(self._timeouts, backend=self._name)
+        response = await open_stream(
+            self._client,
+            http_request,
+            timer,
+            backend=self._name,
+            unreachable_hint=self._unreachable_hint,
+            auth_hint=self._auth_hint,
+            model_hint=self._model_hint,
+        )
+        partial: list[str] = []
+        try:
+            async for chunk in self._parse(response, timer, url, partial):
+                yield chunk
+        except LLMError as exc:
+            if timer.content_started:
+                raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
+            raise
+        finally:
+            await response.aclose()
+
+    async def _parse(
+        self, response: httpx.Response, timer: StreamTimer, url: str, partial: list[str]
+    ) -> AsyncIterator[LLMChunk]:
+        pending: dict[int, _PendingCall] = {}
+        finish_reason: str | None = None
+        usage = Usage()
+        model = self._model
+        async for event in iter_sse(response, timer, backend=self._name, url=url):
+            if event.data.strip() == "[DONE]":
+                break
+            try:
+                data = json.loads(event.data)
+            except ValueError as exc:
+                raise malformed(self._name, "invalid JSON event", event.data) from exc
+            if not isinstance(data, dict):
+                raise malformed(self._name, "event is not a JSON object", event.data)
+            if "error" in data or event.event == "error":
+                message = error_message_from_body(event.data)
+                raise error_for_status(None, message, backend=self._name)
+            if isinstance(data.get("model"), str) and data["model"]:
+                model = data["model"]
+            if isinstance(data.get("usage"), dict):
+                usage = Usage(
+                    input_tokens=_int(data["usage"].get("prompt_tokens")),
+                    output_tokens=_int(data["usage"].get("completion_tokens")),
+                )
+            choices = data.get("choices") or []
+            if not isinstance(choices, list):
+                raise malformed(self._name, "choices is not a list", event.data)
+            for choice in choices:
+                if not isinstance(choice, dict):
+                    raise malformed(self._name, "choice is not an object", event.data)
+                delta = choice.get("delta") or {}
+                if not isinstance(delta, dict):
+                    raise malformed(self._name, "delta is not an object", event.data)
+                content = delta.get("content")
+                if isinstance(content, str) and content:
+                    timer.mark_content()
+                    partial.append(content)
+                    yield TextDelta(text=content)
+                self._accumulate(delta.get("tool_calls"), pending, event.data)
+                reason = choice.get("finish_reason")
+                if isinstance(reason, str) and reason:
+                    finish_reason = reason
+                    for index in sorted(pending):
+                        call = self._complete(pending[index])
+                        timer.mark_content()
+                        yield ToolCallChunk(call=call)
+                    pending.clear()
+        if finish_reason is None:
+            raise self._cut(pending)
+        yield StreamEnd(
+            backend=self._name,
+            model=model,
+            usage=usage,
+            stop_reason=_STOP_REASONS.get(finish_reason, finish_reason),
+        )
+
+    def _cut(self, pending: dict[int, _PendingCall]) -> MalformedResponseError:
+        what = f" ({len(pending)} unfinished tool call(s) dropped)" if pending else ""
+        return MalformedResponseError(
+            f"{self._name}: the stream ended before a finish_reason{what}",
+            backend=self._name,
+            hint="The server closed the reply early; check its logs if this repeats.",
+        )
+
+    def _accumulate(self, raw_calls: Any, pending: dict[int, _PendingCall], sample: str) -> None:
+        if raw_calls is None:
+            return
+        if not isinstance(raw_calls, list):
+            raise malformed(self._name, "tool_calls is not a list", sample)
+        for fragment in raw_calls:
+            if not isinstance(fragment, dict):
+                raise malformed(self._name, "tool call fragment is not an object", sample)
+            index = fragment.get("index", 0)
+            if not isinstance(index, int):
+                raise malformed(self._name, "tool call fragment without an index", sample)
+            call = pending.setdefault(index, _PendingCall())
+            if isinstance(fragment.get("id"), str) and fragment["id"]:
+                call.id = fragment["id"]
+            function = fragment.get("function") or {}
+            if not isinstance(function, dict):
+                raise malformed(self._name, "tool call function is not an object", sample)
+            if isinstance(function.get("name"), str) and function["name"]:
+                call.name = call.name or function["name"]
+            if isinstance(function.get("arguments"), str):
+                call.arguments.append(function["arguments"])
+
+    def _complete(self, pending: _PendingCall) -> ToolCall:
+        text = "".join(pending.arguments)
+        if not pending.name:
+            raise malformed(self._name, "tool call without a name", text)
+        try:
+            arguments = json.loads(text) if text.strip() else {}
+        except ValueError as exc:
+            raise malformed(self._name, "tool call arguments are not valid JSON", text) from exc
+        if not isinstance(arguments, dict):
+            raise malformed(self._name, "tool call arguments are not an object", text)
+        return ToolCall(id=pending.id or new_call_id(), name=pending.name, arguments=arguments)
+
+    async def list_models(self) -> list[ModelInfo]:
+        """Models the server offers (``GET /v1/models``)."""
+        data = await get_json(
+            self._client,
+            f"{self._base_url}/v1/models",
+            self._timeouts,
+            backend=self._name,
+            unreachable_hint=self._unreachable_hint,
+            headers=self._headers,
+            auth_hint=self._auth_hint,
+        )
+        items = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            raise malformed(self._name, "/v1/models has no data list", json.dumps(data))
+        return [
+            ModelInfo(name=item["id"])
+            for item in items
+            if isinstance(item, dict) and isinstance(item.get("id"), str)
+        ]
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this backend created it."""
+        if self._owns_client:
+            await self._client.aclose()
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
