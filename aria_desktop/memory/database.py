@@ -24,7 +24,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, NoReturn, TypeVar
 
-from aria_desktop.domain.errors import AriaError, StorageError
+from aria_desktop.domain.errors import AriaError, DatabaseOwnedError, StorageError
 from aria_desktop.memory.connection import (
     Connection,
     connect,
@@ -109,6 +109,45 @@ class _Worker:
             _LOGGER.warning("Database thread %s did not stop within %.1f s", self.name, timeout_s)
 
 
+_OPEN_PATHS_LOCK = threading.Lock()
+_OPEN_PATHS: set[Path] = set()
+"""Database files open in this process: a second ``Database`` would be a second writer."""
+
+
+def _claim_in_process(db_path: Path) -> None:
+    with _OPEN_PATHS_LOCK:
+        if db_path in _OPEN_PATHS:
+            raise DatabaseOwnedError(
+                f"The database {db_path} is already open in this process.",
+                pid=os.getpid(),
+                port=None,
+                hint="This is a bug in ARIA: share the one Database object instead.",
+            )
+        _OPEN_PATHS.add(db_path)
+
+
+def _release_in_process(db_path: Path) -> None:
+    with _OPEN_PATHS_LOCK:
+        _OPEN_PATHS.discard(db_path)
+
+
+def _take_ownership(db_path: Path, port: int | None) -> OwnerLock | None:
+    """Acquire the owner lock; None when this process already holds it another way.
+
+    The composition root may take the lock itself before opening the database (to publish
+    its API port early); that process is the owner already, so the database just opens.
+    """
+    owner_lock = OwnerLock(db_path)
+    try:
+        owner_lock.acquire(port)
+    except DatabaseOwnedError as exc:
+        if exc.pid != os.getpid():
+            raise
+        _LOGGER.debug("This process already holds the owner lock of %s", db_path)
+        return None
+    return owner_lock
+
+
 def _make_private_dirs(directory: Path) -> None:
     missing: list[Path] = []
     current = directory
@@ -157,7 +196,11 @@ class Database:
 
     @property
     def owner_lock(self) -> OwnerLock | None:
-        """The ownership lock held while open (None when opened with ``take_lock=False``)."""
+        """The owner lock this object took and releases on close.
+
+        None when opened with ``take_lock=False`` or when this process already held the lock
+        through its own :class:`OwnerLock` (then the caller releases that one).
+        """
         return self._owner_lock
 
     @property
@@ -189,7 +232,9 @@ class Database:
         Args:
             path: the database file; missing parent folders are created private (0700).
             port: this process's local API port, written into the owner lock file.
-            take_lock: hold the owner lock (always, except for tests of the lock itself).
+            take_lock: hold the owner lock while open. If this process already holds it (the
+                composition root took it first), that counts as ownership and it is left to
+                its holder. Only tools that must bypass ownership pass False.
             migrations: the schema steps (tests pass their own).
 
         Raises:
@@ -198,7 +243,7 @@ class Database:
             StorageError: the file cannot be created, opened or migrated.
         """
         db_path, owner_lock = await asyncio.to_thread(
-            cls._prepare, path, port if take_lock else None, take_lock, migrations
+            cls._prepare, path, port, take_lock, migrations
         )
         # Connections opened so far, per worker, so a failed or cancelled open closes them on
         # their own threads.
@@ -215,7 +260,7 @@ class Database:
                 reader.submit(lambda: cls._open_reader(db_path, opened["reader"]))
             )
         except BaseException:
-            await asyncio.to_thread(cls._abandon, writer, reader, opened, owner_lock)
+            await asyncio.to_thread(cls._abandon, db_path, writer, reader, opened, owner_lock)
             raise
         info = await asyncio.to_thread(sqlite_info)
         _LOGGER.info(
@@ -243,17 +288,12 @@ class Database:
         path: Path | str, port: int | None, take_lock: bool, migrations: Sequence[Migration]
     ) -> tuple[Path, OwnerLock | None]:
         db_path = Path(path).expanduser().absolute()
-        owner_lock = OwnerLock(db_path) if take_lock else None
+        _claim_in_process(db_path)
+        owner_lock: OwnerLock | None = None
         try:
             _make_private_dirs(db_path.parent)
-        except OSError as exc:
-            raise StorageError(
-                f"Could not create the data folder {db_path.parent}: {exc}",
-                hint="Check the permissions of its parent folder or choose another data path.",
-            ) from exc
-        if owner_lock is not None:
-            owner_lock.acquire(port)
-        try:
+            if take_lock:
+                owner_lock = _take_ownership(db_path, port)
             # Refuse a newer schema before the writer connection switches the file to WAL:
             # an older ARIA must not change a single byte of it.
             if db_path.exists() and db_path.stat().st_size > 0:
@@ -268,16 +308,15 @@ class Database:
                 # Chat history is private: create the file owner-only (SQLite gives its -wal
                 # and -shm files the same mode).
                 os.close(os.open(db_path, os.O_RDWR | os.O_CREAT, 0o600))
-        except OSError as exc:
+        except BaseException as exc:
             if owner_lock is not None:
                 owner_lock.release()
-            raise StorageError(
-                f"Could not create the database file {db_path}: {exc}",
-                hint="Check the permissions of its folder or choose another data path.",
-            ) from exc
-        except BaseException:
-            if owner_lock is not None:
-                owner_lock.release()
+            _release_in_process(db_path)
+            if isinstance(exc, OSError):
+                raise StorageError(
+                    f"Could not create the database {db_path}: {exc}",
+                    hint="Check the permissions of its folder or choose another data path.",
+                ) from exc
             raise
         return db_path, owner_lock
 
@@ -303,6 +342,7 @@ class Database:
 
     @staticmethod
     def _abandon(
+        db_path: Path,
         writer: _Worker | None,
         reader: _Worker | None,
         opened: dict[str, list[Connection]],
@@ -323,6 +363,7 @@ class Database:
                 worker.join(_JOIN_TIMEOUT_S)
         if owner_lock is not None:
             owner_lock.release()
+        _release_in_process(db_path)
 
     async def write(self, fn: Callable[[Connection], T]) -> T:
         """Run ``fn(conn)`` on the writer thread inside ``BEGIN IMMEDIATE`` ... ``COMMIT``.
@@ -405,6 +446,7 @@ class Database:
             await asyncio.to_thread(self._writer.join, _JOIN_TIMEOUT_S)
             if self._owner_lock is not None:
                 await asyncio.to_thread(self._owner_lock.release)
+            _release_in_process(self._path)
         _LOGGER.info("Closed database %s", self._path)
 
     def _close_reader(self) -> None:
