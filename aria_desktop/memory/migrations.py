@@ -38,7 +38,7 @@ class Migration:
 
     name: str
     statements: tuple[str, ...] = ()
-    apply: Callable[[Connection], None] | None = None
+    apply: Callable[[Connection], object] | None = None
 
 
 _SCHEMA_MIGRATIONS_TABLE = """

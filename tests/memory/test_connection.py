@@ -136,9 +136,7 @@ def test_sqlite_info_reports_driver_version_fts5_and_vec() -> None:
     assert info.vec_available
     assert info.vec_version == "v0.1.9"
     assert info.vec_error is None
-    assert info.wal_reset_bug == (
-        connection._version_tuple(info.sqlite_version) < (3, 51, 3)  # noqa: SLF001
-    )
+    assert info.wal_reset_bug == (connection._version_tuple(info.sqlite_version) < (3, 51, 3))
 
 
 def test_driver_choice_prefers_first_candidate_that_can_load_extensions(
@@ -157,7 +155,7 @@ def test_driver_choice_prefers_first_candidate_that_can_load_extensions(
     monkeypatch.setitem(sys.modules, "capable_driver", capable)
     monkeypatch.setitem(sys.modules, "incapable_driver", incapable)
 
-    chosen = connection._select_driver(  # noqa: SLF001
+    chosen = connection._select_driver(
         ("incapable_driver", "not_installed_driver", "capable_driver")
     )
     assert chosen is capable
@@ -167,7 +165,7 @@ def test_driver_choice_falls_back_to_stdlib_when_nothing_can_load_extensions(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.connection"):
-        chosen = connection._select_driver(("not_installed_driver",))  # noqa: SLF001
+        chosen = connection._select_driver(("not_installed_driver",))
     assert chosen is sqlite3
     assert "vector search is disabled" in caplog.text
 
@@ -179,10 +177,10 @@ def test_this_machine_uses_a_driver_that_can_load_extensions() -> None:
 def test_old_sqlite_version_is_warned_about_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    connection._warn_old_version.cache_clear()  # noqa: SLF001
+    connection._warn_old_version.cache_clear()
     with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.connection"):
         connect(tmp_path / "a.db").close()
         connect(tmp_path / "b.db").close()
     warnings = [r for r in caplog.records if "3.51.3" in r.getMessage()]
-    old = connection._version_tuple(driver().sqlite_version) < (3, 51, 3)  # noqa: SLF001
+    old = connection._version_tuple(driver().sqlite_version) < (3, 51, 3)
     assert len(warnings) == (1 if old else 0)

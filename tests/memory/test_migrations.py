@@ -57,7 +57,9 @@ async def test_migrations_run_in_list_order_each_seeing_the_previous(db_path: Pa
         ),
     )
     db = await Database.open(db_path, migrations=steps)
-    rows = await db.read(lambda conn: conn.execute("SELECT step FROM log ORDER BY rowid").fetchall())
+    rows = await db.read(
+        lambda conn: conn.execute("SELECT step FROM log ORDER BY rowid").fetchall()
+    )
     await db.close()
     assert [r[0] for r in rows] == ["two", "three after two"]
     version, applied, _ = _read(db_path)
