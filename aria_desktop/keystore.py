@@ -38,6 +38,7 @@ from aria_desktop.log import register_secret
 
 __all__ = [
     "KNOWN_SECRETS",
+    "SECRET_NAMES",
     "SERVICE",
     "SecretLocation",
     "delete_secret",
@@ -58,6 +59,9 @@ KNOWN_SECRETS: Mapping[str, tuple[str, ...]] = {
     "openai_api_key": ("ARIA_OPENAI_API_KEY", "OPENAI_API_KEY"),
 }
 """Secret name -> environment variables that may carry it, in priority order."""
+
+SECRET_NAMES: tuple[str, ...] = tuple(KNOWN_SECRETS)
+"""The secret names ``set_secret`` and friends accept (CLI choices)."""
 
 SecretLocation = Literal["keyring", "file", "env", "missing"]
 

@@ -591,7 +591,10 @@ def _flatten_toml(
     for name, value in table.items():
         key = prefix + name
         if name not in kinds:
-            if _looks_secret(name, value) or (isinstance(value, dict) and _contains_secret(value)):
+            if _looks_secret(name, value) or (
+                isinstance(value, dict)
+                and (_SECRET_NAME_RE.search(name) is not None or _contains_secret(value))
+            ):
                 raise _secret_key_error(key, source)
             raise _unknown_key_error(key, source)
         kind = kinds[name]
