@@ -241,7 +241,9 @@ class AnthropicBackend:
         if system:
             params["system"] = system
         if request.temperature is not None:
-            params["temperature"] = request.temperature
+            # SDK 2.x dropped ``temperature`` from ``create()``'s signature; the API still takes it
+            # for models that support sampling parameters.
+            params["extra_body"] = {"temperature": request.temperature}
         if request.tools:
             params["tools"] = [
                 {"name": t.name, "description": t.description, "input_schema": t.parameters}
@@ -345,8 +347,9 @@ class AnthropicBackend:
             elif kind == "content_block_stop":
                 pending = blocks.pop(event.index, None)
                 if pending is not None and pending.kind == "tool_use":
+                    call = self._complete(pending)
                     timer.mark_content()
-                    yield ToolCallChunk(call=self._complete(pending))
+                    yield ToolCallChunk(call=call)
             elif kind == "message_delta":
                 reason = getattr(event.delta, "stop_reason", None)
                 if isinstance(reason, str):

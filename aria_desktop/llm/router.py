@@ -1,0 +1,441 @@
+"""The fallback chain: retries with backoff, circuit breakers, and moving on to the next backend.
+
+``Router`` satisfies ``core.ports.ChatModel``. For each agent it walks an ordered chain of
+backends. On one backend it retries retryable failures with exponential backoff and jitter
+(honouring ``Retry-After``, capped). When a backend is exhausted, and the failure's condition is
+one the router may fall back on, it tells the consumer with a ``FallbackNotice`` and tries the
+next one. Once any text or tool call has been yielded the reply belongs to that backend: a later
+failure is a ``StreamInterruptedError`` carrying the partial text, never a retry (the user has
+already seen the text, and a retried reply would not continue it).
+
+A circuit breaker per backend and model keeps a dead server from costing a connect timeout on
+every turn: after ``failure_threshold`` consecutive failures calls fail fast (no network I/O)
+until ``reset_s`` has passed, then one probe is let through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from aria_desktop.domain.chat import (
+    ChatRequest,
+    FallbackNotice,
+    LLMChunk,
+    ModelInfo,
+    StreamEnd,
+    TextDelta,
+    ToolCallChunk,
+)
+from aria_desktop.domain.errors import (
+    BackendUnreachableError,
+    CapabilityMissingError,
+    CircuitOpenError,
+    ContextOverflowError,
+    LLMError,
+    LLMTimeoutError,
+    MalformedResponseError,
+    NoBackendError,
+    RateLimitedError,
+    ServerError,
+    StreamInterruptedError,
+)
+
+_LOGGER = logging.getLogger(__name__)
+
+BreakerState = Literal["closed", "open", "half_open"]
+
+CONFIGURE_HINT = (
+    "Configure a reachable backend, e.g. `aria config set llm.ollama.url http://GPU-HOST:11434` "
+    "or `aria config set-secret anthropic_api_key`, and check it with `aria doctor`."
+)
+
+#: Failures that say something about the backend's health (and so count for the breaker).
+_HEALTH_FAILURES: tuple[type[LLMError], ...] = (
+    BackendUnreachableError,
+    LLMTimeoutError,
+    ServerError,
+    RateLimitedError,
+    MalformedResponseError,
+    StreamInterruptedError,
+)
+
+
+class _Backend(Protocol):
+    """The ``core.ports.ChatBackend`` shape (restated: ``llm`` may not import ``core``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def capabilities(self) -> frozenset[str]: ...
+
+    def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]: ...
+
+    async def list_models(self) -> list[ModelInfo]: ...
+
+    async def aclose(self) -> None: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetryPolicy:
+    """How one backend is retried before the router moves on.
+
+    Attributes:
+        max_attempts: tries per backend, the first included.
+        base_delay_s: backoff before the second try; doubles each time.
+        max_delay_s: ceiling of the exponential backoff.
+        retry_after_cap_s: ceiling on a server's ``Retry-After`` (a server asking for minutes
+            should not freeze a conversation; falling back is better).
+        jitter_ratio: fraction of each backoff that is randomised (0 = none, 0.5 = the delay is
+            drawn from [d/2, d]) so that clients failing together do not retry together.
+    """
+
+    max_attempts: int = 3
+    base_delay_s: float = 0.5
+    max_delay_s: float = 8.0
+    retry_after_cap_s: float = 30.0
+    jitter_ratio: float = 0.5
+
+    def delay_s(
+        self, attempt: int, retry_after_s: float | None, rand: Callable[[], float]
+    ) -> float:
+        """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
+        if retry_after_s is not None:
+            return max(0.0, min(retry_after_s, self.retry_after_cap_s))
+        delay = min(self.max_delay_s, self.base_delay_s * (2.0 ** (attempt - 1)))
+        return delay * (1.0 - self.jitter_ratio * rand())
+
+
+@dataclass(frozen=True, kw_only=True)
+class BreakerPolicy:
+    """When a circuit breaker opens and when it probes again.
+
+    Attributes:
+        failure_threshold: consecutive failures that open the breaker.
+        reset_s: seconds an open breaker waits before letting one probe through.
+    """
+
+    failure_threshold: int = 5
+    reset_s: float = 30.0
+
+
+class CircuitBreaker:
+    """Consecutive-failure circuit breaker for one backend and model.
+
+    Closed: calls pass; ``failure_threshold`` consecutive failures open it. Open: calls are
+    refused until ``reset_s`` has passed, then it turns half-open and lets exactly one probe
+    through; the probe's success closes it, its failure re-opens it for another ``reset_s``.
+    """
+
+    def __init__(self, policy: BreakerPolicy, *, monotonic: Callable[[], float]) -> None:
+        """Start closed."""
+        self._policy = policy
+        self._monotonic = monotonic
+        self._failures = 0
+        self._opened_at = 0.0
+        self._open = False
+        self._probing = False
+
+    @property
+    def state(self) -> BreakerState:
+        """``closed``, ``open`` or ``half_open`` (open but due for, or running, a probe)."""
+        if not self._open:
+            return "closed"
+        if self._probing or self._monotonic() - self._opened_at >= self._policy.reset_s:
+            return "half_open"
+        return "open"
+
+    @property
+    def retry_in_s(self) -> float:
+        """Seconds until an open breaker lets a probe through (0 when it would now)."""
+        if not self._open:
+            return 0.0
+        return max(0.0, self._opened_at + self._policy.reset_s - self._monotonic())
+
+    def allow(self) -> bool:
+        """Whether a call may go out now (claims the probe slot when half-open)."""
+        state = self.state
+        if state == "closed":
+            return True
+        if state == "half_open" and not self._probing:
+            self._probing = True
+            return True
+        return False
+
+    def record_success(self) -> None:
+        """The backend answered: close and forget past failures."""
+        self._failures = 0
+        self._open = False
+        self._probing = False
+
+    def record_failure(self) -> None:
+        """The backend failed: count it, and open (or re-open after a failed probe)."""
+        self._failures += 1
+        if self._probing or self._failures >= self._policy.failure_threshold:
+            if not self._open or self._probing:
+                _LOGGER.debug("circuit breaker opens after %d failure(s)", self._failures)
+            self._open = True
+            self._opened_at = self._monotonic()
+        self._probing = False
+
+    def release(self) -> None:
+        """The call ended without a verdict (cancelled): free the probe slot."""
+        self._probing = False
+
+
+@contextlib.asynccontextmanager
+async def _closing(iterator: AsyncIterator[LLMChunk]) -> AsyncIterator[AsyncIterator[LLMChunk]]:
+    """Close ``iterator`` on exit (``ChatBackend`` promises ``aclose`` closes the HTTP stream)."""
+    try:
+        yield iterator
+    finally:
+        aclose = getattr(iterator, "aclose", None)
+        if aclose is not None:
+            await aclose()
+
+
+def _fallback_condition(exc: LLMError) -> str:
+    if isinstance(exc, ContextOverflowError):
+        return "context_overflow"
+    if isinstance(exc, CapabilityMissingError):
+        return "capability"
+    return "error"
+
+
+class Router:
+    """``ChatModel`` over named backends and per-agent fallback chains.
+
+    Args:
+        backends: backend name -> backend.
+        chains: agent name ("chat", "extract", ...) -> ordered backend names to try.
+        retry: per-backend retry policy.
+        breaker: circuit-breaker policy (one breaker per backend and model).
+        fallback_on: conditions that move on to the next backend: ``error`` (anything else,
+            after retries), ``context_overflow`` and ``capability``.
+        monotonic: clock for the breakers (injectable for tests).
+        sleep: coroutine used for backoff waits (injectable so tests don't wait).
+        rand: uniform [0, 1) source for jitter.
+    """
+
+    def __init__(
+        self,
+        backends: Mapping[str, _Backend],
+        chains: Mapping[str, Sequence[str]],
+        *,
+        retry: RetryPolicy | None = None,
+        breaker: BreakerPolicy | None = None,
+        fallback_on: frozenset[str] = frozenset({"error", "context_overflow", "capability"}),
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        rand: Callable[[], float] = random.random,
+    ) -> None:
+        """Store the configuration; no I/O."""
+        self._backends = dict(backends)
+        self._chains = {agent: tuple(names) for agent, names in chains.items()}
+        self._retry = retry or RetryPolicy()
+        self._breaker_policy = breaker or BreakerPolicy()
+        self._fallback_on = fallback_on
+        self._monotonic = monotonic
+        self._sleep = sleep
+        self._rand = rand
+        self._breakers: dict[tuple[str, str], CircuitBreaker] = {}
+
+    def backend_names(self) -> list[str]:
+        """Names of all configured backends."""
+        return list(self._backends)
+
+    def chain(self, agent: str = "chat") -> tuple[str, ...]:
+        """The ordered backend names tried for ``agent``."""
+        return self._chains.get(agent, ())
+
+    def breaker_state(self, name: str) -> BreakerState:
+        """State of the breaker of backend ``name`` and its current model (for ``aria doctor``).
+
+        Raises:
+            KeyError: no backend has that name.
+        """
+        return self._breaker(name, self._backends[name].model).state
+
+    def _breaker(self, name: str, model: str) -> CircuitBreaker:
+        key = (name, model)
+        breaker = self._breakers.get(key)
+        if breaker is None:
+            breaker = CircuitBreaker(self._breaker_policy, monotonic=self._monotonic)
+            self._breakers[key] = breaker
+        return breaker
+
+    async def stream(
+        self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
+    ) -> AsyncIterator[LLMChunk]:
+        """Stream a reply from the first backend of the chain that can give one.
+
+        Args:
+            request: the prompt.
+            agent: which chain to walk.
+            backend: force this backend alone (no fallback to others).
+
+        Raises:
+            NoBackendError: nothing configured, or every backend failed (message lists why).
+            StreamInterruptedError: a backend failed after content was yielded.
+            LLMError: a failure whose condition is not in ``fallback_on``.
+        """
+        if backend is not None:
+            names: tuple[str, ...] = (backend,)
+        else:
+            names = self._chains.get(agent, ())
+        if not names:
+            raise NoBackendError(
+                f"no language-model backend is configured for agent {agent!r}",
+                hint=CONFIGURE_HINT,
+            )
+        failures: list[tuple[str, LLMError]] = []
+        previous: str | None = None
+        for name in names:
+            if previous is not None:
+                yield FallbackNotice(
+                    from_backend=previous, to_backend=name, reason=failures[-1][1].code
+                )
+            previous = name
+            error = self._skip_reason(name, request)
+            if error is None:
+                outcome: list[LLMError] = []
+                # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
+                attempts = self._try_backend(name, request, outcome)
+                async with _closing(attempts):
+                    async for chunk in attempts:
+                        yield chunk
+                if not outcome:
+                    return
+                error = outcome[0]
+            failures.append((name, error))
+            condition = _fallback_condition(error)
+            if condition not in self._fallback_on:
+                _LOGGER.info("%s failed (%s); fallback on %s is disabled", name, error, condition)
+                raise error
+            _LOGGER.info("%s failed (%s: %s); trying the next backend", name, error.code, error)
+        raise self._all_failed(failures)
+
+    def _skip_reason(self, name: str, request: ChatRequest) -> LLMError | None:
+        """Why ``name`` is not even tried (unknown, lacks a capability), without any I/O."""
+        backend = self._backends.get(name)
+        if backend is None:
+            return NoBackendError(f"no backend named {name!r} is configured", hint=CONFIGURE_HINT)
+        missing = request.needs - backend.capabilities
+        if missing:
+            return CapabilityMissingError(
+                f"{name} ({backend.model}) lacks {', '.join(sorted(missing))}",
+                backend=name,
+                hint=f"Pick a model with {', '.join(sorted(missing))} for llm.{name}.model, or "
+                "add a backend that has it to the chain.",
+            )
+        return None
+
+    async def _try_backend(
+        self, name: str, request: ChatRequest, outcome: list[LLMError]
+    ) -> AsyncIterator[LLMChunk]:
+        """Stream from one backend with retries; on final failure put the error in ``outcome``.
+
+        Raises:
+            StreamInterruptedError: the backend failed after content was yielded.
+        """
+        backend = self._backends[name]
+        breaker = self._breaker(name, backend.model)
+        attempt = 0
+        while True:
+            attempt += 1
+            if not breaker.allow():
+                outcome.append(
+                    CircuitOpenError(
+                        f"{name} ({backend.model}) failed repeatedly; not retried for "
+                        f"{breaker.retry_in_s:.0f} s",
+                        backend=name,
+                        hint="Check the backend with `aria doctor`.",
+                    )
+                )
+                return
+            partial: list[str] = []
+            delivered = False
+            verdict = False
+            try:
+                async with _closing(backend.stream_chat(request)) as chunks:
+                    async for chunk in chunks:
+                        if isinstance(chunk, TextDelta):
+                            partial.append(chunk.text)
+                            delivered = True
+                        elif isinstance(chunk, ToolCallChunk):
+                            delivered = True
+                        elif isinstance(chunk, StreamEnd):
+                            breaker.record_success()
+                            verdict = True
+                            yield chunk
+                            return
+                        yield chunk
+                raise MalformedResponseError(
+                    f"{name}: the reply ended without an end marker", backend=name
+                )
+            except LLMError as exc:
+                verdict = True
+                if isinstance(exc, _HEALTH_FAILURES):
+                    breaker.record_failure()
+                else:
+                    # The server answered coherently (a 4xx): it is alive.
+                    breaker.record_success()
+                if delivered:
+                    raise StreamInterruptedError(
+                        f"{name}: the reply broke off after {len(''.join(partial))} "
+                        f"characters: {exc.message}",
+                        partial_text="".join(partial),
+                        backend=name,
+                        status=exc.status,
+                        hint=exc.hint
+                        or "The partial reply was kept; ask again to get a complete answer.",
+                    ) from exc
+                if not exc.retryable or attempt >= self._retry.max_attempts:
+                    outcome.append(exc)
+                    return
+                delay_s = self._retry.delay_s(attempt, exc.retry_after_s, self._rand)
+                _LOGGER.info(
+                    "%s attempt %d failed (%s); retrying in %.2f s",
+                    name,
+                    attempt,
+                    exc.code,
+                    delay_s,
+                )
+            finally:
+                if not verdict:
+                    breaker.release()
+            await self._sleep(delay_s)
+
+    def _all_failed(self, failures: list[tuple[str, LLMError]]) -> NoBackendError:
+        lines = "; ".join(f"{name}: {err.code}: {err.message}" for name, err in failures)
+        hints = [err.hint for _, err in failures if err.hint]
+        hint = " ".join(dict.fromkeys([*hints, CONFIGURE_HINT]))
+        error = NoBackendError(f"no backend could answer — {lines}", hint=hint)
+        error.__cause__ = failures[-1][1]
+        return error
+
+    async def list_models(self, name: str) -> list[ModelInfo]:
+        """Models backend ``name`` offers (for ``aria models``)."""
+        return await self._backends[name].list_models()
+
+    async def aclose(self) -> None:
+        """Close every backend (each once), logging rather than raising failures."""
+        seen: set[int] = set()
+        for name, backend in self._backends.items():
+            if id(backend) in seen:
+                continue
+            seen.add(id(backend))
+            try:
+                await backend.aclose()
+            except Exception:
+                _LOGGER.exception("closing backend %s failed", name)
