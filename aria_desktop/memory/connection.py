@@ -122,30 +122,31 @@ def storage_error(exc: BaseException, action: str, path: Path | str = "") -> Sto
         path: the database file, named in the message and hint.
     """
     text = str(exc)
-    lowered = text.lower()
+    # Prefer SQLite's own error name (Python 3.11+ drivers set it); fall back to the text.
+    kind = f"{getattr(exc, 'sqlite_errorname', '')} {text}".lower()
     where = f" {path}" if path else ""
-    if "locked" in lowered or "busy" in lowered:
+    if any(word in kind for word in ("sqlite_busy", "sqlite_locked", "database is locked")):
         hint = (
             "Another program is writing to the database; close other ARIA processes or "
             "database browsers and try again."
         )
-    elif "full" in lowered:
+    elif "sqlite_full" in kind or "disk is full" in kind or "no space" in kind:
         hint = "The disk is full; free some space and try again."
-    elif "readonly" in lowered or "read-only" in lowered or "permission" in lowered:
+    elif any(word in kind for word in ("readonly", "read-only", "sqlite_perm", "permission")):
         hint = f"Check that you may write to{where or ' the data directory'} and its folder."
-    elif "not a database" in lowered or "malformed" in lowered or "corrupt" in lowered:
+    elif any(word in kind for word in ("not a database", "malformed", "sqlite_corrupt")):
         hint = (
             f"The database file{where} is damaged; move it aside (ARIA starts a new one) "
             "and restore a backup if you have one."
         )
-    elif "unable to open" in lowered:
+    elif "unable to open" in kind or "sqlite_cantopen" in kind:
         hint = f"Check that the folder of{where or ' the database'} exists and is writable."
     else:
         hint = "Run `aria doctor` to check the storage set-up."
     return StorageError(f"Could not {action}{where}: {text}", hint=hint)
 
 
-def _log_version_once(version: str) -> None:
+def _check_version(version: str) -> None:
     if _version_tuple(version) < WAL_RESET_FIXED_VERSION:
         _warn_old_version(version)
 
@@ -207,7 +208,7 @@ def connect(path: Path | str, *, read_only: bool = False) -> Connection:
         module.sqlite_version,
         read_only,
     )
-    _log_version_once(module.sqlite_version)
+    _check_version(module.sqlite_version)
     return conn
 
 

@@ -148,6 +148,16 @@ def _take_ownership(db_path: Path, port: int | None) -> OwnerLock | None:
     return owner_lock
 
 
+def _undo_prepare(preparing: asyncio.Future[tuple[Path, OwnerLock | None]]) -> None:
+    """Release what a cancelled ``Database.open`` claimed (quick: no disk flush involved)."""
+    if preparing.cancelled() or preparing.exception() is not None:
+        return
+    db_path, owner_lock = preparing.result()
+    if owner_lock is not None:
+        owner_lock.release()
+    _release_in_process(db_path)
+
+
 def _make_private_dirs(directory: Path) -> None:
     missing: list[Path] = []
     current = directory
@@ -242,9 +252,15 @@ class Database:
             SchemaTooNewError: a newer ARIA wrote the database; nothing was written.
             StorageError: the file cannot be created, opened or migrated.
         """
-        db_path, owner_lock = await asyncio.to_thread(
-            cls._prepare, path, port, take_lock, migrations
+        preparing = asyncio.ensure_future(
+            asyncio.to_thread(cls._prepare, path, port, take_lock, migrations)
         )
+        try:
+            db_path, owner_lock = await asyncio.shield(preparing)
+        except asyncio.CancelledError:
+            # The thread finishes anyway: give back what it took once it has.
+            preparing.add_done_callback(_undo_prepare)
+            raise
         # Connections opened so far, per worker, so a failed or cancelled open closes them on
         # their own threads.
         opened: dict[str, list[Connection]] = {"writer": [], "reader": []}
@@ -259,10 +275,10 @@ class Database:
             reader_conn, reader_vec = await asyncio.wrap_future(
                 reader.submit(lambda: cls._open_reader(db_path, opened["reader"]))
             )
+            info = await asyncio.to_thread(sqlite_info)
         except BaseException:
             await asyncio.to_thread(cls._abandon, db_path, writer, reader, opened, owner_lock)
             raise
-        info = await asyncio.to_thread(sqlite_info)
         _LOGGER.info(
             "Opened database %s (schema %d; SQLite %s via %s; FTS5 %s; sqlite-vec %s)",
             db_path,

@@ -184,3 +184,25 @@ def test_old_sqlite_version_is_warned_about_once(
     warnings = [r for r in caplog.records if "3.51.3" in r.getMessage()]
     old = connection._version_tuple(driver().sqlite_version) < (3, 51, 3)
     assert len(warnings) == (1 if old else 0)
+
+
+@pytest.mark.parametrize(
+    ("message", "hint_part"),
+    [
+        ("database is locked", "Another program"),
+        ("database or disk is full", "disk is full"),
+        ("attempt to write a readonly database", "may write"),
+        ("file is not a database", "damaged"),
+        ("database disk image is malformed", "damaged"),
+        ("unable to open database file", "exists and is writable"),
+        ("something new", "aria doctor"),
+    ],
+)
+def test_driver_errors_become_storage_errors_with_actionable_hints(
+    message: str, hint_part: str
+) -> None:
+    error = connection.storage_error(driver().OperationalError(message), "write", "/x/aria.db")
+    assert isinstance(error, StorageError)
+    assert message in str(error)
+    assert "/x/aria.db" in str(error)
+    assert hint_part in error.hint

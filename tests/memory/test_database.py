@@ -269,3 +269,26 @@ async def test_open_on_a_file_that_is_not_a_database_raises_storage_error(
         await Database.open(path)
     assert "damaged" in info.value.hint
     assert read_owner(path) is None
+
+
+@pytest.mark.parametrize("cancel_after_s", [0.0, 0.001, 0.005, 0.02, 0.05])
+async def test_cancelled_open_gives_back_ownership(db_path: Path, cancel_after_s: float) -> None:
+    opening = asyncio.create_task(Database.open(db_path))
+    await asyncio.sleep(cancel_after_s)
+    opening.cancel()
+    try:
+        async with asyncio.timeout(WAIT_S):
+            db = await opening
+        await db.close()  # it finished before the cancel landed
+    except asyncio.CancelledError:
+        pass
+    async with asyncio.timeout(WAIT_S):
+        while True:  # clean-up of a cancelled open finishes on its threads
+            try:
+                db = await Database.open(db_path)
+            except DatabaseOwnedError:
+                await asyncio.sleep(0.01)
+                continue
+            break
+    await db.close()
+    assert read_owner(db_path) is None
