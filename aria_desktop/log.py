@@ -63,7 +63,7 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # Anthropic keys first (sk-ant-api03-...), then OpenAI-style sk-... / sk-proj-... keys.
     (re.compile(r"sk-ant-[A-Za-z0-9_\-]+"), REDACTED),
     (re.compile(r"(?<![A-Za-z0-9])sk-[A-Za-z0-9][A-Za-z0-9_\-]{15,}"), REDACTED),
-    (re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]+"), "Bearer " + REDACTED),
+    (re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=\-]{8,}"), "Bearer " + REDACTED),
     # Passwords in URLs: scheme://user:password@host
     (re.compile(r"(?i)([a-z][a-z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+@"), r"\1" + REDACTED + "@"),
     # Google-style ?key=... query parameters.

@@ -186,6 +186,7 @@ def test_install_scrubber_on_foreign_handler() -> None:
             "https://maps.example/api?key=[REDACTED]&z=3",
         ),
         ("nothing secret here: 42 tokens", "nothing secret here: 42 tokens"),
+        ("the bearer of bad news", "the bearer of bad news"),
         ("", ""),
     ],
 )
