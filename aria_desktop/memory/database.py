@@ -40,7 +40,7 @@ from aria_desktop.memory.migrations import (
     migrate,
     schema_version,
 )
-from aria_desktop.memory.owner_lock import OwnerLock
+from aria_desktop.memory.owner_lock import OwnerLock, make_private_dirs
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -156,16 +156,6 @@ def _undo_prepare(preparing: asyncio.Future[tuple[Path, OwnerLock | None]]) -> N
     if owner_lock is not None:
         owner_lock.release()
     _release_in_process(db_path)
-
-
-def _make_private_dirs(directory: Path) -> None:
-    missing: list[Path] = []
-    current = directory
-    while not current.exists():
-        missing.append(current)
-        current = current.parent
-    for folder in reversed(missing):
-        folder.mkdir(mode=0o700, exist_ok=True)
 
 
 class Database:
@@ -307,7 +297,7 @@ class Database:
         _claim_in_process(db_path)
         owner_lock: OwnerLock | None = None
         try:
-            _make_private_dirs(db_path.parent)
+            make_private_dirs(db_path.parent)
             if take_lock:
                 owner_lock = _take_ownership(db_path, port)
             # Refuse a newer schema before the writer connection switches the file to WAL:

@@ -60,6 +60,20 @@ def lock_path_for(db_path: Path | str) -> Path:
     return path.with_name(path.name + ".owner.lock")
 
 
+def make_private_dirs(directory: Path) -> None:
+    """Create ``directory`` and any missing parents readable by the user only (0700).
+
+    ``Path.mkdir(parents=True, mode=...)`` applies the mode to the last folder only.
+    """
+    missing: list[Path] = []
+    current = directory
+    while not current.exists():
+        missing.append(current)
+        current = current.parent
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
+
+
 if sys.platform == "win32":
     import msvcrt
 
@@ -202,6 +216,7 @@ class OwnerLock:
         if self._fd is not None:
             raise RuntimeError("OwnerLock.acquire called twice")
         try:
+            make_private_dirs(self._lock_path.parent)
             fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
         except OSError as exc:
             raise StorageError(

@@ -239,7 +239,6 @@ async def test_second_database_on_the_same_file_in_one_process_is_refused(
 
 
 async def test_open_accepts_an_owner_lock_this_process_already_holds(db_path: Path) -> None:
-    db_path.parent.mkdir(parents=True)
     with OwnerLock(db_path) as lock:
         lock.set_port(8765)
         db = await Database.open(db_path)
