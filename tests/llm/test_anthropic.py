@@ -89,7 +89,9 @@ async def test_request_converts_system_tool_use_and_tool_results(
     await backend.aclose()
     body = anthropic_server.requests_to("/v1/messages")[0].json()
     assert body["system"] == "Be brief."
-    assert body["stream"] is True and body["max_tokens"] == 300 and body["temperature"] == 0.5
+    assert body["stream"] is True
+    assert body["max_tokens"] == 300
+    assert body["temperature"] == 0.5
     assert body["messages"] == [
         {"role": "user", "content": [{"type": "text", "text": "Weather?"}]},
         {
@@ -137,7 +139,8 @@ async def test_tool_use_json_pieces_are_assembled(anthropic_server: FakeAnthropi
         ToolCall(id="toolu_fake01", name="get_weather", arguments={"city": "Oslo", "days": 3})
     ]
     end = chunks[-1]
-    assert isinstance(end, StreamEnd) and end.stop_reason == "tool_use"
+    assert isinstance(end, StreamEnd)
+    assert end.stop_reason == "tool_use"
 
 
 async def test_tool_use_cut_before_block_stop_never_yields_a_tool_call(
@@ -151,7 +154,8 @@ async def test_tool_use_cut_before_block_stop_never_yields_a_tool_call(
     chunks, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert not any(isinstance(c, ToolCallChunk) for c in chunks)
-    assert isinstance(error, BackendUnreachableError) and error.retryable
+    assert isinstance(error, BackendUnreachableError)
+    assert error.retryable
 
 
 async def test_tool_use_stream_ending_without_message_stop_never_yields(
@@ -203,7 +207,9 @@ async def test_overloaded_529_is_rate_limited_with_retry_after(
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert isinstance(error, RateLimitedError)
-    assert error.retryable and error.retry_after_s == 4.0 and error.status == 529
+    assert error.retryable
+    assert error.retry_after_s == 4.0
+    assert error.status == 529
 
 
 async def test_bad_key_is_authentication_error_without_leaking_it(
@@ -213,7 +219,8 @@ async def test_bad_key_is_authentication_error_without_leaking_it(
     backend = make(anthropic_server)
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, AuthenticationError) and not error.retryable
+    assert isinstance(error, AuthenticationError)
+    assert not error.retryable
     assert "set-secret anthropic_api_key" in error.hint
     assert "sk-ant-test-secret" not in str(error)
 
@@ -241,7 +248,8 @@ async def test_mid_stream_error_event_is_translated(anthropic_server: FakeAnthro
     backend = make(anthropic_server)
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, ServerError) and error.retryable
+    assert isinstance(error, ServerError)
+    assert error.retryable
 
 
 async def test_garbage_event_data_is_malformed(anthropic_server: FakeAnthropic) -> None:
@@ -261,7 +269,8 @@ async def test_unreachable_server_is_backend_unreachable() -> None:
         )
         _, error = await collect_until_error(backend.stream_chat(REQUEST))
         await backend.aclose()
-    assert isinstance(error, BackendUnreachableError) and error.retryable
+    assert isinstance(error, BackendUnreachableError)
+    assert error.retryable
 
 
 async def test_stall_after_text_is_interrupted_by_stall_timeout(
@@ -278,7 +287,8 @@ async def test_stall_after_text_is_interrupted_by_stall_timeout(
     await backend.aclose()
     assert text_of(chunks) == "Thinking"
     assert isinstance(error, StreamInterruptedError)
-    assert isinstance(error.__cause__, LLMTimeoutError) and error.__cause__.kind == "stall"
+    assert isinstance(error.__cause__, LLMTimeoutError)
+    assert error.__cause__.kind == "stall"
 
 
 async def test_no_first_token_times_out(anthropic_server: FakeAnthropic) -> None:
@@ -288,7 +298,8 @@ async def test_no_first_token_times_out(anthropic_server: FakeAnthropic) -> None
     )
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, LLMTimeoutError) and error.kind == "first_token"
+    assert isinstance(error, LLMTimeoutError)
+    assert error.kind == "first_token"
 
 
 async def test_closing_the_consumer_closes_the_stream(anthropic_server: FakeAnthropic) -> None:

@@ -135,7 +135,8 @@ async def test_tool_calls_arrive_whole_with_generated_ids(ollama_server: FakeOll
     assert all(c.id.startswith("call_") and len(c.id) > 8 for c in calls)
     assert calls[0].id != calls[1].id
     end = chunks[-1]
-    assert isinstance(end, StreamEnd) and end.stop_reason == "tool_use"
+    assert isinstance(end, StreamEnd)
+    assert end.stop_reason == "tool_use"
 
 
 async def test_tool_call_ids_from_the_server_are_kept(ollama_server: FakeOllama) -> None:
@@ -157,7 +158,8 @@ async def test_mid_stream_error_line_before_text_is_a_retryable_server_error(
     chunks, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert chunks == []
-    assert isinstance(error, ServerError) and error.retryable
+    assert isinstance(error, ServerError)
+    assert error.retryable
 
 
 async def test_mid_stream_error_line_after_text_is_an_interruption_with_partial_text(
@@ -196,7 +198,8 @@ async def test_stream_cut_before_any_text_is_retryable(ollama_server: FakeOllama
     chunks, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert chunks == []
-    assert error is not None and not isinstance(error, StreamInterruptedError)
+    assert error is not None
+    assert not isinstance(error, StreamInterruptedError)
     assert getattr(error, "retryable", False)
 
 
@@ -214,7 +217,8 @@ async def test_malformed_json_line_raises_malformed_response(ollama_server: Fake
     chunks, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert chunks == []
-    assert isinstance(error, MalformedResponseError) and error.retryable
+    assert isinstance(error, MalformedResponseError)
+    assert error.retryable
 
 
 async def test_truncated_tool_call_line_never_yields_a_tool_call(ollama_server: FakeOllama) -> None:
@@ -263,7 +267,8 @@ async def test_missing_model_is_model_not_found_with_pull_hint(ollama_server: Fa
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert isinstance(error, ModelNotFoundError)
-    assert error.status == 404 and not error.retryable
+    assert error.status == 404
+    assert not error.retryable
     assert "ollama pull llama3.2" in error.hint
 
 
@@ -285,8 +290,10 @@ async def test_refused_connection_is_unreachable_with_ollama_serve_hint() -> Non
         backend = OllamaBackend(base_url=f"http://127.0.0.1:{port}", model="m", timeouts=FAST)
         _, error = await collect_until_error(backend.stream_chat(REQUEST))
         await backend.aclose()
-    assert isinstance(error, BackendUnreachableError) and error.retryable
-    assert "ollama serve" in error.hint and f":{port}" in error.hint
+    assert isinstance(error, BackendUnreachableError)
+    assert error.retryable
+    assert "ollama serve" in error.hint
+    assert f":{port}" in error.hint
 
 
 async def test_connect_timeout_when_the_host_never_answers() -> None:
@@ -297,7 +304,8 @@ async def test_connect_timeout_when_the_host_never_answers() -> None:
         _, error = await collect_until_error(backend.stream_chat(REQUEST))
         elapsed = time.monotonic() - started
         await backend.aclose()
-    assert isinstance(error, LLMTimeoutError) and error.kind == "connect"
+    assert isinstance(error, LLMTimeoutError)
+    assert error.kind == "connect"
     assert elapsed < 3.0
 
 
@@ -307,7 +315,8 @@ async def test_first_token_timeout_when_nothing_arrives(ollama_server: FakeOllam
     started = time.monotonic()
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, LLMTimeoutError) and error.kind == "first_token"
+    assert isinstance(error, LLMTimeoutError)
+    assert error.kind == "first_token"
     assert error.retryable
     assert time.monotonic() - started < 2.0
 
@@ -320,8 +329,10 @@ async def test_stall_timeout_mid_stream_interrupts_with_partial_text(
     chunks, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert text_of(chunks) == "So far"
-    assert isinstance(error, StreamInterruptedError) and error.partial_text == "So far"
-    assert isinstance(error.__cause__, LLMTimeoutError) and error.__cause__.kind == "stall"
+    assert isinstance(error, StreamInterruptedError)
+    assert error.partial_text == "So far"
+    assert isinstance(error.__cause__, LLMTimeoutError)
+    assert error.__cause__.kind == "stall"
 
 
 async def test_total_timeout_bounds_a_slow_but_steady_reply(ollama_server: FakeOllama) -> None:
@@ -331,7 +342,8 @@ async def test_total_timeout_bounds_a_slow_but_steady_reply(ollama_server: FakeO
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert isinstance(error, StreamInterruptedError)
-    assert isinstance(error.__cause__, LLMTimeoutError) and error.__cause__.kind == "total"
+    assert isinstance(error.__cause__, LLMTimeoutError)
+    assert error.__cause__.kind == "total"
     assert time.monotonic() - started < 2.0
 
 
@@ -341,7 +353,8 @@ async def test_first_token_timeout_covers_delayed_headers(ollama_server: FakeOll
     backend = make(ollama_server, Timeouts(connect_s=1, first_token_s=0.3, stall_s=5, total_s=10))
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, LLMTimeoutError) and error.kind == "first_token"
+    assert isinstance(error, LLMTimeoutError)
+    assert error.kind == "first_token"
 
 
 # --- cancellation ----------------------------------------------------------------------------
@@ -387,7 +400,8 @@ async def test_list_models_reads_api_tags(ollama_server: FakeOllama) -> None:
     await backend.aclose()
     assert [m.name for m in models] == ["llama3.2:latest", "qwen3:8b"]
     assert models[0].size_bytes == 2019393189
-    assert models[0].family == "llama" and models[0].parameter_size == "3.2B"
+    assert models[0].family == "llama"
+    assert models[0].parameter_size == "3.2B"
 
 
 async def test_list_models_unreachable_raises_with_hint() -> None:

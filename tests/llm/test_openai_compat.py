@@ -78,8 +78,10 @@ async def test_request_uses_chat_completions_format_and_bearer_key(
     (sent,) = openai_server.requests_to("/v1/chat/completions")
     assert sent.headers["authorization"] == "Bearer sk-abc"
     body = sent.json()
-    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
-    assert body["max_tokens"] == 64 and "temperature" not in body
+    assert body["stream"] is True
+    assert body["stream_options"] == {"include_usage": True}
+    assert body["max_tokens"] == 64
+    assert "temperature" not in body
     assert body["messages"][2] == {
         "role": "assistant",
         "content": None,
@@ -125,7 +127,8 @@ async def test_tool_call_fragments_are_assembled_and_yielded_at_finish(
         ToolCall(id="call_fake02", name="get_time", arguments={"tz": "CET"}),
     ]
     end = chunks[-1]
-    assert isinstance(end, StreamEnd) and end.stop_reason == "tool_use"
+    assert isinstance(end, StreamEnd)
+    assert end.stop_reason == "tool_use"
 
 
 async def test_tool_call_fragments_without_finish_are_never_yielded(
@@ -152,7 +155,8 @@ async def test_tool_call_cut_by_a_dropped_connection_is_never_yielded(
     chunks, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert chunks == []
-    assert error is not None and getattr(error, "retryable", False)
+    assert error is not None
+    assert getattr(error, "retryable", False)
 
 
 async def test_unparsable_tool_arguments_are_malformed_not_yielded(
@@ -205,7 +209,9 @@ async def test_rate_limit_status_carries_retry_after(openai_server: FakeOpenAI) 
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert isinstance(error, RateLimitedError)
-    assert error.retry_after_s == 7.0 and error.retryable and error.status == 429
+    assert error.retry_after_s == 7.0
+    assert error.retryable
+    assert error.status == 429
 
 
 async def test_bad_key_is_authentication_error_with_secret_hint(openai_server: FakeOpenAI) -> None:
@@ -213,7 +219,8 @@ async def test_bad_key_is_authentication_error_with_secret_hint(openai_server: F
     backend = make(openai_server)
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, AuthenticationError) and not error.retryable
+    assert isinstance(error, AuthenticationError)
+    assert not error.retryable
     assert "set-secret openai_api_key" in error.hint
     assert "sk-local-test" not in str(error)
 
@@ -223,7 +230,8 @@ async def test_stall_before_first_token_times_out(openai_server: FakeOpenAI) -> 
     backend = make(openai_server, Timeouts(connect_s=1, first_token_s=0.3, stall_s=5, total_s=10))
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert isinstance(error, LLMTimeoutError) and error.kind == "first_token"
+    assert isinstance(error, LLMTimeoutError)
+    assert error.kind == "first_token"
 
 
 async def test_closing_the_consumer_closes_the_sse_stream(openai_server: FakeOpenAI) -> None:
