@@ -1,0 +1,24 @@
+"""``aria bench``: benchmark suites that print figures (they assert nothing).
+
+Each suite measures ARIA against a bare reference in the same run, so the ratio is meaningful
+on shared, noisy machines. Suites that need the protocol-level test servers from ``tests/fakes``
+run from a source checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from aria_desktop.domain.errors import AriaError
+
+__all__ = ["run_suite"]
+
+
+async def run_suite(name: str, args: argparse.Namespace) -> int:
+    """Run the named suite with its command-line options; returns the exit status."""
+    if name == "core":
+        from aria_desktop.bench.core import run_core_bench
+
+        await run_core_bench(turns=args.turns, chunks=args.chunks, messages=args.messages)
+        return 0
+    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core.")

@@ -1,0 +1,70 @@
+"""Helpers shared by benchmark suites: statistics and the scripted test servers."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import statistics
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+from aria_desktop.domain.errors import AriaError
+
+__all__ = ["percentile", "scripted_ollama_server", "summary"]
+
+_REPO = Path(__file__).resolve().parents[2]
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """The ``fraction`` quantile (0..1) of ``values`` by nearest rank."""
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summary(values: Sequence[float]) -> str:
+    """``median / p90`` of ``values`` formatted in milliseconds."""
+    return f"median {statistics.median(values):7.2f} ms   p90 {percentile(values, 0.9):7.2f} ms"
+
+
+@contextlib.asynccontextmanager
+async def scripted_ollama_server(reply: str, chunks: int) -> AsyncIterator[str]:
+    """Run the Ollama test server (``tests/fakes``) in a child process; yields its base URL."""
+    script = _REPO / "tests" / "fakes" / "ollama_server.py"
+    if not script.exists():
+        raise AriaError(
+            "This benchmark needs the test servers in tests/fakes.",
+            hint="Run it from a source checkout (the one bash packaging/setup.sh installs).",
+        )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.fakes.ollama_server",
+        "--port",
+        "0",
+        "--reply",
+        reply,
+        "--chunks",
+        str(chunks),
+        cwd=_REPO,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(20):
+            while True:
+                line = (await process.stdout.readline()).decode()
+                if not line:
+                    raise AriaError("The Ollama test server did not start.")
+                if line.startswith("READY "):
+                    port = int(line.split()[1])
+                    break
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(5):
+                await process.wait()

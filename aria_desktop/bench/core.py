@@ -1,0 +1,136 @@
+"""``aria bench core``: what the orchestrator adds to a turn, and storage write throughput.
+
+The same scripted reply is streamed by the Ollama test server (a separate process) to a bare
+httpx client and to a full ARIA turn (orchestrator, router, agent loop, event bus, SQLite
+persistence with fsync), alternating turn by turn so both see the same machine noise. Added
+time = ARIA's median minus the bare client's median, per turn and to the first token.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from aria_desktop.bench._util import scripted_ollama_server, summary
+from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.events import LlmDelta, RunEnd
+from aria_desktop.settings import load_settings
+
+__all__ = ["run_core_bench"]
+
+_MODEL = "bench-model"
+_REPLY = (
+    "Sure. Here is a short answer that streams in several pieces, like a real model would "
+    "send it, so that per-chunk costs show up in the measurement. "
+) * 2
+
+
+async def _bare_turn(client: httpx.AsyncClient, url: str, text: str) -> tuple[float, float]:
+    body = {
+        "model": _MODEL,
+        "messages": [{"role": "user", "content": text}],
+        "stream": True,
+    }
+    started = time.perf_counter()
+    first = 0.0
+    async with client.stream("POST", f"{url}/api/chat", json=body) as response:
+        async for line in response.aiter_lines():
+            if not line:
+                continue
+            chunk = json.loads(line)
+            if not first and chunk.get("message", {}).get("content"):
+                first = time.perf_counter() - started
+            if chunk.get("done"):
+                break
+    return (time.perf_counter() - started) * 1000, first * 1000
+
+
+async def run_core_bench(*, turns: int, chunks: int, messages: int) -> None:
+    """Print the per-turn and first-token overhead and committed messages per second."""
+    from aria_desktop.bootstrap import build_app
+
+    with tempfile.TemporaryDirectory(prefix="aria-bench-") as tmp:
+        os.environ["ARIA_DATA_DIR"] = str(Path(tmp) / "data")
+        os.environ["ARIA_STATE_DIR"] = str(Path(tmp) / "state")
+        async with scripted_ollama_server(_REPLY, chunks) as url:
+            settings = load_settings(
+                Path(tmp) / "settings.toml",
+                env={
+                    "ARIA_LLM__OLLAMA__URL": url,
+                    "ARIA_LLM__OLLAMA__MODEL": _MODEL,
+                    "ARIA_LLM__CHAINS__CHAT": "ollama",
+                },
+            )
+            app = await build_app(settings)
+            bare_total: list[float] = []
+            bare_first: list[float] = []
+            aria_total: list[float] = []
+            aria_first: list[float] = []
+            try:
+                async with httpx.AsyncClient(timeout=30) as client:
+                    conversation_id: str | None = None
+                    for i in range(turns + 3):
+                        total, first = await _bare_turn(client, url, f"question {i}")
+                        if i >= 3:  # warm-up turns are not counted
+                            bare_total.append(total)
+                            bare_first.append(first)
+                        total, first, conversation_id = await _aria_turn(
+                            app, f"question {i}", conversation_id if i % 10 else None
+                        )
+                        if i >= 3:
+                            aria_total.append(total)
+                            aria_first.append(first)
+                rate = await _write_rate(app, messages)
+            finally:
+                await app.aclose()
+
+    print(f"aria bench core — {turns} turns per side, {chunks} chunks per reply")
+    print(f"  bare httpx   turn         {summary(bare_total)}")
+    print(f"  ARIA         turn         {summary(aria_total)}")
+    print(f"  bare httpx   first token  {summary(bare_first)}")
+    print(f"  ARIA         first token  {summary(aria_first)}")
+    added_turn = statistics.median(aria_total) - statistics.median(bare_total)
+    added_first = statistics.median(aria_first) - statistics.median(bare_first)
+    print(f"  added per turn (median):       {added_turn:6.2f} ms   (target < 5 ms)")
+    print(f"  added to first token (median): {added_first:6.2f} ms   (target < 2 ms)")
+    print(f"  committed messages/s (sequential, fsync each): {rate:8.0f}")
+
+
+async def _aria_turn(
+    app: object, text: str, conversation_id: str | None
+) -> tuple[float, float, str]:
+    orchestrator = app.orchestrator  # type: ignore[attr-defined]
+    sub = orchestrator.bus.subscribe()
+    try:
+        started = time.perf_counter()
+        handle = await orchestrator.handle(StartTurn(text=text, conversation_id=conversation_id))
+        first = 0.0
+        while True:
+            event = await sub.get(timeout_s=30)
+            if event.run_id != handle.run_id:
+                continue
+            if isinstance(event, LlmDelta) and not first:
+                first = time.perf_counter() - started
+            if isinstance(event, RunEnd):
+                if event.status != "complete":
+                    raise RuntimeError(f"benchmark turn ended {event.status}")
+                break
+        await handle.wait(timeout_s=30)
+        return (time.perf_counter() - started) * 1000, first * 1000, handle.conversation_id
+    finally:
+        sub.close()
+
+
+async def _write_rate(app: object, count: int) -> float:
+    store = app.store  # type: ignore[attr-defined]
+    conversation = await store.create_conversation("write benchmark")
+    started = time.perf_counter()
+    for i in range(count):
+        await store.add_message(conversation.id, role="user", content=f"message {i}")
+    return count / (time.perf_counter() - started)

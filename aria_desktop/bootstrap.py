@@ -1,0 +1,183 @@
+"""Composition root: settings -> adapters -> Orchestrator.
+
+The only module (with ``cli`` and ``doctor``) that knows concrete adapter classes.
+``build_app`` opens the database, which takes the owner lock first, so a second process never
+opens it for writing while another owns it (design.md §1); then the LLM router and the audit log.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from aria_desktop import __version__, keystore, paths
+from aria_desktop.core.agent import AgentConfig
+from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.llm.anthropic import AnthropicBackend
+from aria_desktop.llm.ollama import OllamaBackend
+from aria_desktop.llm.openai_compat import OpenAICompatBackend
+from aria_desktop.llm.router import BreakerPolicy, RetryPolicy, Router, Timeouts
+from aria_desktop.log import scrub_text
+from aria_desktop.memory.connection import sqlite_info
+from aria_desktop.memory.conversations import SQLiteConversationStore
+from aria_desktop.memory.database import Database
+from aria_desktop.settings import Settings, resolve_database_path
+
+__all__ = [
+    "App",
+    "Storage",
+    "build_app",
+    "build_router",
+    "database_path",
+    "open_audit_log",
+    "open_storage",
+]
+
+_LOGGER = logging.getLogger(__name__)
+
+
+def database_path(settings: Settings) -> Path:
+    """The SQLite file: the configured one, or the default in the data directory."""
+    return resolve_database_path(settings)
+
+
+def open_audit_log() -> AuditLog:
+    """The audit log at its standard place (checkpoint kept in another directory)."""
+    return AuditLog(paths.audit_log_path(), paths.audit_checkpoint_path(), redact=scrub_text)
+
+
+def build_router(settings: Settings) -> Router:
+    """LLM backends from the settings (those that are configured) behind the fallback router."""
+    llm = settings.llm
+    timeouts = Timeouts(
+        connect_s=llm.timeouts.connect_s,
+        first_token_s=llm.timeouts.first_token_s,
+        stall_s=llm.timeouts.stall_s,
+        total_s=llm.timeouts.total_s,
+    )
+    backends: dict[str, OllamaBackend | AnthropicBackend | OpenAICompatBackend] = {}
+    if llm.ollama.url:
+        backends["ollama"] = OllamaBackend(
+            base_url=llm.ollama.url,
+            model=llm.ollama.model,
+            keep_alive=llm.ollama.keep_alive or None,
+            timeouts=timeouts,
+            capabilities=frozenset(llm.ollama.capabilities),
+        )
+    anthropic_key = keystore.get_secret("anthropic_api_key")
+    if anthropic_key:
+        backends["anthropic"] = AnthropicBackend(
+            api_key=anthropic_key,
+            model=llm.anthropic.model,
+            base_url=llm.anthropic.base_url or None,
+            timeouts=timeouts,
+            capabilities=frozenset(llm.anthropic.capabilities),
+        )
+    if llm.openai.url:
+        backends["openai"] = OpenAICompatBackend(
+            base_url=llm.openai.url,
+            model=llm.openai.model,
+            api_key=keystore.get_secret("openai_api_key"),
+            timeouts=timeouts,
+            capabilities=frozenset(llm.openai.capabilities),
+        )
+    return Router(
+        backends,
+        {agent: tuple(chain) for agent, chain in llm.chains.items()},
+        retry=RetryPolicy(
+            max_attempts=llm.retry.max_attempts,
+            base_delay_s=llm.retry.base_delay_s,
+            max_delay_s=llm.retry.max_delay_s,
+            retry_after_cap_s=llm.retry.retry_after_cap_s,
+        ),
+        breaker=BreakerPolicy(
+            failure_threshold=llm.breaker.failure_threshold, reset_s=llm.breaker.reset_s
+        ),
+        fallback_on=frozenset(llm.fallback_on),
+    )
+
+
+@dataclass(kw_only=True)
+class App:
+    """A running ARIA core: what front-ends (CLI, GUI, API) work with."""
+
+    settings: Settings
+    orchestrator: Orchestrator
+    store: SQLiteConversationStore
+    router: Router
+    database: Database
+    audit: AuditLog
+
+    async def aclose(self) -> None:
+        """Stop turns, close backends and the database (which releases the owner lock)."""
+        try:
+            await self.orchestrator.stop()
+            await self.router.aclose()
+        finally:
+            await self.database.close()
+
+
+async def build_app(settings: Settings, *, port: int | None = None) -> App:
+    """Take ownership of the database and build the orchestrator with all its adapters.
+
+    Raises:
+        DatabaseOwnedError: another ARIA process owns the database.
+        StorageError, SchemaTooNewError: the database cannot be opened for writing.
+    """
+    db_path = database_path(settings)
+    info = sqlite_info()
+    _LOGGER.info(
+        "ARIA %s starting; SQLite %s via %s (FTS5 %s, sqlite-vec %s)",
+        __version__,
+        info.sqlite_version,
+        info.driver,
+        "yes" if info.fts5 else "no",
+        info.vec_version or "unavailable",
+    )
+    database = await Database.open(db_path, port=port)
+    store = SQLiteConversationStore(database)
+    router = build_router(settings)
+    audit = open_audit_log()
+    agent = settings.agent
+    orchestrator = Orchestrator(
+        model=router,
+        store=store,
+        audit=audit,
+        config=AgentConfig(
+            max_steps=agent.max_steps,
+            turn_deadline_s=agent.turn_deadline_s,
+            history_token_budget=agent.history_token_budget,
+            confirm_timeout_s=agent.confirm_timeout_s,
+            system_prompt=agent.system_prompt,
+            max_tokens=settings.llm.max_tokens,
+        ),
+    )
+    return App(
+        settings=settings,
+        orchestrator=orchestrator,
+        store=store,
+        router=router,
+        database=database,
+        audit=audit,
+    )
+
+
+@dataclass(kw_only=True)
+class Storage:
+    """Owned storage without the LLM side, for CLI commands that only read or edit records."""
+
+    store: SQLiteConversationStore
+    database: Database
+
+    async def aclose(self) -> None:
+        """Close the database (which releases the owner lock)."""
+        await self.database.close()
+
+
+async def open_storage(settings: Settings) -> Storage:
+    """Take ownership of the database and open the conversation store."""
+    db_path = database_path(settings)
+    database = await Database.open(db_path)
+    return Storage(store=SQLiteConversationStore(database), database=database)

