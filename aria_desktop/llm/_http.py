@@ -13,12 +13,13 @@ read, so a hung server turns into an ``LLMTimeoutError`` naming the phase.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -143,7 +144,7 @@ class StreamTimer:
         except TimeoutError as exc:
             raise self._timeout_error(kind) from exc
 
-    async def iterate(self, source: AsyncIterator[_T]) -> AsyncIterator[_T]:
+    async def iterate(self, source: AsyncIterator[_T]) -> AsyncGenerator[_T, None]:
         """Yield from ``source`` with every read guarded by the current deadline."""
         while True:
             try:
@@ -374,12 +375,13 @@ async def open_stream(
 
 async def iter_lines(
     response: httpx.Response, timer: StreamTimer, *, backend: str, url: str
-) -> AsyncIterator[str]:
+) -> AsyncGenerator[str, None]:
     """Non-empty text lines of a streamed body (NDJSON), each read under the timer."""
     try:
-        async for line in timer.iterate(response.aiter_lines()):
-            if line.strip():
-                yield line
+        async with contextlib.aclosing(timer.iterate(response.aiter_lines())) as lines:
+            async for line in lines:
+                if line.strip():
+                    yield line
     except httpx.TransportError as exc:
         raise transport_error(exc, backend=backend, url=url, unreachable_hint="") from exc
 
@@ -394,25 +396,26 @@ class SSEEvent:
 
 async def iter_sse(
     response: httpx.Response, timer: StreamTimer, *, backend: str, url: str
-) -> AsyncIterator[SSEEvent]:
+) -> AsyncGenerator[SSEEvent, None]:
     """Parse an SSE body (``event:``/``data:`` fields, blank line ends an event)."""
     event = ""
     data: list[str] = []
     try:
-        async for line in timer.iterate(response.aiter_lines()):
-            if not line:
-                if data:
-                    yield SSEEvent(event=event, data="\n".join(data))
-                event, data = "", []
-                continue
-            if line.startswith(":"):
-                continue
-            field, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if field == "event":
-                event = value
-            elif field == "data":
-                data.append(value)
+        async with contextlib.aclosing(timer.iterate(response.aiter_lines())) as lines:
+            async for line in lines:
+                if not line:
+                    if data:
+                        yield SSEEvent(event=event, data="\n".join(data))
+                    event, data = "", []
+                    continue
+                if line.startswith(":"):
+                    continue
+                field, _, value = line.partition(":")
+                value = value.removeprefix(" ")
+                if field == "event":
+                    event = value
+                elif field == "data":
+                    data.append(value)
     except httpx.TransportError as exc:
         raise transport_error(exc, backend=backend, url=url, unreachable_hint="") from exc
     if data:

@@ -13,9 +13,10 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -134,7 +135,7 @@ class AnthropicBackend:
 
     Args:
         api_key: Anthropic API key (never logged).
-        model: model id, e.g. ``claude-sonnet-4-5``.
+        model: model id, e.g. ``claude-sonnet-5-5``.
         base_url: API root (None for Anthropic's); tests point it at a local fake.
         timeouts: deadlines per reply.
         capabilities: what the model can do.
@@ -251,7 +252,7 @@ class AnthropicBackend:
             ]
         return params
 
-    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]:
+    async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
         Raises:
@@ -276,19 +277,22 @@ class AnthropicBackend:
             raise self._translate(exc) from exc
         stream = cast("anthropic.AsyncStream[Any]", stream)
         partial: list[str] = []
+        events = self._events(stream, timer)
         try:
-            async for chunk in self._parse(stream, timer, partial):
-                yield chunk
+            async with contextlib.aclosing(self._parse(events, timer, partial)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
         except LLMError as exc:
             if timer.content_started:
                 raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
             raise
         finally:
+            await events.aclose()
             await stream.close()
 
     async def _events(
         self, stream: anthropic.AsyncStream[Any], timer: StreamTimer
-    ) -> AsyncIterator[Any]:
+    ) -> AsyncGenerator[Any, None]:
         """The SDK's events, each read under the timer, with failures translated."""
         iterator = stream.__aiter__()
         while True:
@@ -303,14 +307,14 @@ class AnthropicBackend:
             yield event
 
     async def _parse(
-        self, stream: anthropic.AsyncStream[Any], timer: StreamTimer, partial: list[str]
-    ) -> AsyncIterator[LLMChunk]:
+        self, events: AsyncIterator[Any], timer: StreamTimer, partial: list[str]
+    ) -> AsyncGenerator[LLMChunk, None]:
         blocks: dict[int, _Block] = {}
         model = self._model
         input_tokens = 0
         output_tokens = 0
         stop_reason = "stop"
-        async for event in self._events(stream, timer):
+        async for event in events:
             kind = getattr(event, "type", None)
             if kind == "message_start":
                 message = event.message

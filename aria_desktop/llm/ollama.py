@@ -9,9 +9,10 @@ while streaming are an ``{"error": "..."}`` line.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any
 
 import httpx
@@ -166,7 +167,7 @@ class OllamaBackend:
         """Capabilities the configured model has."""
         return self._capabilities
 
-    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]:
+    async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
         Raises:
@@ -194,21 +195,24 @@ class OllamaBackend:
             model_hint=self._model_hint,
         )
         partial: list[str] = []
+        lines = iter_lines(response, timer, backend=self._name, url=url)
         try:
-            async for chunk in self._parse(response, timer, url, partial):
-                yield chunk
+            async with contextlib.aclosing(self._parse(lines, timer, partial)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
         except LLMError as exc:
             if timer.content_started:
                 raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
             raise
         finally:
+            await lines.aclose()
             await response.aclose()
 
     async def _parse(
-        self, response: httpx.Response, timer: StreamTimer, url: str, partial: list[str]
-    ) -> AsyncIterator[LLMChunk]:
+        self, lines: AsyncIterator[str], timer: StreamTimer, partial: list[str]
+    ) -> AsyncGenerator[LLMChunk, None]:
         saw_tool_call = False
-        async for line in iter_lines(response, timer, backend=self._name, url=url):
+        async for line in lines:
             try:
                 data = json.loads(line)
             except ValueError as exc:

@@ -9,9 +9,10 @@ choice's ``finish_reason`` arrives: a stream cut before that can never yield a h
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,7 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.errors import LLMError, MalformedResponseError
 from aria_desktop.llm._http import (
+    SSEEvent,
     StreamTimer,
     Timeouts,
     error_for_status,
@@ -164,7 +166,7 @@ class OpenAICompatBackend:
         """Capabilities the configured model has."""
         return self._capabilities
 
-    async def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]:
+    async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
         Raises:
@@ -190,24 +192,27 @@ class OpenAICompatBackend:
             model_hint=self._model_hint,
         )
         partial: list[str] = []
+        events = iter_sse(response, timer, backend=self._name, url=url)
         try:
-            async for chunk in self._parse(response, timer, url, partial):
-                yield chunk
+            async with contextlib.aclosing(self._parse(events, timer, partial)) as chunks:
+                async for chunk in chunks:
+                    yield chunk
         except LLMError as exc:
             if timer.content_started:
                 raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
             raise
         finally:
+            await events.aclose()
             await response.aclose()
 
     async def _parse(
-        self, response: httpx.Response, timer: StreamTimer, url: str, partial: list[str]
-    ) -> AsyncIterator[LLMChunk]:
+        self, events: AsyncIterator[SSEEvent], timer: StreamTimer, partial: list[str]
+    ) -> AsyncGenerator[LLMChunk, None]:
         pending: dict[int, _PendingCall] = {}
         finish_reason: str | None = None
         usage = Usage()
         model = self._model
-        async for event in iter_sse(response, timer, backend=self._name, url=url):
+        async for event in events:
             if event.data.strip() == "[DONE]":
                 break
             try:

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -79,7 +79,7 @@ class _Backend(Protocol):
     @property
     def capabilities(self) -> frozenset[str]: ...
 
-    def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]: ...
+    def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
 
     async def list_models(self) -> list[ModelInfo]: ...
 
@@ -193,17 +193,6 @@ class CircuitBreaker:
         self._probing = False
 
 
-@contextlib.asynccontextmanager
-async def _closing(iterator: AsyncIterator[LLMChunk]) -> AsyncIterator[AsyncIterator[LLMChunk]]:
-    """Close ``iterator`` on exit (``ChatBackend`` promises ``aclose`` closes the HTTP stream)."""
-    try:
-        yield iterator
-    finally:
-        aclose = getattr(iterator, "aclose", None)
-        if aclose is not None:
-            await aclose()
-
-
 def _fallback_condition(exc: LLMError) -> str:
     if isinstance(exc, ContextOverflowError):
         return "context_overflow"
@@ -276,7 +265,7 @@ class Router:
 
     async def stream(
         self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
-    ) -> AsyncIterator[LLMChunk]:
+    ) -> AsyncGenerator[LLMChunk, None]:
         """Stream a reply from the first backend of the chain that can give one.
 
         Args:
@@ -311,7 +300,7 @@ class Router:
                 outcome: list[LLMError] = []
                 # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
                 attempts = self._try_backend(name, request, outcome)
-                async with _closing(attempts):
+                async with contextlib.aclosing(attempts):
                     async for chunk in attempts:
                         yield chunk
                 if not outcome:
@@ -342,7 +331,7 @@ class Router:
 
     async def _try_backend(
         self, name: str, request: ChatRequest, outcome: list[LLMError]
-    ) -> AsyncIterator[LLMChunk]:
+    ) -> AsyncGenerator[LLMChunk, None]:
         """Stream from one backend with retries; on final failure put the error in ``outcome``.
 
         Raises:
@@ -367,7 +356,7 @@ class Router:
             delivered = False
             verdict = False
             try:
-                async with _closing(backend.stream_chat(request)) as chunks:
+                async with contextlib.aclosing(backend.stream_chat(request)) as chunks:
                     async for chunk in chunks:
                         if isinstance(chunk, TextDelta):
                             partial.append(chunk.text)

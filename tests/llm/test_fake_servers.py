@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_ollama_cli_prints_ready_and_serves_the_fixed_reply() -> None:
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [
             sys.executable,
             "-m",
@@ -32,26 +32,26 @@ def test_ollama_cli_prints_ready_and_serves_the_fixed_reply() -> None:
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("READY ")
-        port = int(line.split()[1])
-        for _ in range(2):
-            req = urllib.request.Request(
-                f"http://127.0.0.1:{port}/api/chat",
-                data=json.dumps({"model": "m", "messages": []}).encode(),
-                headers={"Content-Type": "application/json"},
-            )
-            with urllib.request.urlopen(req, timeout=5) as resp:
-                lines = [json.loads(raw) for raw in resp.read().splitlines() if raw.strip()]
-            assert "".join(obj["message"]["content"] for obj in lines) == "Fixed reply text."
-            assert len(lines) == 4
-            assert lines[-1]["done"] is True
-    finally:
-        proc.terminate()
-        proc.wait(5)
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            assert line.startswith("READY ")
+            port = int(line.split()[1])
+            for _ in range(2):
+                req = urllib.request.Request(
+                    f"http://127.0.0.1:{port}/api/chat",
+                    data=json.dumps({"model": "m", "messages": []}).encode(),
+                    headers={"Content-Type": "application/json"},
+                )
+                with urllib.request.urlopen(req, timeout=5) as resp:
+                    lines = [json.loads(raw) for raw in resp.read().splitlines() if raw.strip()]
+                assert "".join(obj["message"]["content"] for obj in lines) == "Fixed reply text."
+                assert len(lines) == 4
+                assert lines[-1]["done"] is True
+        finally:
+            proc.terminate()
+            proc.wait(5)
 
 
 def test_embed_returns_documented_shape_and_deterministic_vectors() -> None:
