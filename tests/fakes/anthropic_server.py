@@ -172,7 +172,7 @@ def anthropic_stream(steps: list[Step], status: int = 200) -> Reply:
 def anthropic_text(
     text: str,
     *,
-    model: str = "claude-sonnet-4-5",
+    model: str = "claude-sonnet-5-5",
     chunks: int = 4,
     delay_s: float = 0.0,
     input_tokens: int = 25,
@@ -205,12 +205,12 @@ class FakeAnthropic(FakeHTTPServer):
 
     def __init__(self, *, models: list[str] | None = None) -> None:
         super().__init__()
-        self.models = models if models is not None else ["claude-sonnet-4-5", "claude-haiku-4-5"]
+        self.models = models if models is not None else ["claude-sonnet-5-5", "claude-haiku-4-5"]
         self.routes[("POST", "/v1/messages")] = self._default
         self.routes[("GET", "/v1/models")] = self._models
 
     def _default(self, request: RecordedRequest) -> Reply:
-        model = str(request.json().get("model", "claude-sonnet-4-5"))
+        model = str(request.json().get("model", "claude-sonnet-5-5"))
         return anthropic_text("Hello from fake Claude.", model=model)
 
     def _models(self, request: RecordedRequest) -> Reply:
