@@ -46,6 +46,17 @@ from aria_desktop.domain.errors import (
     ServerError,
     StreamInterruptedError,
 )
+from aria_desktop.llm._http import Timeouts
+
+__all__ = [
+    "CONFIGURE_HINT",
+    "BreakerPolicy",
+    "BreakerState",
+    "CircuitBreaker",
+    "RetryPolicy",
+    "Router",
+    "Timeouts",  # re-exported: the composition root configures backends and router together
+]
 
 _LOGGER = logging.getLogger(__name__)
 
