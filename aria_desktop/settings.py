@@ -153,7 +153,7 @@ class AnthropicSettings:
         capabilities: what the model can do.
     """
 
-    model: str = field(default="claude-sonnet-4-5", metadata=_meta(empty_ok=False))
+    model: str = field(default="claude-sonnet-5-5", metadata=_meta(empty_ok=False))
     base_url: str = field(default="", metadata=_meta(url=True))
     capabilities: tuple[str, ...] = ("tools", "vision")
 

@@ -56,7 +56,12 @@ class TurnHandle:
     async def wait(self, timeout_s: float | None = None) -> RunStatus:
         """The turn's final status once it has ended."""
         async with asyncio.timeout(timeout_s):
-            return await asyncio.shield(self.task)
+            try:
+                return await asyncio.shield(self.task)
+            except asyncio.CancelledError:
+                if self.task.cancelled():
+                    return "cancelled"
+                raise
 
 
 class Orchestrator:
@@ -221,6 +226,7 @@ class Orchestrator:
                     await asyncio.shield(user_saved)
                 except Exception as exc:
                     _LOGGER.error("Could not save the user's message: %s", exc)
+            self._set_state("error" if status == "error" else "idle", run_id)
             bus.publish(
                 RunEnd(
                     run_id=run_id,
@@ -229,7 +235,6 @@ class Orchestrator:
                     latency_ms=(self._clock.monotonic() - started) * 1000,
                 )
             )
-            self._set_state("error" if status == "error" else "idle", run_id)
         return status
 
     def _publish_error(self, run_id: str, exc: AriaError) -> None:

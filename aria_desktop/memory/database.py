@@ -375,8 +375,9 @@ class Database:
         """Run ``fn(conn)`` on the writer thread inside ``BEGIN IMMEDIATE`` ... ``COMMIT``.
 
         When ``fn`` raises, the transaction is rolled back. The change is durable
-        (``synchronous=FULL``) once this returns. If the awaiting task is cancelled before
-        ``fn`` starts, it never runs; once started it completes, committed or not.
+        (``synchronous=FULL``) once this returns. If the awaiting task's cancellation reaches the
+        queued job before ``fn`` starts, it never runs; once started it completes, committed or
+        not.
 
         Raises:
             AriaError: whatever ``fn`` raised, unchanged, when it is an ``AriaError``.

@@ -180,6 +180,10 @@ async def test_write_cancelled_before_it_starts_never_runs(notes_db: Database) -
         queued = asyncio.create_task(notes_db.write(_insert("cancelled")))
         await asyncio.sleep(0.05)
         queued.cancel()
+        # Cancellation reaches the queued job asynchronously: let it arrive before the writer
+        # thread is free to pick the job up.
+        await asyncio.wait({queued})
+        await asyncio.sleep(0)
         release.set()
         await blocking
         with pytest.raises(asyncio.CancelledError):
