@@ -254,6 +254,10 @@ class Router:
         """Names of all configured backends."""
         return list(self._backends)
 
+    def backend(self, name: str) -> _Backend | None:
+        """The backend called ``name``, or None (for ``aria doctor`` and ``aria models``)."""
+        return self._backends.get(name)
+
     def chain(self, agent: str = "chat") -> tuple[str, ...]:
         """The ordered backend names tried for ``agent``."""
         return self._chains.get(agent, ())

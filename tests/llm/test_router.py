@@ -548,6 +548,9 @@ async def test_aclose_closes_every_backend_once_and_lists_names() -> None:
     a, b = _StubBackend("a"), _StubBackend("b")
     r = Router({"a": a, "b": b, "alias": a}, {"chat": ["a"]})
     assert r.backend_names() == ["a", "b", "alias"]
+    assert r.backend("b") is b
+    assert r.backend("missing") is None
+    assert r.chain("chat") == ("a",)
     await r.aclose()
     assert (a.closed, b.closed) == (1, 1)
 
