@@ -127,10 +127,13 @@ class StreamTimer:
             "stall": "the reply stalled",
             "total": "the reply did not finish",
         }[kind]
+        # A first-token or total timeout already cost the full (long) limit: retrying the same
+        # backend would multiply the wait, so the router moves on to the next one instead.
         return LLMTimeoutError(
             f"{self._backend}: {what} within {limit:g} s ({kind} timeout)",
             kind=kind,
             backend=self._backend,
+            retryable=kind == "stall",
             hint="The server may be overloaded or loading the model; raise the timeout in the "
             "llm settings if this machine is just slow.",
         )

@@ -1,0 +1,81 @@
+"""The ``aria`` command.
+
+Every subcommand reports expected failures as a plain message with a hint (exit status 1, or 2
+for usage and configuration mistakes) and never shows a traceback: unexpected errors are
+written with their traceback to the log file, and the user is told where it is. Each
+subcommand lives in its own module with a ``register(subparsers)`` function; this module only
+assembles them and runs the chosen one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from aria_desktop import __version__, keystore
+from aria_desktop.cli import audit, bench, chat, config, conversations, doctor
+from aria_desktop.cli._common import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE,
+    Handler,
+    err,
+    report,
+)
+from aria_desktop.domain.errors import AriaError, ConfigError
+from aria_desktop.log import setup_logging
+from aria_desktop.settings import load_settings, resolve_log_file
+
+__all__ = ["build_parser", "main"]
+
+_LOGGER = logging.getLogger(__name__)
+
+#: Subcommand modules, in the order ``aria --help`` lists them.
+_COMMANDS = (chat, conversations, config, audit, doctor, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``aria`` command."""
+    parser = argparse.ArgumentParser(
+        prog="aria", description="ARIA Desktop — your local-first desktop assistant."
+    )
+    parser.add_argument("--version", action="version", version=f"aria-desktop {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log to stderr too")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in _COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``aria`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return EXIT_USAGE
+    keystore.scrub_secret_env()
+    log_file: Path | None = None
+    try:
+        settings = load_settings()
+        log_file = resolve_log_file(settings)
+        setup_logging(settings.log.level, log_file, console=args.verbose)
+        handler: Handler = args.handler
+        return asyncio.run(handler(args, settings))
+    except ConfigError as exc:
+        report(exc)
+        return EXIT_USAGE
+    except AriaError as exc:
+        report(exc)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        err("Interrupted.")
+        return EXIT_INTERRUPTED
+    except Exception as exc:
+        _LOGGER.exception("Unexpected error in `aria %s`", args.command)
+        err(f"Unexpected error: {exc.__class__.__name__}: {exc}")
+        err(f"Details are in {log_file or 'the log'}. Please report it.")
+        return EXIT_FAILURE

@@ -1,0 +1,56 @@
+"""Output helpers and types shared by the ``aria`` subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any, TextIO, TypeAlias
+
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.settings import Settings
+
+__all__ = [
+    "EXIT_FAILURE",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Handler",
+    "Subparsers",
+    "err",
+    "fmt_time",
+    "print_json",
+    "report",
+]
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+Handler: TypeAlias = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def err(text: str = "") -> None:
+    """Print a line to stderr (messages for people; stdout carries results)."""
+    print(text, file=sys.stderr, flush=True)
+
+
+def report(exc: AriaError) -> None:
+    """Print an expected failure as a message and a hint."""
+    err(f"Error: {exc.message}")
+    if exc.hint:
+        err(f"Hint: {exc.hint}")
+
+
+def print_json(data: Any, stream: TextIO = sys.stdout) -> None:
+    """Print one JSON document on one line."""
+    print(json.dumps(data, ensure_ascii=False, default=str), file=stream, flush=True)
+
+
+def fmt_time(unix_s: float) -> str:
+    """Local time as ``YYYY-MM-DD HH:MM``."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(unix_s))

@@ -1,0 +1,192 @@
+"""``aria chat``: one question, or an interactive chat, streamed as the reply arrives."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import signal
+import sys
+from typing import Any
+
+from aria_desktop import __version__
+from aria_desktop.cli._common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    Subparsers,
+    err,
+    print_json,
+    report,
+)
+from aria_desktop.domain.commands import CancelTurn, ConfirmAction, StartTurn
+from aria_desktop.domain.errors import AriaError, ConfirmationError
+from aria_desktop.domain.events import (
+    ActionConfirmRequest,
+    BackendFallback,
+    ErrorEvent,
+    Event,
+    LlmDelta,
+    RunEnd,
+    ThinkEnd,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from aria_desktop.settings import Settings
+
+__all__ = ["register"]
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``chat`` subcommand."""
+    chat = sub.add_parser("chat", help="ask something (or start an interactive chat)")
+    chat.add_argument(
+        "message", nargs="*", help="the message ('-' reads stdin); none = interactive"
+    )
+    chat.add_argument("--conversation", "-c", metavar="ID", help="continue this conversation")
+    chat.add_argument("--backend", "-b", metavar="NAME", help="use only this backend")
+    chat.add_argument("--json", action="store_true", help="print one JSON event per line")
+    chat.set_defaults(handler=_cmd_chat)
+
+
+class _ChatRenderer:
+    """Prints one turn's events: reply text to stdout as it streams, the rest to stderr."""
+
+    def __init__(self, *, as_json: bool) -> None:
+        self.as_json = as_json
+        self.backend = ""
+        self.model = ""
+        self.wrote_text = False
+
+    def render(self, event: Event) -> None:
+        if self.as_json:
+            print_json(event.to_dict())
+            return
+        if isinstance(event, LlmDelta):
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
+            self.wrote_text = True
+        elif isinstance(event, ThinkEnd) and event.backend:
+            self.backend, self.model = event.backend, event.model
+        elif isinstance(event, BackendFallback):
+            self._end_line()
+            err(f"[{event.from_backend} failed ({event.reason}); trying {event.to_backend}]")
+        elif isinstance(event, ToolCallEvent):
+            self._end_line()
+            args = json.dumps(event.arguments, ensure_ascii=False)
+            err(f"[tool {event.name} {args[:120]}]")
+        elif isinstance(event, ToolResultEvent):
+            err(f"[tool {event.name}: {event.status}]")
+        elif isinstance(event, ErrorEvent):
+            self._end_line()
+            err(f"Error: {event.message}")
+            if event.hint:
+                err(f"Hint: {event.hint}")
+        elif isinstance(event, RunEnd):
+            self._end_line()
+            if event.status == "complete":
+                where = f"{self.backend} · {self.model}" if self.backend else "no model"
+                err(f"— {where} · {event.latency_ms / 1000:.1f} s · {event.conversation_id}")
+            elif event.status == "interrupted":
+                err("— the reply was cut off; what arrived is saved as interrupted")
+            elif event.status == "cancelled":
+                err("— stopped; what arrived is saved as interrupted")
+
+    def _end_line(self) -> None:
+        if self.wrote_text:
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+            self.wrote_text = False
+
+
+async def _ask_confirmation(event: ActionConfirmRequest) -> bool:
+    """Ask at the terminal (the out-of-band channel for the CLI); no terminal means deny."""
+    if not sys.stdin.isatty():
+        err(f"[{event.tool} needs confirmation; no terminal to ask — denied]")
+        return False
+    prompt = f"ARIA wants to: {event.summary}\n  ({event.reason}) Allow? [y/N] "
+    try:
+        async with asyncio.timeout(event.timeout_s):
+            answer = await asyncio.to_thread(input, prompt)
+    except (TimeoutError, EOFError):
+        return False
+    return answer.strip().lower() in {"y", "yes"}
+
+
+async def _run_one_turn(
+    app: Any, text: str, conversation_id: str | None, backend: str | None, as_json: bool
+) -> tuple[str, str]:
+    """Start a turn, render its events until run-end; returns (status, conversation id)."""
+    orchestrator = app.orchestrator
+    renderer = _ChatRenderer(as_json=as_json)
+    sub = orchestrator.bus.subscribe()
+    try:
+        handle = await orchestrator.handle(
+            StartTurn(text=text, conversation_id=conversation_id, backend=backend, source="text")
+        )
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(
+                signal.SIGINT,
+                lambda: loop.create_task(orchestrator.handle(CancelTurn(run_id=handle.run_id))),
+            )
+        try:
+            async for event in sub:
+                if event.run_id != handle.run_id:
+                    continue
+                renderer.render(event)
+                if isinstance(event, ActionConfirmRequest):
+                    approved = await _ask_confirmation(event)
+                    with contextlib.suppress(ConfirmationError):
+                        await orchestrator.handle(
+                            ConfirmAction(
+                                request_id=event.request_id, nonce=event.nonce, approved=approved
+                            )
+                        )
+                if isinstance(event, RunEnd):
+                    return event.status, handle.conversation_id
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGINT)
+    finally:
+        sub.close()
+    return "error", handle.conversation_id
+
+
+async def _cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.bootstrap import build_app
+
+    app = await build_app(settings)
+    try:
+        if args.message:
+            text = " ".join(args.message)
+            if text == "-":
+                text = sys.stdin.read()
+            status, _ = await _run_one_turn(app, text, args.conversation, args.backend, args.json)
+            return EXIT_OK if status == "complete" else EXIT_FAILURE
+        return await _chat_repl(app, args)
+    finally:
+        await app.aclose()
+
+
+async def _chat_repl(app: Any, args: argparse.Namespace) -> int:
+    """Interactive chat: one conversation, Ctrl+C stops a reply, Ctrl+D or /quit leaves."""
+    conversation_id: str | None = args.conversation
+    err(f"ARIA {__version__} — type a message. Ctrl+C stops a reply; Ctrl+D quits.")
+    while True:
+        try:
+            line = await asyncio.to_thread(input, "you> ")
+        except EOFError:
+            err()
+            return EXIT_OK
+        text = line.strip()
+        if not text:
+            continue
+        if text in {"/quit", "/exit"}:
+            return EXIT_OK
+        try:
+            _, conversation_id = await _run_one_turn(
+                app, text, conversation_id, args.backend, args.json
+            )
+        except AriaError as exc:
+            report(exc)

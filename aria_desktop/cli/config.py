@@ -1,0 +1,97 @@
+"""``aria config``: settings and secrets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from aria_desktop import keystore, paths
+from aria_desktop.cli._common import EXIT_OK, Subparsers, err, print_json
+from aria_desktop.domain.errors import ConfigError
+from aria_desktop.settings import Settings, resolve_database_path, resolve_log_file
+
+__all__ = ["register"]
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``config`` subcommand."""
+    config = sub.add_parser("config", help="show or change settings and secrets")
+    config_sub = config.add_subparsers(dest="action", required=True, metavar="ACTION")
+    show = config_sub.add_parser("show", help="effective settings (secrets redacted)")
+    show.add_argument("--json", action="store_true")
+    config_sub.add_parser("path", help="where settings, database and logs live")
+    config_sub.add_parser("keys", help="every setting with its type and default")
+    set_parser = config_sub.add_parser("set", help="change a setting, e.g. llm.ollama.url")
+    set_parser.add_argument("key")
+    set_parser.add_argument("value")
+    secret = config_sub.add_parser(
+        "set-secret", help="store an API key in the system keyring (read from the terminal)"
+    )
+    secret.add_argument("name", choices=keystore.SECRET_NAMES)
+    secret.add_argument(
+        "--insecure-file",
+        action="store_true",
+        help="if no keyring is usable, store it in a file readable only by you",
+    )
+    delete_secret = config_sub.add_parser("delete-secret", help="remove a stored API key")
+    delete_secret.add_argument("name", choices=keystore.SECRET_NAMES)
+    config.set_defaults(handler=_cmd_config)
+
+
+async def _cmd_config(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.settings import describe_keys, set_value, settings_as_dict
+
+    if args.action == "path":
+        print(f"settings  {paths.settings_file()}")
+        print(f"database  {resolve_database_path(settings)}")
+        print(f"log       {resolve_log_file(settings)}")
+        print(f"audit     {paths.audit_log_path()}")
+        return EXIT_OK
+    if args.action == "show":
+        data = settings_as_dict(settings)
+        data["secrets"] = {name: keystore.secret_status(name) for name in keystore.SECRET_NAMES}
+        if args.json:
+            print_json(data)
+        else:
+            _print_tree(data)
+        return EXIT_OK
+    if args.action == "keys":
+        for key, type_name, default in describe_keys():
+            print(f"{key:40} {type_name:22} {default}")
+        return EXIT_OK
+    if args.action == "set":
+        set_value(args.key, args.value)
+        err(f"Set {args.key} = {args.value} in {paths.settings_file()}")
+        return EXIT_OK
+    if args.action == "set-secret":
+        value = _read_secret(args.name)
+        keystore.set_secret(args.name, value, allow_file_fallback=args.insecure_file)
+        err(f"Stored {args.name} ({keystore.secret_status(args.name)}).")
+        return EXIT_OK
+    if args.action == "delete-secret":
+        keystore.delete_secret(args.name)
+        err(f"Deleted {args.name}.")
+        return EXIT_OK
+    raise AssertionError(args.action)
+
+
+def _read_secret(name: str) -> str:
+    """Read a secret from the terminal without echo, or from stdin when piped (never argv)."""
+    import getpass
+
+    raw = getpass.getpass(f"{name}: ") if sys.stdin.isatty() else sys.stdin.readline()
+    value = raw.strip()
+    if not value:
+        raise ConfigError(f"No value given for {name}.", hint="Paste the key when asked.")
+    return value
+
+
+def _print_tree(data: dict[str, Any], prefix: str = "") -> None:
+    for key, value in data.items():
+        if isinstance(value, dict) and value and key != "chains":
+            _print_tree(value, f"{prefix}{key}.")
+        else:
+            shown = json.dumps(value, ensure_ascii=False)
+            print(f"{prefix}{key} = {shown}")
