@@ -40,8 +40,8 @@ async def scripted_ollama_server(reply: str, chunks: int) -> AsyncIterator[str]:
         )
     process = await asyncio.create_subprocess_exec(
         sys.executable,
-        "-m",
-        "tests.fakes.ollama_server",
+        "-c",
+        "import sys; from tests.fakes.ollama_server import main; sys.exit(main(sys.argv[1:]))",
         "--port",
         "0",
         "--reply",

@@ -58,9 +58,11 @@ async def run_core_bench(*, turns: int, chunks: int, messages: int) -> None:
     with tempfile.TemporaryDirectory(prefix="aria-bench-") as tmp:
         os.environ["ARIA_DATA_DIR"] = str(Path(tmp) / "data")
         os.environ["ARIA_STATE_DIR"] = str(Path(tmp) / "state")
+        settings_file = Path(tmp) / "settings.toml"
+        settings_file.write_text("", encoding="utf-8")
         async with scripted_ollama_server(_REPLY, chunks) as url:
             settings = load_settings(
-                Path(tmp) / "settings.toml",
+                settings_file,
                 env={
                     "ARIA_LLM__OLLAMA__URL": url,
                     "ARIA_LLM__OLLAMA__MODEL": _MODEL,
