@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -38,11 +39,56 @@ from aria_desktop.domain.events import (
     StateChanged,
 )
 
-__all__ = ["Orchestrator", "TurnHandle"]
+__all__ = [
+    "CommandHandler",
+    "ContextProvider",
+    "Orchestrator",
+    "TurnHandle",
+    "TurnObserver",
+    "TurnOutcome",
+]
 
 _LOGGER = logging.getLogger(__name__)
 _TITLE_CHARS = 60
 _HISTORY_FETCH = 200
+_CONTEXT_TIMEOUT_S = 2.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnOutcome:
+    """What a finished turn was, for observers (memory extraction, notifications, ...).
+
+    Attributes:
+        run_id, conversation_id: identify the turn.
+        source: where the text came from (text, voice, api, automation).
+        user_text: what the user said.
+        answer: the final answer text ("" unless ``status`` is complete).
+        status: complete, interrupted, error or cancelled.
+        backend, model: who answered the last step ("" if nobody did).
+    """
+
+    run_id: str
+    conversation_id: str
+    source: str
+    user_text: str
+    answer: str
+    status: RunStatus
+    backend: str = ""
+    model: str = ""
+
+
+ContextProvider = Callable[[str, str], Awaitable[Sequence[ChatMessage]]]
+"""``(user_text, conversation_id) -> messages`` placed after the system prompt of a turn.
+
+Providers (e.g. long-term memory recall) return clearly fenced data; a provider that fails or
+takes longer than 2 s is skipped for that turn, with a warning in the log.
+"""
+
+TurnObserver = Callable[[TurnOutcome], Awaitable[None]]
+"""Called in the background after every turn; failures are logged, never raised."""
+
+CommandHandler = Callable[[Any], Awaitable[Any]]
+"""Handles one command type registered with ``Orchestrator.register_command``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -100,6 +146,45 @@ class Orchestrator:
         self._state: AssistantState = "idle"
         self._last_backend = ""
         self._stopping = False
+        self._context_providers: list[ContextProvider] = []
+        self._observers: list[TurnObserver] = []
+        self._handlers: dict[type[Command], CommandHandler] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def add_context_provider(self, provider: ContextProvider) -> None:
+        """Add messages (e.g. recalled memories) to every turn's prompt."""
+        self._context_providers.append(provider)
+
+    def add_turn_observer(self, observer: TurnObserver) -> None:
+        """Run ``observer`` in the background after every turn."""
+        self._observers.append(observer)
+
+    def register_command(self, command_type: type[Command], handler: CommandHandler) -> None:
+        """Let a capability (voice, computer use, memory) handle its own command type."""
+        if command_type in self._handlers or command_type in (StartTurn, CancelTurn, ConfirmAction):
+            raise ValueError(f"{command_type.__name__} already has a handler")
+        self._handlers[command_type] = handler
+
+    def spawn(self, coro: Awaitable[Any], *, name: str) -> asyncio.Task[Any]:
+        """Run a named background task owned by the orchestrator (cancelled on ``stop``)."""
+
+        async def guarded() -> Any:
+            try:
+                return await coro
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                _LOGGER.exception("Background task %s failed", name)
+                return None
+
+        task = asyncio.create_task(guarded(), name=name)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    def set_state(self, state: AssistantState, run_id: str | None = None) -> None:
+        """Publish a visible state change (voice and computer use drive it too)."""
+        self._set_state(state, run_id)
 
     @property
     def state(self) -> AssistantState:
@@ -134,6 +219,9 @@ class Orchestrator:
         if isinstance(command, ConfirmAction):
             self.confirmations.answer(command.request_id, command.nonce, command.approved)
             return None
+        handler = self._handlers.get(type(command))
+        if handler is not None:
+            return await handler(command)
         raise TypeError(f"unknown command {type(command).__name__}")
 
     async def _start_turn(self, command: StartTurn) -> TurnHandle:
@@ -174,10 +262,12 @@ class Orchestrator:
         )
         self._set_state("thinking", run_id)
         status: RunStatus = "error"
+        result: AgentResult | None = None
         user_saved: asyncio.Task[object] | None = None
         try:
             history = await store.list_messages(conversation_id, limit=_HISTORY_FETCH)
             prompt = [ChatMessage(role="system", content=self.config.system_prompt)]
+            prompt += await self._context(text, conversation_id)
             prompt += build_history(history, self.config.history_token_budget)
             prompt.append(ChatMessage(role="user", content=text))
             user_saved = asyncio.create_task(
@@ -186,7 +276,7 @@ class Orchestrator:
             )
             try:
                 async with asyncio.timeout(self.config.turn_deadline_s):
-                    result: AgentResult = await self._agent.run(
+                    result = await self._agent.run(
                         run_id=run_id,
                         conversation_id=conversation_id,
                         prompt=prompt,
@@ -235,7 +325,31 @@ class Orchestrator:
                     latency_ms=(self._clock.monotonic() - started) * 1000,
                 )
             )
+            if self._observers and not self._stopping:
+                outcome = TurnOutcome(
+                    run_id=run_id,
+                    conversation_id=conversation_id,
+                    source=command.source,
+                    user_text=text,
+                    answer=result.text if result is not None and status == "complete" else "",
+                    status=status,
+                    backend=result.backend if result is not None else "",
+                    model=result.model if result is not None else "",
+                )
+                for observer in self._observers:
+                    self.spawn(observer(outcome), name=f"aria-turn-observer-{run_id}")
         return status
+
+    async def _context(self, text: str, conversation_id: str) -> list[ChatMessage]:
+        """Messages from the context providers; a failing or slow provider is skipped."""
+        extra: list[ChatMessage] = []
+        for provider in self._context_providers:
+            try:
+                async with asyncio.timeout(_CONTEXT_TIMEOUT_S):
+                    extra.extend(await provider(text, conversation_id))
+            except (AriaError, TimeoutError) as exc:
+                _LOGGER.warning("Context provider skipped for this turn: %s", exc or "timed out")
+        return extra
 
     def _publish_error(self, run_id: str, exc: AriaError) -> None:
         self.bus.publish(
@@ -262,7 +376,7 @@ class Orchestrator:
     async def stop(self, timeout_s: float = 10.0) -> None:
         """Cancel every turn and wait for them (bounded); no new turn starts afterwards."""
         self._stopping = True
-        tasks = [handle.task for handle in self._turns.values()]
+        tasks = [handle.task for handle in self._turns.values()] + list(self._background)
         self.confirmations.deny_all()
         for task in tasks:
             task.cancel()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,11 +14,11 @@ import pytest
 
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.core.tools import PolicyDecision, Tool
-from aria_desktop.domain.chat import ToolCall
-from aria_desktop.domain.commands import CancelTurn, ConfirmAction, StartTurn
-from aria_desktop.domain.errors import ConfirmationError, NotFoundError
+from aria_desktop.domain.chat import ChatMessage, ToolCall
+from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
+from aria_desktop.domain.errors import ConfirmationError, NotFoundError, StorageError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
     BackendFallback,
@@ -503,3 +504,61 @@ async def test_done_line_without_text_completes_with_empty_answer(
     assert events[-1].status == "complete"
     assistant = [m for m in await h.store.list_messages(conversation_id) if m.role == "assistant"]
     assert assistant[0].status == "complete"
+
+
+async def test_context_providers_add_fenced_data_and_a_failing_one_is_skipped(
+    harness_factory: Any, ollama: FakeOllama
+) -> None:
+    h = await harness_factory()
+
+    async def recall(text: str, conversation_id: str) -> list[ChatMessage]:
+        return [ChatMessage(role="system", content=f"<memories>about {text}</memories>")]
+
+    async def broken(text: str, conversation_id: str) -> list[ChatMessage]:
+        raise StorageError("disk on fire")
+
+    h.orchestrator.add_context_provider(broken)
+    h.orchestrator.add_context_provider(recall)
+    ollama.script("/api/chat", ollama_text("Noted."))
+    events, _ = await h.turn("Dana")
+    assert events[-1].status == "complete"  # type: ignore[attr-defined]
+    sent = ollama.requests_to("/api/chat")[0].json()["messages"]
+    assert sent[1] == {"role": "system", "content": "<memories>about Dana</memories>"}
+
+
+async def test_turn_observers_get_the_outcome_in_the_background(
+    harness_factory: Any, ollama: FakeOllama
+) -> None:
+    h = await harness_factory()
+    seen: asyncio.Queue[TurnOutcome] = asyncio.Queue()
+
+    async def observer(outcome: TurnOutcome) -> None:
+        await seen.put(outcome)
+
+    h.orchestrator.add_turn_observer(observer)
+    ollama.script("/api/chat", ollama_text("Observed answer."))
+    _, conversation_id = await h.turn("watch this")
+    outcome = await asyncio.wait_for(seen.get(), 5)
+    assert (outcome.user_text, outcome.answer, outcome.status) == (
+        "watch this",
+        "Observed answer.",
+        "complete",
+    )
+    assert outcome.conversation_id == conversation_id
+    assert outcome.backend == "ollama"
+
+
+async def test_capabilities_register_their_own_commands(harness_factory: Any) -> None:
+    h = await harness_factory()
+
+    @dataclass(frozen=True, kw_only=True)
+    class Ping(Command):
+        value: int
+
+    async def on_ping(command: Ping) -> int:
+        return command.value + 1
+
+    h.orchestrator.register_command(Ping, on_ping)
+    assert await h.orchestrator.handle(Ping(value=41)) == 42
+    with pytest.raises(ValueError, match="already has a handler"):
+        h.orchestrator.register_command(StartTurn, on_ping)
