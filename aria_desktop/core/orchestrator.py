@@ -205,6 +205,9 @@ class Orchestrator:
     @overload
     async def handle(self, command: ConfirmAction) -> None: ...
 
+    @overload
+    async def handle(self, command: Command) -> Any: ...
+
     async def handle(self, command: Command) -> Any:
         """Execute one command.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from aria_desktop.domain.chat import (
     ChatRequest,
@@ -15,8 +15,11 @@ from aria_desktop.domain.chat import (
     StoredMessage,
     ToolCall,
     ToolCallRecord,
+    TurnStarted,
     Usage,
 )
+from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
+from aria_desktop.domain.events import AssistantState, Event
 
 
 class Clock(Protocol):
@@ -132,3 +135,63 @@ class AuditSink(Protocol):
     async def append(self, kind: str, data: Mapping[str, Any]) -> int:
         """Append one record; return its sequence number."""
         ...
+
+
+class EventSubscription(Protocol):
+    """A stream of events published after subscribing, in order.
+
+    In-process it is ``core.bus.Subscription``; attached to a running ARIA, an SSE client.
+    """
+
+    async def get(self, timeout_s: float | None = None) -> Event:
+        """Next event; StopAsyncIteration once closed, TimeoutError after ``timeout_s``."""
+        ...
+
+    def close(self) -> None: ...
+
+    def __aiter__(self) -> Self: ...
+
+    async def __anext__(self) -> Event: ...
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(self, *exc_info: object) -> None: ...
+
+
+class Assistant(Protocol):
+    """What front-ends drive (GUI, HTTP API routes, CLI).
+
+    Either the orchestrator in this process (``core.assistant.LocalAssistant``) or a running
+    owner through the HTTP API (the API client). Front-ends never touch adapters.
+    """
+
+    @property
+    def state(self) -> AssistantState: ...
+
+    def subscribe(self) -> EventSubscription: ...
+
+    async def start_turn(self, command: StartTurn) -> TurnStarted: ...
+
+    async def cancel_turn(self, run_id: str | None = None) -> int: ...
+
+    async def confirm_action(self, command: ConfirmAction) -> None: ...
+
+    async def execute(self, command: Command) -> Any:
+        """Any other command a capability registered (voice, computer use, memory)."""
+        ...
+
+    async def create_conversation(self, title: str) -> Conversation: ...
+
+    async def list_conversations(
+        self, *, limit: int = 50, offset: int = 0
+    ) -> list[Conversation]: ...
+
+    async def get_conversation(self, conversation_id: str) -> Conversation | None: ...
+
+    async def rename_conversation(self, conversation_id: str, title: str) -> None: ...
+
+    async def delete_conversation(self, conversation_id: str) -> None: ...
+
+    async def list_messages(
+        self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
+    ) -> list[StoredMessage]: ...

@@ -213,3 +213,11 @@ class ToolCallRecord:
     arguments: dict[str, Any]
     status: Literal["pending", "ok", "error", "denied"]
     result: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnStarted:
+    """Ids of a turn that was started (events with this ``run_id`` follow on the stream)."""
+
+    run_id: str
+    conversation_id: str

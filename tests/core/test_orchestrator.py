@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from aria_desktop.core.agent import AgentConfig
+from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
+from aria_desktop.core.ports import Assistant
 from aria_desktop.core.tools import PolicyDecision, Tool
 from aria_desktop.domain.chat import ChatMessage, ToolCall
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
@@ -562,3 +564,27 @@ async def test_capabilities_register_their_own_commands(harness_factory: Any) ->
     assert await h.orchestrator.handle(Ping(value=41)) == 42
     with pytest.raises(ValueError, match="already has a handler"):
         h.orchestrator.register_command(StartTurn, on_ping)
+
+
+async def test_local_assistant_drives_turns_and_conversations(
+    harness_factory: Any, ollama: FakeOllama
+) -> None:
+    h = await harness_factory()
+    assistant: Assistant = LocalAssistant(h.orchestrator)
+    ollama.script("/api/chat", ollama_text("Hi from the facade."))
+    async with assistant.subscribe() as sub:
+        started = await assistant.start_turn(StartTurn(text="hello"))
+        async with asyncio.timeout(10):
+            async for event in sub:
+                if isinstance(event, RunEnd) and event.run_id == started.run_id:
+                    break
+    assert assistant.state == "idle"
+    [conversation] = await assistant.list_conversations()
+    assert conversation.id == started.conversation_id
+    await assistant.rename_conversation(conversation.id, "Greetings")
+    assert (await assistant.get_conversation(conversation.id)).title == "Greetings"  # type: ignore[union-attr]
+    messages = await assistant.list_messages(conversation.id)
+    assert [m.content for m in messages] == ["hello", "Hi from the facade."]
+    await assistant.delete_conversation(conversation.id)
+    with pytest.raises(NotFoundError):
+        await assistant.list_messages(conversation.id)

@@ -1,0 +1,83 @@
+"""``LocalAssistant``: the ``core.ports.Assistant`` for an orchestrator in this process.
+
+Front-ends use it when the orchestrator runs here (the tray app, the daemon's API routes, the
+CLI when nothing else owns the data).
+
+The HTTP API client implements the same protocol for ``aria desktop --attach``, so the GUI and
+the CLI do not care which one they hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aria_desktop.core.bus import Subscription
+from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.domain.chat import Conversation, StoredMessage, TurnStarted
+from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
+from aria_desktop.domain.errors import NotFoundError
+from aria_desktop.domain.events import AssistantState
+
+__all__ = ["LocalAssistant"]
+
+
+class LocalAssistant:
+    """The in-process ``Assistant``: a thin facade over the orchestrator and its store."""
+
+    def __init__(self, orchestrator: Orchestrator) -> None:
+        self.orchestrator = orchestrator
+        self._store = orchestrator.store
+
+    @property
+    def state(self) -> AssistantState:
+        """The assistant's current visible state."""
+        return self.orchestrator.state
+
+    def subscribe(self) -> Subscription:
+        """Events published from now on."""
+        return self.orchestrator.bus.subscribe()
+
+    async def start_turn(self, command: StartTurn) -> TurnStarted:
+        """Start a turn; its events follow on the bus."""
+        handle = await self.orchestrator.handle(command)
+        return TurnStarted(run_id=handle.run_id, conversation_id=handle.conversation_id)
+
+    async def cancel_turn(self, run_id: str | None = None) -> int:
+        """Cancel one turn, or all when ``run_id`` is None; returns how many."""
+        return await self.orchestrator.handle(CancelTurn(run_id=run_id))
+
+    async def confirm_action(self, command: ConfirmAction) -> None:
+        """Answer a confirmation request (ConfirmationError when refused)."""
+        await self.orchestrator.handle(command)
+
+    async def execute(self, command: Command) -> Any:
+        """Any command registered by a capability."""
+        return await self.orchestrator.handle(command)
+
+    async def create_conversation(self, title: str) -> Conversation:
+        """A new, empty conversation."""
+        return await self._store.create_conversation(title)
+
+    async def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[Conversation]:
+        """Conversations, most recently updated first."""
+        return await self._store.list_conversations(limit=limit, offset=offset)
+
+    async def get_conversation(self, conversation_id: str) -> Conversation | None:
+        """One conversation, or None."""
+        return await self._store.get_conversation(conversation_id)
+
+    async def rename_conversation(self, conversation_id: str, title: str) -> None:
+        """Change a conversation's title (NotFoundError if it does not exist)."""
+        await self._store.rename_conversation(conversation_id, title)
+
+    async def delete_conversation(self, conversation_id: str) -> None:
+        """Delete a conversation and its messages (NotFoundError if it does not exist)."""
+        await self._store.delete_conversation(conversation_id)
+
+    async def list_messages(
+        self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
+    ) -> list[StoredMessage]:
+        """Messages oldest first; with ``limit``, the newest ``limit`` before ``before_id``."""
+        if await self._store.get_conversation(conversation_id) is None:
+            raise NotFoundError(f"There is no conversation {conversation_id!r}.")
+        return await self._store.list_messages(conversation_id, limit=limit, before_id=before_id)
