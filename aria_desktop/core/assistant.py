@@ -13,7 +13,7 @@ from typing import Any
 
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.domain.chat import Conversation, StoredMessage, TurnStarted
+from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
 from aria_desktop.domain.errors import NotFoundError
 from aria_desktop.domain.events import AssistantState
@@ -53,6 +53,10 @@ class LocalAssistant:
     async def execute(self, command: Command) -> Any:
         """Any command registered by a capability."""
         return await self.orchestrator.handle(command)
+
+    async def capabilities(self) -> list[CapabilityStatus]:
+        """Which capabilities can be used now, and why not."""
+        return self.orchestrator.capabilities()
 
     async def create_conversation(self, title: str) -> Conversation:
         """A new, empty conversation."""

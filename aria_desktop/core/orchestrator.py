@@ -22,8 +22,14 @@ from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.session import build_history
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
-from aria_desktop.domain.chat import ChatMessage
-from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
+from aria_desktop.domain.chat import CapabilityStatus, ChatMessage
+from aria_desktop.domain.commands import (
+    CancelTurn,
+    Command,
+    ConfirmAction,
+    StartTurn,
+    StopEverything,
+)
 from aria_desktop.domain.errors import (
     AriaError,
     NotFoundError,
@@ -90,6 +96,12 @@ TurnObserver = Callable[[TurnOutcome], Awaitable[None]]
 CommandHandler = Callable[[Any], Awaitable[Any]]
 """Handles one command type registered with ``Orchestrator.register_command``."""
 
+StopHook = Callable[[], Awaitable[None]]
+"""Called by the kill switch (``StopEverything``): stop speech, release keys, abort actions."""
+
+CapabilityProbe = Callable[[], CapabilityStatus]
+"""Reports whether a capability can be used now (cheap; called by the GUI and the API)."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class TurnHandle:
@@ -150,6 +162,27 @@ class Orchestrator:
         self._observers: list[TurnObserver] = []
         self._handlers: dict[type[Command], CommandHandler] = {}
         self._background: set[asyncio.Task[Any]] = set()
+        self._stop_hooks: list[StopHook] = []
+        self._capabilities: dict[str, CapabilityProbe] = {}
+
+    def add_stop_hook(self, hook: StopHook) -> None:
+        """Run ``hook`` when the kill switch fires (must finish quickly: target 200 ms)."""
+        self._stop_hooks.append(hook)
+
+    def register_capability(self, name: str, probe: CapabilityProbe) -> None:
+        """Let front-ends ask whether ``name`` is usable (tray items, API, doctor)."""
+        self._capabilities[name] = probe
+
+    def capabilities(self) -> list[CapabilityStatus]:
+        """Status of every registered capability, by name."""
+        statuses = []
+        for name in sorted(self._capabilities):
+            try:
+                statuses.append(self._capabilities[name]())
+            except Exception as exc:
+                _LOGGER.exception("Capability probe %s failed", name)
+                statuses.append(CapabilityStatus(name=name, available=False, reason=str(exc)))
+        return statuses
 
     def add_context_provider(self, provider: ContextProvider) -> None:
         """Add messages (e.g. recalled memories) to every turn's prompt."""
@@ -161,7 +194,8 @@ class Orchestrator:
 
     def register_command(self, command_type: type[Command], handler: CommandHandler) -> None:
         """Let a capability (voice, computer use, memory) handle its own command type."""
-        if command_type in self._handlers or command_type in (StartTurn, CancelTurn, ConfirmAction):
+        built_in = (StartTurn, CancelTurn, ConfirmAction, StopEverything)
+        if command_type in self._handlers or command_type in built_in:
             raise ValueError(f"{command_type.__name__} already has a handler")
         self._handlers[command_type] = handler
 
@@ -222,6 +256,8 @@ class Orchestrator:
         if isinstance(command, ConfirmAction):
             self.confirmations.answer(command.request_id, command.nonce, command.approved)
             return None
+        if isinstance(command, StopEverything):
+            return await self._stop_everything()
         handler = self._handlers.get(type(command))
         if handler is not None:
             return await handler(command)
@@ -375,6 +411,17 @@ class Orchestrator:
         if run_id is None:
             self.confirmations.deny_all()
         return len(handles)
+
+    async def _stop_everything(self) -> int:
+        """Kill switch: cancel all turns, deny confirmations, run every stop hook at once."""
+        cancelled = self._cancel(None)
+        results = await asyncio.gather(
+            *(hook() for hook in self._stop_hooks), return_exceptions=True
+        )
+        for result in results:
+            if isinstance(result, BaseException):
+                _LOGGER.error("A stop hook failed: %s", result)
+        return cancelled
 
     async def stop(self, timeout_s: float = 10.0) -> None:
         """Cancel every turn and wait for them (bounded); no new turn starts afterwards."""

@@ -6,6 +6,7 @@ from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any, Protocol, Self
 
 from aria_desktop.domain.chat import (
+    CapabilityStatus,
     ChatRequest,
     Conversation,
     LLMChunk,
@@ -177,7 +178,11 @@ class Assistant(Protocol):
     async def confirm_action(self, command: ConfirmAction) -> None: ...
 
     async def execute(self, command: Command) -> Any:
-        """Any other command a capability registered (voice, computer use, memory)."""
+        """Any other command: ``StopEverything`` or one a capability registered."""
+        ...
+
+    async def capabilities(self) -> list[CapabilityStatus]:
+        """Which capabilities can be used now, and why not (tray items, API, doctor)."""
         ...
 
     async def create_conversation(self, title: str) -> Conversation: ...

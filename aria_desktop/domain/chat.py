@@ -221,3 +221,21 @@ class TurnStarted:
 
     run_id: str
     conversation_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CapabilityStatus:
+    """Whether a capability (voice, computer, memory, ...) can be used now, and why not.
+
+    Attributes:
+        name: capability name ("voice", "computer", "memory", "cloud", ...).
+        available: True when it can be used.
+        reason: when unavailable, why, in plain words with what to do ("" otherwise).
+        enabled: for capabilities the user switches (computer control, microphone), whether
+            it is switched on.
+    """
+
+    name: str
+    available: bool
+    reason: str = ""
+    enabled: bool = True

@@ -44,3 +44,36 @@ class ConfirmAction(Command):
     request_id: str
     nonce: str
     approved: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class StopEverything(Command):
+    """The kill switch: stop everything ARIA is doing now.
+
+    Cancels every turn, denies pending confirmations, stops speech and any computer action in
+    flight (each capability registers a stop hook).
+    """
+
+
+@dataclass(frozen=True, kw_only=True)
+class PushToTalk(Command):
+    """Push-to-talk from the hotkey, the tray or the API (voice capability).
+
+    ``action`` is ``press``/``release`` for hold mode, ``toggle`` for toggle mode.
+    """
+
+    action: str = "toggle"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetMicrophoneMuted(Command):
+    """Mute (close the capture stream) or unmute the microphone (voice capability)."""
+
+    muted: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetComputerControl(Command):
+    """Turn computer control (mouse, keyboard) on or off (computer-use capability)."""
+
+    enabled: bool

@@ -18,8 +18,14 @@ from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.core.ports import Assistant
 from aria_desktop.core.tools import PolicyDecision, Tool
-from aria_desktop.domain.chat import ChatMessage, ToolCall
-from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
+from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, ToolCall
+from aria_desktop.domain.commands import (
+    CancelTurn,
+    Command,
+    ConfirmAction,
+    StartTurn,
+    StopEverything,
+)
 from aria_desktop.domain.errors import ConfirmationError, NotFoundError, StorageError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -588,3 +594,36 @@ async def test_local_assistant_drives_turns_and_conversations(
     await assistant.delete_conversation(conversation.id)
     with pytest.raises(NotFoundError):
         await assistant.list_messages(conversation.id)
+
+
+async def test_kill_switch_cancels_turns_and_runs_every_stop_hook(
+    harness_factory: Any, ollama: FakeOllama
+) -> None:
+    h = await harness_factory()
+    stopped: list[str] = []
+
+    async def stop_speech() -> None:
+        stopped.append("speech")
+
+    async def broken_hook() -> None:
+        raise RuntimeError("hook failed")
+
+    h.orchestrator.add_stop_hook(stop_speech)
+    h.orchestrator.add_stop_hook(broken_hook)
+    ollama.script("/api/chat", ollama_stream([Hang()]))
+    handle = await h.orchestrator.handle(StartTurn(text="long task"))
+    await asyncio.sleep(0.1)
+    assert await h.orchestrator.handle(StopEverything()) == 1
+    assert await handle.wait(timeout_s=5) == "cancelled"
+    assert stopped == ["speech"]
+
+
+async def test_capability_probes_report_availability(harness_factory: Any) -> None:
+    h = await harness_factory()
+    h.orchestrator.register_capability(
+        "voice", lambda: CapabilityStatus(name="voice", available=False, reason="no microphone")
+    )
+    assistant = LocalAssistant(h.orchestrator)
+    assert await assistant.capabilities() == [
+        CapabilityStatus(name="voice", available=False, reason="no microphone")
+    ]
