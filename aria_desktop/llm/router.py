@@ -305,12 +305,13 @@ class Router:
         failures: list[tuple[str, LLMError]] = []
         previous: str | None = None
         for name in names:
-            if previous is not None:
-                yield FallbackNotice(
-                    from_backend=previous, to_backend=name, reason=failures[-1][1].code
-                )
-            previous = name
             error = self._skip_reason(name, request)
+            if error is None and previous is not None:
+                # Announce a move only to a backend that is really tried next.
+                reason = next(err.code for failed, err in reversed(failures) if failed == previous)
+                yield FallbackNotice(from_backend=previous, to_backend=name, reason=reason)
+            if name in self._backends:
+                previous = name  # an unconfigured name is not announced as tried or failed
             if error is None:
                 outcome: list[LLMError] = []
                 # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
@@ -333,7 +334,7 @@ class Router:
         """Why ``name`` is not even tried (unknown, lacks a capability), without any I/O."""
         backend = self._backends.get(name)
         if backend is None:
-            return NoBackendError(f"no backend named {name!r} is configured", hint=CONFIGURE_HINT)
+            return NoBackendError(f"{name} is not set up", hint=CONFIGURE_HINT)
         missing = request.needs - backend.capabilities
         if missing:
             return CapabilityMissingError(

@@ -565,3 +565,31 @@ async def test_request_messages_reach_the_backend_unchanged(
     body = ollama_server.requests[0].json()
     assert body["messages"] == [{"role": "user", "content": "ping"}]
     assert body["options"]["num_predict"] == 5
+
+
+async def test_backends_not_set_up_are_passed_over_without_a_fallback_notice(
+    anthropic_server: FakeAnthropic, clock: FakeClock, dead_url: str
+) -> None:
+    anthropic_server.script("/v1/messages", anthropic_text("Claude here.", model=CLAUDE))
+    r = router(
+        {"ollama": ollama(dead_url), "anthropic": claude(anthropic_server)},
+        ["ollama", "openai", "anthropic"],
+        clock,
+    )
+    chunks = await collect(r.stream(REQUEST))
+    await r.aclose()
+    notices = [c for c in chunks if isinstance(c, FallbackNotice)]
+    assert notices == [
+        FallbackNotice(from_backend="ollama", to_backend="anthropic", reason="backend_unreachable")
+    ]
+
+
+async def test_a_chain_ending_in_a_backend_not_set_up_says_so(
+    clock: FakeClock, dead_url: str
+) -> None:
+    r = router({"ollama": ollama(dead_url)}, ["ollama", "anthropic"], clock)
+    chunks, error = await collect_until_error(r.stream(REQUEST))
+    await r.aclose()
+    assert not [c for c in chunks if isinstance(c, FallbackNotice)]
+    assert isinstance(error, NoBackendError)
+    assert "anthropic is not set up" in error.message
