@@ -19,7 +19,11 @@ anywhere leaves it fully present or absent. Both derived indexes can be rebuilt 
 (:meth:`SQLiteMemoryStore.reindex`).
 
 Search fuses the BM25 ranking and the vector ranking with reciprocal rank fusion (k=60), then
-weights lightly by importance and recency. User, model and OCR text never reaches FTS5 syntax
+weights lightly by importance and recency. A keyword hit counts in proportion to the share of
+the query's content words it contains, and with a vector leg it must contain more than half of
+them: under rank fusion a single shared common word ("office", "number") would otherwise
+lift weak matches above the best meaning matches (measured by ``aria bench memory
+--quality``). User, model and OCR text never reaches FTS5 syntax
 raw: the query is reduced to quoted words (:func:`fts_query`).
 """
 
@@ -182,6 +186,27 @@ def fts_query(text: str) -> str:
         if len(words) >= _MAX_QUERY_WORDS:
             break
     return " OR ".join(f'"{word}"' for word in words)
+
+
+def _stem(word: str) -> str:
+    """A light suffix strip, close enough to FTS5's porter stemmer to compare word sets."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def query_terms(text: str) -> set[str]:
+    """The stemmed content words :func:`fts_query` searches for."""
+    return {_stem(w) for w in _WORD_RE.findall(text.casefold()) if w not in _STOPWORDS}
+
+
+def term_coverage(terms: set[str], content: str) -> float:
+    """Fraction of the query's content words found in ``content`` (at least one word)."""
+    if not terms:
+        return 0.0
+    found = terms & {_stem(w) for w in _WORD_RE.findall(content.casefold())}
+    return max(len(found), 1) / len(terms)
 
 
 def cosine_from_l2(distance: float) -> float:
@@ -828,6 +853,28 @@ class SQLiteMemoryStore:
 
         return await self._db.read(read)
 
+    async def nearest(self, vector: bytes, k: int = 10) -> list[tuple[str, float]]:
+        """The vector leg alone: ids of the ``k`` active memories nearest to ``vector``.
+
+        Returns ``(memory id, cosine similarity)``, most similar first (benchmarks, diagnosis).
+        """
+        if not self._vectors_on:
+            return []
+
+        def read(conn: Connection) -> list[tuple[str, float]]:
+            near = self._knn(conn, vector, k, active_only=True)
+            if not near:
+                return []
+            seqs = [seq for seq, _ in near]
+            ids = dict(
+                conn.execute(
+                    f"SELECT seq, id FROM memories WHERE seq IN ({_placeholders(seqs)})", seqs
+                ).fetchall()
+            )
+            return [(str(ids[seq]), cosine_from_l2(d)) for seq, d in near if seq in ids]
+
+        return await self._db.read(read)
+
     async def search(self, query: MemoryQuery) -> list[MemoryHit]:
         """Hybrid search (see module docstring); updates access statistics of the hits."""
         if query.limit <= 0:
@@ -851,19 +898,27 @@ class SQLiteMemoryStore:
         )
         depth = max(query.limit * 2, 20)
         lexical: list[int] = []
+        terms = query_terms(query.text)
+        coverage: dict[int, float] = {}
         if query.mode in ("hybrid", "lexical"):
             match = fts_query(query.text)
             if match:
-                lexical = [
-                    int(row[0])
-                    for row in conn.execute(
-                        "SELECT m.seq FROM memories_fts JOIN memories AS m "
-                        "ON m.seq = memories_fts.rowid "
-                        f"WHERE memories_fts MATCH ? AND {where} "
-                        "ORDER BY bm25(memories_fts, 1.0, 0.3) LIMIT ?",
-                        (match, *params, depth),
-                    )
-                ]
+                strict = vector is not None and query.mode == "hybrid"
+                for seq, content, subject in conn.execute(
+                    "SELECT m.seq, m.content, m.subject FROM memories_fts JOIN memories AS m "
+                    "ON m.seq = memories_fts.rowid "
+                    f"WHERE memories_fts MATCH ? AND {where} "
+                    "ORDER BY bm25(memories_fts, 1.0, 0.3) LIMIT ?",
+                    (match, *params, depth),
+                ):
+                    share = term_coverage(terms, f"{content} {subject}")
+                    # With a vector leg, a keyword hit must hold most of the query's words: one
+                    # shared common word is weak evidence, and under rank fusion it would push
+                    # better meaning matches out of the top results.
+                    if strict and share <= 0.5:
+                        continue
+                    coverage[int(seq)] = share
+                    lexical.append(int(seq))
         semantic: list[int] = []
         if vector is not None and query.mode in ("hybrid", "vector"):
             active_only = tuple(query.statuses) == ("active",)
@@ -885,27 +940,32 @@ class SQLiteMemoryStore:
                 ]
         lexical_rank = {seq: rank for rank, seq in enumerate(lexical, start=1)}
         vector_rank = {seq: rank for rank, seq in enumerate(semantic, start=1)}
-        fused: dict[int, float] = {}
-        for ranks in (lexical_rank, vector_rank):
-            for seq, rank in ranks.items():
-                fused[seq] = fused.get(seq, 0.0) + 1.0 / (RRF_K + rank)
-        if not fused:
+        candidates = set(lexical_rank) | set(vector_rank)
+        if not candidates:
             return []
         rows = conn.execute(
-            f"SELECT {_COLUMNS} FROM memories WHERE seq IN ({_placeholders(list(fused))})",
-            tuple(fused),
+            f"SELECT {_COLUMNS} FROM memories WHERE seq IN ({_placeholders(list(candidates))})",
+            tuple(candidates),
         ).fetchall()
         hits: list[MemoryHit] = []
         for row in rows:
             memory = _row_to_memory(row)
             seq = int(row[0])
+            # Reciprocal rank fusion; a keyword hit counts in proportion to the share of the
+            # query's words it contains, so one shared common word ("session") cannot push a
+            # strong meaning match out of the top results.
+            score = 0.0
+            if seq in lexical_rank:
+                score += coverage[seq] / (RRF_K + lexical_rank[seq])
+            if seq in vector_rank:
+                score += 1.0 / (RRF_K + vector_rank[seq])
             age_days = max(0.0, now - memory.created_at) / _DAY_S
             recency = 0.5 ** (age_days / _RECENCY_HALF_LIFE_DAYS)
             weight = (1.0 + 0.2 * (memory.importance - 0.5)) * (1.0 + 0.05 * recency)
             hits.append(
                 MemoryHit(
                     memory=memory,
-                    score=fused[seq] * weight,
+                    score=score * weight,
                     lexical_rank=lexical_rank.get(seq),
                     vector_rank=vector_rank.get(seq),
                 )
