@@ -186,4 +186,8 @@ class LocalEmbedder:
 
     async def aclose(self) -> None:
         """Stop the worker thread (waits for a running batch)."""
-        await asyncio.to_thread(self._executor.shutdown, True)
+        await asyncio.to_thread(self.close)
+
+    def close(self) -> None:
+        """Blocking :meth:`aclose` (for code outside an event loop)."""
+        self._executor.shutdown(wait=True)

@@ -905,7 +905,9 @@ class SQLiteMemoryStore:
             if match:
                 strict = vector is not None and query.mode == "hybrid"
                 for seq, content, subject in conn.execute(
-                    "SELECT m.seq, m.content, m.subject FROM memories_fts JOIN memories AS m "
+                    # CROSS JOIN keeps the FTS index as the outer loop (SQLite would otherwise
+                    # scan memories and test MATCH row by row).
+                    "SELECT m.seq, m.content, m.subject FROM memories_fts CROSS JOIN memories AS m "
                     "ON m.seq = memories_fts.rowid "
                     f"WHERE memories_fts MATCH ? AND {where} "
                     "ORDER BY bm25(memories_fts, 1.0, 0.3) LIMIT ?",
