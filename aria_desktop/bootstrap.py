@@ -13,8 +13,11 @@ from pathlib import Path
 
 from aria_desktop import __version__, keystore, paths
 from aria_desktop.core.agent import AgentConfig
+from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.ports import ChatModel
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -23,15 +26,20 @@ from aria_desktop.log import scrub_text
 from aria_desktop.memory.connection import sqlite_info
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
+from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 from aria_desktop.settings import Settings, resolve_database_path
 
 __all__ = [
     "App",
+    "MemoryStorage",
     "Storage",
     "build_app",
+    "build_embedder",
+    "build_memory",
     "build_router",
     "database_path",
     "open_audit_log",
+    "open_memory",
     "open_storage",
 ]
 
@@ -83,9 +91,12 @@ def build_router(settings: Settings) -> Router:
             timeouts=timeouts,
             capabilities=frozenset(llm.openai.capabilities),
         )
+    chains = {agent: tuple(chain) for agent, chain in llm.chains.items()}
+    # Memory extraction uses the "extract" agent; unless configured it follows the chat chain.
+    chains.setdefault("extract", chains.get("chat", ()))
     return Router(
         backends,
-        {agent: tuple(chain) for agent, chain in llm.chains.items()},
+        chains,
         retry=RetryPolicy(
             max_attempts=llm.retry.max_attempts,
             base_delay_s=llm.retry.base_delay_s,
@@ -109,12 +120,21 @@ class App:
     router: Router
     database: Database
     audit: AuditLog
+    memory: MemoryService | None = None
+    embedder: Embedder | None = None
+
+    @property
+    def assistant(self) -> LocalAssistant:
+        """The in-process ``Assistant`` front-ends drive (memory included)."""
+        return LocalAssistant(self.orchestrator, memory=self.memory)
 
     async def aclose(self) -> None:
         """Stop turns, close backends and the database (which releases the owner lock)."""
         try:
             await self.orchestrator.stop()
             await self.router.aclose()
+            if self.embedder is not None:
+                await self.embedder.aclose()
         finally:
             await self.database.close()
 
@@ -154,6 +174,11 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
             max_tokens=settings.llm.max_tokens,
         ),
     )
+    embedder = build_embedder(settings)
+    memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
+    memory.install(orchestrator)
+    if pending:
+        orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -161,6 +186,8 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
         router=router,
         database=database,
         audit=audit,
+        memory=memory,
+        embedder=embedder,
     )
 
 
@@ -181,3 +208,109 @@ async def open_storage(settings: Settings) -> Storage:
     db_path = database_path(settings)
     database = await Database.open(db_path)
     return Storage(store=SQLiteConversationStore(database), database=database)
+
+
+# --- long-term memory ------------------------------------------------------------------------
+
+
+def build_embedder(settings: Settings) -> Embedder | None:
+    """The embedding model chosen by ``memory.embedder`` (None: keyword search only).
+
+    Nothing is loaded or contacted here: the local model loads on first use, Ollama is asked
+    when the memory store opens.
+    """
+    choice = settings.memory.embedder
+    if choice == "local":
+        from aria_desktop.memory.embedding import LocalEmbedder
+
+        return LocalEmbedder()
+    if choice == "ollama":
+        from aria_desktop.memory.ollama_embed import OllamaEmbedder
+
+        url = settings.memory.ollama_url or settings.llm.ollama.url
+        return OllamaEmbedder(base_url=url, model=settings.memory.ollama_embed_model)
+    return None
+
+
+def memory_config(settings: Settings) -> MemoryConfig:
+    """``MemoryConfig`` from ``settings.memory``."""
+    mem = settings.memory
+    return MemoryConfig(
+        auto_extract=mem.auto_extract,
+        ask_first=mem.ask_first,
+        recall_limit=mem.recall_limit,
+        max_facts_per_turn=mem.max_facts_per_turn,
+        private_conversations=frozenset(mem.private_conversations),
+        private_sources=frozenset(mem.private_apps),
+        decay_after_days=mem.decay_after_days,
+        decay_per_day=mem.decay_per_day,
+        min_confidence=min(1.0, mem.min_confidence),
+    )
+
+
+async def build_memory(
+    settings: Settings,
+    database: Database,
+    embedder: Embedder | None,
+    model: ChatModel,
+    conversations: SQLiteConversationStore | None = None,
+) -> tuple[MemoryService, SQLiteMemoryStore, int]:
+    """Open the memory store (vector index checked against the embedder) and its service.
+
+    Returns:
+        The service, its store, and how many memories still need a vector from the current
+        embedder (build them with ``store.sync_vectors()``, in the background).
+    """
+    memory_store = SQLiteMemoryStore(database, embedder)
+    pending = await memory_store.open()
+    _LOGGER.info("Memory search: %s", memory_store.vector_status)
+    service = MemoryService(
+        store=memory_store, model=model, conversations=conversations, config=memory_config(settings)
+    )
+    return service, memory_store, pending
+
+
+@dataclass(kw_only=True)
+class MemoryStorage:
+    """Owned storage with the memory service, for ``aria memory`` (no turns are run)."""
+
+    memory: MemoryService
+    store: SQLiteMemoryStore
+    pending_vectors: int
+    database: Database
+    router: Router
+    embedder: Embedder | None
+
+    async def aclose(self) -> None:
+        """Close the embedder, the backends and the database (releases the owner lock)."""
+        try:
+            await self.router.aclose()
+            if self.embedder is not None:
+                await self.embedder.aclose()
+        finally:
+            await self.database.close()
+
+
+async def open_memory(settings: Settings) -> MemoryStorage:
+    """Take ownership of the database and open long-term memory (CLI use)."""
+    database = await Database.open(database_path(settings))
+    embedder = build_embedder(settings)
+    router = build_router(settings)
+    try:
+        memory, memory_store, pending = await build_memory(
+            settings, database, embedder, router, SQLiteConversationStore(database)
+        )
+    except BaseException:
+        await router.aclose()
+        if embedder is not None:
+            await embedder.aclose()
+        await database.close()
+        raise
+    return MemoryStorage(
+        memory=memory,
+        store=memory_store,
+        pending_vectors=pending,
+        database=database,
+        router=router,
+        embedder=embedder,
+    )

@@ -277,6 +277,63 @@ def _check_voice_models() -> CheckResult:
     )
 
 
+async def _check_memory(settings: Settings) -> list[CheckResult]:
+    """Whether memory search can use vectors, and if not, why (it still works by keywords)."""
+    from aria_desktop.bootstrap import build_embedder
+    from aria_desktop.memory.connection import sqlite_info
+
+    choice = settings.memory.embedder
+    lexical_fix = "memory still works with keyword search only"
+    if choice == "none":
+        return [
+            CheckResult(
+                name="memory",
+                status="WARN",
+                detail="no embedder (memory.embedder = none): keyword search only",
+                fix="aria config set memory.embedder local",
+            )
+        ]
+    info = await asyncio.to_thread(sqlite_info)
+    if not info.vec_available:
+        return [
+            CheckResult(
+                name="memory",
+                status="WARN",
+                detail=f"keyword search only: sqlite-vec unavailable ({info.vec_error})",
+                fix="pip install sqlite-vec==0.1.9; " + lexical_fix,
+            )
+        ]
+    embedder = build_embedder(settings)
+    if embedder is None:  # pragma: no cover - "none" handled above
+        return []
+    try:
+        async with asyncio.timeout(_PROBE_TIMEOUT_S * 4):
+            vectors = await embedder.embed(["ARIA doctor embedding check"])
+        dim = len(vectors[0]) // 4
+    except (AriaError, TimeoutError) as exc:
+        hint = getattr(exc, "hint", "") or lexical_fix
+        return [
+            CheckResult(
+                name="memory",
+                status="WARN",
+                detail=f"keyword search only: {exc or 'the embedder timed out'}",
+                fix=hint,
+            )
+        ]
+    finally:
+        await embedder.aclose()
+    extraction = "on" if settings.memory.auto_extract else "off"
+    if settings.memory.ask_first:
+        extraction += " (ask first)"
+    return [
+        CheckResult(
+            name="memory",
+            status="OK",
+            detail=f"hybrid search with {embedder.name} ({dim}-d); fact extraction {extraction}",
+        )
+    ]
+
+
 async def run_checks(settings: Settings) -> list[CheckResult]:
     """Run every check; a check that crashes is reported as FAIL, never raised."""
     results: list[CheckResult] = []
@@ -302,4 +359,5 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("tesseract", lambda: wrap(_check_tesseract))
     await guarded("audio", lambda: asyncio.to_thread(lambda: [_check_audio()]))
     await guarded("voice models", lambda: wrap(_check_voice_models))
+    await guarded("memory", lambda: _check_memory(settings))
     return results

@@ -48,6 +48,7 @@ __all__ = [
     "BreakerSettings",
     "LLMSettings",
     "LogSettings",
+    "MemorySettings",
     "OllamaSettings",
     "OpenAICompatSettings",
     "RetrySettings",
@@ -306,6 +307,44 @@ class LogSettings:
     file: str = ""
 
 
+EMBEDDERS = ("local", "ollama", "none")
+"""Where memory vectors come from: the packaged model, an Ollama server, or nowhere."""
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    """Long-term memory.
+
+    Attributes:
+        auto_extract: after each turn, ask the model for durable facts from the user's message.
+        ask_first: put extracted facts in an inbox for the user to approve instead of saving.
+        embedder: ``local`` (packaged ONNX model, no server), ``ollama`` (``/api/embed``) or
+            ``none`` (keyword search only).
+        ollama_embed_model: embedding model on the Ollama server (``nomic-embed-text``).
+        ollama_url: Ollama server for embeddings; "" means ``llm.ollama.url``.
+        recall_limit: memories put into each turn's prompt (0 turns recall off).
+        max_facts_per_turn: most facts one turn may add.
+        private_conversations: conversation ids never mined for facts.
+        private_apps: turn sources / app names never mined (e.g. "voice", "api:password-app").
+        decay_after_days: days a never-accessed memory keeps its confidence before decaying.
+        decay_per_day: confidence lost per day after that (0-1 scale).
+        min_confidence: floor decay never goes below, 0-1.
+    """
+
+    auto_extract: bool = True
+    ask_first: bool = False
+    embedder: str = field(default="local", metadata=_meta(choices=EMBEDDERS, normalize=str.lower))
+    ollama_embed_model: str = field(default="nomic-embed-text", metadata=_meta(empty_ok=False))
+    ollama_url: str = field(default="", metadata=_meta(url=True))
+    recall_limit: int = field(default=5, metadata=_NON_NEGATIVE)
+    max_facts_per_turn: int = field(default=3, metadata=_AT_LEAST_1)
+    private_conversations: tuple[str, ...] = ()
+    private_apps: tuple[str, ...] = ()
+    decay_after_days: float = field(default=30.0, metadata=_NON_NEGATIVE)
+    decay_per_day: float = field(default=0.002, metadata=_NON_NEGATIVE)
+    min_confidence: float = field(default=0.2, metadata=_NON_NEGATIVE)
+
+
 @dataclass(frozen=True)
 class Settings:
     """All settings."""
@@ -314,6 +353,7 @@ class Settings:
     agent: AgentSettings = field(default_factory=AgentSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     log: LogSettings = field(default_factory=LogSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

@@ -21,4 +21,9 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_core_bench(turns=args.turns, chunks=args.chunks, messages=args.messages)
         return 0
-    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core.")
+    if name == "memory":
+        from aria_desktop.bench.memory import run_memory_bench
+
+        await run_memory_bench(quality=args.quality, n=args.n, queries=args.queries)
+        return 0
+    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, memory.")

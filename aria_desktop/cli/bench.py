@@ -18,6 +18,12 @@ def register(sub: Subparsers) -> None:
     core.add_argument("--turns", type=int, default=60, help="turns per side")
     core.add_argument("--chunks", type=int, default=40, help="streamed chunks per reply")
     core.add_argument("--messages", type=int, default=2000, help="messages for the write test")
+    memory = bench_sub.add_parser(
+        "memory", help="memory retrieval quality (--quality) and search speed (--n N)"
+    )
+    memory.add_argument("--quality", action="store_true", help="Recall@1/@5 of each search leg")
+    memory.add_argument("--n", type=int, help="largest store size for the speed test (100000)")
+    memory.add_argument("--queries", type=int, default=200, help="queries per size")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -9,14 +9,17 @@ the CLI do not care which one they hold.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from aria_desktop.core.bus import Subscription
+from aria_desktop.core.memory import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
-from aria_desktop.domain.errors import NotFoundError
+from aria_desktop.domain.errors import MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import AssistantState
+from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit, MemoryQuery
 
 __all__ = ["LocalAssistant"]
 
@@ -24,9 +27,11 @@ __all__ = ["LocalAssistant"]
 class LocalAssistant:
     """The in-process ``Assistant``: a thin facade over the orchestrator and its store."""
 
-    def __init__(self, orchestrator: Orchestrator) -> None:
+    def __init__(self, orchestrator: Orchestrator, *, memory: MemoryService | None = None) -> None:
+        """Front ``orchestrator``; ``memory`` None means long-term memory is not set up."""
         self.orchestrator = orchestrator
         self._store = orchestrator.store
+        self._memory = memory
 
     @property
     def state(self) -> AssistantState:
@@ -85,3 +90,81 @@ class LocalAssistant:
         if await self._store.get_conversation(conversation_id) is None:
             raise NotFoundError(f"There is no conversation {conversation_id!r}.")
         return await self._store.list_messages(conversation_id, limit=limit, before_id=before_id)
+
+    # --- long-term memory -------------------------------------------------------------------
+
+    @property
+    def memory(self) -> MemoryService:
+        """The memory service (MemoryUnavailableError when memory is not set up here)."""
+        if self._memory is None:
+            raise MemoryUnavailableError(
+                "Long-term memory is not set up in this ARIA.",
+                hint="Run `aria doctor` to see why.",
+            )
+        return self._memory
+
+    async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]:
+        """Hybrid keyword + vector search over memories."""
+        return await self.memory.search_memories(query)
+
+    async def list_memories(
+        self,
+        *,
+        kinds: Sequence[str] = (),
+        subject: str | None = None,
+        statuses: Sequence[str] = ("active",),
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Memory]:
+        """Memories newest first, filtered."""
+        return await self.memory.list_memories(
+            kinds=kinds, subject=subject, statuses=statuses, limit=limit, offset=offset
+        )
+
+    async def get_memory(self, memory_id: str) -> Memory | None:
+        """One memory (any status), or None."""
+        return await self.memory.get_memory(memory_id)
+
+    async def add_memory(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        importance: float = 0.5,
+        provenance: str = "manual",
+    ) -> Memory:
+        """Remember ``content`` (a near-duplicate reinforces the existing memory)."""
+        return await self.memory.add_memory(
+            content, kind=kind, subject=subject, importance=importance, provenance=provenance
+        )
+
+    async def update_memory(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        subject: str | None = None,
+        importance: float | None = None,
+    ) -> Memory:
+        """Correct a memory in place (NotFoundError if it does not exist)."""
+        return await self.memory.update_memory(
+            memory_id, content=content, kind=kind, subject=subject, importance=importance
+        )
+
+    async def forget_memory(self, memory_id: str) -> None:
+        """Forget a memory (NotFoundError if it does not exist)."""
+        await self.memory.forget_memory(memory_id)
+
+    async def list_memory_inbox(self) -> list[MemoryCandidate]:
+        """Extracted facts waiting for approval ("ask me first" mode)."""
+        return await self.memory.list_memory_inbox()
+
+    async def approve_memory(self, candidate_id: str) -> Memory:
+        """Store an inbox entry as a memory (NotFoundError if it does not exist)."""
+        return await self.memory.approve_memory(candidate_id)
+
+    async def reject_memory(self, candidate_id: str) -> None:
+        """Drop an inbox entry (NotFoundError if it does not exist)."""
+        await self.memory.reject_memory(candidate_id)

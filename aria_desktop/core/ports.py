@@ -21,6 +21,13 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
 from aria_desktop.domain.events import AssistantState, Event
+from aria_desktop.domain.memory import (
+    Memory,
+    MemoryAction,
+    MemoryCandidate,
+    MemoryHit,
+    MemoryQuery,
+)
 
 
 class Clock(Protocol):
@@ -130,6 +137,86 @@ class ConversationStore(Protocol):
         ...
 
 
+class MemoryStore(Protocol):
+    """Long-term memory persistence and hybrid search (``memory.store.SQLiteMemoryStore``).
+
+    ``add`` applies the lifecycle rules (near-duplicates reinforce, same subject+topic or an
+    explicit ``supersedes`` replaces); ``search`` updates access statistics when the query
+    says ``touch``. Missing ids raise ``NotFoundError``; bad values ``MemoryInvalidError``.
+    """
+
+    @property
+    def vector_search_available(self) -> bool: ...
+
+    @property
+    def vector_status(self) -> str: ...
+
+    async def add(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        topic: str = "",
+        importance: float = 0.5,
+        confidence: float = 1.0,
+        provenance: str = "manual",
+        conversation_id: str | None = None,
+        message_ids: Sequence[int] = (),
+        supersedes: str | None = None,
+    ) -> tuple[Memory, MemoryAction]: ...
+
+    async def update(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        subject: str | None = None,
+        importance: float | None = None,
+    ) -> Memory: ...
+
+    async def forget(self, memory_id: str) -> Memory: ...
+
+    async def get(self, memory_id: str) -> Memory | None: ...
+
+    async def list_memories(
+        self,
+        *,
+        kinds: Sequence[str] = (),
+        subject: str | None = None,
+        statuses: Sequence[str] = ("active",),
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Memory]: ...
+
+    async def search(self, query: MemoryQuery) -> list[MemoryHit]: ...
+
+    async def decay(
+        self, *, after_days: float, per_day: float, floor: float, now: float | None = None
+    ) -> int: ...
+
+    async def add_candidate(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        topic: str = "",
+        importance: float = 0.5,
+        confidence: float = 0.8,
+        conversation_id: str | None = None,
+        message_ids: Sequence[int] = (),
+        supersedes: str | None = None,
+    ) -> MemoryCandidate | None: ...
+
+    async def list_candidates(self) -> list[MemoryCandidate]: ...
+
+    async def approve_candidate(self, candidate_id: str) -> tuple[Memory, MemoryAction]: ...
+
+    async def reject_candidate(self, candidate_id: str) -> None: ...
+
+
 class AuditSink(Protocol):
     """Append-only, hash-chained record of tool calls and policy decisions."""
 
@@ -200,3 +287,47 @@ class Assistant(Protocol):
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
     ) -> list[StoredMessage]: ...
+
+    # --- long-term memory (MemoryUnavailableError when memory is not set up) ---
+
+    async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]: ...
+
+    async def list_memories(
+        self,
+        *,
+        kinds: Sequence[str] = (),
+        subject: str | None = None,
+        statuses: Sequence[str] = ("active",),
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Memory]: ...
+
+    async def get_memory(self, memory_id: str) -> Memory | None: ...
+
+    async def add_memory(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        importance: float = 0.5,
+        provenance: str = "manual",
+    ) -> Memory: ...
+
+    async def update_memory(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        subject: str | None = None,
+        importance: float | None = None,
+    ) -> Memory: ...
+
+    async def forget_memory(self, memory_id: str) -> None: ...
+
+    async def list_memory_inbox(self) -> list[MemoryCandidate]: ...
+
+    async def approve_memory(self, candidate_id: str) -> Memory: ...
+
+    async def reject_memory(self, candidate_id: str) -> None: ...

@@ -258,3 +258,24 @@ class ConfirmationError(AriaError):
     """A confirmation answer was refused (unknown request or wrong nonce)."""
 
     code = "confirmation_invalid"
+
+
+# --- long-term memory --------------------------------------------------------------------------
+
+
+class MemoryInvalidError(AriaError):
+    """A memory's content or fields are not acceptable (empty, too long, unknown kind)."""
+
+    code = "memory_invalid"
+
+
+class MemoryUnavailableError(AriaError):
+    """Long-term memory is not set up in this process (or was switched off)."""
+
+    code = "memory_unavailable"
+
+
+class EmbedderError(AriaError):
+    """The sentence-embedding model could not be loaded or run (search falls back to keywords)."""
+
+    code = "embedder_error"

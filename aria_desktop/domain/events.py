@@ -207,3 +207,22 @@ class MessageSaved(Event):
     status: str
     backend: str = ""
     model: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryChanged(Event):
+    """Long-term memory changed (the GUI shows "Remembered: ..." and refreshes its list).
+
+    Attributes:
+        memory_id: the memory (or inbox entry) concerned.
+        action: added, reinforced, superseded (a new memory replaced an old one), updated,
+            forgotten, inbox (a candidate awaits approval) or rejected.
+        content: the memory's text.
+        conversation_id: the conversation it came from, when it came from one.
+    """
+
+    type: ClassVar[str] = "memory-changed"
+    memory_id: str
+    action: str
+    content: str = ""
+    conversation_id: str | None = None

@@ -99,7 +99,92 @@ CONVERSATIONS = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (CONVERSATIONS,)
+LONG_TERM_MEMORY = Migration(
+    name="long_term_memory",
+    statements=(
+        # ``seq`` is the rowid shared with the FTS5 index and the vec0 vector index; ``id`` is
+        # the public id. ``embedding`` keeps the unit float32 vector for exact re-ranking and
+        # near-duplicate checks; the vec0 table (created at run time, since its dimension
+        # depends on the embedding model) is derived from it and from ``content``.
+        """
+        CREATE TABLE memories (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            content TEXT NOT NULL CHECK (length(trim(content)) > 0),
+            content_hash TEXT NOT NULL,
+            kind TEXT NOT NULL
+                CHECK (kind IN ('fact', 'preference', 'event', 'skill', 'document')),
+            subject TEXT NOT NULL DEFAULT 'user',
+            topic TEXT NOT NULL DEFAULT '',
+            importance REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
+            confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'superseded', 'forgotten')),
+            provenance TEXT NOT NULL,
+            conversation_id TEXT,
+            message_ids TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(message_ids)),
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL,
+            last_accessed_at REAL,
+            access_count INTEGER NOT NULL DEFAULT 0,
+            decayed_at REAL,
+            embedding_model TEXT NOT NULL DEFAULT '',
+            embedding BLOB,
+            supersedes TEXT,
+            superseded_by TEXT
+        )
+        """,
+        "CREATE INDEX memories_by_status ON memories (status, created_at)",
+        "CREATE INDEX memories_by_hash ON memories (content_hash)",
+        "CREATE INDEX memories_by_subject ON memories (subject COLLATE NOCASE, topic)",
+        """
+        CREATE VIRTUAL TABLE memories_fts USING fts5(
+            content, subject,
+            content='memories', content_rowid='seq',
+            tokenize='porter unicode61 remove_diacritics 2'
+        )
+        """,
+        """
+        CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+            INSERT INTO memories_fts (rowid, content, subject)
+            VALUES (new.seq, new.content, new.subject);
+        END
+        """,
+        """
+        CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+            INSERT INTO memories_fts (memories_fts, rowid, content, subject)
+            VALUES ('delete', old.seq, old.content, old.subject);
+        END
+        """,
+        """
+        CREATE TRIGGER memories_fts_update AFTER UPDATE OF content, subject ON memories BEGIN
+            INSERT INTO memories_fts (memories_fts, rowid, content, subject)
+            VALUES ('delete', old.seq, old.content, old.subject);
+            INSERT INTO memories_fts (rowid, content, subject)
+            VALUES (new.seq, new.content, new.subject);
+        END
+        """,
+        """
+        CREATE TABLE memory_candidates (
+            id TEXT PRIMARY KEY,
+            content TEXT NOT NULL CHECK (length(trim(content)) > 0),
+            kind TEXT NOT NULL
+                CHECK (kind IN ('fact', 'preference', 'event', 'skill', 'document')),
+            subject TEXT NOT NULL DEFAULT 'user',
+            topic TEXT NOT NULL DEFAULT '',
+            importance REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
+            confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+            conversation_id TEXT,
+            message_ids TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(message_ids)),
+            supersedes TEXT,
+            created_at REAL NOT NULL
+        )
+        """,
+        "CREATE TABLE memory_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    ),
+)
+
+MIGRATIONS: tuple[Migration, ...] = (CONVERSATIONS, LONG_TERM_MEMORY)
 """Every migration, oldest first. Append only."""
 
 

@@ -1,0 +1,235 @@
+"""``aria bench memory``: retrieval quality and search speed of long-term memory.
+
+``--quality`` loads the synthetic set of :mod:`aria_desktop.bench.memory_data` (200 facts,
+200 questions: half keyword, half pure paraphrase) into a fresh database with the real
+embedded model, and prints Recall@1 / Recall@5 of the keyword leg alone, the vector leg alone
+and the hybrid (reciprocal rank fusion), overall and per question type.
+
+``--n N`` measures speed at 10k and N memories (384-d): bulk insert throughput, hybrid search
+p50/p95 (query embedded by the real model, included), the vector leg alone, and in the same
+run a NumPy brute-force scan over the same vectors as the reference. Bulk rows get random unit
+vectors (embedding 100k sentences would take minutes and measures the model, not the index)
+and random-word texts; queries are perturbed copies of stored vectors, so the vector leg's
+recall of the planted neighbour is measured too (the coarse bit-quantised pass is approximate).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from aria_desktop.bench._util import percentile
+from aria_desktop.bench.memory_data import quality_set
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.memory import MemoryQuery
+from aria_desktop.memory.database import Database
+from aria_desktop.memory.embedding import LocalEmbedder
+from aria_desktop.memory.store import SQLiteMemoryStore
+
+__all__ = ["run_memory_bench"]
+
+_DIM = 384
+
+
+async def run_memory_bench(*, quality: bool, n: int | None, queries: int = 200) -> None:
+    """Run the chosen parts (both when neither is chosen)."""
+    if not quality and n is None:
+        quality, n = True, 100_000
+    # Multi-threaded OpenBLAS spin-waits badly on a small shared machine (8 ms vs 0.2 ms for a
+    # 10k x 384 product here); the reference must be the fastest honest NumPy scan.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    with tempfile.TemporaryDirectory(prefix="aria-bench-memory-") as tmp:
+        if quality:
+            await _quality(Path(tmp) / "quality.db")
+        if n is not None:
+            sizes = sorted({min(10_000, n), n})
+            await _speed(Path(tmp), sizes, queries)
+
+
+# --- quality ----------------------------------------------------------------------------------
+
+
+async def _quality(path: Path) -> None:
+    items = quality_set()
+    embedder = LocalEmbedder()
+    db = await Database.open(path, take_lock=False)
+    try:
+        store = SQLiteMemoryStore(db, embedder)
+        await store.open()
+        if not store.vector_search_available:
+            raise AriaError(
+                f"The quality check needs vector search: {store.vector_status}",
+                hint="Run `aria doctor` to see what is missing.",
+            )
+        await store.add_many(({"content": item.fact} for item in items), dedupe=False)
+        by_content = {m.content: m.id for m in await store.list_memories(limit=10_000)}
+        questions: list[tuple[str, str, str]] = []  # (type, question, expected id)
+        for item in items:
+            if not item.asked:
+                continue
+            target = by_content[item.fact]
+            questions.append(("keyword", item.keyword_question, target))
+            questions.append(("paraphrase", item.paraphrase_question, target))
+        print(
+            f"Memory retrieval quality: {len(items)} facts, {len(questions)} questions "
+            f"({sum(q[0] == 'keyword' for q in questions)} keyword, "
+            f"{sum(q[0] == 'paraphrase' for q in questions)} paraphrase); "
+            f"embedder {embedder.model_id}"
+        )
+        print(f"{'leg':<10}{'questions':<12}{'Recall@1':>10}{'Recall@5':>10}")
+        for mode in ("lexical", "vector", "hybrid"):
+            ranks: dict[str, list[int | None]] = {"keyword": [], "paraphrase": []}
+            for kind, question, target in questions:
+                hits = await store.search(
+                    MemoryQuery(text=question, limit=5, mode=mode, touch=False)
+                )
+                ids = [hit.memory.id for hit in hits]
+                ranks[kind].append(ids.index(target) + 1 if target in ids else None)
+            everything = ranks["keyword"] + ranks["paraphrase"]
+            for label, values in (("all", everything), *ranks.items()):
+                at1 = sum(1 for r in values if r == 1) / len(values)
+                at5 = sum(1 for r in values if r is not None) / len(values)
+                print(f"{mode:<10}{label:<12}{at1:>10.3f}{at5:>10.3f}")
+    finally:
+        await db.close()
+        await embedder.aclose()
+
+
+# --- speed ------------------------------------------------------------------------------------
+
+
+def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    syllables = [c + v for c in "bcdfghjklmnprstvwz" for v in "aeiou"]
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
+
+
+async def _speed(tmp: Path, sizes: Sequence[int], queries: int) -> None:
+    import numpy as np
+
+    rng = random.Random(11)
+    np_rng = np.random.default_rng(11)
+    vocab = _vocabulary(rng)
+    largest = max(sizes)
+    matrix = np_rng.standard_normal((largest, _DIM), dtype=np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    texts = [" ".join(rng.choices(vocab, k=rng.randint(6, 14))) for _ in range(largest)]
+    embedder = LocalEmbedder()
+    print(
+        f"Memory search speed ({_DIM}-d, {os.cpu_count()} CPUs; bulk rows: random unit vectors "
+        "+ random-word text; queries embedded by the real model)"
+    )
+    try:
+        for size in sizes:
+            await _speed_one(
+                tmp / f"speed-{size}.db", size, matrix[:size], texts, vocab, queries, embedder, rng
+            )
+    finally:
+        await embedder.aclose()
+
+
+async def _speed_one(
+    path: Path,
+    size: int,
+    matrix: object,
+    texts: list[str],
+    vocab: list[str],
+    queries: int,
+    embedder: LocalEmbedder,
+    rng: random.Random,
+) -> None:
+    import numpy as np
+
+    vectors = np.asarray(matrix, dtype=np.float32)
+    db = await Database.open(path, take_lock=False)
+    try:
+        store = SQLiteMemoryStore(db, embedder)
+        await store.open()
+        rows = (
+            {"content": texts[i], "vector": vectors[i].astype("<f4").tobytes()} for i in range(size)
+        )
+        started = time.perf_counter()
+        await store.add_many(rows, dedupe=False, batch=2000)
+        insert_s = time.perf_counter() - started
+        # Single adds through the full path (embedding, duplicate check, one transaction each).
+        single: list[float] = []
+        for i in range(20):
+            text = f"Benchmark fact number {i}: {' '.join(rng.choices(vocab, k=8))}"
+            t0 = time.perf_counter()
+            await store.add(text)
+            single.append((time.perf_counter() - t0) * 1000)
+        # Queries: perturbed stored vectors (for the vector leg) and words from stored texts.
+        picks = [rng.randrange(size) for _ in range(queries)]
+        noise = np.random.default_rng(5).standard_normal((queries, _DIM), dtype=np.float32)
+        qvecs = vectors[picks] + 0.03 * noise
+        qvecs /= np.linalg.norm(qvecs, axis=1, keepdims=True)
+        qtexts = [" ".join(rng.sample(texts[p].split(), 3)) for p in picks]
+        await store.search(MemoryQuery(text="warm up", limit=10, touch=False))
+        numpy_ms: list[float] = []
+        vector_ms: list[float] = []
+        for q in qvecs:
+            t0 = time.perf_counter()
+            scores = vectors @ q
+            top = np.argpartition(-scores, 10)[:10]
+            top = top[np.argsort(-scores[top])]
+            numpy_ms.append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            near = await store.nearest(q.astype("<f4").tobytes(), 10)
+            vector_ms.append((time.perf_counter() - t0) * 1000)
+            del top, near
+        # Bulk rows were inserted in order: row i has seq i + 1.
+        source_ids: list[str] = await db.read(
+            lambda conn: [
+                str(conn.execute("SELECT id FROM memories WHERE seq = ?", (p + 1,)).fetchone()[0])
+                for p in picks
+            ]
+        )
+        recall = 0
+        for q, source in zip(qvecs, source_ids, strict=True):
+            near = await store.nearest(q.astype("<f4").tobytes(), 10)
+            recall += int(source in {memory_id for memory_id, _ in near})
+        hybrid_ms: list[float] = []
+        for text in qtexts:
+            t0 = time.perf_counter()
+            await store.search(MemoryQuery(text=text, limit=10, touch=False))
+            hybrid_ms.append((time.perf_counter() - t0) * 1000)
+        touch_ms: list[float] = []
+        for text in qtexts[:30]:
+            t0 = time.perf_counter()
+            await store.search(MemoryQuery(text=text, limit=10, touch=True))
+            touch_ms.append((time.perf_counter() - t0) * 1000)
+        embed_ms: list[float] = []
+        for text in qtexts[:50]:
+            t0 = time.perf_counter()
+            await embedder.embed([text])
+            embed_ms.append((time.perf_counter() - t0) * 1000)
+    finally:
+        await db.close()
+    vec_p50 = statistics.median(vector_ms)
+    np_p50 = statistics.median(numpy_ms)
+    mode = "exact vec0 float KNN" if size <= 20_000 else "vec0 bit-quantised pass + exact rerank"
+    print(f"\n{size:,} memories")
+    print(f"  bulk insert (row+FTS+vec0, 2000/txn)  {size / insert_s:10,.0f} rows/s")
+    print(f"  single add (embed+dedupe+txn+fsync)   median {statistics.median(single):7.2f} ms")
+    print(
+        f"  hybrid search (embed+BM25+KNN+RRF)     p50 {statistics.median(hybrid_ms):7.2f} ms"
+        f"   p95 {percentile(hybrid_ms, 0.95):7.2f} ms"
+    )
+    print(f"    of which query embedding           p50 {statistics.median(embed_ms):7.2f} ms")
+    print(f"  hybrid search + access-stat write     p50 {statistics.median(touch_ms):7.2f} ms")
+    print(
+        f"  vector leg ({mode})  p50 {vec_p50:7.2f} ms   p95 {percentile(vector_ms, 0.95):7.2f} ms"
+    )
+    print(
+        f"  NumPy brute force (float32 matmul)     p50 {np_p50:7.2f} ms   "
+        f"p95 {percentile(numpy_ms, 0.95):7.2f} ms"
+    )
+    print(f"  vector leg / NumPy                     {vec_p50 / np_p50:7.2f}x")
+    print(f"  vector leg finds the planted neighbour {recall / len(source_ids):7.1%} (top 10)")

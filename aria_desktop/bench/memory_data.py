@@ -1,0 +1,425 @@
+"""The synthetic retrieval set of ``aria bench memory --quality``.
+
+Each item is a fact the user could have told ARIA plus two questions about it:
+
+* a **keyword** question that repeats the fact's distinctive word (a name, a value, a path,
+  an identifier such as a ticket or serial number), the case where BM25 shines and sentence
+  embeddings are weak (identifiers embed poorly);
+* a **paraphrase** question that shares no content word with the fact ("What is my partner
+  called?" for "My wife's name is Dana"), the case only meaning-based search can answer.
+
+Distractor facts (never asked about) use the same sentence shapes and vocabulary, so a leg
+cannot win by matching the template alone. Everything is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+__all__ = ["QualityItem", "quality_set"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class QualityItem:
+    """One fact and the questions that must find it (``asked`` False: a distractor)."""
+
+    fact: str
+    keyword_question: str = ""
+    paraphrase_question: str = ""
+    asked: bool = True
+
+
+# (relation in the fact, paraphrase of it in the question)
+_RELATIONS = [
+    ("wife", "partner"),
+    ("husband", "spouse"),
+    ("brother", "male sibling"),
+    ("sister", "female sibling"),
+    ("mother", "mom"),
+    ("father", "dad"),
+    ("son", "boy"),
+    ("daughter", "girl"),
+    ("boss", "manager at the office"),
+    ("dentist", "tooth doctor"),
+    ("family doctor", "GP physician"),
+    ("neighbour", "person living next door"),
+    ("cat", "kitty"),
+    ("dog", "puppy"),
+    ("best friend", "closest pal"),
+    ("grandmother", "grandma"),
+    ("grandfather", "grandpa"),
+    ("landlord", "person I rent my flat from"),
+    ("accountant", "tax advisor"),
+    ("lawyer", "attorney"),
+    ("mechanic", "car repair guy"),
+    ("piano teacher", "music tutor"),
+    ("personal trainer", "gym coach"),
+    ("babysitter", "nanny"),
+    ("therapist", "counsellor"),
+    ("barber", "hairdresser"),
+    ("godmother", "baptism sponsor"),
+    ("horse", "pony"),
+    ("parrot", "talking bird"),
+    ("team lead", "supervisor at work"),
+]
+_NAMES = [
+    "Dana",
+    "Marcus",
+    "Lena",
+    "Priya",
+    "Gustavo",
+    "Ingrid",
+    "Tobias",
+    "Yuki",
+    "Farah",
+    "Oskar",
+    "Beatriz",
+    "Kwame",
+    "Svetlana",
+    "Ruairi",
+    "Mei",
+    "Anselm",
+    "Delphine",
+    "Thabo",
+    "Ximena",
+    "Henrik",
+    "Aiko",
+    "Bartholomew",
+    "Cosima",
+    "Dmitri",
+    "Eun-ji",
+    "Fintan",
+    "Greta",
+    "Hamid",
+    "Isolde",
+    "Jarrah",
+]
+# (thing in the fact, its paraphrase, where it is)
+_DOCUMENTS = [
+    ("Q3 report", "quarterly financial summary", "~/work/q3"),
+    ("tax returns", "IRS filings", "~/finance/taxes"),
+    ("wedding photos", "pictures from our marriage ceremony", "~/pictures/wedding"),
+    ("passport scan", "copy of my travel document", "~/documents/id"),
+    ("car insurance policy", "vehicle coverage contract", "the blue folder in the hall"),
+    ("house deeds", "property ownership papers", "the safe in the bedroom"),
+    ("spare keys", "extra set for the front door", "the drawer under the microwave"),
+    ("thesis draft", "doctoral dissertation manuscript", "~/uni/phd/draft.tex"),
+    ("recipe collection", "cooking instructions I saved", "~/notes/kitchen"),
+    ("warranty for the fridge", "guarantee paperwork of the refrigerator", "the kitchen binder"),
+    ("vaccination records", "immunisation certificates", "~/health/shots"),
+    ("resume", "CV for job applications", "~/career/cv.pdf"),
+    ("band rehearsal recordings", "audio from our music practice", "~/audio/practice"),
+    ("garden plans", "backyard layout sketches", "the shed notebook"),
+    ("payslips", "monthly salary statements", "~/finance/income"),
+    ("lease agreement", "apartment rental contract", "~/home/rent"),
+    ("holiday itinerary", "travel schedule for the vacation", "~/trips/itinerary.md"),
+    ("SSH keys backup", "copy of my server login credentials files", "the encrypted USB stick"),
+    ("bike lock code", "combination for the bicycle chain", "my password manager"),
+    ("birth certificate", "official document of when I was born", "the grey archive box"),
+]
+# (thing, paraphrase, value)
+_FAVOURITES = [
+    ("food", "dish to eat", "lasagne"),
+    ("movie", "film", "Blade Runner"),
+    ("book", "novel to read", "Middlemarch"),
+    ("sport", "athletic pastime", "badminton"),
+    ("colour", "hue", "teal"),
+    ("band", "music group", "Radiohead"),
+    ("city", "place to visit", "Lisbon"),
+    ("drink", "beverage", "matcha"),
+    ("dessert", "sweet treat after dinner", "tiramisu"),
+    ("board game", "tabletop pastime", "Carcassonne"),
+    ("flower", "blossom", "peonies"),
+    ("programming language", "language for writing code", "Rust"),
+    ("podcast", "audio show", "Hardcore History"),
+    ("season", "time of the year", "autumn"),
+    ("cheese", "dairy product", "gruyere"),
+    ("composer", "classical musician", "Sibelius"),
+    ("editor theme", "colour scheme for coding", "Solarized dark"),
+    ("coffee", "morning brew", "flat white"),
+    ("video game", "thing to play on the console", "Zelda"),
+    ("holiday destination", "vacation spot", "Crete"),
+]
+# (event, paraphrase, when)
+_EVENTS = [
+    ("yoga class", "stretching session", "Tuesday evening"),
+    ("team standup", "daily sync meeting with colleagues", "9:30 every weekday"),
+    ("dentist appointment", "teeth check-up", "March 14"),
+    ("choir practice", "singing rehearsal", "Thursday"),
+    ("Spanish lesson", "language tutoring", "Monday at 6pm"),
+    ("book club", "reading group meetup", "the first Sunday of the month"),
+    ("rent payment", "monthly housing transfer", "the 3rd"),
+    ("flight to Tokyo", "plane trip to Japan", "October 2"),
+    ("swimming training", "pool workout", "Saturday morning"),
+    ("therapy session", "appointment with my counsellor", "Wednesday afternoon"),
+    ("car service", "vehicle maintenance visit", "next Friday"),
+    ("parents' evening", "meeting with the teachers at school", "May 20"),
+    ("chess tournament", "competitive board game event", "June 8"),
+    ("performance review", "annual evaluation with my manager", "December 1"),
+    ("farmers market trip", "shopping for local produce", "Sunday morning"),
+    ("piano recital", "keyboard concert", "April 27"),
+    ("marathon", "42 kilometre race", "September 15"),
+    ("sprint planning", "iteration kickoff meeting", "every second Monday"),
+    ("blood donation", "giving blood at the clinic", "July 9"),
+    ("anniversary dinner", "celebration meal with my wife", "August 18"),
+]
+# (skill, paraphrase)
+_SKILLS = [
+    ("I can play the cello", "Which string instrument do I know?"),
+    ("I speak fluent Portuguese", "What language from Brazil do I know well?"),
+    ("I know how to solder circuit boards", "Can I do electronics assembly work?"),
+    ("I am certified in first aid", "Do I have emergency medical training?"),
+    ("I can sail a dinghy", "Am I able to handle a small boat on the water?"),
+    ("I am good at knitting", "Can I make sweaters with yarn and needles?"),
+    ("I know Kubernetes well", "Am I experienced with container orchestration?"),
+    ("I can bake sourdough bread", "Am I able to make naturally leavened loaves?"),
+    ("I am trained in CPR", "Could I do chest compressions in an emergency?"),
+    ("I can drive a forklift", "Am I licensed to operate warehouse lifting vehicles?"),
+]
+
+# (fact with an identifier, the identifier, paraphrase question)
+_IDENTIFIERS = [
+    (
+        "The ticket for the broken printer is INC-48213.",
+        "INC-48213",
+        "Which reference did I get for the office printing machine fault?",
+    ),
+    (
+        "My car's licence plate is KX-4471-B.",
+        "KX-4471-B",
+        "What registration does my vehicle have?",
+    ),
+    (
+        "The router's serial number is SN-99X7-QQ21.",
+        "SN-99X7-QQ21",
+        "What's the device ID of my internet box?",
+    ),
+    (
+        "My library card number is 2200-5531-87.",
+        "2200-5531-87",
+        "What's the ID for borrowing books?",
+    ),
+    ("The flight to Reykjavik is FI-615.", "FI-615", "Which plane takes me to Iceland?"),
+    (
+        "The order for the new desk is A77-3021.",
+        "A77-3021",
+        "What's the purchase reference of the furniture for my study?",
+    ),
+    (
+        "The gate code at my parents' house is 48159.",
+        "48159",
+        "How do I get through the entrance at mom and dad's place?",
+    ),
+    (
+        "My frequent flyer number is FF88310244.",
+        "FF88310244",
+        "What's my airline loyalty membership ID?",
+    ),
+    (
+        "The Jira epic for the data cleanup is DCL-1207.",
+        "DCL-1207",
+        "Which tracking item covers tidying the database records?",
+    ),
+    ("My parking spot at work is P3-117.", "P3-117", "Where do I leave my car at the office?"),
+    ("My locker combination is 31-07-22.", "31-07-22", "What opens my gym cabinet?"),
+    (
+        "The invoice from the plumber is INV-20931.",
+        "INV-20931",
+        "What's the bill reference for the pipe repair?",
+    ),
+    (
+        "The conference room booking code is CR-5B-0912.",
+        "CR-5B-0912",
+        "How do I reserve the meeting space?",
+    ),
+    (
+        "My health insurance member ID is HX7730921.",
+        "HX7730921",
+        "What's my medical coverage membership number?",
+    ),
+    (
+        "The VPN server for the lab is vpn-lab-07.example.net.",
+        "vpn-lab-07.example.net",
+        "Which host do I connect to for remote access to the research network?",
+    ),
+    (
+        "The wifi network at the cabin is LakeHouse_5G.",
+        "LakeHouse_5G",
+        "What's the wireless name at our holiday cottage?",
+    ),
+    (
+        "The tracking number of the parcel is 1Z999AA10123456784.",
+        "1Z999AA10123456784",
+        "How can I follow the package delivery?",
+    ),
+    ("My employee number is E-004512.", "E-004512", "What's my staff ID at the company?"),
+    (
+        "The bike's frame number is WTU-339-8812.",
+        "WTU-339-8812",
+        "What's the identifier stamped on my bicycle?",
+    ),
+    ("The combination of the safe is 17-42-08.", "17-42-08", "What opens the strongbox?"),
+]
+
+# The note around each identifier (document-style memories are longer than one sentence).
+_CONTEXTS = [
+    "Called the helpdesk on Monday; they promised a technician within three working days.",
+    "Bought the hatchback second-hand in 2021 from a dealer in the next town.",
+    "The internet provider sent a replacement box after the outage last winter.",
+    "Joined the city library again after moving; they have a good comic section.",
+    "Booked the trip for the northern lights with two friends from university.",
+    "Standing desk in oak, delivery promised for the second week of next month.",
+    "Mum changed the code after the neighbours' shed was broken into.",
+    "Signed up for the airline programme to collect miles for the family holiday.",
+    "Marketing asked for the duplicates to be merged before the newsletter goes out.",
+    "Facilities moved everyone to the new garage level after the renovation.",
+    "New gym near the station, open until eleven, sauna included.",
+    "The kitchen sink was leaking behind the cabinet and needed a new trap.",
+    "Quarterly planning with the whole department, about forty people.",
+    "Switched providers in January because the old one raised prices.",
+    "Access for the summer project with the university group.",
+    "We rent it every August; the signal is weak in the bedrooms.",
+    "Ordered a new lens for the camera from an online shop abroad.",
+    "Human resources sent the welcome pack with the laptop policy.",
+    "Registered the road bike with the police marking scheme after the theft last year.",
+    "The landlord installed it in the wardrobe when we moved in.",
+]
+
+_DISTRACTOR_PLACES = [
+    "Oslo",
+    "Kyoto",
+    "Porto",
+    "Quebec",
+    "Tbilisi",
+    "Hanoi",
+    "Cusco",
+    "Galway",
+    "Tallinn",
+    "Valparaiso",
+    "Zanzibar",
+    "Bruges",
+    "Bergen",
+    "Matera",
+    "Hobart",
+]
+_DISTRACTOR_PROJECTS = [
+    "billing migration",
+    "search revamp",
+    "mobile app",
+    "data warehouse",
+    "onboarding flow",
+    "security audit",
+    "API gateway",
+    "design system",
+    "ML pipeline",
+    "office move",
+]
+
+
+def quality_set(seed: int = 7) -> list[QualityItem]:
+    """The facts (asked ones first, then distractors) and their questions; >= 200 facts."""
+    rng = random.Random(seed)
+    items: list[QualityItem] = []
+    for (relation, para), name in zip(_RELATIONS, _NAMES, strict=True):
+        items.append(
+            QualityItem(
+                fact=f"My {relation}'s name is {name}.",
+                keyword_question=f"Who is {name}?",
+                paraphrase_question=f"What is my {para} called?",
+            )
+        )
+    for thing, para, where in _DOCUMENTS:
+        items.append(
+            QualityItem(
+                fact=f"The {thing} are kept in {where}."
+                if thing.endswith("s") and not thing.endswith("ss")
+                else f"The {thing} is kept in {where}.",
+                keyword_question=f"Where are my {thing}?"
+                if thing.endswith("s")
+                else f"Where is my {thing}?",
+                paraphrase_question=f"Where can I find the {para}?",
+            )
+        )
+    for thing, para, value in _FAVOURITES:
+        items.append(
+            QualityItem(
+                fact=f"My favourite {thing} is {value}.",
+                keyword_question=f"Do I like {value}?",
+                paraphrase_question=f"Which {para} do I love most?",
+            )
+        )
+    for event, para, when in _EVENTS:
+        items.append(
+            QualityItem(
+                fact=f"My {event} is on {when}.",
+                keyword_question=f"When is the {event}?",
+                paraphrase_question=f"When do I have my {para}?",
+            )
+        )
+    for fact, para in _SKILLS:
+        keyword = fact.split()[-1]
+        items.append(
+            QualityItem(
+                fact=f"{fact}.",
+                keyword_question=f"What do I know about {keyword}?",
+                paraphrase_question=para,
+            )
+        )
+    for fact, code, para in _IDENTIFIERS:
+        items.append(
+            QualityItem(fact=fact, keyword_question=f"What is {code}?", paraphrase_question=para)
+        )
+    # Distractors: same shapes and vocabulary, different facts.
+    used = {name for name in _NAMES}
+    extra_names = [
+        "Ada",
+        "Bram",
+        "Cleo",
+        "Dario",
+        "Elif",
+        "Femi",
+        "Gaia",
+        "Hugo",
+        "Ines",
+        "Joss",
+        "Kaito",
+        "Lior",
+        "Mara",
+        "Nils",
+        "Odile",
+        "Pavel",
+        "Quinn",
+        "Rosa",
+        "Soren",
+        "Tala",
+    ]
+    relations = [r for r, _ in _RELATIONS]
+    for name in extra_names:
+        if name in used:
+            continue
+        relation = rng.choice(relations)
+        items.append(
+            QualityItem(fact=f"My {relation}'s friend {name} lives in Leeds.", asked=False)
+        )
+    for place in _DISTRACTOR_PLACES:
+        year = rng.randint(2005, 2024)
+        items.append(QualityItem(fact=f"I visited {place} in {year}.", asked=False))
+        items.append(QualityItem(fact=f"My cousin moved to {place} for a new job.", asked=False))
+    for project in _DISTRACTOR_PROJECTS:
+        colleague = rng.choice(extra_names)
+        items.append(
+            QualityItem(fact=f"{colleague} leads the {project} project at work.", asked=False)
+        )
+        items.append(
+            QualityItem(
+                fact=f"The {project} notes are in the shared drive under {project.split()[0]}.",
+                asked=False,
+            )
+        )
+    for thing, _, _ in _FAVOURITES:
+        disliked = rng.choice(["anything too sweet", "loud places", "the usual choice"])
+        items.append(QualityItem(fact=f"For {thing}, I dislike {disliked}.", asked=False))
+    for event, _, _ in _EVENTS[:10]:
+        items.append(QualityItem(fact=f"Last year the {event} was cancelled twice.", asked=False))
+    return items

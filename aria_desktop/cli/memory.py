@@ -1,0 +1,301 @@
+"""``aria memory``: see, search, correct, forget, export and import long-term memories."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
+from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
+from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES, Memory, MemoryQuery
+from aria_desktop.settings import Settings
+
+__all__ = ["register"]
+
+
+def register(sub: Subparsers) -> None:
+    """Add the ``memory`` subcommand."""
+    mem = sub.add_parser("memory", help="long-term memory: add, search, list, forget, ...")
+    acts = mem.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = acts.add_parser("add", help="remember something")
+    add.add_argument("text")
+    add.add_argument("--kind", choices=MEMORY_KINDS, default="fact")
+    add.add_argument("--subject", default="user", help="who or what it is about")
+    add.add_argument("--importance", type=float, default=0.5, help="0-1")
+    add.add_argument("--json", action="store_true")
+    search = acts.add_parser("search", help="hybrid keyword + meaning search")
+    search.add_argument("query")
+    search.add_argument("--limit", type=int, default=10)
+    search.add_argument("--kind", action="append", choices=MEMORY_KINDS, default=[])
+    search.add_argument("--subject")
+    search.add_argument("--all", action="store_true", help="include superseded and forgotten")
+    search.add_argument("--json", action="store_true")
+    lst = acts.add_parser("list", help="newest first")
+    lst.add_argument("--kind", action="append", choices=MEMORY_KINDS, default=[])
+    lst.add_argument("--subject")
+    lst.add_argument("--status", action="append", choices=MEMORY_STATUSES, default=[])
+    lst.add_argument("--limit", type=int, default=100)
+    lst.add_argument("--offset", type=int, default=0)
+    lst.add_argument("--json", action="store_true")
+    show = acts.add_parser("show", help="one memory with all its details")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
+    edit = acts.add_parser("edit", help="correct a memory's text (same id)")
+    edit.add_argument("id")
+    edit.add_argument("text")
+    edit.add_argument("--kind", choices=MEMORY_KINDS)
+    edit.add_argument("--subject")
+    edit.add_argument("--importance", type=float)
+    forget = acts.add_parser("forget", help="forget a memory")
+    forget.add_argument("id")
+    export = acts.add_parser("export", help="write every memory to a JSON-lines file")
+    export.add_argument("file", help="path, or - for standard output")
+    imp = acts.add_parser("import", help="read memories from a JSON-lines file (idempotent)")
+    imp.add_argument("file", help="path, or - for standard input")
+    acts.add_parser("reindex", help="rebuild the keyword index and all vectors from the rows")
+    inbox = acts.add_parser("inbox", help="extracted facts waiting for approval")
+    inbox.add_argument("--json", action="store_true")
+    approve = acts.add_parser("approve", help="store an inbox entry as a memory")
+    approve.add_argument("id", nargs="+")
+    reject = acts.add_parser("reject", help="drop an inbox entry")
+    reject.add_argument("id", nargs="+")
+    mem.set_defaults(handler=_cmd_memory)
+
+
+def _memory_dict(memory: Memory) -> dict[str, Any]:
+    data = dataclasses.asdict(memory)
+    data["message_ids"] = list(memory.message_ids)
+    return data
+
+
+def _line(memory: Memory) -> str:
+    about = f" [{memory.subject}]" if memory.subject != "user" else ""
+    state = "" if memory.status == "active" else f" ({memory.status})"
+    when = fmt_time(memory.created_at)
+    return f"{memory.id}  {when}  {memory.kind:<10}{about} {memory.content}{state}"
+
+
+async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.bootstrap import open_memory
+
+    if args.action == "import":
+        lines = _read_lines(args.file)  # before taking the database: fail fast on a bad file
+    storage = await open_memory(settings)
+    try:
+        memory = storage.memory
+        if storage.pending_vectors and args.action != "reindex":
+            err(
+                f"Building vectors for {storage.pending_vectors} memories "
+                "(new or changed embedding model)…"
+            )
+            await storage.store.sync_vectors()
+        action = args.action
+        if action == "add":
+            added = await memory.add_memory(
+                args.text, kind=args.kind, subject=args.subject, importance=args.importance
+            )
+            if args.json:
+                print_json(_memory_dict(added))
+            else:
+                print(added.id)
+            return EXIT_OK
+        if action == "search":
+            statuses = MEMORY_STATUSES if args.all else ("active",)
+            hits = await memory.search_memories(
+                MemoryQuery(
+                    text=args.query,
+                    limit=args.limit,
+                    kinds=tuple(args.kind),
+                    subject=args.subject,
+                    statuses=tuple(statuses),
+                    min_similarity=0.2,
+                )
+            )
+            if args.json:
+                print_json(
+                    [
+                        {
+                            "memory": _memory_dict(h.memory),
+                            "score": h.score,
+                            "lexical_rank": h.lexical_rank,
+                            "vector_rank": h.vector_rank,
+                        }
+                        for h in hits
+                    ]
+                )
+                return EXIT_OK
+            if not hits:
+                err("Nothing found.")
+            if not storage.store.vector_search_available:
+                err(f"(keyword search only: {storage.store.vector_status})")
+            for hit in hits:
+                print(f"{hit.score:.4f}  {_line(hit.memory)}")
+            return EXIT_OK
+        if action == "list":
+            memories = await memory.list_memories(
+                kinds=tuple(args.kind),
+                subject=args.subject,
+                statuses=tuple(args.status) or ("active",),
+                limit=args.limit,
+                offset=args.offset,
+            )
+            if args.json:
+                print_json([_memory_dict(m) for m in memories])
+                return EXIT_OK
+            if not memories:
+                err('No memories yet. Add one with: aria memory add "I prefer dark themes"')
+            for m in memories:
+                print(_line(m))
+            return EXIT_OK
+        if action == "show":
+            found = await memory.get_memory(args.id)
+            if found is None:
+                raise NotFoundError(
+                    f"There is no memory {args.id!r}.", hint="List them with `aria memory list`."
+                )
+            if args.json:
+                print_json(_memory_dict(found))
+            else:
+                _print_details(found)
+            return EXIT_OK
+        if action == "edit":
+            updated = await memory.update_memory(
+                args.id,
+                content=args.text,
+                kind=args.kind,
+                subject=args.subject,
+                importance=args.importance,
+            )
+            err(f"Updated {updated.id}: {updated.content}")
+            return EXIT_OK
+        if action == "forget":
+            await memory.forget_memory(args.id)
+            err(f"Forgot {args.id}.")
+            return EXIT_OK
+        if action == "export":
+            rows = await storage.store.export_rows()
+            _write_lines(args.file, rows)
+            err(f"Exported {len(rows)} memories.")
+            return EXIT_OK
+        if action == "import":
+            report = await storage.store.import_rows(lines)
+            err(
+                f"Imported {report.added} memories; {report.skipped} already present"
+                + (
+                    f"; {report.rejected} invalid lines skipped (see the log)"
+                    if report.rejected
+                    else ""
+                )
+                + "."
+            )
+            return EXIT_OK if not report.rejected else EXIT_FAILURE
+        if action == "reindex":
+            fts_rows, vectors = await storage.store.reindex()
+            err(f"Reindexed {fts_rows} memories; {vectors} vectors built.")
+            if not storage.store.vector_search_available:
+                err(f"Vector search is off: {storage.store.vector_status}")
+            return EXIT_OK
+        if action == "inbox":
+            candidates = await memory.list_memory_inbox()
+            if args.json:
+                print_json([dataclasses.asdict(c) for c in candidates])
+                return EXIT_OK
+            if not candidates:
+                err("The inbox is empty.")
+            for c in candidates:
+                print(f"{c.id}  {fmt_time(c.created_at)}  {c.kind:<10} {c.content}")
+            return EXIT_OK
+        if action == "approve":
+            for candidate_id in args.id:
+                stored = await memory.approve_memory(candidate_id)
+                err(f"Remembered {stored.id}: {stored.content}")
+            return EXIT_OK
+        for candidate_id in args.id:  # reject
+            await memory.reject_memory(candidate_id)
+            err(f"Rejected {candidate_id}.")
+        return EXIT_OK
+    finally:
+        await storage.aclose()
+
+
+def _print_details(memory: Memory) -> None:
+    print(f"# {memory.id}  ({memory.status})")
+    print(memory.content)
+    print()
+    print(f"kind:        {memory.kind}")
+    print(f"subject:     {memory.subject}")
+    if memory.topic:
+        print(f"topic:       {memory.topic}")
+    print(f"importance:  {memory.importance:.2f}")
+    print(f"confidence:  {memory.confidence:.2f}")
+    source = memory.provenance
+    if memory.conversation_id:
+        source += f" (conversation {memory.conversation_id}"
+        source += (
+            f", messages {', '.join(map(str, memory.message_ids))})" if memory.message_ids else ")"
+        )
+    print(f"provenance:  {source}")
+    print(f"created:     {fmt_time(memory.created_at)}")
+    print(f"updated:     {fmt_time(memory.updated_at)}")
+    accessed = fmt_time(memory.last_accessed_at) if memory.last_accessed_at else "never"
+    print(f"accessed:    {memory.access_count} times, last {accessed}")
+    print(f"embedding:   {memory.embedding_model or 'none (keyword search only)'}")
+    if memory.supersedes:
+        print(f"replaces:    {memory.supersedes}")
+    if memory.superseded_by:
+        print(f"replaced by: {memory.superseded_by}")
+
+
+def _read_lines(name: str) -> list[dict[str, Any]]:
+    try:
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            text = Path(name).expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AriaError(
+            f"Cannot read {name}: {exc}", hint="Give a JSON-lines file from `aria memory export`."
+        ) from exc
+    rows: list[dict[str, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            rows.append(json.loads(line))
+        except ValueError as exc:
+            raise MemoryInvalidError(
+                f"{name} line {number} is not JSON: {exc}",
+                hint="Each line must be one memory object, as `aria memory export` writes.",
+            ) from exc
+    return rows
+
+
+def _write_lines(name: str, rows: list[dict[str, Any]]) -> None:
+    body = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    if name == "-":
+        sys.stdout.write(body)
+        sys.stdout.flush()
+        return
+    path = Path(name).expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Memories are private: write owner-only, atomically.
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(body)
+            os.chmod(tmp, 0o600)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise AriaError(
+            f"Cannot write {path}: {exc}", hint="Choose a folder you can write to."
+        ) from exc

@@ -1,0 +1,153 @@
+"""Long-term memory value types: what ARIA remembers about the user, and how it is searched.
+
+A :class:`Memory` is one durable statement ("My wife's name is Dana"). Memories are never
+silently rewritten: a correction supersedes the old memory (which stays, marked
+``superseded`` and linked), and forgetting marks it ``forgotten`` so search no longer finds it.
+Memory text is untrusted data — it came from a user, a model or the screen — and is always
+fenced when put into a prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+__all__ = [
+    "MEMORY_KINDS",
+    "MEMORY_STATUSES",
+    "Memory",
+    "MemoryAction",
+    "MemoryCandidate",
+    "MemoryHit",
+    "MemoryKind",
+    "MemoryQuery",
+    "MemoryStatus",
+]
+
+MemoryKind = Literal["fact", "preference", "event", "skill", "document"]
+MemoryStatus = Literal["active", "superseded", "forgotten"]
+MemoryAction = Literal["added", "reinforced", "superseded"]
+"""What storing a memory did: added it, reinforced a near-duplicate, or replaced an old one."""
+
+MEMORY_KINDS: tuple[str, ...] = get_args(MemoryKind)
+"""Every memory kind, in display order."""
+MEMORY_STATUSES: tuple[str, ...] = get_args(MemoryStatus)
+"""Every memory status."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Memory:
+    """One remembered statement.
+
+    Attributes:
+        id: stable public id (``mem_`` + hex), used by the CLI, API and tools.
+        content: the statement, in plain words.
+        kind: fact, preference, event, skill or document.
+        subject: who or what it is about ("user", "Dana", "project q3").
+        importance: how much it matters, 0-1 (weights search slightly).
+        confidence: how sure ARIA is it is still true, 0-1 (decays slowly when never used).
+        status: active, superseded (a newer memory replaced it) or forgotten.
+        provenance: where it came from: ``conversation``, ``manual``, ``api``, ``import``,
+            ``tool`` or ``inbox``.
+        conversation_id: the conversation it was learned in (None when not from one).
+        message_ids: stored message ids it was extracted from.
+        topic: what attribute of the subject it states ("wife's name", "theme"); a new memory
+            with the same subject and topic but different content supersedes the old one.
+        created_at, updated_at: UNIX seconds.
+        last_accessed_at: UNIX seconds of the last search that returned it (None: never).
+        access_count: how many searches returned it.
+        embedding_model: model that produced its vector ("" when it has none).
+        supersedes: id of the memory this one replaced (None if it replaced nothing).
+        superseded_by: id of the memory that replaced this one (None while current).
+    """
+
+    id: str
+    content: str
+    kind: MemoryKind = "fact"
+    subject: str = "user"
+    importance: float = 0.5
+    confidence: float = 1.0
+    status: MemoryStatus = "active"
+    provenance: str = "manual"
+    conversation_id: str | None = None
+    message_ids: tuple[int, ...] = ()
+    topic: str = ""
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    last_accessed_at: float | None = None
+    access_count: int = 0
+    embedding_model: str = ""
+    supersedes: str | None = None
+    superseded_by: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryHit:
+    """A search result.
+
+    Attributes:
+        memory: the memory found.
+        score: fused score (reciprocal rank fusion, lightly weighted by importance and
+            recency); higher is better, comparable only within one search.
+        lexical_rank: 1-based rank in the keyword (BM25) leg, None when it did not match.
+        vector_rank: 1-based rank in the vector (KNN) leg, None when not among its results.
+    """
+
+    memory: Memory
+    score: float
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryQuery:
+    """What to search for.
+
+    Attributes:
+        text: the query in plain words (never FTS syntax: it is escaped).
+        limit: how many hits at most.
+        kinds: only these kinds (empty: all).
+        subject: only memories about this subject (case-insensitive; None: any).
+        statuses: only these statuses (default: active only).
+        since, until: only memories created in this range, UNIX seconds (None: open).
+        mode: ``hybrid`` (both legs fused), ``lexical`` or ``vector`` (one leg only; used by
+            the quality benchmark and for diagnosis).
+        touch: update the hits' access statistics (searches by the user and the model do).
+        min_similarity: vector-leg results below this cosine similarity are dropped (keyword
+            matches are kept); 0 keeps every nearest neighbour.
+    """
+
+    text: str
+    limit: int = 10
+    kinds: tuple[str, ...] = ()
+    subject: str | None = None
+    statuses: tuple[str, ...] = ("active",)
+    since: float | None = None
+    until: float | None = None
+    mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
+    touch: bool = True
+    min_similarity: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryCandidate:
+    """A memory proposed by extraction, waiting in the inbox for the user ("ask me first").
+
+    Attributes:
+        id: stable id (``cand_`` + hex) for approve / reject.
+        content, kind, subject, topic, importance, confidence: as in :class:`Memory`.
+        conversation_id: the conversation it was extracted from.
+        message_ids: the message ids it was extracted from.
+        created_at: UNIX seconds.
+    """
+
+    id: str
+    content: str
+    kind: MemoryKind = "fact"
+    subject: str = "user"
+    topic: str = ""
+    importance: float = 0.5
+    confidence: float = 0.8
+    conversation_id: str | None = None
+    message_ids: tuple[int, ...] = ()
+    created_at: float = 0.0

