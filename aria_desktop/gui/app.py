@@ -167,7 +167,7 @@ class Desktop(QObject):
             self.tray_view.show()
         else:
             self.chat_view.show_banner(NO_TRAY_MESSAGE)
-            self.chat_view.bring_to_front()
+            self.open_chat()
         elapsed_ms = (time.perf_counter() - self.options.started_at) * 1000
         where = "tray icon" if self.tray_view is not None else "chat window (no tray host)"
         _LOGGER.info("ARIA desktop shown: %s after %.0f ms", where, elapsed_ms)
@@ -375,7 +375,7 @@ def run_desktop(
     connector: Connector, services: SettingsService | None, options: DesktopOptions
 ) -> int:
     """Run the desktop app until it quits; returns the exit status."""
-    import qasync
+    from aria_desktop.gui.loop import AriaEventLoop
 
     ensure_display()
     sys.setswitchinterval(0.001)  # threads holding the GIL delay the loop less (design.md §8)
@@ -388,7 +388,7 @@ def run_desktop(
     app.setQuitOnLastWindowClosed(False)
     previous_hook = sys.excepthook
     sys.excepthook = _log_unhandled
-    loop = qasync.QEventLoop(app)
+    loop = AriaEventLoop(app)
     asyncio.set_event_loop(loop)
     try:
         desktop = Desktop(services, options)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from aria_desktop.core.ports import Assistant, EventSubscription
 from aria_desktop.domain.events import StateChanged
+from aria_desktop.gui.tasks import current_loop
 
 __all__ = ["EventBridge"]
 
@@ -46,7 +47,7 @@ class EventBridge(QObject):
         self.stop()
         subscription = assistant.subscribe()
         self._subscription = subscription
-        self._task = asyncio.get_running_loop().create_task(
+        self._task = current_loop().create_task(
             self._pump(subscription), name="aria-gui-event-bridge"
         )
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from aria_desktop.domain.errors import AriaError
 
-__all__ = ["ErrorReporter", "TaskOwner", "describe_error"]
+__all__ = ["ErrorReporter", "TaskOwner", "current_loop", "describe_error"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -34,6 +34,15 @@ def describe_error(exc: BaseException) -> tuple[str, str]:
         f"Something went wrong ({exc.__class__.__name__}).",
         "Details are in the log file (`aria config path` shows where).",
     )
+
+
+def current_loop() -> asyncio.AbstractEventLoop:
+    """The running loop, or the loop set for this thread (Qt can call a slot between loop
+    iterations, e.g. from ``processEvents``; qasync's loop is the thread's loop then)."""
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.get_event_loop_policy().get_event_loop()
 
 
 class TaskOwner:
@@ -66,7 +75,7 @@ class TaskOwner:
                 report(*describe_error(exc))
             return None
 
-        task = asyncio.get_running_loop().create_task(guarded(), name=name)
+        task = current_loop().create_task(guarded(), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
