@@ -113,7 +113,7 @@ def test_tray_menu_reflects_missing_capabilities(desktop_factory: Any, stack: An
     run(wait_for(lambda: not desktop.actions.push_to_talk.isEnabled()))
     actions = desktop.actions
     assert actions.push_to_talk.toolTip() == NOT_INSTALLED["voice"]
-    assert "Voice is not installed" in actions.push_to_talk.text()
+    assert actions.push_to_talk.text() == "Push to talk — Voice is not installed"
     assert not actions.mute.isEnabled()
     assert not actions.computer_control.isEnabled()
     assert actions.computer_control.toolTip() == NOT_INSTALLED["computer"]

@@ -27,9 +27,9 @@ __all__ = ["NOT_INSTALLED", "TrayController"]
 _LOGGER = logging.getLogger(__name__)
 CAPABILITY_REFRESH_MS = 10_000
 NOT_INSTALLED = {
-    "voice": "Voice is not installed in this version of ARIA.",
-    "computer": "Computer control is not installed in this version of ARIA.",
-    "memory": "Memory is not available in this version of ARIA.",
+    "voice": "Voice is not installed. This version of ARIA has no voice support.",
+    "computer": "Not installed. This version of ARIA cannot control the computer.",
+    "memory": "Memory is not available. This version of ARIA has no long-term memory.",
 }
 
 

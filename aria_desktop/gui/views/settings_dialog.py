@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -85,12 +86,15 @@ class SettingsDialogView(QDialog):
     # --- tabs ---------------------------------------------------------------------------------
 
     def _field(self, form: QFormLayout, label: str, key: str, widget: QWidget) -> None:
-        column = QVBoxLayout()
+        container = QWidget()
+        container.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        column = QVBoxLayout(container)
+        column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(2)
         column.addWidget(widget)
         self.errors[key] = error_label()
         column.addWidget(self.errors[key])
-        form.addRow(label, column)
+        form.addRow(label, container)
 
     def _llm_tab(self) -> QWidget:
         page = QWidget()
