@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import importlib
 from typing import Any, cast
 
@@ -49,6 +50,9 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
     attach: str | None = args.attach
 
     async def connect_local() -> Connection:
+        # The adapters' imports (httpx, the Anthropic SDK, SQLite) take about a second: do
+        # them on a thread so the tray stays responsive while ARIA starts.
+        await asyncio.to_thread(importlib.import_module, "aria_desktop.bootstrap")
         from aria_desktop.bootstrap import build_app
         from aria_desktop.core.assistant import LocalAssistant
 
