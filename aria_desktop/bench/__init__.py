@@ -21,4 +21,4 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_core_bench(turns=args.turns, chunks=args.chunks, messages=args.messages)
         return 0
-    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core.")
+    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, gui.")

@@ -18,6 +18,12 @@ def register(sub: Subparsers) -> None:
     core.add_argument("--turns", type=int, default=60, help="turns per side")
     core.add_argument("--chunks", type=int, default=40, help="streamed chunks per reply")
     core.add_argument("--messages", type=int, default=2000, help="messages for the write test")
+    gui = bench_sub.add_parser("gui", help="event-loop stalls while streaming; start-up time")
+    gui.add_argument("--tokens", type=int, default=3000, help="tokens in the streamed reply")
+    gui.add_argument("--rate", type=float, default=500.0, help="streamed tokens per second")
+    gui.add_argument("--startups", type=int, default=5, help="start-up runs")
+    # Qt must own the main thread: this suite runs its own loops (no asyncio.run around it).
+    gui.set_defaults(sync_handler=_cmd_bench_gui)
     bench.set_defaults(handler=_cmd_bench)
 
 
@@ -25,3 +31,10 @@ async def _cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bench import run_suite
 
     return await run_suite(args.suite, args)
+
+
+def _cmd_bench_gui(args: argparse.Namespace, settings: Settings, started_at: float) -> int:
+    from aria_desktop.bench.gui import run_gui_bench
+
+    run_gui_bench(tokens=args.tokens, rate_hz=args.rate, startups=args.startups)
+    return 0

@@ -39,6 +39,7 @@ from aria_desktop.gui.controllers.wizard import WizardController
 from aria_desktop.gui.hotkeys import GlobalHotkeys
 from aria_desktop.gui.icons import IconSet
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
+from aria_desktop.gui.loop import AriaEventLoop
 from aria_desktop.gui.tasks import TaskOwner, describe_error
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.chat_window import ChatWindowView
@@ -46,7 +47,15 @@ from aria_desktop.gui.views.overlay import ActingOverlayView
 from aria_desktop.gui.views.quick_ask import QuickAskView
 from aria_desktop.gui.views.tray import TrayView
 
-__all__ = ["Connection", "Connector", "Desktop", "DesktopOptions", "ensure_display", "run_desktop"]
+__all__ = [
+    "Connection",
+    "Connector",
+    "Desktop",
+    "DesktopOptions",
+    "create_application",
+    "ensure_display",
+    "run_desktop",
+]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -240,6 +249,8 @@ class Desktop(QObject):
         """Close windows, stop hotkeys, events and tasks, then release the connection."""
         if self.hotkeys is not None:
             self.hotkeys.stop()
+        self.context.detach("ARIA has quit.")
+        self.tray.set_offline("ARIA has quit.")
         self.confirm.close_all()
         for widget in (self.quick_ask_view, self.overlay):
             widget.hide()
@@ -371,12 +382,8 @@ def _log_unhandled(
     _LOGGER.error("Unhandled exception in the GUI", exc_info=(exc_type, exc, tb))
 
 
-def run_desktop(
-    connector: Connector, services: SettingsService | None, options: DesktopOptions
-) -> int:
-    """Run the desktop app until it quits; returns the exit status."""
-    from aria_desktop.gui.loop import AriaEventLoop
-
+def create_application() -> tuple[QApplication, AriaEventLoop]:
+    """The QApplication and qasync's loop (set as the thread's loop), ready to run."""
     ensure_display()
     sys.setswitchinterval(0.001)  # threads holding the GIL delay the loop less (design.md §8)
     app = QApplication.instance()
@@ -386,10 +393,18 @@ def run_desktop(
     app.setApplicationDisplayName("ARIA")
     app.setDesktopFileName("aria-desktop")
     app.setQuitOnLastWindowClosed(False)
-    previous_hook = sys.excepthook
-    sys.excepthook = _log_unhandled
     loop = AriaEventLoop(app)
     asyncio.set_event_loop(loop)
+    return app, loop
+
+
+def run_desktop(
+    connector: Connector, services: SettingsService | None, options: DesktopOptions
+) -> int:
+    """Run the desktop app until it quits; returns the exit status."""
+    app, loop = create_application()
+    previous_hook = sys.excepthook
+    sys.excepthook = _log_unhandled
     try:
         desktop = Desktop(services, options)
         app.setWindowIcon(desktop.icons.app)

@@ -37,8 +37,11 @@ def describe_error(exc: BaseException) -> tuple[str, str]:
 
 
 def current_loop() -> asyncio.AbstractEventLoop:
-    """The running loop, or the loop set for this thread (Qt can call a slot between loop
-    iterations, e.g. from ``processEvents``; qasync's loop is the thread's loop then)."""
+    """The running loop, or else the loop set for this thread.
+
+    Qt can call a slot between loop iterations (``processEvents``); qasync's loop is then
+    still the thread's loop.
+    """
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
@@ -58,9 +61,21 @@ class TaskOwner:
         *,
         name: str,
         on_error: ErrorReporter | None = None,
-    ) -> asyncio.Task[Any]:
-        """Run ``coro`` as a named task; its failure goes to ``on_error`` (or the default)."""
+    ) -> asyncio.Task[Any] | None:
+        """Run ``coro`` as a named task; its failure goes to ``on_error`` (or the default).
+
+        Returns None (and drops ``coro``) once the loop is gone: a Qt timer or signal can
+        still fire while the app shuts down.
+        """
         report = on_error or self._on_error
+        try:
+            loop = current_loop()
+            if loop.is_closed():
+                raise RuntimeError("event loop closed")
+        except RuntimeError:
+            coro.close()
+            _LOGGER.debug("%s not started: no event loop", name)
+            return None
 
         async def guarded() -> Any:
             try:
@@ -75,7 +90,7 @@ class TaskOwner:
                 report(*describe_error(exc))
             return None
 
-        task = current_loop().create_task(guarded(), name=name)
+        task = loop.create_task(guarded(), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task

@@ -192,7 +192,9 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
         async def build() -> Any:
             desktop = Desktop(
                 LocalSettingsService(),
-                DesktopOptions(icons_dir=ICONS, use_tray=use_tray, show_wizard=False, hotkeys=False),
+                DesktopOptions(
+                    icons_dir=ICONS, use_tray=use_tray, show_wizard=False, hotkeys=False
+                ),
             )
             if assistant is not None:
                 desktop.context.attach(assistant)

@@ -68,8 +68,13 @@ class AssistantWithMemory(LocalAssistant):
     ) -> Memory:
         self.calls.append(("add", (content, kind, subject, importance, provenance)))
         memory = Memory(
-            id=f"m{next(self._ids)}", content=content, kind=kind, subject=subject,
-            importance=importance, provenance=provenance, created_at=time.time(),
+            id=f"m{next(self._ids)}",
+            content=content,
+            kind=kind,
+            subject=subject,
+            importance=importance,
+            provenance=provenance,
+            created_at=time.time(),
             updated_at=time.time(),
         )
         self.memories[memory.id] = memory

@@ -13,7 +13,13 @@ from aria_desktop.core.tools import Tool
 from aria_desktop.domain.events import RunEnd
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import Hang, Send
-from tests.fakes.ollama_server import chat_line, ollama_error, ollama_stream, ollama_text, ollama_tool_calls
+from tests.fakes.ollama_server import (
+    chat_line,
+    ollama_error,
+    ollama_stream,
+    ollama_text,
+    ollama_tool_calls,
+)
 from tests.gui.conftest import wait_for
 
 
@@ -54,7 +60,9 @@ def test_streamed_reply_renders_incrementally_with_a_badge(
 def test_stop_cancels_the_turn_and_keeps_what_arrived(
     desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
 ) -> None:
-    ollama.script("/api/chat", ollama_stream([Send(chat_line("llama3.2", "Counting: one, ")), Hang()]))
+    ollama.script(
+        "/api/chat", ollama_stream([Send(chat_line("llama3.2", "Counting: one, ")), Hang()])
+    )
     desktop = desktop_factory(stack.assistant)
     rendered: list[str] = []
     finished: list[str] = []
@@ -116,7 +124,7 @@ def test_tool_calls_render_as_cards(
     run(wait_for(lambda: bool(finished)))
     text = desktop.chat_view.transcript.plain_text()
     assert "Memory recalled" in text
-    assert "memory_recall(query=\"drinks\")" in text
+    assert 'memory_recall(query="drinks")' in text
     assert "prefers tea" in text
     assert text.index("Memory recalled") < text.index("You prefer tea.")
 
@@ -163,12 +171,16 @@ def test_conversations_list_search_rename_delete_and_reopen(
     assert "llama3.2 · local (ollama)" in view.transcript.plain_text()
     # Delete asks first (non-modal box); confirming deletes it.
     view.conversations.setCurrentRow(
-        next(i for i in range(view.conversations.count())
-             if view.conversations.item(i).data(Qt.ItemDataRole.UserRole) == alpha_id)
+        next(
+            i
+            for i in range(view.conversations.count())
+            if view.conversations.item(i).data(Qt.ItemDataRole.UserRole) == alpha_id
+        )
     )
     view.delete_button.click()
     box = chat._delete_box
-    assert box is not None and box.isVisible()
+    assert box is not None
+    assert box.isVisible()
     delete = next(b for b in box.buttons() if b.text() == "Delete")
     delete.click()
     run(wait_for(lambda: view.conversations.count() == 1))
@@ -179,7 +191,8 @@ def test_links_ask_before_opening(desktop_factory: Any, stack: Any, run: Any) ->
     desktop = desktop_factory(stack.assistant)
     desktop.chat.ask_open_link(QUrl("https://example.org/page"))
     box = desktop.chat._link_box
-    assert isinstance(box, QMessageBox) and box.isVisible()
+    assert isinstance(box, QMessageBox)
+    assert box.isVisible()
     assert "https://example.org/page" in box.text()
     box.button(QMessageBox.StandardButton.Cancel).click()
     QApplication.processEvents()

@@ -33,8 +33,6 @@ def _consequential_tool(stack: Any, calls: list[dict[str, Any]]) -> None:
     )
 
 
-
-
 def test_confirm_request_round_trips_with_the_nonce_and_keeps_focus(
     desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
 ) -> None:
@@ -58,7 +56,8 @@ def test_confirm_request_round_trips_with_the_nonce_and_keeps_focus(
     run(wait_for(lambda: bool(desktop.confirm.open_requests)))
     request = next(e for e in events if isinstance(e, ActionConfirmRequest))
     dialog = desktop.confirm.dialog(request.request_id)
-    assert dialog is not None and dialog.isVisible()
+    assert dialog is not None
+    assert dialog.isVisible()
     assert "delete_file" in dialog.action.text()
     assert "cannot be undone" in dialog.reason.text()
     assert "notes.txt" in dialog.summary.text()
@@ -70,7 +69,11 @@ def test_confirm_request_round_trips_with_the_nonce_and_keeps_focus(
     dialog.approve_button.click()
     run(wait_for(lambda: any(isinstance(e, ActionConfirmResult) for e in events)))
     result = next(e for e in events if isinstance(e, ActionConfirmResult))
-    assert (result.request_id, result.approved, result.timed_out) == (request.request_id, True, False)
+    assert (result.request_id, result.approved, result.timed_out) == (
+        request.request_id,
+        True,
+        False,
+    )
     run(wait_for(lambda: calls == [{"name": "notes.txt"}]))
     assert answered == [(request.request_id, True, False)]
     assert desktop.confirm.open_requests == []
@@ -106,7 +109,9 @@ def test_unanswered_confirmation_is_denied_by_the_dialog_at_the_timeout(
     assert desktop.confirm.open_requests == []
 
 
-def test_tray_menu_reflects_missing_capabilities(desktop_factory: Any, stack: Any, run: Any) -> None:
+def test_tray_menu_reflects_missing_capabilities(
+    desktop_factory: Any, stack: Any, run: Any
+) -> None:
     desktop = desktop_factory(stack.assistant, use_tray=True)
     run(wait_for(lambda: desktop.tray.capabilities == {} and desktop.context.connected))
     desktop.tray.refresh_capabilities()
@@ -120,7 +125,8 @@ def test_tray_menu_reflects_missing_capabilities(desktop_factory: Any, stack: An
     assert not actions.memory.isEnabled()  # the Assistant has no memory methods yet
     assert actions.memory.toolTip() == NOT_INSTALLED["memory"]
     assert actions.stop_everything.isEnabled()
-    assert actions.open_chat.isEnabled() and actions.quick_ask.isEnabled()
+    assert actions.open_chat.isEnabled()
+    assert actions.quick_ask.isEnabled()
     menu_texts = [a.text().split("\t")[0] for a in desktop.tray_view.menu.actions() if a.text()]
     assert menu_texts[:2] == ["Open chat", "Quick ask…"]
     assert "Quit ARIA" in menu_texts

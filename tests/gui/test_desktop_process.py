@@ -51,8 +51,11 @@ def app_env(tmp_path: Path, display: str | None, ollama_url: str) -> dict[str, s
 
 def xdotool(display: str, *args: str) -> str:
     result = subprocess.run(
-        ["xdotool", *args], env={**os.environ, "DISPLAY": display},
-        capture_output=True, text=True, timeout=10,
+        ["xdotool", *args],
+        env={**os.environ, "DISPLAY": display},
+        capture_output=True,
+        text=True,
+        timeout=10,
     )
     return result.stdout.strip()
 
@@ -69,14 +72,15 @@ def screen_text(display: str, path: Path) -> str:
     image.resize((image.width * 2, image.height * 2), Image.Resampling.LANCZOS).save(path)
     result = subprocess.run(
         ["tesseract", str(path), "-", "--psm", "3"],
-        capture_output=True, text=True, timeout=30, env={**os.environ, "OMP_THREAD_LIMIT": "1"},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "OMP_THREAD_LIMIT": "1"},
     )
     return " ".join(result.stdout.split())
 
 
-def test_aria_desktop_streams_an_answer_on_screen(
-    tmp_path: Path, own_display: str
-) -> None:
+def test_aria_desktop_streams_an_answer_on_screen(tmp_path: Path, own_display: str) -> None:
     with FakeOllama() as ollama:
         ollama.script(
             "/api/chat",
@@ -84,8 +88,11 @@ def test_aria_desktop_streams_an_answer_on_screen(
         )
         process = subprocess.Popen(
             [sys.executable, "-m", "aria_desktop", "desktop", "--no-wizard"],
-            cwd=REPO, env=app_env(tmp_path, own_display, ollama.url),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=REPO,
+            env=app_env(tmp_path, own_display, ollama.url),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         try:
             window = ""
@@ -113,7 +120,8 @@ def test_aria_desktop_streams_an_answer_on_screen(
                     partial_seen = True
                 if "Seine" in text:
                     break
-            assert "Paris" in text and "Seine" in text, text
+            assert "Paris" in text, text
+            assert "Seine" in text, text
             assert partial_seen, "the answer did not appear piece by piece"
             assert "llama3.2" in text  # the badge under the reply
             sent = ollama.requests_to("/api/chat")[0].json()["messages"][-1]
@@ -132,8 +140,11 @@ def test_aria_desktop_streams_an_answer_on_screen(
 def test_aria_desktop_without_a_display_says_so(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "aria_desktop", "desktop"],
-        cwd=REPO, env=app_env(tmp_path, None, "http://127.0.0.1:9"),
-        capture_output=True, text=True, timeout=60,
+        cwd=REPO,
+        env=app_env(tmp_path, None, "http://127.0.0.1:9"),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 1
     assert "No graphical display was found" in result.stderr
@@ -143,8 +154,11 @@ def test_aria_desktop_without_a_display_says_so(tmp_path: Path) -> None:
 def test_attach_without_the_api_says_what_is_missing(tmp_path: Path, own_display: str) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "aria_desktop", "desktop", "--attach"],
-        cwd=REPO, env=app_env(tmp_path, own_display, "http://127.0.0.1:9"),
-        capture_output=True, text=True, timeout=60,
+        cwd=REPO,
+        env=app_env(tmp_path, own_display, "http://127.0.0.1:9"),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     try:
         import aria_desktop.api.client  # noqa: F401

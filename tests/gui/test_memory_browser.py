@@ -16,14 +16,33 @@ NOW = 1_760_000_000.0
 
 def sample(conversation_id: str | None = None) -> list[Memory]:
     return [
-        Memory(id="m1", content="The user prefers tea over coffee.", kind="preference",
-               importance=0.7, created_at=NOW, updated_at=NOW, provenance="extracted",
-               conversation_id=conversation_id),
-        Memory(id="m2", content="The user's dog is called Rex.", kind="fact",
-               created_at=NOW, updated_at=NOW),
-        Memory(id="m3", content="The user is learning Portuguese.", kind="fact",
-               status="proposed", confidence=0.8, created_at=NOW, updated_at=NOW,
-               provenance="extracted"),
+        Memory(
+            id="m1",
+            content="The user prefers tea over coffee.",
+            kind="preference",
+            importance=0.7,
+            created_at=NOW,
+            updated_at=NOW,
+            provenance="extracted",
+            conversation_id=conversation_id,
+        ),
+        Memory(
+            id="m2",
+            content="The user's dog is called Rex.",
+            kind="fact",
+            created_at=NOW,
+            updated_at=NOW,
+        ),
+        Memory(
+            id="m3",
+            content="The user is learning Portuguese.",
+            kind="fact",
+            status="proposed",
+            confidence=0.8,
+            created_at=NOW,
+            updated_at=NOW,
+            provenance="extracted",
+        ),
     ]
 
 
@@ -52,7 +71,8 @@ def test_memory_edits_reach_the_port(desktop_factory: Any, stack: Any, run: Any)
     desktop.actions.memory.trigger()
     view = controller.view
     run(wait_for(lambda: view.memories.rowCount() == 2))
-    assert view.body.isVisible() and not view.unavailable.isVisible()
+    assert view.body.isVisible()
+    assert not view.unavailable.isVisible()
     assert view.tabs.tabText(1) == "Inbox (1)"
     # Search goes to the port with the filters.
     view.kind_filter.setCurrentIndex(view.kind_filter.findData("preference"))
@@ -69,7 +89,10 @@ def test_memory_edits_reach_the_port(desktop_factory: Any, stack: Any, run: Any)
     view.importance.setValue(0.9)
     view.save_button.click()
     run(wait_for(lambda: any(c[0] == "update" for c in assistant.calls)))
-    assert ("update", ("m1", "The user prefers green tea.", "preference", "user", 0.9)) in assistant.calls
+    assert (
+        "update",
+        ("m1", "The user prefers green tea.", "preference", "user", 0.9),
+    ) in assistant.calls
     # Provenance: jump to the conversation.
     opened: list[str] = []
     controller.open_conversation.connect(opened.append)
@@ -98,7 +121,8 @@ def test_memory_edits_reach_the_port(desktop_factory: Any, stack: Any, run: Any)
     run(wait_for(lambda: any(c[0] == "add" for c in assistant.calls)))
     assert ("add", ("Birthday is on 3 May.", "fact", "user", 0.5, "manual")) in [
         (c[0], (c[1][0], c[1][1], c[1][2], round(c[1][3], 2), c[1][4]))
-        for c in assistant.calls if c[0] == "add"
+        for c in assistant.calls
+        if c[0] == "add"
     ]
 
 

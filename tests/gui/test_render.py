@@ -54,9 +54,9 @@ def assert_fully_visible(window: QWidget, widgets: list[QWidget]) -> None:
         area = QRect(top_left, widget.size())
         assert bounds.contains(area), f"{name} {area} is clipped by the window {bounds}"
         hint = widget.minimumSizeHint()
-        assert widget.width() >= hint.width() and widget.height() >= hint.height(), (
-            f"{name} is squeezed: {widget.size()} < {hint}"
-        )
+        squeezed = f"{name} is squeezed: {widget.size()} < {hint}"
+        assert widget.width() >= hint.width(), squeezed
+        assert widget.height() >= hint.height(), squeezed
 
 
 def test_chat_window_renders(
@@ -75,9 +75,19 @@ def test_chat_window_renders(
     screenshot("chat-window")
     assert_fully_visible(
         view,
-        [view.conversations, view.search, view.new_button, view.rename_button,
-         view.delete_button, view.banner, view.transcript, view.composer, view.send_button,
-         view.stop_button, view.status],
+        [
+            view.conversations,
+            view.search,
+            view.new_button,
+            view.rename_button,
+            view.delete_button,
+            view.banner,
+            view.transcript,
+            view.composer,
+            view.send_button,
+            view.stop_button,
+            view.status,
+        ],
     )
     assert "no system tray" in view.banner.text()
 
@@ -97,6 +107,7 @@ def test_quick_ask_renders(desktop_factory: Any, stack: Any, ollama: FakeOllama,
     assert_fully_visible(view, [view.prompt, view.answer])
     assert "14:05" in view.answer.plain_text()
     from PySide6.QtCore import Qt
+
     assert view.windowFlags() & Qt.WindowType.WindowStaysOnTopHint
     assert view.windowFlags() & Qt.WindowType.FramelessWindowHint
 
@@ -105,9 +116,12 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
     desktop = desktop_factory(stack.assistant)
     stack.orchestrator.bus.publish(
         ActionConfirmRequest(
-            request_id="r1", nonce="n1", tool="computer_click",
+            request_id="r1",
+            nonce="n1",
+            tool="computer_click",
             summary="Click “Send” in Thunderbird — Inbox (the message to Ana)",
-            reason="Sending an e-mail cannot be undone.", timeout_s=60.0,
+            reason="Sending an e-mail cannot be undone.",
+            timeout_s=60.0,
         )
     )
     run(wait_for(lambda: desktop.confirm.open_requests == ["r1"]))
@@ -118,8 +132,15 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
     dialog = desktop.confirm.dialog("r1")
     assert dialog is not None
     assert_fully_visible(
-        dialog, [dialog.summary, dialog.action, dialog.reason, dialog.approve_button,
-                 dialog.deny_button, dialog.countdown]
+        dialog,
+        [
+            dialog.summary,
+            dialog.action,
+            dialog.reason,
+            dialog.approve_button,
+            dialog.deny_button,
+            dialog.countdown,
+        ],
     )
     assert_fully_visible(desktop.overlay, [desktop.overlay.label, desktop.overlay.stop_button])
     desktop.confirm.close_all()
@@ -137,9 +158,18 @@ def test_memory_browser_renders(desktop_factory: Any, stack: Any, run: Any) -> N
     settle(run)
     screenshot("memory-browser")
     assert_fully_visible(
-        view, [view.search, view.kind_filter, view.subject_filter, view.status_filter,
-               view.memories, view.content, view.save_button, view.forget_button,
-               view.open_conversation_button]
+        view,
+        [
+            view.search,
+            view.kind_filter,
+            view.subject_filter,
+            view.status_filter,
+            view.memories,
+            view.content,
+            view.save_button,
+            view.forget_button,
+            view.open_conversation_button,
+        ],
     )
 
 
@@ -155,9 +185,13 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: int) -> No
     page = view.tabs.currentWidget()
     widgets = {
         0: [view.ollama_url, view.test_button, view.model, view.anthropic_key, view.chain],
-        2: list(view.hotkey_edits.values()) + [view.hotkeys_enabled],
-        5: [view.api_token, view.show_token_button, view.copy_token_button,
-            view.rotate_token_button],
+        2: [*view.hotkey_edits.values(), view.hotkeys_enabled],
+        5: [
+            view.api_token,
+            view.show_token_button,
+            view.copy_token_button,
+            view.rotate_token_button,
+        ],
     }[tab]
     assert page.isVisible()
     assert_fully_visible(view, [*widgets, view.buttons])
@@ -179,7 +213,11 @@ def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any) -> N
 def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
     desktop = desktop_factory(stack.assistant, use_tray=True)
     desktop.tray.refresh_capabilities()
-    run(wait_for(lambda: desktop.tray.capabilities == {} and desktop.actions.stop_everything.isEnabled()))
+    run(
+        wait_for(
+            lambda: desktop.tray.capabilities == {} and desktop.actions.stop_everything.isEnabled()
+        )
+    )
     menu = desktop.tray_view.menu
     menu.popup(QPoint(900, 420))
     settle(run)

@@ -82,7 +82,9 @@ def test_valid_changes_are_saved_and_start_at_login_writes_the_autostart_entry(
     entry = autostart_path()
     assert entry == isolated_env / "xdg" / "autostart" / "aria-desktop.desktop"
     text = entry.read_text()
-    assert "Exec=" in text and " desktop" in text and "Type=Application" in text
+    assert "Type=Application" in text
+    assert "Exec=" in text
+    assert " desktop" in text
     # Turning it off removes the entry.
     view = controller.open()
     assert view.start_at_login.isChecked()
@@ -106,7 +108,11 @@ def test_test_connection_fills_the_model_picker(
     ]
     view.ollama_url.setText("http://127.0.0.1:9")  # nothing listens there
     view.test_button.click()
-    run(wait_for(lambda: view.test_button.isEnabled() and "Connected" not in view.test_result.text()))
+    run(
+        wait_for(
+            lambda: view.test_button.isEnabled() and "Connected" not in view.test_result.text()
+        )
+    )
     assert view.test_result.text()
     assert "Traceback" not in view.test_result.text()
 
@@ -164,7 +170,8 @@ def test_wizard_finds_ollama_and_saves_the_choices(
 )
 def test_hotkey_text_is_parsed(text: str, pynput: str) -> None:
     spec = parse_hotkey(text)
-    assert spec is not None and spec.pynput == pynput
+    assert spec is not None
+    assert spec.pynput == pynput
     assert parse_hotkey("") is None
 
 
@@ -185,7 +192,10 @@ def test_global_hotkeys_reach_the_loop(qloop: asyncio.AbstractEventLoop, run: An
     hotkeys = GlobalHotkeys(qloop, lambda action, kind: seen.append((action, kind)))
     try:
         assert hotkeys.start(
-            {"quick_ask": parse_hotkey("Ctrl+Alt+Space"), "push_to_talk": parse_hotkey("Ctrl+Alt+V")}
+            {
+                "quick_ask": parse_hotkey("Ctrl+Alt+Space"),
+                "push_to_talk": parse_hotkey("Ctrl+Alt+V"),
+            }
         ), hotkeys.status
         env = {**os.environ}
         subprocess.run(["xdotool", "key", "ctrl+alt+space"], env=env, check=True, timeout=10)
@@ -196,4 +206,9 @@ def test_global_hotkeys_reach_the_loop(qloop: asyncio.AbstractEventLoop, run: An
         subprocess.run(["xdotool", "keyup", "ctrl+alt+v"], env=env, check=True, timeout=10)
         run(wait_for(lambda: ("push_to_talk", "release") in seen))
     finally:
+        listener = hotkeys._listener
         hotkeys.stop()
+        # pynput notices stop() at the next X event; give it one so its thread ends here.
+        subprocess.run(["xdotool", "key", "shift"], check=False, timeout=10)
+        if listener is not None:
+            listener.join(timeout=5)

@@ -68,6 +68,9 @@ class TranscriptView(QTextBrowser):
         self.document().setDefaultStyleSheet(_STYLE)
         self.document().setDocumentMargin(8)
         self._reply: QTextFrame | None = None
+        self._reply_body_start = 0
+        self._tail_start = 0
+        self._stable_text = ""
         self._placeholder = True
         self.show_placeholder()
 
@@ -118,6 +121,8 @@ class TranscriptView(QTextBrowser):
         cursor.insertText("ARIA", self._char(bold=True, color="#53309e"))
         self._reply = frame
         self._reply_body_start = cursor.position()
+        self._tail_start = self._reply_body_start
+        self._stable_text = ""
 
     @property
     def reply_open(self) -> bool:
@@ -125,22 +130,47 @@ class TranscriptView(QTextBrowser):
         return self._reply is not None
 
     def set_reply_markdown(self, markdown: str) -> None:
-        """Replace the open reply's text (called as more of it arrives)."""
+        """Replace the open reply's text (called as more of it arrives).
+
+        Paragraphs that can no longer change (before the last blank line outside a code
+        block) are rendered once; only the last paragraph is re-rendered on each update, so
+        the cost per update does not grow with the length of the reply.
+        """
         frame = self._reply
         if frame is None:
             self.begin_reply()
             frame = self._reply
             assert frame is not None
         at_end = self._at_end()
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(self._reply_body_start)
-        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
-        cursor.removeSelectedText()
-        cursor.insertBlock(QTextBlockFormat(), self._char())
-        cursor.insertMarkdown(markdown, _MARKDOWN)
-        self._shade_code_blocks(self._reply_body_start, frame.lastPosition())
+        if not markdown.startswith(self._stable_text):
+            self._replace(self._reply_body_start, frame, "")
+            self._stable_text = ""
+            self._tail_start = self._reply_body_start
+        stable_length = _stable_prefix_length(markdown)
+        if stable_length > len(self._stable_text):
+            fresh = markdown[len(self._stable_text) : stable_length]
+            self._tail_start = self._replace(self._tail_start, frame, fresh)
+            self._stable_text = markdown[:stable_length]
+        self._replace(self._tail_start, frame, markdown[stable_length:])
         if at_end:
             self._scroll_to_end()
+
+    def _replace(self, start: int, frame: QTextFrame, markdown: str) -> int:
+        """Put ``markdown`` from ``start`` to the end of ``frame``; returns where it ends."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(start)
+        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        if markdown.strip():
+            cursor.insertBlock(QTextBlockFormat(), self._char())
+            text_list = cursor.currentList()
+            if text_list is not None:  # a block after a list item would join the list
+                text_list.remove(cursor.block())
+                cursor.setBlockFormat(QTextBlockFormat())
+            # A trailing blank line would make the importer add an empty list item.
+            cursor.insertMarkdown(markdown.strip("\n"), _MARKDOWN)
+            self._shade_code_blocks(start, cursor.position())
+        return cursor.position()
 
     def end_reply(self, badge: str = "", *, note: str = "") -> None:
         """Close the open reply; ``badge`` (model, where it ran, latency) goes under it."""
@@ -236,6 +266,19 @@ class TranscriptView(QTextBrowser):
     def _scroll_to_end(self) -> None:
         bar = self.verticalScrollBar()
         bar.setValue(bar.maximum())
+
+
+def _stable_prefix_length(markdown: str) -> int:
+    """Length of the leading paragraphs that later text cannot change.
+
+    That is everything up to the last blank line that is not inside a fenced code block.
+    """
+    end = markdown.rfind("\n\n")
+    while end >= 0:
+        if markdown.count("```", 0, end) % 2 == 0:
+            return end + 2
+        end = markdown.rfind("\n\n", 0, end)
+    return 0
 
 
 def escape(text: str) -> str:
