@@ -360,4 +360,62 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("audio", lambda: asyncio.to_thread(lambda: [_check_audio()]))
     await guarded("voice models", lambda: wrap(_check_voice_models))
     await guarded("memory", lambda: _check_memory(settings))
+    await guarded("desktop app", lambda: asyncio.to_thread(_check_desktop_app))
+    return results
+
+
+def _check_desktop_app() -> list[CheckResult]:
+    """The tray app's libraries, icons, global hotkeys and start-at-login entry."""
+    results: list[CheckResult] = []
+    missing = [
+        name for name in ("PySide6", "qasync", "pynput") if importlib.util.find_spec(name) is None
+    ]
+    if missing:
+        return [
+            CheckResult(
+                name="desktop app",
+                status="WARN",
+                detail=f"not installed ({', '.join(missing)} missing)",
+                fix="pip install 'aria-desktop[gui]' (bash packaging/setup.sh start does it)",
+            )
+        ]
+    try:
+        icons = paths.resource_path("icons")
+        absent = [
+            name
+            for name in ("aria.svg", "state-idle.svg", "state-error.svg", "state-offline.svg")
+            if not (icons / name).is_file()
+        ]
+    except FileNotFoundError:
+        absent = ["icons/"]
+    results.append(
+        CheckResult(
+            name="desktop app",
+            status="FAIL" if absent else "OK",
+            detail=f"icons missing: {', '.join(absent)}" if absent else "PySide6, qasync, pynput",
+            fix="reinstall ARIA: bash packaging/setup.sh start" if absent else "",
+        )
+    )
+    from aria_desktop.gui.hotkeys import session_problem
+
+    problem = session_problem()
+    results.append(
+        CheckResult(
+            name="global hotkeys",
+            status="WARN" if problem else "OK",
+            detail=problem or f"X11 display {os.environ.get('DISPLAY')}",
+            fix="use the tray menu (or the chat window's ARIA menu) instead" if problem else "",
+        )
+    )
+    from aria_desktop.cli._desktop_services import autostart_path
+
+    entry = autostart_path()
+    results.append(
+        CheckResult(
+            name="start at login",
+            status="OK",
+            detail=f"on ({entry})" if entry.exists() else "off",
+            fix="" if entry.exists() else "turn it on in Settings > General",
+        )
+    )
     return results

@@ -46,6 +46,7 @@ __all__ = [
     "AgentSettings",
     "AnthropicSettings",
     "BreakerSettings",
+    "GuiSettings",
     "LLMSettings",
     "LogSettings",
     "MemorySettings",
@@ -346,6 +347,29 @@ class MemorySettings:
 
 
 @dataclass(frozen=True)
+class GuiSettings:
+    """The desktop app (tray, windows, global hotkeys).
+
+    Hotkeys are written the way Qt shows them ("Ctrl+Alt+Space"); "" turns one off.
+
+    Attributes:
+        hotkey_quick_ask: opens the quick-ask prompt.
+        hotkey_push_to_talk: held down to talk (voice capability).
+        hotkey_stop: the kill switch (stop everything).
+        hotkeys_enabled: grab the global hotkeys at all.
+        start_at_login: an autostart entry starts the tray app when the user logs in.
+        first_run_done: the first-run wizard was completed (or skipped).
+    """
+
+    hotkey_quick_ask: str = "Ctrl+Alt+Space"
+    hotkey_push_to_talk: str = "Ctrl+Alt+V"
+    hotkey_stop: str = "Ctrl+Alt+X"
+    hotkeys_enabled: bool = True
+    start_at_login: bool = False
+    first_run_done: bool = False
+
+
+@dataclass(frozen=True)
 class Settings:
     """All settings."""
 
@@ -354,6 +378,7 @@ class Settings:
     storage: StorageSettings = field(default_factory=StorageSettings)
     log: LogSettings = field(default_factory=LogSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
+    gui: GuiSettings = field(default_factory=GuiSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

@@ -23,6 +23,10 @@ as_root() {
 # System packages ARIA uses at run time (and, for tests, the tools that drive real components).
 apt_runtime=(python3 python3-venv python3-pip ca-certificates)
 apt_test=()
+# Desktop app: Qt's xcb platform needs these; tests run it under Xvfb, drive it with xdotool
+# and read the screen back with tesseract.
+apt_runtime+=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)
+apt_test+=(xvfb xauth xdotool tesseract-ocr tesseract-ocr-eng)
 
 install_apt() {
   local wanted=("$@") missing=()
@@ -54,6 +58,12 @@ if [ "$mode" = "test" ]; then
   install_apt "${apt_runtime[@]}" ${apt_test[@]+"${apt_test[@]}"}
   extras="all,dev"
 elif [ "$mode" = "start" ]; then
+  # Desktop menu entry and icon for the tray app (`aria desktop`).
+  data_home="${XDG_DATA_HOME:-$HOME/.local/share}"
+  mkdir -p "$data_home/applications" "$data_home/icons/hicolor/scalable/apps"
+  cp resources/icons/aria.svg "$data_home/icons/hicolor/scalable/apps/aria-desktop.svg"
+  sed "s|^Exec=aria desktop|Exec=$venv/bin/aria desktop|" packaging/aria-desktop.desktop \
+    > "$data_home/applications/aria-desktop.desktop"
   install_apt "${apt_runtime[@]}"
 else
   echo "usage: bash packaging/setup.sh start|test" >&2; exit 2

@@ -26,4 +26,4 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_memory_bench(quality=args.quality, n=args.n, queries=args.queries)
         return 0
-    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, memory.")
+    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, memory, gui.")

@@ -30,7 +30,9 @@ def summary(values: Sequence[float]) -> str:
 
 
 @contextlib.asynccontextmanager
-async def scripted_ollama_server(reply: str, chunks: int) -> AsyncIterator[str]:
+async def scripted_ollama_server(
+    reply: str, chunks: int, delay_ms: float = 0.0
+) -> AsyncIterator[str]:
     """Run the Ollama test server (``tests/fakes``) in a child process; yields its base URL."""
     script = _REPO / "tests" / "fakes" / "ollama_server.py"
     if not script.exists():
@@ -48,6 +50,8 @@ async def scripted_ollama_server(reply: str, chunks: int) -> AsyncIterator[str]:
         reply,
         "--chunks",
         str(chunks),
+        "--delay-ms",
+        str(delay_ms),
         cwd=_REPO,
         stdout=subprocess.PIPE,
     )

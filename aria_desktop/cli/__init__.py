@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from aria_desktop import __version__, keystore
-from aria_desktop.cli import audit, bench, chat, config, conversations, doctor, memory
+from aria_desktop.cli import audit, bench, chat, config, conversations, desktop, doctor, memory
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -34,7 +35,7 @@ __all__ = ["build_parser", "main"]
 _LOGGER = logging.getLogger(__name__)
 
 #: Subcommand modules, in the order ``aria --help`` lists them.
-_COMMANDS = (chat, conversations, config, audit, doctor, bench, memory)
+_COMMANDS = (chat, conversations, memory, config, audit, doctor, desktop, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,9 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``aria`` console script."""
+    started_at = time.perf_counter()
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "handler", None):
+    sync_handler = getattr(args, "sync_handler", None)
+    if not getattr(args, "handler", None) and sync_handler is None:
         parser.print_help()
         return EXIT_USAGE
     keystore.scrub_secret_env()
@@ -63,6 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = load_settings()
         log_file = resolve_log_file(settings)
         setup_logging(settings.log.level, log_file, console=args.verbose)
+        if sync_handler is not None:
+            # Runs its own event loop (the desktop app: qasync on Qt's loop).
+            return int(sync_handler(args, settings, started_at))
         handler: Handler = args.handler
         return asyncio.run(handler(args, settings))
     except ConfigError as exc:

@@ -24,6 +24,12 @@ def register(sub: Subparsers) -> None:
     memory.add_argument("--quality", action="store_true", help="Recall@1/@5 of each search leg")
     memory.add_argument("--n", type=int, help="largest store size for the speed test (100000)")
     memory.add_argument("--queries", type=int, default=200, help="queries per size")
+    gui = bench_sub.add_parser("gui", help="event-loop stalls while streaming; start-up time")
+    gui.add_argument("--tokens", type=int, default=3000, help="tokens in the streamed reply")
+    gui.add_argument("--rate", type=float, default=500.0, help="streamed tokens per second")
+    gui.add_argument("--startups", type=int, default=5, help="start-up runs")
+    # Qt must own the main thread: this suite runs its own loops (no asyncio.run around it).
+    gui.set_defaults(sync_handler=_cmd_bench_gui)
     bench.set_defaults(handler=_cmd_bench)
 
 
@@ -31,3 +37,10 @@ async def _cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bench import run_suite
 
     return await run_suite(args.suite, args)
+
+
+def _cmd_bench_gui(args: argparse.Namespace, settings: Settings, started_at: float) -> int:
+    from aria_desktop.bench.gui import run_gui_bench
+
+    run_gui_bench(tokens=args.tokens, rate_hz=args.rate, startups=args.startups)
+    return 0

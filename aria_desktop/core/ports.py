@@ -20,6 +20,7 @@ from aria_desktop.domain.chat import (
     Usage,
 )
 from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
+from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
 from aria_desktop.domain.memory import (
     Memory,
@@ -331,3 +332,48 @@ class Assistant(Protocol):
     async def approve_memory(self, candidate_id: str) -> Memory: ...
 
     async def reject_memory(self, candidate_id: str) -> None: ...
+
+
+class SettingsService(Protocol):
+    """What the desktop GUI needs to read and change the user's settings.
+
+    Implemented at the composition root (the CLI), so the GUI never touches settings files,
+    the keyring or the autostart folder directly. Changes are validated as a whole before
+    anything is written; a refused change raises ``ConfigError`` naming the key.
+    """
+
+    def fields(self, prefix: str = "") -> list[SettingInfo]:
+        """Every key starting with ``prefix``, with its current value (re-read from disk)."""
+        ...
+
+    def check(self, changes: Mapping[str, str]) -> dict[str, str]:
+        """Validate ``key -> value`` changes together; returns ``key -> reason`` for bad ones."""
+        ...
+
+    def apply(self, changes: Mapping[str, str]) -> None:
+        """Validate and write the changes (atomically); ``start_at_login`` updates autostart."""
+        ...
+
+    async def check_ollama(self, url: str) -> ServerCheck:
+        """Probe an Ollama server's ``/api/tags`` (never raises: failures are in the result)."""
+        ...
+
+    def secret_status(self, name: str) -> str:
+        """Where a secret lives: keyring, file, env or missing."""
+        ...
+
+    def set_secret(self, name: str, value: str) -> str:
+        """Store a secret in the keyring (``SecretStoreError`` if none is usable)."""
+        ...
+
+    def delete_secret(self, name: str) -> None:
+        """Remove a stored secret."""
+        ...
+
+    def api_token(self) -> str:
+        """The local HTTP API's bearer token (created on first use)."""
+        ...
+
+    def rotate_api_token(self) -> str:
+        """Replace the API token (clients holding the old one must re-read it)."""
+        ...

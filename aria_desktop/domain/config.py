@@ -1,0 +1,47 @@
+"""Settings as front-ends see them: keys, types and values as text.
+
+The GUI edits settings through ``core.ports.SettingsService`` with these values, so it never
+imports the settings module (which reads files and environment variables).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class SettingInfo:
+    """One settable key.
+
+    Attributes:
+        key: dotted key (``llm.ollama.url``).
+        type_name: ``str``, ``int``, ``float``, ``bool``, ``tuple[str, ...]`` or the chains
+            mapping type.
+        value: the current effective value, written as ``aria config set`` takes it
+            (lists comma-separated, booleans ``true``/``false``).
+        default: the default, written the same way.
+    """
+
+    key: str
+    type_name: str
+    value: str
+    default: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ServerCheck:
+    """Outcome of testing an LLM server's address.
+
+    Attributes:
+        url: the address tested.
+        ok: the server answered like the expected API.
+        models: model names it offers (from Ollama's ``/api/tags``).
+        message: plain-words result ("Connected: 3 models" / why it failed and what to do).
+        latency_ms: round-trip time of the probe in milliseconds.
+    """
+
+    url: str
+    ok: bool
+    models: tuple[str, ...] = ()
+    message: str = ""
+    latency_ms: float = 0.0

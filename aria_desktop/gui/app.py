@@ -1,0 +1,415 @@
+"""The desktop app: tray (or window), controllers, hotkeys, and the one quit path.
+
+``run_desktop`` is the synchronous entry point used by ``aria desktop``: it creates the
+QApplication and qasync's event loop, shows the tray icon first (start-up feels instant) and
+then connects to ARIA in the background (building the orchestrator or attaching to a daemon).
+Every way of quitting — the tray's Quit, SIGINT/SIGTERM, closing the window when there is no
+tray, the session ending — sets one asyncio Event; the shutdown that follows closes the
+windows, stops the hotkeys and the connection, then Qt quits (design.md §8).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QApplication, QSystemTrayIcon
+
+from aria_desktop.core.ports import Assistant, SettingsService
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.gui.bridge import EventBridge
+from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.controllers.chat import ChatController
+from aria_desktop.gui.controllers.confirm import ConfirmController
+from aria_desktop.gui.controllers.memory import MemoryController
+from aria_desktop.gui.controllers.quick_ask import QuickAskController
+from aria_desktop.gui.controllers.settings import SettingsController
+from aria_desktop.gui.controllers.tray import TrayController
+from aria_desktop.gui.controllers.wizard import WizardController
+from aria_desktop.gui.hotkeys import GlobalHotkeys
+from aria_desktop.gui.icons import IconSet
+from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
+from aria_desktop.gui.loop import AriaEventLoop
+from aria_desktop.gui.tasks import TaskOwner, describe_error
+from aria_desktop.gui.views.actions import ActionSet
+from aria_desktop.gui.views.chat_window import ChatWindowView
+from aria_desktop.gui.views.overlay import ActingOverlayView
+from aria_desktop.gui.views.quick_ask import QuickAskView
+from aria_desktop.gui.views.tray import TrayView
+
+__all__ = [
+    "Connection",
+    "Connector",
+    "Desktop",
+    "DesktopOptions",
+    "create_application",
+    "ensure_display",
+    "run_desktop",
+]
+
+_LOGGER = logging.getLogger(__name__)
+
+NO_TRAY_MESSAGE = (
+    "Your desktop has no system tray, so ARIA opened this window instead. Everything the tray "
+    "menu offers is in the ARIA menu above. Closing this window quits ARIA."
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Connection:
+    """A connected Assistant and how to let go of it.
+
+    Attributes:
+        assistant: what the GUI drives.
+        label: where ARIA runs, for the status line ("in this app", "daemon at ...").
+        aclose: releases it (stops the in-process orchestrator, or closes the API client).
+    """
+
+    assistant: Assistant
+    label: str
+    aclose: Callable[[], Awaitable[None]]
+
+
+Connector = Callable[[], Awaitable[Connection]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class DesktopOptions:
+    """How the desktop app runs.
+
+    Attributes:
+        icons_dir: folder with ``aria.svg`` and ``state-<state>.svg``.
+        use_tray: force the tray on/off; None uses it when the desktop has a tray host.
+        show_wizard: force the first-run wizard; None shows it until it was completed once.
+        hotkeys: grab the global hotkeys (also needs ``gui.hotkeys_enabled``).
+        started_at: ``time.perf_counter()`` when the process started the command (start-up
+            time is logged against it).
+    """
+
+    icons_dir: Path
+    use_tray: bool | None = None
+    show_wizard: bool | None = None
+    hotkeys: bool = True
+    started_at: float = field(default_factory=time.perf_counter)
+
+
+def ensure_display() -> None:
+    """Refuse clearly when there is no graphical session (Qt would abort the process)."""
+    platform = os.environ.get("QT_QPA_PLATFORM", "")
+    if platform or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return
+    raise AriaError(
+        "No graphical display was found, so the desktop app cannot start.",
+        hint="Run it inside your desktop session, or use `aria chat` / `aria daemon` instead.",
+    )
+
+
+class Desktop(QObject):
+    """All windows and controllers of the desktop app, and its lifecycle."""
+
+    ready = Signal()
+    """Connected to ARIA (the Assistant is attached)."""
+
+    def __init__(self, services: SettingsService | None, options: DesktopOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.services = services
+        self.quit_requested = asyncio.Event()
+        self.icons = IconSet(options.icons_dir)
+        self.bridge = EventBridge(self)
+        self.tasks = TaskOwner(self._report_error)
+        self.context = GuiContext(self.bridge, self.tasks)
+        self.actions = ActionSet(self)
+        use_tray = options.use_tray
+        if use_tray is None:
+            use_tray = QSystemTrayIcon.isSystemTrayAvailable()
+        self.tray_view = (
+            TrayView(self.actions, self.icons.for_state("offline")) if use_tray else None
+        )
+        self.chat_view = ChatWindowView(self.actions, self.icons.app)
+        self.chat = ChatController(self.chat_view, self.context)
+        self.quick_ask_view = QuickAskView()
+        self.quick_ask = QuickAskController(self.quick_ask_view, self.context)
+        self.confirm = ConfirmController(self.context)
+        self.overlay = ActingOverlayView()
+        self.tray = TrayController(
+            self.actions, self.icons, self.context, self.overlay, self.tray_view
+        )
+        self.memory = MemoryController(self.context, self.icons.app, self.tray.memory_status)
+        self.memory.open_conversation.connect(self._open_conversation)
+        self.settings = SettingsController(services, self.icons.app) if services else None
+        self.wizard = WizardController(services, self.icons.app) if services else None
+        self.hotkeys: GlobalHotkeys | None = None
+        self.connection: Connection | None = None
+
+        self.actions.open_chat.triggered.connect(self.open_chat)
+        self.actions.quick_ask.triggered.connect(self.open_quick_ask)
+        self.actions.settings.triggered.connect(self.open_settings)
+        self.actions.memory.triggered.connect(self.open_memory)
+        self.actions.quit.triggered.connect(self.request_quit)
+        self.chat_view.close_requested.connect(self._on_chat_close)
+        self.bridge.stream_lost.connect(self._on_stream_lost)
+        if self.tray_view is not None:
+            self.tray_view.icon.activated.connect(self._on_tray_activated)
+        if self.settings is not None:
+            self.settings.saved.connect(self._on_settings_saved)
+            self.settings.run_wizard.connect(self.open_wizard)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.aboutToQuit.connect(self.request_quit)
+
+    # --- lifecycle ----------------------------------------------------------------------------
+
+    def show_shell(self) -> None:
+        """Show the tray icon, or the chat window when the desktop has no tray."""
+        if self.tray_view is not None:
+            self.tray_view.show()
+        else:
+            self.chat_view.show_banner(NO_TRAY_MESSAGE)
+            self.open_chat()
+        elapsed_ms = (time.perf_counter() - self.options.started_at) * 1000
+        where = "tray icon" if self.tray_view is not None else "chat window (no tray host)"
+        _LOGGER.info("ARIA desktop shown: %s after %.0f ms", where, elapsed_ms)
+
+    async def run(self, connector: Connector) -> int:
+        """Show the shell, connect, and serve until a quit is requested; returns exit status."""
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, self.request_quit)
+        self.show_shell()
+        self.start_hotkeys()
+        connect_task = loop.create_task(self._connect(connector), name="aria-gui-connect")
+        try:
+            await self.quit_requested.wait()
+        finally:
+            connect_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait([connect_task], timeout=2.0)
+            await self.shutdown()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                with contextlib.suppress(NotImplementedError, RuntimeError):
+                    loop.remove_signal_handler(signum)
+        return 0
+
+    async def _connect(self, connector: Connector) -> None:
+        self.chat_view.status.setText("Connecting to ARIA…")
+        try:
+            connection = await connector()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not isinstance(exc, AriaError):
+                _LOGGER.exception("Could not connect to ARIA")
+            message, hint = describe_error(exc)
+            self.context.detach(message)
+            self.tray.set_offline(message)
+            self.chat_view.status.setText(message)
+            self.chat_view.transcript.append_error(message, hint)
+            self.tray.notify("ARIA could not start", f"{message} {hint}".strip(), warning=True)
+            if self.tray_view is not None:
+                self.chat_view.bring_to_front()
+            return
+        self.connection = connection
+        self.context.attach(connection.assistant)
+        self.chat_view.setWindowTitle(f"ARIA — {connection.label}")
+        self.ready.emit()
+        _LOGGER.info(
+            "ARIA desktop connected (%s) after %.0f ms",
+            connection.label,
+            (time.perf_counter() - self.options.started_at) * 1000,
+        )
+        if self._wizard_wanted():
+            self.open_wizard()
+
+    def _wizard_wanted(self) -> bool:
+        if self.wizard is None:
+            return False
+        if self.options.show_wizard is not None:
+            return self.options.show_wizard
+        return not self.wizard.completed()
+
+    def request_quit(self) -> None:
+        """The one way to quit: everything else calls this."""
+        if not self.quit_requested.is_set():
+            _LOGGER.info("Quit requested")
+            self.quit_requested.set()
+
+    async def shutdown(self) -> None:
+        """Close windows, stop hotkeys, events and tasks, then release the connection."""
+        if self.hotkeys is not None:
+            self.hotkeys.stop()
+        self.context.detach("ARIA has quit.")
+        self.tray.set_offline("ARIA has quit.")
+        self.confirm.close_all()
+        for widget in (self.quick_ask_view, self.overlay):
+            widget.hide()
+        self.memory.close()
+        if self.settings is not None:
+            self.settings.close()
+        if self.wizard is not None:
+            self.wizard.close()
+        self.chat_view.hide()
+        if self.tray_view is not None:
+            self.tray_view.hide()
+        await self.bridge.aclose()
+        await self.tasks.cancel_all()
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            try:
+                await connection.aclose()
+            except Exception:
+                _LOGGER.exception("Closing the connection to ARIA failed")
+
+    # --- windows ------------------------------------------------------------------------------
+
+    def open_chat(self) -> None:
+        """Show the chat window."""
+        self.chat_view.bring_to_front()
+        self.chat_view.composer.setFocus()
+
+    def open_quick_ask(self) -> None:
+        """Show the quick-ask prompt."""
+        self.quick_ask.open()
+
+    def open_settings(self) -> None:
+        """Show the settings dialog."""
+        if self.settings is None:
+            self.tray.notify("Settings", "Settings cannot be changed from this window.")
+            return
+        self.settings.open(self.hotkeys.status if self.hotkeys is not None else "")
+
+    def open_memory(self) -> None:
+        """Show the memory browser."""
+        self.memory.open()
+
+    def open_wizard(self) -> None:
+        """Show the first-run wizard."""
+        if self.wizard is not None:
+            self.wizard.open()
+
+    def _open_conversation(self, conversation_id: str) -> None:
+        self.open_chat()
+        self.chat.open_conversation(conversation_id)
+
+    def _on_chat_close(self) -> None:
+        if self.tray_view is None:
+            self.request_quit()
+        else:
+            self.chat_view.hide()
+
+    def _on_tray_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason in (
+            QSystemTrayIcon.ActivationReason.Trigger,
+            QSystemTrayIcon.ActivationReason.DoubleClick,
+        ):
+            if self.chat_view.isVisible():
+                self.chat_view.hide()
+            else:
+                self.open_chat()
+
+    def _on_stream_lost(self, message: str) -> None:
+        self.context.detach(message)
+        self.tray.set_offline(message)
+        self.chat_view.status.setText(message)
+        self.tray.notify("ARIA is offline", message, warning=True)
+
+    def _report_error(self, message: str, hint: str) -> None:
+        self.chat_view.status.setText(message)
+        self.tray.notify(message, hint, warning=True)
+
+    def _on_settings_saved(self) -> None:
+        self.start_hotkeys()
+
+    # --- hotkeys ------------------------------------------------------------------------------
+
+    def hotkey_bindings(self) -> dict[str, str]:
+        """``action -> hotkey text`` from the settings ("" when off)."""
+        if self.services is None:
+            return {}
+        values = {info.key: info.value for info in self.services.fields("gui.")}
+        if values.get("gui.hotkeys_enabled", "true") != "true":
+            return {}
+        return {
+            "quick_ask": values.get("gui.hotkey_quick_ask", ""),
+            "push_to_talk": values.get("gui.hotkey_push_to_talk", ""),
+            "stop": values.get("gui.hotkey_stop", ""),
+        }
+
+    def start_hotkeys(self) -> None:
+        """(Re)start the global hotkeys from the settings."""
+        if not self.options.hotkeys:
+            return
+        if self.hotkeys is None:
+            self.hotkeys = GlobalHotkeys(asyncio.get_running_loop(), self.on_hotkey)
+        specs = {}
+        for action, text in self.hotkey_bindings().items():
+            try:
+                specs[action] = parse_hotkey(text)
+            except HotkeySpecError as exc:
+                _LOGGER.warning("Hotkey for %s ignored: %s", action, exc)
+        if not self.hotkeys.start(specs) and specs:
+            self.tray.notify("Global hotkeys unavailable", self.hotkeys.status)
+        quick = specs.get("quick_ask")
+        stop = specs.get("stop")
+        self.actions.set_hotkey_hint(self.actions.quick_ask, quick.text if quick else "")
+        self.actions.set_hotkey_hint(self.actions.stop_everything, stop.text if stop else "")
+
+    def on_hotkey(self, action: str, kind: str) -> None:
+        """A global hotkey went down or up (on the loop's thread)."""
+        if action == "quick_ask" and kind == "press":
+            self.open_quick_ask()
+        elif action == "stop" and kind == "press":
+            self.tray.stop_everything()
+        elif action == "push_to_talk":
+            self.tray.push_to_talk(kind)
+
+
+def _log_unhandled(
+    exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None
+) -> None:
+    """Exceptions escaping Qt slots go to the log, never to the user's terminal."""
+    _LOGGER.error("Unhandled exception in the GUI", exc_info=(exc_type, exc, tb))
+
+
+def create_application() -> tuple[QApplication, AriaEventLoop]:
+    """The QApplication and qasync's loop (set as the thread's loop), ready to run."""
+    ensure_display()
+    sys.setswitchinterval(0.001)  # threads holding the GIL delay the loop less (design.md §8)
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("ARIA")
+    app.setApplicationDisplayName("ARIA")
+    app.setDesktopFileName("aria-desktop")
+    app.setQuitOnLastWindowClosed(False)
+    loop = AriaEventLoop(app)
+    asyncio.set_event_loop(loop)
+    return app, loop
+
+
+def run_desktop(
+    connector: Connector, services: SettingsService | None, options: DesktopOptions
+) -> int:
+    """Run the desktop app until it quits; returns the exit status."""
+    app, loop = create_application()
+    previous_hook = sys.excepthook
+    sys.excepthook = _log_unhandled
+    try:
+        desktop = Desktop(services, options)
+        app.setWindowIcon(desktop.icons.app)
+        with loop:
+            return int(loop.run_until_complete(desktop.run(connector)))
+    finally:
+        sys.excepthook = previous_hook
+        asyncio.set_event_loop(None)

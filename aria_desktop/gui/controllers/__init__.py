@@ -1,0 +1,1 @@
+"""Controllers: behaviour behind the views (commands to the Assistant, event rendering)."""

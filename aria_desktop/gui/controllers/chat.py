@@ -1,0 +1,411 @@
+"""Chat window behaviour: conversations, sending, streaming, Stop, links, tool cards, errors."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import QListWidgetItem, QMessageBox
+
+from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.events import (
+    ActionConfirmRequest,
+    BackendFallback,
+    ErrorEvent,
+    Event,
+    LlmDelta,
+    RunEnd,
+    RunStart,
+    ThinkEnd,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.format import reply_badge, state_label, tool_card
+from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
+
+__all__ = ["ChatController"]
+
+_LOGGER = logging.getLogger(__name__)
+FLUSH_INTERVAL_MS = 33
+"""Streamed text is re-rendered at most this often (30 Hz): smooth, and cheap at any rate."""
+_SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+
+
+@dataclass
+class _Run:
+    run_id: str
+    conversation_id: str
+    text: str = ""
+    backend: str = ""
+    model: str = ""
+    tools: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    rendered: str = ""
+
+
+class ChatController(QObject):
+    """Drives a ``ChatWindowView`` through the Assistant and the event bridge."""
+
+    turn_finished = Signal(str, str)
+    """``(run_id, status)`` once a turn shown in this window has ended."""
+    reply_rendered = Signal(str)
+    """The streamed reply's text each time it is redrawn (for tests and accessibility)."""
+
+    def __init__(self, view: ChatWindowView, context: GuiContext) -> None:
+        super().__init__(view)
+        self.view = view
+        self.context = context
+        self.conversation_id: str | None = None
+        self._titles: list[tuple[str, str]] = []
+        self._run: _Run | None = None
+        self._awaiting: str | None = None
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self._flush)
+        self._link_box: QMessageBox | None = None
+        self._delete_box: QMessageBox | None = None
+
+        view.send_button.clicked.connect(self.send_from_composer)
+        view.composer.submitted.connect(self.send_from_composer)
+        view.stop_button.clicked.connect(self.stop)
+        view.new_button.clicked.connect(self.new_conversation)
+        view.rename_button.clicked.connect(self._rename_current)
+        view.delete_button.clicked.connect(self._ask_delete_current)
+        view.search.textChanged.connect(self._apply_filter)
+        view.conversations.currentItemChanged.connect(self._on_selected)
+        view.conversations.itemChanged.connect(self._on_item_edited)
+        view.transcript.anchorClicked.connect(self.ask_open_link)
+        context.bridge.event_received.connect(self._on_event)
+        context.bridge.state_changed.connect(self._on_state)
+        context.on_attach(self._on_attached)
+        self._set_ready(False)
+
+    # --- connection ---------------------------------------------------------------------------
+
+    def _on_attached(self, assistant: Assistant) -> None:
+        self._set_ready(True)
+        self.view.status.setText(state_label(assistant.state))
+        self.refresh_conversations()
+
+    def _set_ready(self, ready: bool) -> None:
+        for widget in (self.view.send_button, self.view.new_button):
+            widget.setEnabled(ready)
+        if not ready:
+            self.view.status.setText(self.context.connection_problem or "Not connected")
+
+    def show_problem(self, message: str, hint: str = "") -> None:
+        """Say what went wrong in the transcript and the status line."""
+        self.view.transcript.append_error(message, hint)
+        self.view.status.setText(message)
+
+    # --- conversations ------------------------------------------------------------------------
+
+    def refresh_conversations(self) -> None:
+        """Reload the conversation list."""
+        self.context.tasks.spawn(self._load_conversations(), name="aria-gui-list-conversations")
+
+    async def _load_conversations(self) -> None:
+        conversations = await self.context.assistant.list_conversations(limit=200)
+        self._titles = [(c.id, c.title) for c in conversations]
+        self._apply_filter(self.view.search.text())
+
+    def _apply_filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        shown = [(cid, title) for cid, title in self._titles if needle in title.lower()]
+        self.view.set_conversations(shown, self.conversation_id)
+
+    def new_conversation(self) -> None:
+        """Start afresh: the next message creates a conversation."""
+        self.conversation_id = None
+        self.view.conversations.clearSelection()
+        self.view.conversations.setCurrentRow(-1)
+        self.view.transcript.show_placeholder()
+        self.view.composer.setFocus()
+
+    def open_conversation(self, conversation_id: str) -> None:
+        """Show a stored conversation."""
+        self.conversation_id = conversation_id
+        self._apply_filter(self.view.search.text())
+        self.context.tasks.spawn(
+            self._load_messages(conversation_id), name="aria-gui-load-messages"
+        )
+
+    def _on_selected(self, current: QListWidgetItem | None, _previous: object) -> None:
+        if current is None:
+            return
+        conversation_id = str(current.data(CONVERSATION_ID_ROLE))
+        if conversation_id != self.conversation_id:
+            self.open_conversation(conversation_id)
+
+    async def _load_messages(self, conversation_id: str) -> None:
+        messages = await self.context.assistant.list_messages(conversation_id, limit=200)
+        if conversation_id != self.conversation_id:
+            return
+        transcript = self.view.transcript
+        transcript.show_placeholder("This conversation is empty.")
+        calls: dict[str, tuple[str, dict[str, Any]]] = {}
+        for message in messages:
+            if message.role == "user":
+                transcript.append_user(message.content)
+            elif message.role == "assistant":
+                for call in message.tool_calls:
+                    calls[call.id] = (call.name, call.arguments)
+                if message.content or not message.tool_calls:
+                    note = {
+                        "interrupted": "This reply was cut off.",
+                        "error": "This reply failed.",
+                    }.get(message.status, "")
+                    badge = reply_badge(message.model, message.backend, None)
+                    transcript.append_reply(message.content, badge, note=note)
+            elif message.role == "tool":
+                name, arguments = calls.get(message.tool_call_id or "", (message.name or "", {}))
+                transcript.append_tool_card(*tool_card(name, arguments, message.content), "ok")
+        if self._run is not None and self._run.conversation_id == conversation_id:
+            transcript.begin_reply()
+            self._flush()
+
+    def _rename_current(self) -> None:
+        item: QListWidgetItem | None = self.view.conversations.currentItem()
+        if item is not None:
+            self.view.conversations.editItem(item)
+
+    def _on_item_edited(self, item: QListWidgetItem) -> None:
+        conversation_id = str(item.data(CONVERSATION_ID_ROLE))
+        title = " ".join(item.text().split())
+        if not title:
+            self.refresh_conversations()
+            return
+        self.context.tasks.spawn(
+            self._rename(conversation_id, title), name="aria-gui-rename-conversation"
+        )
+
+    async def _rename(self, conversation_id: str, title: str) -> None:
+        await self.context.assistant.rename_conversation(conversation_id, title)
+        await self._load_conversations()
+
+    def _ask_delete_current(self) -> None:
+        item: QListWidgetItem | None = self.view.conversations.currentItem()
+        if item is None:
+            return
+        conversation_id = str(item.data(CONVERSATION_ID_ROLE))
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Delete conversation",
+            f"Delete “{item.text()}” and all its messages? This cannot be undone.",
+            QMessageBox.StandardButton.Cancel,
+            self.view,
+        )
+        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+
+        def finished() -> None:
+            if box.clickedButton() is delete:
+                self.delete_conversation(conversation_id)
+            box.deleteLater()
+
+        box.finished.connect(finished)
+        self._delete_box = box
+        box.open()  # never exec(): that would nest an event loop (design.md §8)
+
+    def delete_conversation(self, conversation_id: str) -> None:
+        """Delete a conversation (after the user confirmed)."""
+        if conversation_id == self.conversation_id:
+            self.new_conversation()
+        self.context.tasks.spawn(self._delete(conversation_id), name="aria-gui-delete")
+
+    async def _delete(self, conversation_id: str) -> None:
+        await self.context.assistant.delete_conversation(conversation_id)
+        await self._load_conversations()
+
+    # --- sending and streaming ----------------------------------------------------------------
+
+    def send_from_composer(self) -> None:
+        """Send what is in the composer."""
+        text = self.view.composer.toPlainText().strip()
+        if not text:
+            return
+        if self._run is not None:
+            self.view.status.setText("ARIA is still answering — press Stop to interrupt it.")
+            return
+        if not self.context.connected:
+            self.view.status.setText(self.context.connection_problem or "Not connected.")
+            return
+        self.view.composer.clear()
+        self.send(text)
+
+    def send(self, text: str) -> None:
+        """Start a turn with ``text`` in the open conversation (or a new one)."""
+        self.view.transcript.append_user(text)
+        self._awaiting = text
+        self.view.set_busy(True)
+        self.view.status.setText("Sending…")
+        self.context.tasks.spawn(
+            self._start(text), name="aria-gui-start-turn", on_error=self._start_failed
+        )
+
+    async def _start(self, text: str) -> None:
+        started = await self.context.assistant.start_turn(
+            StartTurn(text=text, conversation_id=self.conversation_id, source="text")
+        )
+        self._awaiting = None
+        if self._run is None:
+            self._run = _Run(run_id=started.run_id, conversation_id=started.conversation_id)
+        if self.conversation_id != started.conversation_id:
+            self.conversation_id = started.conversation_id
+            self.refresh_conversations()
+
+    def _start_failed(self, message: str, hint: str) -> None:
+        self._awaiting = None
+        self.view.set_busy(False)
+        self.show_problem(message, hint)
+
+    def stop(self) -> None:
+        """Cancel the reply in progress."""
+        run = self._run
+        if run is None:
+            return
+        self.view.status.setText("Stopping…")
+        self.context.tasks.spawn(
+            self.context.assistant.cancel_turn(run.run_id), name="aria-gui-cancel-turn"
+        )
+
+    @property
+    def current_run_id(self) -> str | None:
+        """The run shown as streaming, if any."""
+        return self._run.run_id if self._run is not None else None
+
+    def _on_state(self, state: str, _backend: str) -> None:
+        if self._run is None:
+            self.view.status.setText(state_label(state))
+
+    def _on_event(self, event: Event) -> None:
+        run = self._run
+        if isinstance(event, RunStart):
+            self._adopt(event)
+            return
+        if run is None or event.run_id != run.run_id:
+            return
+        transcript = self.view.transcript
+        if isinstance(event, LlmDelta):
+            run.text += event.text
+            if not self._flush_timer.isActive():
+                self._flush_timer.start()
+            self.view.status.setText("Answering…")
+        elif isinstance(event, ThinkEnd):
+            if event.backend:
+                run.backend, run.model = event.backend, event.model
+        elif isinstance(event, ToolCallEvent):
+            self._close_segment()
+            run.tools[event.call_id] = (event.name, dict(event.arguments))
+            self.view.status.setText(f"Using {event.name}…")
+        elif isinstance(event, ToolResultEvent):
+            name, arguments = run.tools.get(event.call_id, (event.name, {}))
+            transcript.append_tool_card(*tool_card(name, arguments, event.result), event.status)
+        elif isinstance(event, BackendFallback):
+            self._close_segment()
+            transcript.append_notice(
+                f"{event.from_backend} did not answer ({event.reason.replace('_', ' ')}); "
+                f"trying {event.to_backend}."
+            )
+        elif isinstance(event, ActionConfirmRequest):
+            self.view.status.setText("Waiting for you to approve or deny an action…")
+        elif isinstance(event, ErrorEvent):
+            self._close_segment()
+            transcript.append_error(event.message, event.hint)
+        elif isinstance(event, RunEnd):
+            self._finish(run, event)
+
+    def _adopt(self, event: RunStart) -> None:
+        """Show a turn started elsewhere (voice, quick ask) in the open conversation."""
+        if self._run is not None and self._run.run_id == event.run_id:
+            return
+        if self._run is None and event.run_id is not None and self._awaiting is not None:
+            if event.source == "text" and event.text == self._awaiting:
+                # Over the HTTP API the events can overtake the answer to start_turn.
+                self._run = _Run(run_id=event.run_id, conversation_id=event.conversation_id)
+            return
+        if (
+            self._run is None
+            and event.run_id is not None
+            and event.conversation_id == self.conversation_id
+            and event.source != "text"
+        ):
+            self._run = _Run(run_id=event.run_id, conversation_id=event.conversation_id)
+            self.view.transcript.append_user(event.text)
+            self.view.set_busy(True)
+
+    def _flush(self) -> None:
+        run = self._run
+        if run is None or run.text == run.rendered:
+            return
+        if not self.view.transcript.reply_open:
+            self.view.transcript.begin_reply()
+        self.view.transcript.set_reply_markdown(run.text)
+        run.rendered = run.text
+        self.reply_rendered.emit(run.text)
+
+    def _close_segment(self) -> None:
+        """End the reply text shown so far (a tool card or notice follows it)."""
+        self._flush_timer.stop()
+        self._flush()
+        if self.view.transcript.reply_open:
+            self.view.transcript.end_reply()
+        if self._run is not None:
+            self._run.text = self._run.rendered = ""
+
+    def _finish(self, run: _Run, event: RunEnd) -> None:
+        self._flush_timer.stop()
+        self._flush()
+        transcript = self.view.transcript
+        badge = reply_badge(run.model, run.backend, event.latency_ms)
+        if event.status == "complete":
+            if transcript.reply_open:
+                transcript.end_reply(badge)
+            else:
+                transcript.append_notice(f"Done · {badge}")
+        elif event.status == "cancelled":
+            if transcript.reply_open:
+                transcript.end_reply(note="Stopped — what arrived is kept.")
+            else:
+                transcript.append_notice("Stopped.")
+        elif event.status == "interrupted":
+            transcript.end_reply(note="The reply was cut off; what arrived is kept.")
+        else:
+            transcript.end_reply()
+        self._run = None
+        self.view.set_busy(False)
+        self.view.status.setText(
+            {"complete": "Ready", "cancelled": "Stopped"}.get(event.status, "Ready")
+        )
+        self.refresh_conversations()
+        self.turn_finished.emit(run.run_id, event.status)
+
+    # --- links --------------------------------------------------------------------------------
+
+    def ask_open_link(self, url: QUrl) -> None:
+        """Links in replies open only after the user agrees (replies are untrusted)."""
+        if url.scheme().lower() not in _SAFE_SCHEMES:
+            self.view.status.setText(f"ARIA does not open {url.scheme() or 'relative'} links.")
+            return
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Open link",
+            f"Open this link in your browser?\n\n{url.toString()}",
+            QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+            self.view,
+        )
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+
+        def finished() -> None:
+            if box.clickedButton() is box.button(QMessageBox.StandardButton.Open):
+                QDesktopServices.openUrl(url)
+            box.deleteLater()
+
+        box.finished.connect(finished)
+        self._link_box = box
+        box.open()

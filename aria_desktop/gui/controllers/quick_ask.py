@@ -1,0 +1,102 @@
+"""Quick ask behaviour: one question, the streamed answer under it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd, RunStart, ThinkEnd
+from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.format import reply_badge
+from aria_desktop.gui.views.quick_ask import QuickAskView
+
+__all__ = ["QuickAskController"]
+
+
+class QuickAskController(QObject):
+    """Sends the prompt as a new conversation and streams the answer into the view."""
+
+    answered = Signal(str, str)
+    """``(run_id, status)`` when the answer is complete."""
+
+    def __init__(self, view: QuickAskView, context: GuiContext) -> None:
+        super().__init__(view)
+        self.view = view
+        self.context = context
+        self.run_id: str | None = None
+        self._awaiting: str | None = None
+        self._text = ""
+        self._backend = ""
+        self._model = ""
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(33)
+        self._timer.timeout.connect(self._flush)
+        view.submitted.connect(self.ask)
+        view.escape_pressed.connect(self.close)
+        context.bridge.event_received.connect(self._on_event)
+
+    def open(self) -> None:
+        """Show the prompt."""
+        self.view.present()
+
+    def close(self) -> None:
+        """Hide the prompt (a running answer still completes and is saved)."""
+        self.view.hide()
+
+    def ask(self, text: str) -> None:
+        """Send ``text``."""
+        if self.run_id is not None:
+            self.view.hint.setText("Still answering the previous question…")
+            return
+        self.view.prompt.clear()
+        self.view.show_answer_area()
+        self.view.answer.show_placeholder("")
+        self.view.answer.append_user(text)
+        self.view.hint.setText("Thinking…")
+        self._text = ""
+        self._awaiting = text
+        self.context.tasks.spawn(
+            self._start(text), name="aria-gui-quick-ask", on_error=self._failed
+        )
+
+    async def _start(self, text: str) -> None:
+        started = await self.context.assistant.start_turn(StartTurn(text=text, source="text"))
+        self._awaiting = None
+        if self.run_id is None:
+            self.run_id = started.run_id
+
+    def _failed(self, message: str, hint: str) -> None:
+        self._awaiting = None
+        self.view.answer.append_error(message, hint)
+        self.view.hint.setText("")
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, RunStart) and self.run_id is None and self._awaiting is not None:
+            if event.text == self._awaiting and event.source == "text":
+                self.run_id = event.run_id
+            return
+        if self.run_id is None or event.run_id != self.run_id:
+            return
+        if isinstance(event, LlmDelta):
+            self._text += event.text
+            if not self._timer.isActive():
+                self._timer.start()
+        elif isinstance(event, ThinkEnd) and event.backend:
+            self._backend, self._model = event.backend, event.model
+        elif isinstance(event, ErrorEvent):
+            self.view.answer.append_error(event.message, event.hint)
+        elif isinstance(event, RunEnd):
+            self._timer.stop()
+            self._flush()
+            badge = reply_badge(self._model, self._backend, event.latency_ms)
+            self.view.answer.end_reply(badge if event.status == "complete" else "")
+            self.view.hint.setText("" if event.status == "complete" else event.status.capitalize())
+            run_id, self.run_id = self.run_id, None
+            self.answered.emit(run_id, event.status)
+
+    def _flush(self) -> None:
+        if not self._text:
+            return
+        self.view.answer.set_reply_markdown(self._text)
+        self.view.hint.setText("")

@@ -1,0 +1,330 @@
+"""Settings behaviour: load values, validate in the form, save through the SettingsService."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
+from PySide6.QtWidgets import QCheckBox, QLineEdit, QListWidgetItem, QMessageBox
+
+from aria_desktop.core.ports import SettingsService
+from aria_desktop.domain.config import SettingInfo
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.gui.tasks import TaskOwner
+from aria_desktop.gui.views.settings_dialog import SettingsDialogView
+
+__all__ = ["BACKEND_LABELS", "SettingsController", "join_chains", "split_chains"]
+
+_LOGGER = logging.getLogger(__name__)
+BACKEND_LABELS = {
+    "ollama": "Ollama (local)",
+    "anthropic": "Claude (cloud)",
+    "openai": "OpenAI-compatible server",
+}
+_SECTIONS = (
+    ("voice", ("voice.",), "Voice settings appear here once voice support is installed."),
+    (
+        "computer",
+        ("computer.",),
+        "Computer-use settings appear here once computer control is "
+        "installed. Until then ARIA cannot touch your mouse or keyboard.",
+    ),
+    (
+        "privacy",
+        ("memory.", "privacy."),
+        "Memory and privacy settings appear here once memory "
+        "is installed. Conversations go to the cloud only if Claude is in the fallback order.",
+    ),
+)
+
+
+def split_chains(text: str) -> dict[str, list[str]]:
+    """``chat=ollama,anthropic;vision=anthropic`` -> mapping (the ``aria config`` syntax)."""
+    chains: dict[str, list[str]] = {}
+    for part in text.split(";"):
+        agent, _, backends = part.partition("=")
+        if agent.strip():
+            chains[agent.strip()] = [b.strip() for b in backends.split(",") if b.strip()]
+    return chains
+
+
+def join_chains(chains: dict[str, list[str]]) -> str:
+    """The inverse of ``split_chains``."""
+    return ";".join(f"{agent}={','.join(backends)}" for agent, backends in chains.items())
+
+
+class SettingsController(QObject):
+    """Opens the dialog; Save writes only what changed, after the service validated it."""
+
+    saved = Signal()
+    run_wizard = Signal()
+
+    def __init__(self, services: SettingsService, icon: QIcon) -> None:
+        super().__init__()
+        self.services = services
+        self._icon = icon
+        self.view: SettingsDialogView | None = None
+        self.values: dict[str, SettingInfo] = {}
+        self.tasks = TaskOwner(self._report)
+
+    # --- open / load --------------------------------------------------------------------------
+
+    def open(self, hotkey_status: str = "") -> SettingsDialogView:
+        """Show the dialog with the current values (re-read from disk)."""
+        if self.view is None:
+            self.view = self._build()
+        view = self.view
+        try:
+            self.load()
+        except AriaError as exc:
+            view.form_error.setText(f"{exc.message} {exc.hint}".strip())
+        view.hotkey_status.setText(hotkey_status)
+        view.show()
+        view.raise_()
+        view.activateWindow()
+        return view
+
+    def close(self) -> None:
+        """Close without saving."""
+        if self.view is not None:
+            self.view.hide()
+
+    def _build(self) -> SettingsDialogView:
+        view = SettingsDialogView(self._icon)
+        for name, prefixes, missing in _SECTIONS:
+            infos = [i for p in prefixes for i in self.services.fields(p)]
+            page = {"voice": view.voice_page, "computer": view.computer_page}.get(
+                name, view.privacy_page
+            )
+            view.fill_section(page, infos, missing)
+        view.buttons.accepted.connect(self.save)
+        view.buttons.rejected.connect(view.hide)
+        view.test_button.clicked.connect(self.test_connection)
+        view.store_key_button.clicked.connect(self._store_key)
+        view.remove_key_button.clicked.connect(self._remove_key)
+        view.show_token_button.toggled.connect(self._show_token)
+        view.copy_token_button.clicked.connect(self._copy_token)
+        view.rotate_token_button.clicked.connect(self._ask_rotate)
+        view.wizard_button.clicked.connect(self.run_wizard.emit)
+        return view
+
+    def load(self) -> None:
+        """Put the current values into the form."""
+        view = self.view
+        assert view is not None
+        self.values = {info.key: info for info in self.services.fields()}
+        value = self._value
+        view.ollama_url.setText(value("llm.ollama.url"))
+        if view.model.findText(value("llm.ollama.model")) < 0:
+            view.model.addItem(value("llm.ollama.model"))
+        view.model.setCurrentText(value("llm.ollama.model"))
+        chain = split_chains(value("llm.chains")).get("chat", [])
+        view.chain.clear()
+        for backend in [*chain, *(b for b in BACKEND_LABELS if b not in chain)]:
+            item = QListWidgetItem(BACKEND_LABELS.get(backend, backend))
+            item.setData(Qt.ItemDataRole.UserRole, backend)
+            item.setFlags(view.chain_item_flags())
+            item.setCheckState(
+                Qt.CheckState.Checked if backend in chain else Qt.CheckState.Unchecked
+            )
+            view.chain.addItem(item)
+        reasons = value("llm.fallback_on").split(",")
+        for reason, box in view.fallback_on.items():
+            box.setChecked(reason in reasons)
+        view.hotkeys_enabled.setChecked(value("gui.hotkeys_enabled") == "true")
+        for key, edit in view.hotkey_edits.items():
+            edit.setKeySequence(
+                QKeySequence.fromString(value(key), QKeySequence.SequenceFormat.PortableText)
+            )
+        view.start_at_login.setChecked(value("gui.start_at_login") == "true")
+        for key, widget in view.generic.items():
+            if isinstance(widget, QCheckBox):
+                widget.setChecked(value(key) == "true")
+            else:
+                widget.setText(value(key))
+        self._show_key_status()
+        view.api_token.setText(self.services.api_token())
+        view.show_errors({})
+
+    def _value(self, key: str) -> str:
+        info = self.values.get(key)
+        return info.value if info is not None else ""
+
+    # --- validate / save ----------------------------------------------------------------------
+
+    def collect(self) -> dict[str, str]:
+        """Every editable key with the form's value, as text."""
+        view = self.view
+        assert view is not None
+        form: dict[str, str] = {
+            "llm.ollama.url": view.ollama_url.text().strip(),
+            "llm.ollama.model": view.model.currentText().strip(),
+            "llm.fallback_on": ",".join(
+                r for r, box in view.fallback_on.items() if box.isChecked()
+            ),
+            "gui.hotkeys_enabled": _bool(view.hotkeys_enabled.isChecked()),
+            "gui.start_at_login": _bool(view.start_at_login.isChecked()),
+        }
+        chains = split_chains(self._value("llm.chains"))
+        chains["chat"] = [
+            str(view.chain.item(i).data(Qt.ItemDataRole.UserRole))
+            for i in range(view.chain.count())
+            if view.chain.item(i).checkState() == Qt.CheckState.Checked
+        ]
+        form["llm.chains"] = join_chains(chains)
+        for key, edit in view.hotkey_edits.items():
+            form[key] = edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
+        for key, widget in view.generic.items():
+            form[key] = (
+                _bool(widget.isChecked()) if isinstance(widget, QCheckBox) else widget.text()
+            )
+        return form
+
+    def changes(self) -> dict[str, str]:
+        """Only the values that differ from what is stored."""
+        return {k: v for k, v in self.collect().items() if v != self._value(k)}
+
+    def validate(self) -> dict[str, str]:
+        """``key -> reason`` for every refused value (shown in the form)."""
+        changes = self.changes()
+        errors = self.services.check(changes) if changes else {}
+        if "llm.chains" in changes and not split_chains(changes["llm.chains"]).get("chat"):
+            errors["llm.chains"] = "Tick at least one backend, or ARIA cannot answer."
+        assert self.view is not None
+        self.view.show_errors(errors)
+        return errors
+
+    def save(self) -> bool:
+        """Validate and write; the dialog stays open with the reasons when refused."""
+        view = self.view
+        assert view is not None
+        if self.validate():
+            return False
+        changes = self.changes()
+        if changes:
+            try:
+                self.services.apply(changes)
+            except AriaError as exc:
+                view.form_error.setText(f"Not saved: {exc.message} {exc.hint}".strip())
+                return False
+            _LOGGER.info("Settings saved: %s", ", ".join(sorted(changes)))
+        view.hide()
+        self.saved.emit()
+        return True
+
+    # --- LLM ----------------------------------------------------------------------------------
+
+    def test_connection(self) -> None:
+        """Probe the Ollama address in the form and fill the model picker."""
+        view = self.view
+        assert view is not None
+        url = view.ollama_url.text().strip()
+        view.test_result.setStyleSheet("color: #4b5563;")
+        view.test_result.setText(f"Testing {url} …")
+        view.test_button.setEnabled(False)
+        self.tasks.spawn(self._test(url), name="aria-gui-test-ollama")
+
+    async def _test(self, url: str) -> None:
+        view = self.view
+        assert view is not None
+        try:
+            result = await self.services.check_ollama(url)
+        finally:
+            view.test_button.setEnabled(True)
+        view.test_result.setStyleSheet("color: #1d6b3c;" if result.ok else "color: #b42318;")
+        view.test_result.setText(result.message)
+        if result.ok:
+            current = view.model.currentText()
+            view.model.clear()
+            view.model.addItems(list(result.models))
+            view.model.setCurrentText(current if current else (result.models or ("",))[0])
+
+    def _show_key_status(self) -> None:
+        assert self.view is not None
+        where = self.services.secret_status("anthropic_api_key")
+        text = {
+            "keyring": "A key is stored in the system keyring.",
+            "file": "A key is stored in ARIA's private secrets file.",
+            "env": "A key comes from the environment (ANTHROPIC_API_KEY).",
+        }.get(where, "No key stored: Claude cannot be used.")
+        self.view.key_status.setText(text)
+
+    def _store_key(self) -> None:
+        view = self.view
+        assert view is not None
+        key = view.anthropic_key.text().strip()
+        label = view.errors["secret.anthropic_api_key"]
+        if not key:
+            label.setText("Paste the key first.")
+            label.show()
+            return
+        try:
+            self.services.set_secret("anthropic_api_key", key)
+        except AriaError as exc:
+            label.setText(f"{exc.message} {exc.hint}".strip())
+            label.show()
+            return
+        view.anthropic_key.clear()
+        label.hide()
+        self._show_key_status()
+
+    def _remove_key(self) -> None:
+        try:
+            self.services.delete_secret("anthropic_api_key")
+        except AriaError as exc:
+            self._report(exc.message, exc.hint)
+        self._show_key_status()
+
+    # --- API token ----------------------------------------------------------------------------
+
+    def _show_token(self, shown: bool) -> None:
+        view = self.view
+        assert view is not None
+        view.api_token.setEchoMode(
+            QLineEdit.EchoMode.Normal if shown else QLineEdit.EchoMode.Password
+        )
+        view.show_token_button.setText("Hide" if shown else "Show")
+
+    def _copy_token(self) -> None:
+        assert self.view is not None
+        clipboard = QGuiApplication.clipboard()
+        clipboard.setText(self.view.api_token.text())
+
+    def _ask_rotate(self) -> None:
+        view = self.view
+        assert view is not None
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Rotate API token",
+            "Make a new API token? Programs using the old one stop working until they get "
+            "the new one.",
+            QMessageBox.StandardButton.Cancel,
+            view,
+        )
+        rotate = box.addButton("Rotate", QMessageBox.ButtonRole.AcceptRole)
+        box.setWindowModality(Qt.WindowModality.WindowModal)
+
+        def finished() -> None:
+            if box.clickedButton() is rotate:
+                self.rotate_token()
+            box.deleteLater()
+
+        box.finished.connect(finished)
+        box.open()
+
+    def rotate_token(self) -> None:
+        """Replace the API token and show the new one."""
+        assert self.view is not None
+        try:
+            self.view.api_token.setText(self.services.rotate_api_token())
+        except AriaError as exc:
+            self._report(exc.message, exc.hint)
+
+    def _report(self, message: str, hint: str) -> None:
+        if self.view is not None:
+            self.view.form_error.setText(f"{message} {hint}".strip())
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"

@@ -1,0 +1,196 @@
+"""Tray behaviour: state icon and tooltip, capability-dependent items, the kill switch."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.chat import CapabilityStatus
+from aria_desktop.domain.commands import (
+    PushToTalk,
+    SetComputerControl,
+    SetMicrophoneMuted,
+    StopEverything,
+)
+from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.format import tray_tooltip
+from aria_desktop.gui.icons import IconSet
+from aria_desktop.gui.memory_port import MemoryAccess
+from aria_desktop.gui.views.actions import ActionSet
+from aria_desktop.gui.views.overlay import ActingOverlayView
+from aria_desktop.gui.views.tray import TrayView
+
+__all__ = ["NOT_INSTALLED", "TrayController"]
+
+_LOGGER = logging.getLogger(__name__)
+CAPABILITY_REFRESH_MS = 10_000
+NOT_INSTALLED = {
+    "voice": "Voice is not installed. This version of ARIA has no voice support.",
+    "computer": "Not installed. This version of ARIA cannot control the computer.",
+    "memory": "Memory is not available. This version of ARIA has no long-term memory.",
+}
+
+
+class TrayController(QObject):
+    """Keeps the tray (or, without a tray, the menus) in step with the assistant."""
+
+    state_shown = Signal(str)
+    """The state now shown by the icon."""
+
+    def __init__(
+        self,
+        actions: ActionSet,
+        icons: IconSet,
+        context: GuiContext,
+        overlay: ActingOverlayView,
+        tray: TrayView | None,
+    ) -> None:
+        super().__init__()
+        self.actions = actions
+        self.icons = icons
+        self.context = context
+        self.overlay = overlay
+        self.tray = tray
+        self.state = "offline"
+        self.backend = ""
+        self.detail = "Starting…"
+        self.capabilities: dict[str, CapabilityStatus] = {}
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setInterval(CAPABILITY_REFRESH_MS)
+        self._refresh_timer.timeout.connect(self.refresh_capabilities)
+        actions.push_to_talk.triggered.connect(lambda: self.push_to_talk("toggle"))
+        actions.mute.triggered.connect(self._on_mute_clicked)
+        actions.computer_control.triggered.connect(self._on_computer_clicked)
+        actions.stop_everything.triggered.connect(self.stop_everything)
+        overlay.stop_button.clicked.connect(self.stop_everything)
+        context.bridge.state_changed.connect(self.show_state)
+        context.on_attach(self._on_attached)
+        if tray is not None:
+            tray.menu.aboutToShow.connect(self.refresh_capabilities)
+        self._apply_capabilities()
+        self.show_state("offline", "")
+
+    def _on_attached(self, assistant: Assistant) -> None:
+        self.detail = ""
+        self.show_state(assistant.state, self.backend)
+        self.refresh_capabilities()
+        self._refresh_timer.start()
+
+    def set_offline(self, detail: str) -> None:
+        """Not connected (``detail`` says why)."""
+        self.detail = detail
+        self._refresh_timer.stop()
+        self.capabilities = {}
+        self._apply_capabilities()
+        self.show_state("offline", "")
+
+    # --- state --------------------------------------------------------------------------------
+
+    def show_state(self, state: str, backend: str) -> None:
+        """Icon, tooltip, mute check mark and the acting overlay for ``state``."""
+        self.state = state
+        if backend:
+            self.backend = backend
+        tooltip = tray_tooltip(state, self.backend, self.detail)
+        if self.tray is not None:
+            self.tray.set_state(self.icons.for_state(state), tooltip)
+        if state == "acting":
+            self.overlay.present()
+        else:
+            self.overlay.hide()
+        if state == "muted":
+            self.actions.mute.setChecked(True)
+        self.state_shown.emit(state)
+        if self.context.connected and state in ("muted", "acting", "idle"):
+            self.refresh_capabilities()
+
+    @property
+    def tooltip(self) -> str:
+        """The tooltip as shown now."""
+        return tray_tooltip(self.state, self.backend, self.detail)
+
+    # --- capabilities -------------------------------------------------------------------------
+
+    def refresh_capabilities(self) -> None:
+        """Ask the assistant which capabilities are usable (menu items follow)."""
+        if self.context.connected:
+            self.context.tasks.spawn(self._refresh(), name="aria-gui-capabilities")
+
+    async def _refresh(self) -> None:
+        statuses = await self.context.assistant.capabilities()
+        self.capabilities = {status.name: status for status in statuses}
+        self._apply_capabilities()
+
+    def _status(self, name: str) -> CapabilityStatus:
+        status = self.capabilities.get(name)
+        if status is not None:
+            return status
+        if not self.context.connected:
+            return CapabilityStatus(name=name, available=False, reason="ARIA is not connected.")
+        return CapabilityStatus(name=name, available=False, reason=NOT_INSTALLED[name])
+
+    def _apply_capabilities(self) -> None:
+        actions = self.actions
+        voice = self._status("voice")
+        microphone = self.capabilities.get("microphone", voice)
+        computer = self._status("computer")
+        actions.set_availability(actions.push_to_talk, voice.available, voice.reason)
+        actions.set_availability(actions.mute, microphone.available, microphone.reason)
+        actions.mute.setChecked(self.state == "muted" or not microphone.enabled)
+        actions.set_availability(actions.computer_control, computer.available, computer.reason)
+        actions.computer_control.setChecked(computer.available and computer.enabled)
+        memory = self.memory_status()
+        actions.set_availability(actions.memory, memory.available, memory.reason)
+        actions.stop_everything.setEnabled(self.context.connected)
+
+    def memory_status(self) -> CapabilityStatus:
+        """Whether the memory browser can work: the methods exist and memory is usable."""
+        if not self.context.connected:
+            return CapabilityStatus(name="memory", available=False, reason="ARIA is not connected.")
+        if not isinstance(self.context.assistant, MemoryAccess):
+            return CapabilityStatus(name="memory", available=False, reason=NOT_INSTALLED["memory"])
+        reported = self.capabilities.get("memory")
+        if reported is not None and not reported.available:
+            return reported
+        return CapabilityStatus(name="memory", available=True)
+
+    # --- commands -----------------------------------------------------------------------------
+
+    def push_to_talk(self, action: str) -> None:
+        """Push-to-talk from the menu (toggle) or the hotkey (press/release)."""
+        voice = self._status("voice")
+        if not voice.available:
+            self.notify("Push to talk is unavailable", voice.reason)
+            return
+        self.context.tasks.spawn(
+            self.context.assistant.execute(PushToTalk(action=action)), name="aria-gui-ptt"
+        )
+
+    def _on_mute_clicked(self, checked: bool) -> None:
+        self.context.tasks.spawn(
+            self.context.assistant.execute(SetMicrophoneMuted(muted=checked)),
+            name="aria-gui-mute",
+        )
+
+    def _on_computer_clicked(self, checked: bool) -> None:
+        self.context.tasks.spawn(self._set_computer(checked), name="aria-gui-computer-control")
+
+    async def _set_computer(self, enabled: bool) -> None:
+        await self.context.assistant.execute(SetComputerControl(enabled=enabled))
+        await self._refresh()
+
+    def stop_everything(self) -> None:
+        """The kill switch."""
+        if not self.context.connected:
+            return
+        self.context.tasks.spawn(
+            self.context.assistant.execute(StopEverything()), name="aria-gui-stop-everything"
+        )
+
+    def notify(self, title: str, text: str, *, warning: bool = False) -> None:
+        """A tray notification (logged when there is no tray)."""
+        if self.tray is not None:
+            self.tray.notify(title, text, warning=warning)
+        _LOGGER.info("%s: %s", title, text)

@@ -1,0 +1,84 @@
+"""Wording shared by the views: states, backends, badges, tool cards (pure Python)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = [
+    "CLOUD_BACKENDS",
+    "backend_place",
+    "reply_badge",
+    "state_label",
+    "tool_card",
+    "tray_tooltip",
+]
+
+CLOUD_BACKENDS = frozenset({"anthropic"})
+"""Backends that send the conversation off this network; the rest run on your own machines."""
+
+_STATE_LABELS = {
+    "idle": "Ready",
+    "listening": "Listening",
+    "thinking": "Thinking",
+    "speaking": "Speaking",
+    "acting": "Controlling the computer",
+    "muted": "Microphone muted",
+    "error": "Something went wrong",
+    "offline": "Offline",
+}
+
+
+def state_label(state: str) -> str:
+    """A state in plain words."""
+    return _STATE_LABELS.get(state, state.replace("-", " ").capitalize())
+
+
+def backend_place(backend: str) -> str:
+    """``local`` or ``cloud`` for a backend name ("" when unknown)."""
+    if not backend:
+        return ""
+    return "cloud" if backend in CLOUD_BACKENDS else "local"
+
+
+def tray_tooltip(state: str, backend: str, detail: str = "") -> str:
+    """The tray icon's tooltip: state and the backend in use."""
+    lines = [f"ARIA — {state_label(state)}"]
+    if backend:
+        lines.append(f"Model: {backend_place(backend)} ({backend})")
+    if detail:
+        lines.append(detail)
+    return "\n".join(lines)
+
+
+def reply_badge(model: str, backend: str, latency_ms: float | None) -> str:
+    """``llama3.2 · local · 1.4 s`` under a reply."""
+    parts = []
+    if model:
+        parts.append(model)
+    if backend:
+        parts.append(f"{backend_place(backend)} ({backend})")
+    if latency_ms is not None and latency_ms > 0:
+        seconds = latency_ms / 1000
+        parts.append(f"{seconds:.1f} s" if seconds < 60 else f"{seconds / 60:.1f} min")
+    return " · ".join(parts)
+
+
+def tool_card(name: str, arguments: dict[str, Any], result: str) -> tuple[str, str, str]:
+    """``(label, title, detail)`` of a tool-call card: what kind of call, the call, its result."""
+    lowered = name.lower()
+    if "memory" in lowered or "recall" in lowered:
+        label = "Memory recalled"
+    elif lowered.startswith(("computer", "mouse", "keyboard", "click", "type", "screen")):
+        label = "Action taken"
+    else:
+        label = "Tool"
+    args = ", ".join(
+        f"{key}={_short(json.dumps(value, ensure_ascii=False), 40)}"
+        for key, value in arguments.items()
+    )
+    return label, f"{name}({_short(args, 90)})", _short(" ".join(result.split()), 240)
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

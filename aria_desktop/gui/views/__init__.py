@@ -1,0 +1,1 @@
+"""Views: widgets and layout only; behaviour lives in ``gui.controllers``."""

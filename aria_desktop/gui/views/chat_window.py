@@ -1,0 +1,180 @@
+"""The chat window: conversations on the left, the transcript and composer on the right."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QPlainTextEdit,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from aria_desktop.gui.views.actions import ActionSet
+from aria_desktop.gui.views.transcript import TranscriptView
+
+__all__ = ["ChatWindowView", "ComposerEdit"]
+
+CONVERSATION_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+class ComposerEdit(QPlainTextEdit):
+    """Message input: Enter sends, Shift+Enter starts a new line."""
+
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Send on Enter; keep Shift+Enter as a line break."""
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not (
+            event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        ):
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class ChatWindowView(QMainWindow):
+    """Layout of the chat window; the ``ChatController`` fills it and reacts to it."""
+
+    close_requested = Signal()
+    """The user closed the window (the controller decides: hide, or quit without a tray)."""
+
+    def __init__(self, actions: ActionSet, icon: QIcon, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("ARIA")
+        self.setWindowIcon(icon)
+        self.resize(980, 680)
+        self.setMinimumSize(640, 420)
+
+        menu = self.menuBar().addMenu("&ARIA")
+        menu.addAction(actions.quick_ask)
+        menu.addSeparator()
+        menu.addAction(actions.push_to_talk)
+        menu.addAction(actions.mute)
+        menu.addAction(actions.computer_control)
+        menu.addAction(actions.stop_everything)
+        menu.addSeparator()
+        menu.addAction(actions.memory)
+        menu.addAction(actions.settings)
+        menu.addSeparator()
+        menu.addAction(actions.quit)
+        menu.setToolTipsVisible(True)
+
+        # Left: conversations.
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search conversations")
+        self.search.setClearButtonEnabled(True)
+        self.conversations = QListWidget()
+        self.conversations.setObjectName("conversations")
+        self.conversations.setAlternatingRowColors(False)
+        self.conversations.setEditTriggers(QListWidget.EditTrigger.EditKeyPressed)
+        self.new_button = QPushButton("New")
+        self.new_button.setToolTip("Start a new conversation")
+        self.rename_button = QPushButton("Rename")
+        self.delete_button = QPushButton("Delete")
+        buttons = QHBoxLayout()
+        for button in (self.new_button, self.rename_button, self.delete_button):
+            buttons.addWidget(button)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(8, 8, 4, 8)
+        left_layout.addWidget(self.search)
+        left_layout.addWidget(self.conversations, 1)
+        left_layout.addLayout(buttons)
+
+        # Right: banner, transcript, composer.
+        self.banner = QLabel()
+        self.banner.setObjectName("banner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.PlainText)
+        self.banner.setStyleSheet(
+            "QLabel#banner { background: #fff6db; border: 1px solid #e6c07b; border-radius: 6px;"
+            " padding: 8px; color: #5b4300; }"
+        )
+        self.banner.hide()
+        self.transcript = TranscriptView()
+        self.transcript.setObjectName("transcript")
+        self.composer = ComposerEdit()
+        self.composer.setObjectName("composer")
+        self.composer.setPlaceholderText("Message ARIA — Enter sends, Shift+Enter for a new line")
+        self.composer.setFixedHeight(84)
+        self.send_button = QPushButton("Send")
+        self.send_button.setDefault(True)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setToolTip("Stop this reply")
+        self.stop_button.setEnabled(False)
+        send_column = QVBoxLayout()
+        send_column.addWidget(self.send_button)
+        send_column.addWidget(self.stop_button)
+        send_column.addStretch(1)
+        composer_row = QHBoxLayout()
+        composer_row.addWidget(self.composer, 1)
+        composer_row.addLayout(send_column)
+        right = QWidget()
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(4, 8, 8, 8)
+        right_layout.addWidget(self.banner)
+        right_layout.addWidget(self.transcript, 1)
+        right_layout.addLayout(composer_row)
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 720])
+        splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(splitter)
+
+        self.status = QLabel("Starting…")
+        self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.statusBar().addWidget(self.status, 1)
+        self.statusBar().setSizeGripEnabled(True)
+
+    # --- small view helpers (no behaviour) ----------------------------------------------------
+
+    def show_banner(self, text: str) -> None:
+        """A message above the transcript ("" hides it)."""
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+
+    def set_busy(self, busy: bool) -> None:
+        """A reply is streaming: Stop is enabled."""
+        self.stop_button.setEnabled(busy)
+
+    def set_conversations(self, items: list[tuple[str, str]], selected: str | None) -> None:
+        """Fill the list with ``(conversation id, title)``; keep ``selected`` highlighted."""
+        self.conversations.blockSignals(True)
+        try:
+            self.conversations.clear()
+            for conversation_id, title in items:
+                item = QListWidgetItem(title or "Untitled")
+                item.setData(CONVERSATION_ID_ROLE, conversation_id)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+                item.setToolTip(title)
+                self.conversations.addItem(item)
+                if conversation_id == selected:
+                    self.conversations.setCurrentItem(item)
+        finally:
+            self.conversations.blockSignals(False)
+
+    def bring_to_front(self) -> None:
+        """Show, un-minimize and raise the window."""
+        self.show()
+        self.setWindowState(self.windowState() & ~Qt.WindowState.WindowMinimized)
+        self.raise_()
+        self.activateWindow()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Let the controller decide what closing means."""
+        event.ignore()
+        self.close_requested.emit()

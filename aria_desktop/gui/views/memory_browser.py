@@ -1,0 +1,166 @@
+"""The memory browser: search and filters, the memory list, an editor, and the inbox."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+__all__ = ["KINDS", "STATUSES", "MemoryBrowserView"]
+
+KINDS = ("fact", "preference", "event", "person", "project", "instruction")
+STATUSES = ("active", "proposed", "rejected", "forgotten")
+MEMORY_COLUMNS = ("Memory", "Kind", "Subject", "Importance", "Status", "Updated")
+
+
+def _table(columns: tuple[str, ...]) -> QTableWidget:
+    table = QTableWidget(0, len(columns))
+    table.setHorizontalHeaderLabels(list(columns))
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+    for column in range(1, len(columns)):
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    return table
+
+
+class MemoryBrowserView(QWidget):
+    """Layout only; ``MemoryController`` fills and drives it."""
+
+    def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("ARIA — Memory")
+        self.setWindowIcon(icon)
+        self.resize(1000, 640)
+
+        self.unavailable = QLabel("")
+        self.unavailable.setObjectName("memoryUnavailable")
+        self.unavailable.setWordWrap(True)
+        self.unavailable.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.unavailable.setStyleSheet("font-size: 15px; color: #4b5563; padding: 40px;")
+        self.unavailable.hide()
+
+        self.search = QLineEdit()
+        self.search.setObjectName("memorySearch")
+        self.search.setPlaceholderText("Search memories")
+        self.search.setClearButtonEnabled(True)
+        self.kind_filter = QComboBox()
+        self.kind_filter.addItem("All kinds", "")
+        for kind in KINDS:
+            self.kind_filter.addItem(kind.capitalize(), kind)
+        self.subject_filter = QLineEdit()
+        self.subject_filter.setPlaceholderText("Subject (any)")
+        self.subject_filter.setMaximumWidth(160)
+        self.status_filter = QComboBox()
+        for status in STATUSES:
+            self.status_filter.addItem(status.capitalize(), status)
+        self.add_button = QPushButton("Add memory…")
+        filters = QHBoxLayout()
+        filters.addWidget(self.search, 1)
+        filters.addWidget(self.kind_filter)
+        filters.addWidget(self.subject_filter)
+        filters.addWidget(self.status_filter)
+        filters.addWidget(self.add_button)
+
+        self.memories = _table(MEMORY_COLUMNS)
+        self.memories.setObjectName("memoryTable")
+        self.inbox = _table(("Proposed memory", "Kind", "Subject", "Confidence", "From"))
+        self.inbox.setObjectName("inboxTable")
+        self.approve_button = QPushButton("Approve")
+        self.reject_button = QPushButton("Reject")
+        inbox_buttons = QHBoxLayout()
+        inbox_buttons.addStretch(1)
+        inbox_buttons.addWidget(self.reject_button)
+        inbox_buttons.addWidget(self.approve_button)
+        inbox_page = QWidget()
+        inbox_layout = QVBoxLayout(inbox_page)
+        inbox_layout.addWidget(
+            QLabel(
+                "ARIA proposes these memories from your conversations. Nothing here is "
+                "used until you approve it."
+            )
+        )
+        inbox_layout.addWidget(self.inbox, 1)
+        inbox_layout.addLayout(inbox_buttons)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.memories, "Memories")
+        self.tabs.addTab(inbox_page, "Inbox")
+
+        # Editor.
+        self.editor = QGroupBox("Selected memory")
+        self.content = QPlainTextEdit()
+        self.content.setObjectName("memoryContent")
+        self.kind = QComboBox()
+        self.kind.setEditable(True)
+        self.kind.addItems(list(KINDS))
+        self.subject = QLineEdit()
+        self.importance = QDoubleSpinBox()
+        self.importance.setRange(0.0, 1.0)
+        self.importance.setSingleStep(0.1)
+        self.importance.setDecimals(2)
+        self.provenance = QLabel("")
+        self.provenance.setWordWrap(True)
+        self.provenance.setTextFormat(Qt.TextFormat.PlainText)
+        self.open_conversation_button = QPushButton("Open the conversation")
+        self.save_button = QPushButton("Save changes")
+        self.forget_button = QPushButton("Forget")
+        self.forget_button.setStyleSheet("color: #952020;")
+        form = QFormLayout(self.editor)
+        form.addRow("Memory", self.content)
+        form.addRow("Kind", self.kind)
+        form.addRow("Subject", self.subject)
+        form.addRow("Importance", self.importance)
+        form.addRow("Learnt from", self.provenance)
+        form.addRow("", self.open_conversation_button)
+        editor_buttons = QHBoxLayout()
+        editor_buttons.addWidget(self.forget_button)
+        editor_buttons.addStretch(1)
+        editor_buttons.addWidget(self.save_button)
+        form.addRow(editor_buttons)
+
+        splitter = QSplitter()
+        splitter.addWidget(self.tabs)
+        splitter.addWidget(self.editor)
+        splitter.setSizes([640, 360])
+        splitter.setChildrenCollapsible(False)
+        self.status = QLabel("")
+        self.status.setStyleSheet("color: #4b5563;")
+        self.body = QWidget()
+        body_layout = QVBoxLayout(self.body)
+        body_layout.setContentsMargins(0, 0, 0, 0)
+        body_layout.addLayout(filters)
+        body_layout.addWidget(splitter, 1)
+        body_layout.addWidget(self.status)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.unavailable, 1)
+        layout.addWidget(self.body, 1)
+
+    def set_available(self, available: bool, reason: str = "") -> None:
+        """Show the browser, or only a plain explanation why memory cannot be used."""
+        self.body.setVisible(available)
+        self.unavailable.setVisible(not available)
+        self.unavailable.setText("" if available else f"Memory not available.\n\n{reason}")
+
+    def set_editor_enabled(self, enabled: bool) -> None:
+        """Enable the editor when a memory is selected."""
+        self.editor.setEnabled(enabled)

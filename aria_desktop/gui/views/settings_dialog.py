@@ -1,0 +1,286 @@
+"""The settings dialog (non-modal): one tab per area, errors shown next to the field."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QKeySequenceEdit,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from aria_desktop.domain.config import SettingInfo
+
+__all__ = ["FieldWidget", "SettingsDialogView"]
+
+FieldWidget = QLineEdit | QCheckBox
+_ERROR_STYLE = "color: #b42318; font-size: 11px;"
+
+
+def error_label() -> QLabel:
+    """A hidden red line under a field, shown with the reason when its value is refused."""
+    label = QLabel("")
+    label.setStyleSheet(_ERROR_STYLE)
+    label.setWordWrap(True)
+    label.hide()
+    return label
+
+
+def note(text: str) -> QLabel:
+    """A grey explanatory paragraph."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    label.setStyleSheet("color: #4b5563;")
+    return label
+
+
+class SettingsDialogView(QDialog):
+    """Layout only; ``SettingsController`` loads values, validates and saves."""
+
+    def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("ARIA — Settings")
+        self.setWindowIcon(icon)
+        self.setModal(False)
+        self.resize(720, 600)
+        self.errors: dict[str, QLabel] = {}
+        self.generic: dict[str, FieldWidget] = {}
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._llm_tab(), "Language model")
+        self.voice_page = self._section_page()
+        self.tabs.addTab(self.voice_page, "Voice")
+        self.tabs.addTab(self._hotkeys_tab(), "Hotkeys")
+        self.computer_page = self._section_page()
+        self.tabs.addTab(self.computer_page, "Computer use")
+        self.privacy_page = self._section_page()
+        self.tabs.addTab(self.privacy_page, "Privacy")
+        self.tabs.addTab(self._api_tab(), "API")
+        self.tabs.addTab(self._general_tab(), "General")
+        self.form_error = QLabel("")
+        self.form_error.setObjectName("formError")
+        self.form_error.setStyleSheet(_ERROR_STYLE + "font-size: 12px;")
+        self.form_error.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs, 1)
+        layout.addWidget(self.form_error)
+        layout.addWidget(self.buttons)
+
+    # --- tabs ---------------------------------------------------------------------------------
+
+    def _field(self, form: QFormLayout, label: str, key: str, widget: QWidget) -> None:
+        container = QWidget()
+        container.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        column = QVBoxLayout(container)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(widget)
+        self.errors[key] = error_label()
+        column.addWidget(self.errors[key])
+        form.addRow(label, container)
+
+    def _llm_tab(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        self.ollama_url = QLineEdit()
+        self.ollama_url.setObjectName("ollamaUrl")
+        self.ollama_url.setPlaceholderText("http://127.0.0.1:11434")
+        self.test_button = QPushButton("Test connection")
+        self.test_button.setObjectName("testConnection")
+        url_row = QHBoxLayout()
+        url_row.addWidget(self.ollama_url, 1)
+        url_row.addWidget(self.test_button)
+        url_widget = QWidget()
+        url_widget.setLayout(url_row)
+        url_row.setContentsMargins(0, 0, 0, 0)
+        self._field(form, "Ollama address", "llm.ollama.url", url_widget)
+        self.test_result = QLabel("")
+        self.test_result.setObjectName("testResult")
+        self.test_result.setWordWrap(True)
+        form.addRow("", self.test_result)
+        self.model = QComboBox()
+        self.model.setObjectName("modelPicker")
+        self.model.setEditable(True)
+        self.model.setMinimumWidth(260)
+        self._field(form, "Model", "llm.ollama.model", self.model)
+        self.anthropic_key = QLineEdit()
+        self.anthropic_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.anthropic_key.setPlaceholderText("sk-ant-…  (stored in the system keyring)")
+        self.store_key_button = QPushButton("Store key")
+        self.remove_key_button = QPushButton("Remove")
+        key_row = QHBoxLayout()
+        key_row.setContentsMargins(0, 0, 0, 0)
+        key_row.addWidget(self.anthropic_key, 1)
+        key_row.addWidget(self.store_key_button)
+        key_row.addWidget(self.remove_key_button)
+        key_widget = QWidget()
+        key_widget.setLayout(key_row)
+        self._field(form, "Anthropic API key", "secret.anthropic_api_key", key_widget)
+        self.key_status = QLabel("")
+        form.addRow("", self.key_status)
+        self.chain = QListWidget()
+        self.chain.setObjectName("fallbackOrder")
+        self.chain.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.chain.setMaximumHeight(86)
+        self._field(form, "Fallback order", "llm.chains", self.chain)
+        form.addRow(
+            "",
+            note(
+                "Drag to reorder; untick a backend to leave it out. Claude "
+                "(anthropic) sends the conversation to the cloud."
+            ),
+        )
+        self.fallback_on: dict[str, QCheckBox] = {}
+        conditions = QHBoxLayout()
+        for reason, text in (
+            ("error", "on errors"),
+            ("context_overflow", "when the conversation is too long"),
+            ("capability", "when a model lacks a feature"),
+        ):
+            box = QCheckBox(text)
+            self.fallback_on[reason] = box
+            conditions.addWidget(box)
+        conditions_widget = QWidget()
+        conditions.setContentsMargins(0, 0, 0, 0)
+        conditions_widget.setLayout(conditions)
+        self._field(form, "Fall back", "llm.fallback_on", conditions_widget)
+        form.addRow("", note("Model changes apply the next time ARIA starts."))
+        return page
+
+    def _section_page(self) -> QScrollArea:
+        area = QScrollArea()
+        area.setWidgetResizable(True)
+        area.setFrameShape(QScrollArea.Shape.NoFrame)
+        return area
+
+    def fill_section(self, page: QScrollArea, infos: list[SettingInfo], missing: str) -> None:
+        """Build one generic field per setting of a capability (its schema decides the keys)."""
+        content = QWidget()
+        form = QFormLayout(content)
+        if not infos:
+            form.addRow(note(missing))
+        for info in infos:
+            label = info.key.split(".", 1)[1].replace("_", " ").replace(".", " › ")
+            widget: FieldWidget
+            if info.type_name == "bool":
+                widget = QCheckBox()
+                widget.setChecked(info.value == "true")
+            else:
+                widget = QLineEdit(info.value)
+                widget.setPlaceholderText(info.default)
+            widget.setToolTip(f"{info.key} ({info.type_name}); default: {info.default}")
+            self.generic[info.key] = widget
+            self._field(form, label.capitalize(), info.key, widget)
+        page.setWidget(content)
+
+    def _hotkeys_tab(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        self.hotkeys_enabled = QCheckBox("Use global hotkeys")
+        form.addRow("", self.hotkeys_enabled)
+        self.hotkey_edits: dict[str, QKeySequenceEdit] = {}
+        for key, text in (
+            ("gui.hotkey_quick_ask", "Quick ask"),
+            ("gui.hotkey_push_to_talk", "Push to talk (hold)"),
+            ("gui.hotkey_stop", "Stop everything"),
+        ):
+            edit = QKeySequenceEdit()
+            edit.setMaximumSequenceLength(1)
+            edit.setClearButtonEnabled(True)
+            self.hotkey_edits[key] = edit
+            self._field(form, text, key, edit)
+        self.hotkey_status = note("")
+        form.addRow("", self.hotkey_status)
+        return page
+
+    def _api_tab(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.addRow(
+            note(
+                "Programs on this computer use this token to talk to ARIA's local "
+                "HTTP API. Anyone with it can use ARIA as you."
+            )
+        )
+        self.api_token = QLineEdit()
+        self.api_token.setObjectName("apiToken")
+        self.api_token.setReadOnly(True)
+        self.api_token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.show_token_button = QPushButton("Show")
+        self.show_token_button.setCheckable(True)
+        self.copy_token_button = QPushButton("Copy")
+        self.rotate_token_button = QPushButton("Rotate…")
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.api_token, 1)
+        row.addWidget(self.show_token_button)
+        row.addWidget(self.copy_token_button)
+        row.addWidget(self.rotate_token_button)
+        widget = QWidget()
+        widget.setLayout(row)
+        self._field(form, "API token", "api.token", widget)
+        return page
+
+    def _general_tab(self) -> QWidget:
+        page = QWidget()
+        form = QFormLayout(page)
+        self.start_at_login = QCheckBox("Start ARIA when I log in")
+        self.start_at_login.setObjectName("startAtLogin")
+        self._field(form, "", "gui.start_at_login", self.start_at_login)
+        self.wizard_button = QPushButton("Run the first-run set-up again…")
+        form.addRow("", self.wizard_button)
+        form.addRow(
+            "",
+            note(
+                "Your settings file can also be edited by hand; "
+                "`aria config path` shows where it is."
+            ),
+        )
+        return page
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    def show_errors(self, errors: dict[str, str]) -> None:
+        """Show each reason under its field; a summary at the bottom."""
+        for key, label in self.errors.items():
+            reason = errors.get(key, "")
+            label.setText(reason)
+            label.setVisible(bool(reason))
+        if errors:
+            self.form_error.setText(f"Not saved: {len(errors)} value(s) need fixing.")
+            first = next(iter(errors))
+            widget = self.errors.get(first)
+            if widget is not None:
+                for index in range(self.tabs.count()):
+                    page: QWidget | None = self.tabs.widget(index)
+                    if page is not None and page.isAncestorOf(widget):
+                        self.tabs.setCurrentIndex(index)
+                        break
+        else:
+            self.form_error.setText("")
+
+    def chain_item_flags(self) -> Qt.ItemFlag:
+        """Flags of a fallback-order row: checkable and draggable."""
+        return (
+            Qt.ItemFlag.ItemIsEnabled
+            | Qt.ItemFlag.ItemIsSelectable
+            | Qt.ItemFlag.ItemIsUserCheckable
+            | Qt.ItemFlag.ItemIsDragEnabled
+        )

@@ -1,0 +1,286 @@
+"""The chat transcript: one rich-text document with a frame per message.
+
+Replies are Markdown from a model, so they are untrusted: raw HTML in them is not rendered
+(``MarkdownNoHTML``) and links are not followed on click (the controller asks first). While a
+reply streams, only its own frame is re-rendered, so long conversations stay cheap to update.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QTextBlockFormat,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+    QTextFrame,
+    QTextFrameFormat,
+    QTextLength,
+)
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+__all__ = ["TranscriptView"]
+
+_MARKDOWN = QTextDocument.MarkdownFeature(
+    QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
+    | QTextDocument.MarkdownFeature.MarkdownNoHTML.value
+)
+_USER_BG = "#e9f0fd"
+_ARIA_BG = "#ffffff"
+_CARD_BG = "#f4f5f7"
+_ERROR_BG = "#fdecec"
+_MUTED = "#6b7280"
+_STYLE = """
+code { background-color: #f1f3f5; font-family: monospace; }
+pre { background-color: #f1f3f5; font-family: monospace; }
+a { color: #2457c5; }
+"""
+
+
+def _frame_format(background: str, *, border: str | None = None) -> QTextFrameFormat:
+    fmt = QTextFrameFormat()
+    fmt.setBackground(QColor(background))
+    fmt.setPadding(10)
+    fmt.setMargin(6)
+    fmt.setWidth(QTextLength(QTextLength.Type.PercentageLength, 100))
+    if border is not None:
+        fmt.setBorder(1)
+        fmt.setBorderBrush(QColor(border))
+        fmt.setBorderStyle(QTextFrameFormat.BorderStyle.BorderStyle_Solid)
+    else:
+        fmt.setBorder(0)
+    return fmt
+
+
+class TranscriptView(QTextBrowser):
+    """Renders messages, streamed replies, tool cards, badges and errors."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.setReadOnly(True)
+        self.document().setDefaultStyleSheet(_STYLE)
+        self.document().setDocumentMargin(8)
+        self._reply: QTextFrame | None = None
+        self._reply_body_start = 0
+        self._tail_start = 0
+        self._stable_text = ""
+        self._placeholder = True
+        self.show_placeholder()
+
+    # --- whole-document operations ------------------------------------------------------------
+
+    def show_placeholder(self, text: str = "Ask ARIA anything. Replies appear here.") -> None:
+        """An empty conversation's hint."""
+        self.clear()
+        self._reply = None
+        self._placeholder = True
+        cursor = QTextCursor(self.document())
+        block = QTextBlockFormat()
+        block.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        block.setTopMargin(40)
+        cursor.setBlockFormat(block)
+        cursor.insertText(text, self._char(color=_MUTED, size_delta=1))
+
+    def _ensure_started(self) -> None:
+        if self._placeholder:
+            self.clear()
+            self._placeholder = False
+
+    def plain_text(self) -> str:
+        """The transcript as plain text (what a screen reader or a copy gets)."""
+        return self.document().toPlainText()
+
+    # --- messages ----------------------------------------------------------------------------
+
+    def append_user(self, text: str) -> None:
+        """The user's message (plain text, shown as typed)."""
+        frame = self._new_frame(_frame_format(_USER_BG))
+        cursor = frame.firstCursorPosition()
+        cursor.insertText("You", self._char(bold=True, color="#2457c5"))
+        cursor.insertBlock()
+        cursor.insertText(text, self._char())
+        self._scroll_to_end()
+
+    def append_reply(self, markdown: str, badge: str = "", *, note: str = "") -> None:
+        """A finished assistant message (from history)."""
+        self.begin_reply()
+        self.set_reply_markdown(markdown)
+        self.end_reply(badge, note=note)
+
+    def begin_reply(self) -> None:
+        """Open a frame for a reply that will stream in."""
+        frame = self._new_frame(_frame_format(_ARIA_BG, border="#dde1e7"))
+        cursor = frame.firstCursorPosition()
+        cursor.insertText("ARIA", self._char(bold=True, color="#53309e"))
+        self._reply = frame
+        self._reply_body_start = cursor.position()
+        self._tail_start = self._reply_body_start
+        self._stable_text = ""
+
+    @property
+    def reply_open(self) -> bool:
+        """Whether a reply frame is open."""
+        return self._reply is not None
+
+    def set_reply_markdown(self, markdown: str) -> None:
+        """Replace the open reply's text (called as more of it arrives).
+
+        Paragraphs that can no longer change (before the last blank line outside a code
+        block) are rendered once; only the last paragraph is re-rendered on each update, so
+        the cost per update does not grow with the length of the reply.
+        """
+        frame = self._reply
+        if frame is None:
+            self.begin_reply()
+            frame = self._reply
+            assert frame is not None
+        at_end = self._at_end()
+        if not markdown.startswith(self._stable_text):
+            self._replace(self._reply_body_start, frame, "")
+            self._stable_text = ""
+            self._tail_start = self._reply_body_start
+        stable_length = _stable_prefix_length(markdown)
+        if stable_length > len(self._stable_text):
+            fresh = markdown[len(self._stable_text) : stable_length]
+            self._tail_start = self._replace(self._tail_start, frame, fresh)
+            self._stable_text = markdown[:stable_length]
+        self._replace(self._tail_start, frame, markdown[stable_length:])
+        if at_end:
+            self._scroll_to_end()
+
+    def _replace(self, start: int, frame: QTextFrame, markdown: str) -> int:
+        """Put ``markdown`` from ``start`` to the end of ``frame``; returns where it ends."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(start)
+        cursor.setPosition(frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
+        if markdown.strip():
+            cursor.insertBlock(QTextBlockFormat(), self._char())
+            text_list = cursor.currentList()
+            if text_list is not None:  # a block after a list item would join the list
+                text_list.remove(cursor.block())
+                cursor.setBlockFormat(QTextBlockFormat())
+            # A trailing blank line would make the importer add an empty list item.
+            cursor.insertMarkdown(markdown.strip("\n"), _MARKDOWN)
+            self._shade_code_blocks(start, cursor.position())
+        return cursor.position()
+
+    def end_reply(self, badge: str = "", *, note: str = "") -> None:
+        """Close the open reply; ``badge`` (model, where it ran, latency) goes under it."""
+        frame = self._reply
+        self._reply = None
+        if frame is None:
+            return
+        if badge or note:
+            cursor = frame.lastCursorPosition()
+            cursor.insertBlock(QTextBlockFormat(), self._char())
+            if note:
+                cursor.insertText(note + ("   " if badge else ""), self._char(color="#a35505"))
+            if badge:
+                cursor.insertText(badge, self._char(color=_MUTED, size_delta=-1))
+        self._scroll_to_end()
+
+    def append_tool_card(self, label: str, title: str, detail: str, status: str) -> None:
+        """A compact card for a tool call: what kind, what was called, and the result."""
+        border = {"ok": "#9fc9a8", "error": "#e0a3a3", "denied": "#e6c07b"}.get(status, "#c8ccd2")
+        frame = self._new_frame(_frame_format(_CARD_BG, border=border))
+        cursor = frame.firstCursorPosition()
+        cursor.insertText(f"{label}  ", self._char(bold=True, size_delta=-1))
+        cursor.insertText(title, self._char(size_delta=-1, mono=True))
+        status_text = {"ok": "done", "error": "failed", "denied": "not allowed"}.get(status, status)
+        cursor.insertText(f"   {status_text}", self._char(color=_MUTED, size_delta=-1))
+        if detail:
+            cursor.insertBlock()
+            cursor.insertText(detail, self._char(color="#374151", size_delta=-1))
+        self._scroll_to_end()
+
+    def append_error(self, message: str, hint: str = "") -> None:
+        """A failure in plain words, with what to do about it."""
+        frame = self._new_frame(_frame_format(_ERROR_BG, border="#e0a3a3"))
+        cursor = frame.firstCursorPosition()
+        cursor.insertText(message, self._char(bold=True, color="#952020"))
+        if hint:
+            cursor.insertBlock()
+            cursor.insertText(hint, self._char(color="#4b1d1d"))
+        self._scroll_to_end()
+
+    def append_notice(self, text: str) -> None:
+        """A quiet line (stopped, fell back to another model, ...)."""
+        self._ensure_started()
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertBlock(QTextBlockFormat(), self._char())
+        cursor.insertText(text, self._char(color=_MUTED, size_delta=-1, italic=True))
+        self._scroll_to_end()
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _new_frame(self, fmt: QTextFrameFormat) -> QTextFrame:
+        self._ensure_started()
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        return cursor.insertFrame(fmt)
+
+    def _char(
+        self,
+        *,
+        bold: bool = False,
+        italic: bool = False,
+        color: str = "#1f2328",
+        size_delta: int = 0,
+        mono: bool = False,
+    ) -> QTextCharFormat:
+        fmt = QTextCharFormat()
+        fmt.setFontWeight(QFont.Weight.Bold if bold else QFont.Weight.Normal)
+        fmt.setFontItalic(italic)
+        fmt.setForeground(QColor(color))
+        base = self.font().pointSizeF()
+        if base > 0:
+            fmt.setFontPointSize(max(6.0, base + size_delta))
+        if mono:
+            fmt.setFontFamilies(["monospace"])
+        return fmt
+
+    def _shade_code_blocks(self, start: int, end: int) -> None:
+        """Give fenced code blocks a background (Markdown import leaves them plain)."""
+        document = self.document()
+        block = document.findBlock(start)
+        shaded = QTextBlockFormat()
+        shaded.setBackground(QColor("#f1f3f5"))
+        while block.isValid() and block.position() <= end:
+            if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+                QTextCursor(block).mergeBlockFormat(shaded)
+            block = block.next()
+
+    def _at_end(self) -> bool:
+        bar = self.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 4
+
+    def _scroll_to_end(self) -> None:
+        bar = self.verticalScrollBar()
+        bar.setValue(bar.maximum())
+
+
+def _stable_prefix_length(markdown: str) -> int:
+    """Length of the leading paragraphs that later text cannot change.
+
+    That is everything up to the last blank line that is not inside a fenced code block.
+    """
+    end = markdown.rfind("\n\n")
+    while end >= 0:
+        if markdown.count("```", 0, end) % 2 == 0:
+            return end + 2
+        end = markdown.rfind("\n\n", 0, end)
+    return 0
+
+
+def escape(text: str) -> str:
+    """HTML-escape text for labels that use rich text."""
+    return html.escape(text, quote=False)

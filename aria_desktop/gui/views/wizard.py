@@ -1,0 +1,143 @@
+"""The first-run wizard (non-modal): model server, cloud fallback, permissions, hotkeys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QKeySequenceEdit,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+    QWizard,
+    QWizardPage,
+)
+
+__all__ = ["WizardView"]
+
+
+def _text(text: str) -> QLabel:
+    label = QLabel(text)
+    label.setWordWrap(True)
+    return label
+
+
+class WizardView(QWizard):
+    """Layout only; ``WizardController`` tests the server and applies the choices."""
+
+    def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Welcome to ARIA")
+        self.setWindowIcon(icon)
+        self.setModal(False)
+        self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
+        self.resize(640, 480)
+        self.page_validator: Callable[[int], bool] = lambda _page: True
+
+        server = QWizardPage()
+        server.setTitle("Your language model")
+        server.setSubTitle("ARIA talks to Ollama, on this computer or on a GPU machine nearby.")
+        self.server_status = _text("Looking for Ollama on this computer…")
+        self.server_status.setObjectName("serverStatus")
+        self.url = QLineEdit("http://127.0.0.1:11434")
+        self.url.setObjectName("wizardUrl")
+        self.test_button = QPushButton("Test")
+        row = QHBoxLayout()
+        row.addWidget(self.url, 1)
+        row.addWidget(self.test_button)
+        self.model = QComboBox()
+        self.model.setEditable(True)
+        self.model.setMinimumWidth(240)
+        form = QFormLayout()
+        form.addRow("Ollama address", row)
+        form.addRow("Model", self.model)
+        layout = QVBoxLayout(server)
+        layout.addWidget(self.server_status)
+        layout.addLayout(form)
+        layout.addWidget(
+            _text(
+                "On another machine? Start it with OLLAMA_HOST=0.0.0.0 and enter "
+                "its address, e.g. http://192.168.1.20:11434."
+            )
+        )
+        layout.addStretch(1)
+        self.addPage(server)
+
+        cloud = QWizardPage()
+        cloud.setTitle("Cloud fallback (optional)")
+        cloud.setSubTitle(
+            "When the local model is unreachable or cannot do something, ARIA can "
+            "ask Claude instead. The conversation then leaves your network."
+        )
+        self.use_cloud = QCheckBox("Use Claude when the local model cannot answer")
+        self.cloud_key = QLineEdit()
+        self.cloud_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.cloud_key.setPlaceholderText("Anthropic API key (stored in the system keyring)")
+        self.cloud_error = _text("")
+        self.cloud_error.setStyleSheet("color: #b42318;")
+        layout = QVBoxLayout(cloud)
+        layout.addWidget(self.use_cloud)
+        layout.addWidget(self.cloud_key)
+        layout.addWidget(self.cloud_error)
+        layout.addStretch(1)
+        self.addPage(cloud)
+
+        permissions = QWizardPage()
+        permissions.setTitle("Microphone and computer control")
+        permissions.setSubTitle(
+            "Both are off. ARIA never listens or touches your computer until you turn them on."
+        )
+        layout = QVBoxLayout(permissions)
+        layout.addWidget(
+            _text(
+                "<b>Microphone.</b> With voice installed, ARIA can listen for its wake word "
+                "or while you hold the push-to-talk key. Audio is processed on your machines "
+                "and not stored."
+            )
+        )
+        layout.addWidget(
+            _text(
+                "<b>Computer control.</b> ARIA can move the mouse and type for you. Every action "
+                "passes safety rules, risky ones wait for your approval, and a Stop button and "
+                "hotkey stop it at once."
+            )
+        )
+        layout.addWidget(
+            _text(
+                "Turn either on later from the tray menu (Mute microphone, "
+                "Computer control) or in Settings."
+            )
+        )
+        layout.addStretch(1)
+        self.addPage(permissions)
+
+        keys = QWizardPage()
+        keys.setTitle("Hotkeys")
+        keys.setSubTitle("Press a combination to change one; clear it to turn it off.")
+        self.hotkeys: dict[str, QKeySequenceEdit] = {}
+        form = QFormLayout(keys)
+        for key, text in (
+            ("gui.hotkey_quick_ask", "Quick ask"),
+            ("gui.hotkey_push_to_talk", "Push to talk (hold)"),
+            ("gui.hotkey_stop", "Stop everything"),
+        ):
+            edit = QKeySequenceEdit()
+            edit.setMaximumSequenceLength(1)
+            edit.setClearButtonEnabled(True)
+            self.hotkeys[key] = edit
+            form.addRow(text, edit)
+        self.finish_error = _text("")
+        self.finish_error.setStyleSheet("color: #b42318;")
+        form.addRow(self.finish_error)
+        self.addPage(keys)
+
+    def validateCurrentPage(self) -> bool:
+        """Ask the controller before moving on (so bad input is refused on its page)."""
+        return self.page_validator(self.currentId()) and super().validateCurrentPage()

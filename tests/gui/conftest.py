@@ -1,0 +1,211 @@
+"""GUI test fixtures: a private Xvfb, qasync's loop, and a real orchestrator stack.
+
+Every GUI test runs on a real X server (Xvfb, 1280x800) so windows, focus and screenshots
+behave like on a desktop; the orchestrator is the real one over the Ollama test server and a
+real SQLite file. Coroutines run on qasync's loop with ``run(coro)`` (bounded).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Coroutine, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from aria_desktop.core.agent import AgentConfig
+from aria_desktop.core.assistant import LocalAssistant
+from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.memory.conversations import SQLiteConversationStore
+from aria_desktop.memory.database import Database
+from tests.fakes import FakeOllama
+
+T = TypeVar("T")
+REPO = Path(__file__).resolve().parents[2]
+ICONS = REPO / "resources" / "icons"
+ARTIFACTS = REPO / "test-artifacts"
+FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
+
+
+def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    """Start Xvfb on a display it picks itself (``-displayfd``), so no two runs collide."""
+    read_fd, write_fd = os.pipe()
+    process = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        process.kill()
+        raise RuntimeError("Xvfb did not start")
+    return process, f":{number}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def xvfb_display() -> Iterator[str]:
+    if shutil.which("Xvfb") is None:
+        pytest.skip("Xvfb is not installed (packaging/setup.sh test installs it)")
+    process, display = start_xvfb()
+    saved = {k: os.environ.get(k) for k in ("DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+    os.environ["DISPLAY"] = display
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    os.environ.pop("WAYLAND_DISPLAY", None)
+    try:
+        yield display
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    from aria_desktop.gui.loop import AriaEventLoop
+
+    loop = AriaEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        loop.run_until_complete(asyncio.sleep(0))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+Runner = Callable[..., Any]
+
+
+@pytest.fixture
+def run(qloop: asyncio.AbstractEventLoop) -> Runner:
+    """Run a coroutine on qasync's loop (bounded by ``timeout_s``)."""
+
+    def runner(coro: Coroutine[Any, Any, T], timeout_s: float = 15.0) -> T:
+        async def bounded() -> T:
+            async with asyncio.timeout(timeout_s):
+                return await coro
+
+        return qloop.run_until_complete(bounded())
+
+    return runner
+
+
+async def wait_for(predicate: Callable[[], bool], timeout_s: float = 10.0) -> None:
+    """Poll ``predicate`` on the loop until it holds (bounded)."""
+    async with asyncio.timeout(timeout_s):
+        while not predicate():
+            await asyncio.sleep(0.01)
+
+
+@pytest.fixture
+def ollama() -> Iterator[FakeOllama]:
+    with FakeOllama() as server:
+        yield server
+
+
+@pytest.fixture
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """ARIA's directories, the settings file and the autostart folder under ``tmp_path``."""
+    for name in ("CONFIG", "DATA", "STATE", "RUNTIME"):
+        monkeypatch.setenv(f"ARIA_{name}_DIR", str(tmp_path / name.lower()))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    for key in list(os.environ):
+        if key.startswith("ARIA_LLM") or key.startswith("ARIA_GUI"):
+            monkeypatch.delenv(key)
+    return tmp_path
+
+
+class Stack:
+    """A real orchestrator wired to the Ollama test server and a SQLite file."""
+
+    def __init__(self, orchestrator: Orchestrator, router: Router, db: Database) -> None:
+        self.orchestrator = orchestrator
+        self.router = router
+        self.db = db
+        self.assistant = LocalAssistant(orchestrator)
+
+    async def aclose(self) -> None:
+        await self.orchestrator.stop()
+        await self.router.aclose()
+        await self.db.close()
+
+
+@pytest.fixture
+def stack_factory(tmp_path: Path, ollama: FakeOllama, run: Runner) -> Iterator[Any]:
+    opened: list[Stack] = []
+
+    def make(config: AgentConfig | None = None) -> Stack:
+        async def build() -> Stack:
+            db = await Database.open(tmp_path / f"aria{len(opened)}.db")
+            router = Router(
+                {"ollama": OllamaBackend(base_url=ollama.url, model="llama3.2", timeouts=FAST)},
+                {"chat": ("ollama",)},
+                retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
+                breaker=BreakerPolicy(failure_threshold=50, reset_s=30.0),
+            )
+            audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+            orchestrator = Orchestrator(
+                model=router,
+                store=SQLiteConversationStore(db),
+                audit=audit,
+                config=config or AgentConfig(),
+            )
+            return Stack(orchestrator, router, db)
+
+        stack: Stack = run(build())
+        opened.append(stack)
+        return stack
+
+    yield make
+    for stack in opened:
+        run(stack.aclose())
+
+
+@pytest.fixture
+def stack(stack_factory: Any) -> Stack:
+    return stack_factory()
+
+
+@pytest.fixture
+def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
+    """A ``Desktop`` (no tray host needed) attached to an Assistant; closed after the test."""
+    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.gui.app import Desktop, DesktopOptions
+
+    made: list[Any] = []
+
+    def make(assistant: Any | None = None, *, use_tray: bool = False) -> Any:
+        async def build() -> Any:
+            desktop = Desktop(
+                LocalSettingsService(),
+                DesktopOptions(
+                    icons_dir=ICONS, use_tray=use_tray, show_wizard=False, hotkeys=False
+                ),
+            )
+            if assistant is not None:
+                desktop.context.attach(assistant)
+            await asyncio.sleep(0.05)
+            return desktop
+
+        desktop = run(build())
+        made.append(desktop)
+        return desktop
+
+    yield make
+    for desktop in made:
+        run(desktop.shutdown())
+        desktop.chat_view.deleteLater()

@@ -1,0 +1,235 @@
+"""Every window rendered on Xvfb (1280x800): PNGs in test-artifacts/, key widgets visible and
+not clipped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint, QRect
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication, QWidget
+
+from aria_desktop.domain.events import ActionConfirmRequest
+from tests.fakes import FakeOllama
+from tests.fakes.ollama_server import ollama_text
+from tests.gui.conftest import ARTIFACTS, wait_for
+from tests.gui.memory_double import AssistantWithMemory
+from tests.gui.test_memory_browser import sample
+
+REPLY = (
+    "Here is a quick way to list files:\n\n```python\nfrom pathlib import Path\n"
+    "for p in Path('.').iterdir():\n    print(p)\n```\n\n- works on every OS\n- no shell needed\n\n"
+    "See the [pathlib docs](https://docs.python.org/3/library/pathlib.html)."
+)
+
+
+def settle(run: Any, seconds: float = 0.3) -> None:
+    import asyncio
+
+    run(asyncio.sleep(seconds))
+    QApplication.processEvents()
+
+
+def screenshot(name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    screen = QGuiApplication.primaryScreen()
+    assert (screen.geometry().width(), screen.geometry().height()) == (1280, 800)
+    path = ARTIFACTS / f"{name}.png"
+    assert screen.grabWindow(0).save(str(path))
+    return path
+
+
+def assert_fully_visible(window: QWidget, widgets: list[QWidget]) -> None:
+    screen = QGuiApplication.primaryScreen().geometry()
+    frame = window.frameGeometry()
+    assert window.isVisible(), window.windowTitle()
+    assert screen.contains(frame), f"{window.windowTitle()} {frame} leaves the screen"
+    bounds = window.rect()
+    for widget in widgets:
+        name = widget.objectName() or type(widget).__name__
+        assert widget.isVisible(), f"{name} is not visible"
+        top_left = widget.mapTo(window, QPoint(0, 0))
+        area = QRect(top_left, widget.size())
+        assert bounds.contains(area), f"{name} {area} is clipped by the window {bounds}"
+        hint = widget.minimumSizeHint()
+        squeezed = f"{name} is squeezed: {widget.size()} < {hint}"
+        assert widget.width() >= hint.width(), squeezed
+        assert widget.height() >= hint.height(), squeezed
+
+
+def test_chat_window_renders(
+    desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
+) -> None:
+    ollama.script("/api/chat", ollama_text(REPLY, chunks=5))
+    desktop = desktop_factory(stack.assistant)
+    done: list[str] = []
+    desktop.chat.turn_finished.connect(lambda _r, s: done.append(s))
+    desktop.show_shell()
+    view = desktop.chat_view
+    view.move(150, 60)
+    desktop.chat.send("How do I list files in Python?")
+    run(wait_for(lambda: bool(done) and view.conversations.count() == 1))
+    settle(run)
+    screenshot("chat-window")
+    assert_fully_visible(
+        view,
+        [
+            view.conversations,
+            view.search,
+            view.new_button,
+            view.rename_button,
+            view.delete_button,
+            view.banner,
+            view.transcript,
+            view.composer,
+            view.send_button,
+            view.stop_button,
+            view.status,
+        ],
+    )
+    assert "no system tray" in view.banner.text()
+
+
+def test_quick_ask_renders(desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any) -> None:
+    ollama.script("/api/chat", ollama_text("It is **14:05** in Lisbon right now.", chunks=3))
+    desktop = desktop_factory(stack.assistant)
+    answered: list[str] = []
+    desktop.quick_ask.answered.connect(lambda _r, s: answered.append(s))
+    desktop.open_quick_ask()
+    view = desktop.quick_ask_view
+    view.prompt.setText("What time is it in Lisbon?")
+    view.prompt.returnPressed.emit()
+    run(wait_for(lambda: answered == ["complete"]))
+    settle(run)
+    screenshot("quick-ask")
+    assert_fully_visible(view, [view.prompt, view.answer])
+    assert "14:05" in view.answer.plain_text()
+    from PySide6.QtCore import Qt
+
+    assert view.windowFlags() & Qt.WindowType.WindowStaysOnTopHint
+    assert view.windowFlags() & Qt.WindowType.FramelessWindowHint
+
+
+def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run: Any) -> None:
+    desktop = desktop_factory(stack.assistant)
+    stack.orchestrator.bus.publish(
+        ActionConfirmRequest(
+            request_id="r1",
+            nonce="n1",
+            tool="computer_click",
+            summary="Click “Send” in Thunderbird — Inbox (the message to Ana)",
+            reason="Sending an e-mail cannot be undone.",
+            timeout_s=60.0,
+        )
+    )
+    run(wait_for(lambda: desktop.confirm.open_requests == ["r1"]))
+    stack.orchestrator.set_state("acting")
+    run(wait_for(lambda: desktop.overlay.isVisible()))
+    settle(run)
+    screenshot("confirm-dialog-and-overlay")
+    dialog = desktop.confirm.dialog("r1")
+    assert dialog is not None
+    assert_fully_visible(
+        dialog,
+        [
+            dialog.summary,
+            dialog.action,
+            dialog.reason,
+            dialog.approve_button,
+            dialog.deny_button,
+            dialog.countdown,
+        ],
+    )
+    assert_fully_visible(desktop.overlay, [desktop.overlay.label, desktop.overlay.stop_button])
+    desktop.confirm.close_all()
+
+
+def test_memory_browser_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
+    desktop = desktop_factory(AssistantWithMemory(stack.orchestrator, sample("c1")))
+    desktop.tray.refresh_capabilities()
+    run(wait_for(lambda: desktop.actions.memory.isEnabled()))
+    desktop.memory.open()
+    view = desktop.memory.view
+    view.move(140, 80)
+    run(wait_for(lambda: view.memories.rowCount() == 2))
+    view.memories.selectRow(0)
+    settle(run)
+    screenshot("memory-browser")
+    assert_fully_visible(
+        view,
+        [
+            view.search,
+            view.kind_filter,
+            view.subject_filter,
+            view.status_filter,
+            view.memories,
+            view.content,
+            view.save_button,
+            view.forget_button,
+            view.open_conversation_button,
+        ],
+    )
+
+
+@pytest.mark.parametrize("tab", [0, 2, 5])
+def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: int) -> None:
+    desktop = desktop_factory(None)
+    view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
+    view.move(280, 100)
+    view.tabs.setCurrentIndex(tab)
+    settle(run)
+    name = ["llm", "", "hotkeys", "", "", "api"][tab]
+    screenshot(f"settings-{name}")
+    page = view.tabs.currentWidget()
+    widgets = {
+        0: [view.ollama_url, view.test_button, view.model, view.anthropic_key, view.chain],
+        2: [*view.hotkey_edits.values(), view.hotkeys_enabled],
+        5: [
+            view.api_token,
+            view.show_token_button,
+            view.copy_token_button,
+            view.rotate_token_button,
+        ],
+    }[tab]
+    assert page.isVisible()
+    assert_fully_visible(view, [*widgets, view.buttons])
+
+
+def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any) -> None:
+    from aria_desktop.cli._desktop_services import LocalSettingsService
+
+    desktop = desktop_factory(None)
+    LocalSettingsService().apply({"llm.ollama.url": ollama.url})
+    view = desktop.wizard.open()
+    view.move(320, 140)
+    run(wait_for(lambda: desktop.wizard.server_ok))
+    settle(run)
+    screenshot("wizard")
+    assert_fully_visible(view, [view.server_status, view.url, view.test_button, view.model])
+
+
+def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
+    desktop = desktop_factory(stack.assistant, use_tray=True)
+    desktop.tray.refresh_capabilities()
+    run(
+        wait_for(
+            lambda: desktop.tray.capabilities == {} and desktop.actions.stop_everything.isEnabled()
+        )
+    )
+    menu = desktop.tray_view.menu
+    menu.popup(QPoint(900, 420))
+    settle(run)
+    screenshot("tray-menu")
+    assert menu.isVisible()
+    screen = QGuiApplication.primaryScreen().geometry()
+    assert screen.contains(menu.frameGeometry())
+    for action in menu.actions():
+        if action.isSeparator():
+            continue
+        area = menu.actionGeometry(action)
+        assert menu.rect().contains(area), action.text()
+        text_width = menu.fontMetrics().horizontalAdvance(action.text().split("\t")[0])
+        assert area.width() >= text_width, f"{action.text()} is clipped"
+    menu.hide()
