@@ -372,15 +372,17 @@ class VoicePipeline:
     async def _on_frame(self, frame: bytes) -> None:
         self._audio_s += FRAME_S
         level = rms_dbfs(frame)
+        # The detector hears every frame, armed or not, so its audio context is never stale:
+        # re-armed after a command, it must not fire again on the wake word it already heard.
+        detection = None
+        if self.wake is not None and self.config.wake_enabled:
+            detection = await self.wake.process(frame)
         if self._mode == "listen":
             speech = await self._listen_frame(frame)
             self.bus.publish(AudioLevel(rms_dbfs=level, speech=speech))
             return
         self.bus.publish(AudioLevel(rms_dbfs=level))
         self._preroll.append(frame)
-        if not self._wake_armed or self.wake is None:
-            return
-        detection = await self.wake.process(frame)
         if detection is not None and self._wake_armed:
             self._on_wake(detection)
 
