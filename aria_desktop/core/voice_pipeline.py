@@ -326,6 +326,11 @@ class VoicePipeline:
         return self._mode
 
     @property
+    def source_finished(self) -> bool:
+        """Whether a finite source (a WAV file) has been read to its end."""
+        return self._source_ended.is_set()
+
+    @property
     def muted(self) -> bool:
         """Whether the microphone is muted (capture stream closed)."""
         return self._muted
