@@ -18,6 +18,8 @@ def register(sub: Subparsers) -> None:
     core.add_argument("--turns", type=int, default=60, help="turns per side")
     core.add_argument("--chunks", type=int, default=40, help="streamed chunks per reply")
     core.add_argument("--messages", type=int, default=2000, help="messages for the write test")
+    voice = bench_sub.add_parser("voice", help="wake word, STT, TTS and voice-turn latency")
+    voice.add_argument("--repeats", type=int, default=5, help="runs per figure")
     bench.set_defaults(handler=_cmd_bench)
 
 
