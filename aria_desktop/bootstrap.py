@@ -237,9 +237,12 @@ def build_voice(
     """The voice pipeline for ``orchestrator``, installed (commands, kill switch, probe).
 
     Args:
+        settings: the voice settings are used.
+        orchestrator: where turns run; commands and the capability probe are registered on it.
         source_factory: where command audio comes from; None means the configured microphone
             (or no audio source at all when ``use_microphone`` is False).
         sink: where speech goes; None means the configured speaker.
+        use_microphone: open the microphone when no ``source_factory`` is given.
 
     Call ``await pipeline.start()`` to load the models and open the microphone.
     """
@@ -263,9 +266,7 @@ def build_voice(
         def source_factory() -> Any:
             return MicrophoneSource(device)
 
-    phrases = tuple(
-        Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m
-    )
+    phrases = tuple(Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m)
     config = VoiceConfig(
         wake_enabled=voice.wake.enabled,
         wake_phrases=phrases,

@@ -8,6 +8,7 @@ and ``bootstrap`` this module may touch any adapter; later capabilities add thei
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import logging
 import os
@@ -251,14 +252,15 @@ def _check_audio(settings: Settings) -> list[CheckResult]:
             )
         ]
     results = []
-    for spec, output in ((settings.voice.input_device, False), (settings.voice.output_device, True)):
+    for spec, output in (
+        (settings.voice.input_device, False),
+        (settings.voice.output_device, True),
+    ):
         kind = "speaker" if output else "microphone"
         try:
             device = find_device(spec, output=output)
         except AriaError as exc:
-            results.append(
-                CheckResult(name=kind, status="WARN", detail=exc.message, fix=exc.hint)
-            )
+            results.append(CheckResult(name=kind, status="WARN", detail=exc.message, fix=exc.hint))
         else:
             results.append(CheckResult(name=kind, status="OK", detail=device.name))
     return results
@@ -273,12 +275,18 @@ def _check_voice_models(settings: Settings) -> list[CheckResult]:
     checks: list[tuple[str, str, Callable[[], object]]] = []
     if voice.wake.enabled and voice.wake.engine == "local":
         for model in (voice.wake.model, *voice.wake.custom_models):
-            checks.append(("wake word", model, lambda m=model: resolve_wake_model(m)))
+            checks.append(("wake word", model, functools.partial(resolve_wake_model, model)))
     if voice.stt.engine == "local":
-        checks.append(("speech-to-text", voice.stt.model, lambda: whisper_model_path(voice.stt.model)))
+        checks.append(
+            ("speech-to-text", voice.stt.model, lambda: whisper_model_path(voice.stt.model))
+        )
     if voice.tts.engine == "local":
         checks.append(
-            ("text-to-speech", voice.tts.voice or "packaged", lambda: piper_voice_path(voice.tts.voice))
+            (
+                "text-to-speech",
+                voice.tts.voice or "packaged",
+                lambda: piper_voice_path(voice.tts.voice),
+            )
         )
     missing = {
         "whisper runtime": "faster_whisper",

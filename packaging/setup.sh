@@ -21,8 +21,8 @@ as_root() {
 }
 
 # System packages ARIA uses at run time (and, for tests, the tools that drive real components).
-apt_runtime=(python3 python3-venv python3-pip ca-certificates)
-apt_test=()
+apt_runtime=(python3 python3-venv python3-pip ca-certificates libportaudio2)
+apt_test=(espeak-ng sox)
 
 install_apt() {
   local wanted=("$@") missing=()

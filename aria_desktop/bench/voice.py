@@ -127,7 +127,10 @@ async def run_voice_bench(*, repeats: int) -> None:
         os.environ["ARIA_STATE_DIR"] = str(folder / "state")
         turn_wav = _write_wav(
             folder / "turn.wav",
-            _silence(0.3) + await say("Hey Jarvis.") + _silence(0.4) + await say("What time is it?"),
+            _silence(0.3)
+            + await say("Hey Jarvis.")
+            + _silence(0.4)
+            + await say("What time is it?"),
         )
         idle_wav = _write_wav(folder / "idle.wav", _silence(12.0))
         settings_file = folder / "settings.toml"
@@ -150,16 +153,22 @@ async def run_voice_bench(*, repeats: int) -> None:
                 )
             idle_cpu = await _idle_cpu(settings, engines, idle_wav, folder / "idle-out.wav")
 
-    print(f"aria bench voice — {repeats} runs each, medians; models loaded in (ms): "
-          + ", ".join(f"{k} {v:.0f}" for k, v in loads.items()))
+    print(
+        f"aria bench voice — {repeats} runs each, medians; models loaded in (ms): "
+        + ", ".join(f"{k} {v:.0f}" for k, v in loads.items())
+    )
     print(f"  STT real-time factor, 2 s command   {_med(stt_short):6.3f}   (target <= 0.1)")
     print(f"  STT real-time factor, 10 s speech   {_med(stt_long):6.3f}   (target <= 0.1)")
     print(f"  TTS time to first audio          {_med(first_audio):7.1f} ms (target <= 150 ms)")
     print(f"  TTS real-time factor                {_med(tts_rtf):6.3f}")
-    print(f"  wake word CPU per 80 ms frame    {wake_cpu_ms:7.2f} ms (wall {wake_wall_ms:.2f} ms;"
-          " target <= 5 ms)")
-    print(f"  end of speech -> first reply audio {_med(reply_latency):7.1f} ms from the VAD "
-          "endpoint (target <= 800 ms; add voice.vad.silence_s for the user's wait)")
+    print(
+        f"  wake word CPU per 80 ms frame    {wake_cpu_ms:7.2f} ms (wall {wake_wall_ms:.2f} ms;"
+        " target <= 5 ms)"
+    )
+    print(
+        f"  end of speech -> first reply audio {_med(reply_latency):7.1f} ms from the VAD "
+        "endpoint (target <= 800 ms; add voice.vad.silence_s for the user's wait)"
+    )
     print(f"  idle CPU waiting for the wake word  {idle_cpu:6.2f} % of one core (target <= 5 %)")
 
 

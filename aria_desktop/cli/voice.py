@@ -153,7 +153,9 @@ class _StagePrinter:
         self.marks.setdefault(event.type, ts)
         if isinstance(event, VoiceLoadEnd):
             state = "ready" if event.ok else f"FAILED: {event.error}"
-            self._line(f"{event.component} model {event.model} {state} ({event.latency_ms:.0f} ms)", ts)
+            self._line(
+                f"{event.component} model {event.model} {state} ({event.latency_ms:.0f} ms)", ts
+            )
         elif isinstance(event, WakeStart):
             self._line(f"waiting for the wake word ({event.model})", ts)
         elif isinstance(event, WakeEnd) and event.detected:
@@ -177,7 +179,9 @@ class _StagePrinter:
         elif isinstance(event, TtsStart):
             self._line("speaking", ts)
         elif isinstance(event, TtsEnd):
-            first = f"first audio after {event.first_audio_ms:.0f} ms, " if event.first_audio_ms else ""
+            first = (
+                f"first audio after {event.first_audio_ms:.0f} ms, " if event.first_audio_ms else ""
+            )
             self._line(f"spoke {event.sentences} sentence(s): {first}{event.status}", ts)
         elif isinstance(event, RunEnd):
             self._line(f"turn {event.status} ({event.latency_ms:.0f} ms)", ts)

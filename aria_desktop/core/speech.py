@@ -1,5 +1,7 @@
-"""Speaking and transcribing, shared by the voice pipeline, ``aria say``/``aria transcribe``
-and the API's ``/speak`` and ``/transcribe``.
+"""Speaking and transcribing for the voice pipeline, the CLI and the API.
+
+Shared by the pipeline, ``aria say``/``aria transcribe`` and the API's ``/speak`` and
+``/transcribe``.
 
 ``SpeechService`` owns the text-to-speech engine, the speech-to-text engine and the output
 sink. ``speak_stream`` speaks a reply sentence by sentence while it is still being written:

@@ -1,5 +1,8 @@
-"""Text handling for speech: sentence splitting of a streamed reply, clean-up for the voice,
-and removing the wake phrase from a transcript. Pure functions, no I/O."""
+"""Text handling for speech (pure functions, no I/O).
+
+Sentence splitting of a streamed reply, clean-up for the voice, and removing the wake phrase
+from a transcript.
+"""
 
 from __future__ import annotations
 

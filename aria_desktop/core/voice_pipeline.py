@@ -505,7 +505,9 @@ class VoicePipeline:
         audio = b"".join(self._command)
         self._command = []
         self._mode = "busy"
-        self.bus.publish(SttVadEnd(reason=reason, audio_ms=len(audio) / 2 / PIPELINE_RATE_HZ * 1000))
+        self.bus.publish(
+            SttVadEnd(reason=reason, audio_ms=len(audio) / 2 / PIPELINE_RATE_HZ * 1000)
+        )
         if reason == "no_speech" or (reason == "released" and not audio):
             self.bus.publish(SttEnd(text=""))
             self._enter_wake()
@@ -524,9 +526,7 @@ class VoicePipeline:
             self.bus.publish(ErrorEvent(code=exc.code, message=exc.message, hint=exc.hint))
         except Exception as exc:
             _LOGGER.exception("Voice turn failed")
-            self.bus.publish(
-                ErrorEvent(code="internal", message=f"The voice turn failed: {exc}")
-            )
+            self.bus.publish(ErrorEvent(code="internal", message=f"The voice turn failed: {exc}"))
         finally:
             self._run_id = None
             self._last_turn_end = time.monotonic()
@@ -687,15 +687,15 @@ class VoicePipeline:
         pieces: list[SpeechAudio] = []
         self.orchestrator.set_state("speaking")
         try:
-            await self.speech.speak(command.text, collect=pieces)
+            outcome = await self.speech.speak(command.text, collect=pieces)
         finally:
             self.orchestrator.set_state("idle")
-        if not pieces:
+        if not pieces and outcome == "complete":
             raise AriaError("There is nothing to say.", hint="Give some words to speak.")
+        rate = pieces[0].sample_rate_hz if pieces else getattr(self.speech.tts, "sample_rate_hz", 0)
+        # Interrupted speech returns what had been handed to the output.
         return SpeechAudio(
-            pcm=b"".join(p.pcm for p in pieces),
-            sample_rate_hz=pieces[0].sample_rate_hz,
-            text=command.text,
+            pcm=b"".join(p.pcm for p in pieces), sample_rate_hz=int(rate), text=command.text
         )
 
     async def _on_transcribe(self, command: Transcribe) -> Any:

@@ -1,5 +1,7 @@
-"""Voice adapters: audio devices and files, wake word, VAD, speech-to-text, text-to-speech,
-and Wyoming clients. They satisfy the ``core.ports`` voice protocols structurally.
+"""Voice adapters.
+
+Audio devices and files, wake word, VAD, speech-to-text, text-to-speech and Wyoming clients.
+They satisfy the ``core.ports`` voice protocols structurally.
 
 Import the submodules directly; each one imports its heavy library lazily:
 

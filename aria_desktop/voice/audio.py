@@ -1,5 +1,7 @@
-"""Audio plumbing without devices: WAV and raw-PCM sources, the WAV sink, conversion to the
-pipeline's 16 kHz mono, and numpy views for the model adapters.
+"""Audio plumbing without devices.
+
+WAV and raw-PCM sources, the WAV sink, conversion to the pipeline's 16 kHz mono, and numpy
+views for the model adapters.
 
 The only module that imports numpy and scipy at run time (the model adapters get their arrays
 from here).
@@ -260,9 +262,7 @@ class PacedSink:
         """Queue speech; the player task emits it block by block."""
         pcm = audio.pcm
         if audio.sample_rate_hz != self.rate_hz:
-            pcm = await asyncio.to_thread(
-                resample_pcm, pcm, audio.sample_rate_hz, self.rate_hz
-            )
+            pcm = await asyncio.to_thread(resample_pcm, pcm, audio.sample_rate_hz, self.rate_hz)
         wakeup, idle = self._events()
         self._queue += pcm
         idle.clear()
@@ -353,7 +353,7 @@ class WavSink(PacedSink):
     def _emit(self, block: bytes) -> None:
         if self._writer is None:
             try:
-                self._writer = wave.open(str(self.path), "wb")
+                self._writer = wave.open(str(self.path), "wb")  # noqa: SIM115
             except OSError as exc:
                 raise AudioFormatError(
                     f"Cannot write {self.path}: {exc.strerror or exc}.",

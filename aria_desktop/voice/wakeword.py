@@ -116,9 +116,7 @@ class OpenWakeWordDetector:
         except ImportError as exc:
             raise VoiceModelError(f"openWakeWord is missing: {exc}.", hint=_INSTALL_HINT) from None
         try:
-            return Model(
-                wakeword_models=[str(p) for p in self._paths], inference_framework="onnx"
-            )
+            return Model(wakeword_models=[str(p) for p in self._paths], inference_framework="onnx")
         except Exception as exc:
             raise VoiceModelError(
                 f"Cannot load the wake word model: {exc}.",

@@ -1,5 +1,6 @@
-"""Speech-to-text with faster-whisper, and Silero voice activity detection (shipped inside
-faster-whisper as ``assets/silero_vad_v6.onnx``).
+"""Speech-to-text with faster-whisper, and Silero voice activity detection.
+
+Silero VAD ships inside faster-whisper as ``assets/silero_vad_v6.onnx``.
 
 The only module that imports faster_whisper (lazily: it pulls in CTranslate2 and
 onnxruntime). Models are always loaded from local paths — a model *name* would make
@@ -67,7 +68,12 @@ class WhisperSTT:
     """
 
     def __init__(
-        self, model: str = "tiny.en", *, cpu_threads: int = 2, language: str = "", beam_size: int = 1
+        self,
+        model: str = "tiny.en",
+        *,
+        cpu_threads: int = 2,
+        language: str = "",
+        beam_size: int = 1,
     ) -> None:
         self._model_spec = model
         self._cpu_threads = cpu_threads
@@ -98,7 +104,9 @@ class WhisperSTT:
         try:
             from faster_whisper import WhisperModel
         except ImportError as exc:
-            raise VoiceModelError(f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT) from None
+            raise VoiceModelError(
+                f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT
+            ) from None
         started = time.monotonic()
         try:
             model = WhisperModel(
@@ -185,7 +193,9 @@ class SileroVAD:
         try:
             from faster_whisper.vad import get_vad_model
         except ImportError as exc:
-            raise VoiceModelError(f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT) from None
+            raise VoiceModelError(
+                f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT
+            ) from None
         try:
             return get_vad_model().session
         except Exception as exc:

@@ -1,5 +1,6 @@
-"""Clients for remote Wyoming voice services (the protocol Home Assistant uses), so a GPU
-machine can run Whisper, Piper or a wake word server for ARIA.
+"""Clients for remote Wyoming voice services (the protocol Home Assistant uses).
+
+A GPU machine can then run Whisper, Piper or a wake word server for ARIA.
 
 The only module that imports wyoming. URIs look like ``tcp://host:port`` (``unix://path``
 works too). Every network wait is bounded; failures become ``WyomingError`` with a hint.
@@ -112,7 +113,8 @@ class WyomingSTT:
 
     async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
         """Send the audio, wait for the transcript."""
-        from wyoming.asr import Transcribe, Transcript as WyTranscript
+        from wyoming.asr import Transcribe
+        from wyoming.asr import Transcript as WyTranscript
         from wyoming.audio import AudioChunk, AudioStart, AudioStop
 
         pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
@@ -234,9 +236,7 @@ class WyomingWakeWord:
             event = await conn.read()
             if Detection.is_type(event.type):
                 found = Detection.from_event(event)
-                self._detections.append(
-                    WakeDetection(name=found.name or self._names[0], score=1.0)
-                )
+                self._detections.append(WakeDetection(name=found.name or self._names[0], score=1.0))
 
     async def process(self, frame: bytes) -> WakeDetection | None:
         """Send one frame; a detection if the server reported one."""

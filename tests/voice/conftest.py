@@ -49,9 +49,7 @@ def whisper() -> WhisperSTT:
 
 def piper_pcm16k(piper: PiperTTS, text: str) -> bytes:
     pieces = piper._synthesize(text)
-    return b"".join(
-        resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces
-    )
+    return b"".join(resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces)
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +72,7 @@ def say_piper(piper: PiperTTS, speech_dir: Path) -> Iterator[SpeechMaker]:
             pcm += piper_pcm16k(piper, phrase)
         return write_wav(speech_dir / f"piper{count}.wav", pcm)
 
-    yield make
+    return make
 
 
 @pytest.fixture(scope="session")
@@ -98,4 +96,4 @@ def say_espeak(speech_dir: Path) -> Iterator[SpeechMaker]:
         )
         return out
 
-    yield make
+    return make

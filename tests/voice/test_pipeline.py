@@ -204,7 +204,8 @@ async def test_full_voice_turn_from_a_wav(
     ), types
     assert types.count("run-start") == 1
     wake_end = next(e for e in rig.events if isinstance(e, WakeEnd) and e.detected)
-    assert wake_end.name == "hey_jarvis" and wake_end.score >= 0.5
+    assert wake_end.name == "hey_jarvis"
+    assert wake_end.score >= 0.5
     stt_end = next(e for e in rig.events if isinstance(e, SttEnd))
     assert "weather like today" in " ".join(normalize(stt_end.text))
     run_start = next(e for e in rig.events if e.type == "run-start")
@@ -215,7 +216,8 @@ async def test_full_voice_turn_from_a_wav(
     run_end = next(e for e in rig.events if isinstance(e, RunEnd))
     assert run_end.status == "complete"
     tts_end = next(e for e in rig.events if isinstance(e, TtsEnd))
-    assert tts_end.status == "complete" and tts_end.sentences == 2
+    assert tts_end.status == "complete"
+    assert tts_end.sentences == 2
     assert tts_end.first_audio_ms is not None
     # per-stage timestamps are all there and in order
     stamps = [e.ts for e in rig.events if e.type in ("stt-vad-end", "stt-end", "tts-start")]
@@ -251,12 +253,17 @@ async def test_wake_word_interrupts_speech_within_200_ms(
     assert time.monotonic() - rig.sink.last_audio_at < 0.1, "audio should be playing"
     source.inject(say_piper("Hey Jarvis."))
     wake = await rig.wait_for(
-        lambda e: isinstance(e, WakeEnd) and e.detected and e.ts > rig.events[0].ts + 0.1
-        and any(isinstance(x, TtsStart) for x in rig.events[: rig.events.index(e)]),
+        lambda e: (
+            isinstance(e, WakeEnd)
+            and e.detected
+            and e.ts > rig.events[0].ts + 0.1
+            and any(isinstance(x, TtsStart) for x in rig.events[: rig.events.index(e)])
+        ),
         timeout_s=10,
     )
     interrupted = await rig.wait_for(lambda e: isinstance(e, TtsEnd), timeout_s=5)
-    assert isinstance(interrupted, TtsEnd) and interrupted.status == "interrupted"
+    assert isinstance(interrupted, TtsEnd)
+    assert interrupted.status == "interrupted"
     detected_at = wake.ts - (time.time() - time.monotonic())
     assert rig.sink.last_audio_at is not None
     stop_latency_s = rig.sink.last_audio_at - detected_at
@@ -298,15 +305,14 @@ async def test_aria_saying_the_wake_word_does_not_wake_it(
     await rig.wait_for(lambda e: e.type == "wake-start")
     source.inject(say_piper("Hey Jarvis.", "How do I wake you?", pause_s=0.3))
     end = await rig.wait_for(lambda e: isinstance(e, TtsEnd), timeout_s=30)
-    assert isinstance(end, TtsEnd) and end.status == "complete", rig.types()
+    assert isinstance(end, TtsEnd)
+    assert end.status == "complete", rig.types()
     detections = [e for e in rig.events if isinstance(e, WakeEnd) and e.detected]
     assert len(detections) == 1, "only the user's wake word counts"
 
 
 @pytest.mark.slow
-async def test_mute_push_to_talk_and_follow_up(
-    rig_factory: Any, say_piper: SpeechMaker
-) -> None:
+async def test_mute_push_to_talk_and_follow_up(rig_factory: Any, say_piper: SpeechMaker) -> None:
     source = LiveSource()
     rig, ollama = await rig_factory(lambda: source, follow_up_s=3.0)
     orch = rig.orchestrator
@@ -316,7 +322,8 @@ async def test_mute_push_to_talk_and_follow_up(
     await rig.pipeline.wait_ready(timeout_s=60)
     await rig.wait_for(lambda e: e.type == "wake-start")
     status = {c.name: c for c in orch.capabilities()}["voice"]
-    assert status.available and status.enabled
+    assert status.available
+    assert status.enabled
 
     # mute closes the capture stream; push-to-talk then refuses clearly
     assert await orch.handle(SetMicrophoneMuted(muted=True)) is True
@@ -327,7 +334,8 @@ async def test_mute_push_to_talk_and_follow_up(
         await orch.handle(PushToTalk(action="press"))
     await orch.handle(SetMicrophoneMuted(muted=False))
     await rig.wait_for(lambda e: isinstance(e, StateChanged) and e.state == "idle")
-    assert source.opened == 2 and not source.closed
+    assert source.opened == 2
+    assert not source.closed
 
     # hold-to-talk: press, speak, release
     await asyncio.sleep(0.3)
@@ -355,9 +363,11 @@ async def test_speak_transcribe_and_kill_switch_commands(
     orch = rig.orchestrator
     await rig.pipeline.start()
     status = {c.name: c for c in orch.capabilities()}["voice"]
-    assert not status.available and "no microphone" in status.reason
+    assert not status.available
+    assert "no microphone" in status.reason
     audio = await orch.handle(Speak(text="Hello from ARIA.", play=False))
-    assert audio.sample_rate_hz == 22_050 and audio.duration_s > 0.5
+    assert audio.sample_rate_hz == 22_050
+    assert audio.duration_s > 0.5
     transcript = await orch.handle(Transcribe(wav=say_piper("Open the calendar.").read_bytes()))
     assert "calendar" in transcript.text.lower()
     with pytest.raises(VoiceUnavailableError):
@@ -370,11 +380,16 @@ async def test_speak_transcribe_and_kill_switch_commands(
         orch.handle(Speak(text="This is a long sentence that takes a while to say. " * 4))
     )
     await rig.wait_for(lambda e: isinstance(e, TtsStart), timeout_s=20)
+    async with asyncio.timeout(20):
+        while realtime.first_audio_at is None:
+            await asyncio.sleep(0.02)
     await asyncio.sleep(0.3)
     started = time.monotonic()
     await orch.handle(StopEverything())
-    await asyncio.wait_for(speaking, 5)
-    assert realtime.last_audio_at is not None and realtime.last_audio_at - started < 0.2
+    played = await asyncio.wait_for(speaking, 5)
+    assert played.duration_s > 0.2, "what was handed to the output comes back"
+    assert realtime.last_audio_at is not None
+    assert realtime.last_audio_at - started < 0.2
     end = await rig.wait_for(lambda e: isinstance(e, TtsEnd))
     assert end.status == "interrupted"  # type: ignore[attr-defined]
     await realtime.aclose()

@@ -60,7 +60,9 @@ async def test_word_error_rate_under_ten_percent(
     assert wer < 0.10, f"WER {wer:.1%}; misses: {misses}"
 
 
-async def test_transcript_fields_and_resampling(whisper: WhisperSTT, say_piper: SpeechMaker) -> None:
+async def test_transcript_fields_and_resampling(
+    whisper: WhisperSTT, say_piper: SpeechMaker
+) -> None:
     clip = read_wav(say_piper("Open the calendar."))
     # the same speech at 48 kHz stereo must give the same words
     from aria_desktop.voice.audio import resample_pcm
@@ -80,7 +82,9 @@ async def test_vad_tells_speech_from_silence(say_piper: SpeechMaker) -> None:
     await vad.load()
     clip = read_wav(say_piper("Please tell me a story about dragons.", lead_s=0.0))
     pcm = clip.pcm
-    speech = [await vad.speech_probability(pcm[i : i + 2560]) for i in range(0, len(pcm) - 2560, 2560)]
+    speech = [
+        await vad.speech_probability(pcm[i : i + 2560]) for i in range(0, len(pcm) - 2560, 2560)
+    ]
     vad.reset()
     quiet = [await vad.speech_probability(silence(0.08)) for _ in range(20)]
     assert max(quiet) < 0.2
@@ -88,7 +92,7 @@ async def test_vad_tells_speech_from_silence(say_piper: SpeechMaker) -> None:
 
 
 def test_bad_inputs_are_clear_errors(tmp_path: object) -> None:
-    with pytest.raises(VoiceModelError, match="ships tiny.en"):
+    with pytest.raises(VoiceModelError, match=r"ships tiny\.en"):
         whisper_model_path("large-v3")
     with pytest.raises(AudioFormatError, match="Not a PCM WAV"):
         parse_wav(b"RIFF....not a wav at all")

@@ -43,7 +43,7 @@ def test_packaged_models_are_found() -> None:
 
 
 @pytest.mark.parametrize(
-    "maker,phrases",
+    ("maker", "phrases"),
     [
         ("espeak", ("hey jarvis",)),
         ("espeak", ("hey jarvis, what time is it",)),
@@ -64,7 +64,7 @@ def test_wake_word_detected_in_positive_clips(
 
 
 @pytest.mark.parametrize(
-    "maker,text",
+    ("maker", "text"),
     [
         ("espeak", "hello there, what is the weather like today"),
         ("espeak", "hey travis, open the garage"),
@@ -89,7 +89,9 @@ async def test_scan_finds_the_wake_word_in_synthesized_speech(
     detector: OpenWakeWordDetector, piper: object
 ) -> None:
     pieces = piper._synthesize("Sure. You can wake me by saying hey Jarvis, any time.")  # type: ignore[attr-defined]
-    audio = SpeechAudio(pcm=b"".join(p.pcm for p in pieces), sample_rate_hz=pieces[0].sample_rate_hz)
+    audio = SpeechAudio(
+        pcm=b"".join(p.pcm for p in pieces), sample_rate_hz=pieces[0].sample_rate_hz
+    )
     hits = await detector.scan_speech(audio)
     assert hits, "ARIA's own 'hey Jarvis' should be found"
     assert all(0 < t <= audio.duration_s + 0.1 for t in hits)

@@ -95,7 +95,8 @@ async def test_tts_then_stt_through_real_wyoming_servers(
     await tts.load()
     text = "Remote speech works. The second sentence arrives too."
     pieces = [piece async for piece in tts.synthesize(text)]
-    assert pieces and all(p.sample_rate_hz == 22_050 for p in pieces)
+    assert pieces
+    assert all(p.sample_rate_hz == 22_050 for p in pieces)
     duration = sum(p.duration_s for p in pieces)
     assert 2.0 < duration < 8.0
     stt = WyomingSTT(whisper_server)

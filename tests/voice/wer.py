@@ -5,8 +5,19 @@ from __future__ import annotations
 import re
 
 _NUMBERS = {
-    "0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
-    "7": "seven", "8": "eight", "9": "nine", "10": "ten", "15": "fifteen", "20": "twenty",
+    "0": "zero",
+    "1": "one",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "10": "ten",
+    "15": "fifteen",
+    "20": "twenty",
 }
 
 
