@@ -17,9 +17,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, str(tmp_path / name.lower()))
 
 
-def test_say_to_a_wav_then_transcribe_it(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str]
-) -> None:
+def test_say_to_a_wav_then_transcribe_it(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "hello.wav"
     assert main(["say", "Good morning. The coffee is ready.", "--out", str(out)]) == 0
     clip = read_wav(out)
