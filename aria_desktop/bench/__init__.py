@@ -26,4 +26,11 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_memory_bench(quality=args.quality, n=args.n, queries=args.queries)
         return 0
-    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, memory, gui.")
+    if name == "voice":
+        from aria_desktop.bench.voice import run_voice_bench
+
+        await run_voice_bench(repeats=args.repeats)
+        return 0
+    raise AriaError(
+        f"Unknown benchmark suite {name!r}.", hint="Available: core, memory, voice, gui."
+    )

@@ -17,7 +17,17 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from aria_desktop import __version__, keystore
-from aria_desktop.cli import audit, bench, chat, config, conversations, desktop, doctor, memory
+from aria_desktop.cli import (
+    audit,
+    bench,
+    chat,
+    config,
+    conversations,
+    desktop,
+    doctor,
+    memory,
+    voice,
+)
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -35,7 +45,7 @@ __all__ = ["build_parser", "main"]
 _LOGGER = logging.getLogger(__name__)
 
 #: Subcommand modules, in the order ``aria --help`` lists them.
-_COMMANDS = (chat, conversations, memory, config, audit, doctor, desktop, bench)
+_COMMANDS = (chat, conversations, memory, voice, config, audit, doctor, desktop, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -46,9 +46,10 @@ def report(exc: AriaError) -> None:
         err(f"Hint: {exc.hint}")
 
 
-def print_json(data: Any, stream: TextIO = sys.stdout) -> None:
-    """Print one JSON document on one line."""
-    print(json.dumps(data, ensure_ascii=False, default=str), file=stream, flush=True)
+def print_json(data: Any, stream: TextIO | None = None) -> None:
+    """Print one JSON document on one line (to the current ``sys.stdout`` by default)."""
+    out = stream if stream is not None else sys.stdout
+    print(json.dumps(data, ensure_ascii=False, default=str), file=out, flush=True)
 
 
 def fmt_time(unix_s: float) -> str:

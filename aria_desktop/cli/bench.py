@@ -30,6 +30,8 @@ def register(sub: Subparsers) -> None:
     gui.add_argument("--startups", type=int, default=5, help="start-up runs")
     # Qt must own the main thread: this suite runs its own loops (no asyncio.run around it).
     gui.set_defaults(sync_handler=_cmd_bench_gui)
+    voice = bench_sub.add_parser("voice", help="wake word, STT, TTS and voice-turn latency")
+    voice.add_argument("--repeats", type=int, default=5, help="runs per figure")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -59,7 +59,8 @@ class StopEverything(Command):
 class PushToTalk(Command):
     """Push-to-talk from the hotkey, the tray or the API (voice capability).
 
-    ``action`` is ``press``/``release`` for hold mode, ``toggle`` for toggle mode.
+    ``action`` is ``press``/``release`` for hold mode, ``toggle`` for toggle mode, and
+    ``listen`` to start listening now and end at the next pause (what ``POST /listen`` sends).
     """
 
     action: str = "toggle"
@@ -77,3 +78,23 @@ class SetComputerControl(Command):
     """Turn computer control (mouse, keyboard) on or off (computer-use capability)."""
 
     enabled: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class Speak(Command):
+    """Say ``text`` with the configured voice (voice capability).
+
+    Returns the synthesized ``SpeechAudio`` (mono 16-bit PCM at the voice's rate); with
+    ``play`` it is also played on the output device (and can be stopped by the kill switch).
+    """
+
+    text: str
+    play: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class Transcribe(Command):
+    """Transcribe a WAV file's bytes (voice capability); returns a ``Transcript``."""
+
+    wav: bytes
+    language: str | None = None

@@ -279,3 +279,54 @@ class EmbedderError(AriaError):
     """The sentence-embedding model could not be loaded or run (search falls back to keywords)."""
 
     code = "embedder_error"
+
+
+# --- voice -------------------------------------------------------------------------------------
+
+
+class VoiceError(AriaError):
+    """Base for voice failures (microphone, speaker, models, remote voice services)."""
+
+    code = "voice_error"
+
+
+class AudioDeviceError(VoiceError):
+    """No usable microphone or speaker (a normal state on machines without a sound card)."""
+
+    code = "audio_device_unavailable"
+
+
+class AudioFormatError(VoiceError):
+    """An audio file or upload is not audio ARIA can read (e.g. not a PCM WAV)."""
+
+    code = "audio_format_invalid"
+
+
+class VoiceModelError(VoiceError):
+    """A voice model (wake word, Whisper, Piper) is missing or cannot be loaded."""
+
+    code = "voice_model_unavailable"
+
+
+class SpeechRecognitionError(VoiceError):
+    """Speech-to-text failed."""
+
+    code = "stt_failed"
+
+
+class SpeechSynthesisError(VoiceError):
+    """Text-to-speech failed."""
+
+    code = "tts_failed"
+
+
+class WyomingError(VoiceError):
+    """A remote Wyoming voice service (wake, STT, TTS) is unreachable or misbehaved."""
+
+    code = "wyoming_unavailable"
+
+
+class VoiceUnavailableError(VoiceError):
+    """Voice is switched off, still loading, or the microphone is muted."""
+
+    code = "voice_unavailable"

@@ -1,0 +1,242 @@
+"""``aria bench voice``: how fast the voice pipeline is on this machine.
+
+Figures (medians over repeated runs, with the targets from the voice issue):
+
+- STT real-time factor: Whisper tiny.en, int8, 2 threads, on a 2 s command and on 10 s of
+  speech (processing time / audio length; target <= 0.1);
+- TTS time to first audio for a short first sentence (target <= 150 ms) and Piper's
+  real-time factor on a long sentence;
+- wake word CPU per 80 ms frame (process CPU time, all threads; target <= 5 ms);
+- end of speech -> first reply audio for a full voice turn against the scripted Ollama test
+  server answering instantly (from the VAD endpoint; the user also waits ``silence_s``);
+- CPU of the whole process while waiting for the wake word on live-paced silence (target
+  <= 5 % of one core).
+
+The test speech is made by Piper at the start of the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import tempfile
+import time
+import wave
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.bench._util import scripted_ollama_server
+from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip
+from aria_desktop.domain.events import SttVadEnd, TtsEnd
+from aria_desktop.settings import load_settings
+
+__all__ = ["run_voice_bench"]
+
+_COMMANDS = [
+    "What is on my screen right now?",
+    "Open the calendar for next week and show me my meetings.",
+    "Set a timer for ten minutes.",
+    "Summarize the document I have open.",
+]
+
+
+def _write_wav(path: Path, pcm: bytes) -> Path:
+    with wave.open(str(path), "wb") as writer:
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(PIPELINE_RATE_HZ)
+        writer.writeframes(pcm)
+    return path
+
+
+def _silence(seconds: float) -> bytes:
+    return b"\0" * (int(seconds * PIPELINE_RATE_HZ) * 2)
+
+
+def _med(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+async def run_voice_bench(*, repeats: int) -> None:
+    """Measure and print the voice figures."""
+    from aria_desktop.voice.audio import resample_pcm
+    from aria_desktop.voice.piper_tts import PiperTTS
+    from aria_desktop.voice.wakeword import OpenWakeWordDetector
+    from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
+
+    loads: dict[str, float] = {}
+    tts = PiperTTS()
+    stt = WhisperSTT("tiny.en", cpu_threads=2)
+    wake = OpenWakeWordDetector(("hey_jarvis",))
+    vad = SileroVAD()
+    for label, engine in (("wake", wake), ("vad", vad), ("stt", stt), ("tts", tts)):
+        started = time.perf_counter()
+        await engine.load()
+        loads[label] = (time.perf_counter() - started) * 1000
+
+    async def say(text: str) -> bytes:
+        pieces = [p async for p in tts.synthesize(text)]
+        return b"".join(resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces)
+
+    short = await say(_COMMANDS[0])
+    long_pcm = b""
+    for command in _COMMANDS * 2:
+        long_pcm += await say(command) + _silence(0.3)
+    long_pcm = long_pcm[: 10 * PIPELINE_RATE_HZ * 2]
+
+    # --- STT real-time factor
+    stt_short, stt_long = [], []
+    for _ in range(repeats):
+        t = await stt.transcribe(AudioClip(pcm=short))
+        stt_short.append(t.latency_ms / 1000 / t.audio_s)
+        t = await stt.transcribe(AudioClip(pcm=long_pcm))
+        stt_long.append(t.latency_ms / 1000 / t.audio_s)
+
+    # --- TTS first audio and real-time factor
+    first_audio, tts_rtf = [], []
+    long_sentence = (
+        "Here is a longer answer that goes on for a while, so that the real time factor of "
+        "the voice is measured over several seconds of speech rather than a single word."
+    )
+    for _ in range(repeats):
+        started = time.perf_counter()
+        async for _piece in tts.synthesize("Sure, here is what I found."):
+            first_audio.append((time.perf_counter() - started) * 1000)
+            break
+        started = time.perf_counter()
+        pieces = [p async for p in tts.synthesize(long_sentence)]
+        elapsed = time.perf_counter() - started
+        tts_rtf.append(elapsed / sum(p.duration_s for p in pieces))
+
+    # --- wake word CPU per frame
+    frames = [
+        long_pcm[i : i + FRAME_SAMPLES * 2]
+        for i in range(0, len(long_pcm) - FRAME_SAMPLES * 2, FRAME_SAMPLES * 2)
+    ]
+    wake.reset()
+    cpu_started, wall_started = time.process_time(), time.perf_counter()
+    for frame in frames:
+        wake.process_sync(frame)
+    wake_cpu_ms = (time.process_time() - cpu_started) * 1000 / len(frames)
+    wake_wall_ms = (time.perf_counter() - wall_started) * 1000 / len(frames)
+
+    with tempfile.TemporaryDirectory(prefix="aria-bench-voice-") as tmp:
+        folder = Path(tmp)
+        os.environ["ARIA_DATA_DIR"] = str(folder / "data")
+        os.environ["ARIA_STATE_DIR"] = str(folder / "state")
+        turn_wav = _write_wav(
+            folder / "turn.wav",
+            _silence(0.3)
+            + await say("Hey Jarvis.")
+            + _silence(0.4)
+            + await say("What time is it?"),
+        )
+        idle_wav = _write_wav(folder / "idle.wav", _silence(12.0))
+        settings_file = folder / "settings.toml"
+        settings_file.write_text("", encoding="utf-8")
+        engines = {"tts": tts, "stt": stt, "wake": wake, "vad": vad}
+        async with scripted_ollama_server("It is ten past three. Anything else?", 4) as url:
+            settings = load_settings(
+                settings_file,
+                env={
+                    "ARIA_LLM__OLLAMA__URL": url,
+                    "ARIA_LLM__OLLAMA__MODEL": "bench-model",
+                    "ARIA_LLM__CHAINS__CHAT": "ollama",
+                    "ARIA_VOICE__FOLLOW_UP_S": "0",
+                },
+            )
+            reply_latency = []
+            for i in range(repeats):
+                reply_latency.append(
+                    await _turn_latency(settings, engines, turn_wav, folder / f"r{i}.wav")
+                )
+            idle_cpu = await _idle_cpu(settings, engines, idle_wav, folder / "idle-out.wav")
+
+    print(
+        f"aria bench voice — {repeats} runs each, medians; models loaded in (ms): "
+        + ", ".join(f"{k} {v:.0f}" for k, v in loads.items())
+    )
+    print(f"  STT real-time factor, 2 s command   {_med(stt_short):6.3f}   (target <= 0.1)")
+    print(f"  STT real-time factor, 10 s speech   {_med(stt_long):6.3f}   (target <= 0.1)")
+    print(f"  TTS time to first audio          {_med(first_audio):7.1f} ms (target <= 150 ms)")
+    print(f"  TTS real-time factor                {_med(tts_rtf):6.3f}")
+    print(
+        f"  wake word CPU per 80 ms frame    {wake_cpu_ms:7.2f} ms (wall {wake_wall_ms:.2f} ms;"
+        " target <= 5 ms)"
+    )
+    print(
+        f"  end of speech -> first reply audio {_med(reply_latency):7.1f} ms from the VAD "
+        "endpoint (target <= 800 ms; add voice.vad.silence_s for the user's wait)"
+    )
+    print(f"  idle CPU waiting for the wake word  {idle_cpu:6.2f} % of one core (target <= 5 %)")
+
+
+def _pipeline(settings: Any, engines: dict[str, Any], source: Any, sink: Any, app: Any) -> Any:
+    from aria_desktop.core.speech import SpeechService
+    from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
+
+    speech = SpeechService(
+        bus=app.orchestrator.bus, tts=engines["tts"], stt=engines["stt"], sink=sink
+    )
+    pipeline = VoicePipeline(
+        orchestrator=app.orchestrator,
+        speech=speech,
+        wake=engines["wake"],
+        vad=engines["vad"],
+        source_factory=lambda: source,
+        config=VoiceConfig(follow_up_s=0.0),
+    )
+    pipeline.install()
+    return pipeline
+
+
+async def _turn_latency(settings: Any, engines: dict[str, Any], wav: Path, out: Path) -> float:
+    from aria_desktop.bootstrap import build_app
+    from aria_desktop.voice.audio import WavSink, WavSource
+
+    app = await build_app(settings)
+    sink = WavSink(out, realtime=True)
+    pipeline = _pipeline(settings, engines, WavSource(wav), sink, app)
+    sub = app.orchestrator.bus.subscribe()
+    endpoint_at = 0.0
+    try:
+        await pipeline.start()
+        async with asyncio.timeout(60):
+            async for event in sub:
+                if isinstance(event, SttVadEnd):
+                    endpoint_at = time.monotonic() - (time.time() - event.ts)
+                if isinstance(event, TtsEnd):
+                    break
+    finally:
+        sub.close()
+        pipeline.speech.tts = pipeline.speech.stt = None  # keep the shared models loaded
+        pipeline.wake = None
+        await pipeline.stop()
+        await sink.aclose()
+        await app.aclose()
+    if sink.first_audio_at is None or not endpoint_at:
+        raise RuntimeError("the benchmark turn produced no reply audio")
+    return (sink.first_audio_at - endpoint_at) * 1000
+
+
+async def _idle_cpu(settings: Any, engines: dict[str, Any], wav: Path, out: Path) -> float:
+    from aria_desktop.bootstrap import build_app
+    from aria_desktop.voice.audio import WavSink, WavSource
+
+    app = await build_app(settings)
+    sink = WavSink(out)
+    pipeline = _pipeline(settings, engines, WavSource(wav, realtime=True), sink, app)
+    try:
+        await pipeline.start()
+        await asyncio.sleep(1.0)  # settle
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.sleep(8.0)
+        usage = (time.process_time() - cpu) / (time.perf_counter() - wall) * 100
+    finally:
+        pipeline.speech.tts = pipeline.speech.stt = None
+        pipeline.wake = None
+        await pipeline.stop()
+        await sink.aclose()
+        await app.aclose()
+    return usage

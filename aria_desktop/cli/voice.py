@@ -1,0 +1,254 @@
+"""Voice subcommands: ``aria say``, ``aria transcribe``, ``aria listen``, ``aria voice devices``."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.events import (
+    ErrorEvent,
+    Event,
+    LlmDelta,
+    RunEnd,
+    RunStart,
+    SttEnd,
+    SttStart,
+    SttVadEnd,
+    SttVadStart,
+    TtsEnd,
+    TtsStart,
+    VoiceLoadEnd,
+    WakeEnd,
+    WakeStart,
+)
+from aria_desktop.settings import Settings
+
+__all__ = ["register"]
+
+
+def register(sub: Subparsers) -> None:
+    """Add the voice subcommands."""
+    say = sub.add_parser("say", help="speak text with ARIA's voice")
+    say.add_argument("text", nargs="+", help="what to say ('-' reads stdin)")
+    say.add_argument("--out", "-o", type=Path, metavar="FILE.wav", help="write a WAV file")
+    say.set_defaults(handler=_cmd_say)
+
+    transcribe = sub.add_parser("transcribe", help="transcribe a WAV file")
+    transcribe.add_argument("file", type=Path, metavar="FILE.wav")
+    transcribe.add_argument("--language", help="language code (multilingual models)")
+    transcribe.add_argument("--json", action="store_true", help="print the result as JSON")
+    transcribe.set_defaults(handler=_cmd_transcribe)
+
+    listen = sub.add_parser(
+        "listen", help="one voice turn: wake word -> command -> spoken reply, with timings"
+    )
+    listen.add_argument("--wav", type=Path, metavar="FILE.wav", help="read audio from a file")
+    listen.add_argument(
+        "--no-wake", action="store_true", help="the audio starts with the command itself"
+    )
+    listen.add_argument("--out", "-o", type=Path, metavar="FILE.wav", help="reply into a WAV")
+    listen.add_argument("--timeout", type=float, default=120.0, help="give up after seconds")
+    listen.set_defaults(handler=_cmd_listen)
+
+    voice = sub.add_parser("voice", help="voice set-up")
+    voice_sub = voice.add_subparsers(dest="voice_command", required=True, metavar="COMMAND")
+    devices = voice_sub.add_parser("devices", help="list microphones and speakers")
+    devices.add_argument("--json", action="store_true")
+    devices.set_defaults(handler=_cmd_devices)
+
+
+async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.bootstrap import build_speech
+    from aria_desktop.core.bus import EventBus
+    from aria_desktop.voice.audio import WavSink
+
+    text = " ".join(args.text)
+    if text == "-":
+        text = sys.stdin.read()
+    sink = WavSink(args.out) if args.out else None
+    bus = EventBus()
+    errors = bus.subscribe(event_filter=lambda e: isinstance(e, ErrorEvent))
+    speech = build_speech(settings, bus, sink=sink)
+    try:
+        started = time.monotonic()
+        status = await speech.speak(text)
+        if status != "complete":
+            with contextlib.suppress(TimeoutError, StopAsyncIteration):
+                event = await errors.get(timeout_s=0)
+                if isinstance(event, ErrorEvent):
+                    raise AriaError(event.message, hint=event.hint)
+            return EXIT_FAILURE
+        if args.out:
+            err(f"wrote {args.out} in {time.monotonic() - started:.2f} s")
+        return EXIT_OK
+    finally:
+        await speech.aclose()
+
+
+async def _cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.bootstrap import build_speech_engines
+    from aria_desktop.voice.audio import read_wav
+
+    clip = read_wav(args.file)
+    _tts, stt = build_speech_engines(settings)
+    try:
+        transcript = await stt.transcribe(clip, language=args.language)
+    finally:
+        await stt.aclose()
+    if args.json:
+        print_json(transcript.__dict__)
+    else:
+        print(transcript.text)
+    return EXIT_OK
+
+
+async def _cmd_devices(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.voice.devices import list_devices
+
+    try:
+        devices = list_devices()
+    except AriaError as exc:
+        if args.json:
+            print_json([])
+        err(f"{exc.message}\nHint: {exc.hint}")
+        return EXIT_OK  # no audio system is a normal state, not a failure
+    if args.json:
+        print_json([d.__dict__ for d in devices])
+        return EXIT_OK
+    if not devices:
+        print("No audio devices (no sound card). Typed chat works; voice needs a microphone.")
+    for d in devices:
+        marks = ("*in " if d.is_default_input else "") + ("*out" if d.is_default_output else "")
+        print(
+            f"{d.index:3}  {d.name[:40]:40} in {d.inputs:2}  out {d.outputs:2}  "
+            f"{d.default_rate_hz:7.0f} Hz  {d.host_api} {marks}"
+        )
+    return EXIT_OK
+
+
+class _StagePrinter:
+    """Prints each stage of a voice turn with the time since the previous mark."""
+
+    def __init__(self) -> None:
+        self.started = time.time()
+        self.marks: dict[str, float] = {}
+        self.wrote_text = False
+
+    def _line(self, text: str, ts: float) -> None:
+        if self.wrote_text:
+            sys.stdout.write("\n")
+            self.wrote_text = False
+        err(f"[{ts - self.started:7.3f} s] {text}")
+
+    def render(self, event: Event) -> None:
+        ts = event.ts
+        self.marks.setdefault(event.type, ts)
+        if isinstance(event, VoiceLoadEnd):
+            state = "ready" if event.ok else f"FAILED: {event.error}"
+            self._line(
+                f"{event.component} model {event.model} {state} ({event.latency_ms:.0f} ms)", ts
+            )
+        elif isinstance(event, WakeStart):
+            self._line(f"waiting for the wake word ({event.model})", ts)
+        elif isinstance(event, WakeEnd) and event.detected:
+            self._line(f"wake word {event.name} heard (score {event.score:.2f})", ts)
+        elif isinstance(event, SttStart):
+            self._line(f"listening ({event.trigger})", ts)
+        elif isinstance(event, SttVadStart):
+            self._line("speech started", ts)
+        elif isinstance(event, SttVadEnd):
+            self._line(f"command ended: {event.reason} ({event.audio_ms:.0f} ms of audio)", ts)
+        elif isinstance(event, SttEnd):
+            self._line(f"heard {event.text!r} ({event.latency_ms:.0f} ms, {event.engine})", ts)
+        elif isinstance(event, RunStart):
+            self._line("thinking", ts)
+        elif isinstance(event, LlmDelta):
+            if not self.wrote_text:
+                self._line("reply:", ts)
+            sys.stdout.write(event.text)
+            sys.stdout.flush()
+            self.wrote_text = True
+        elif isinstance(event, TtsStart):
+            self._line("speaking", ts)
+        elif isinstance(event, TtsEnd):
+            first = (
+                f"first audio after {event.first_audio_ms:.0f} ms, " if event.first_audio_ms else ""
+            )
+            self._line(f"spoke {event.sentences} sentence(s): {first}{event.status}", ts)
+        elif isinstance(event, RunEnd):
+            self._line(f"turn {event.status} ({event.latency_ms:.0f} ms)", ts)
+        elif isinstance(event, ErrorEvent):
+            self._line(f"error: {event.message}" + (f" — {event.hint}" if event.hint else ""), ts)
+
+    def summary(self) -> None:
+        def span(a: str, b: str) -> str:
+            if a in self.marks and b in self.marks:
+                return f"{(self.marks[b] - self.marks[a]) * 1000:.0f} ms"
+            return "-"
+
+        err(
+            "timings: end of speech -> transcript "
+            f"{span('stt-vad-end', 'stt-end')}, transcript -> first reply text "
+            f"{span('stt-end', 'llm-delta')}, end of speech -> speaking "
+            f"{span('stt-vad-end', 'tts-start')}"
+        )
+
+
+async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.bootstrap import build_app, build_voice
+    from aria_desktop.voice.audio import WavSink, WavSource
+
+    source_factory: Any = None
+    if args.wav is not None:
+        wav_source = WavSource(args.wav)  # validates the file before anything starts
+
+        def source_factory() -> Any:
+            return wav_source
+
+    app = await build_app(settings)
+    printer = _StagePrinter()
+    sink = WavSink(args.out) if args.out else None
+    one_turn = dataclasses.replace(
+        settings, voice=dataclasses.replace(settings.voice, follow_up_s=0.0)
+    )
+    pipeline = build_voice(
+        one_turn,
+        app.orchestrator,
+        source_factory=source_factory,
+        sink=sink,
+    )
+    sub = app.orchestrator.bus.subscribe()
+    status = EXIT_FAILURE
+    try:
+        await pipeline.start(listen_immediately=args.no_wake)
+        async with asyncio.timeout(args.timeout):
+            async for event in sub:
+                printer.render(event)
+                if isinstance(event, TtsEnd) or (isinstance(event, SttEnd) and not event.text):
+                    status = EXIT_OK if getattr(event, "status", "complete") == "complete" else 1
+                    if isinstance(event, SttEnd):
+                        err("nothing was understood")
+                        status = EXIT_FAILURE
+                    break
+                if isinstance(event, ErrorEvent) and event.run_id is None:
+                    break
+                ended = args.wav is not None and pipeline.source_finished
+                if ended and "stt-start" not in printer.marks:
+                    err("no wake word in the audio (use --no-wake if it holds only a command)")
+                    break
+        printer.summary()
+    except TimeoutError:
+        err(f"gave up after {args.timeout:g} s")
+    finally:
+        sub.close()
+        await pipeline.stop()
+        await app.aclose()
+    return status

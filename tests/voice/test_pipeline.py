@@ -1,0 +1,395 @@
+"""The voice pipeline end to end: real models, real orchestrator and SQLite, the Ollama test
+server over HTTP, WAV sources and sinks."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aria_desktop.core.agent import AgentConfig
+from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.speech import SpeechService
+from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
+from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ
+from aria_desktop.domain.commands import (
+    PushToTalk,
+    SetMicrophoneMuted,
+    Speak,
+    StopEverything,
+    Transcribe,
+)
+from aria_desktop.domain.errors import VoiceUnavailableError
+from aria_desktop.domain.events import (
+    Event,
+    RunEnd,
+    StateChanged,
+    SttEnd,
+    SttStart,
+    TtsEnd,
+    TtsStart,
+    WakeEnd,
+)
+from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.memory.conversations import SQLiteConversationStore
+from aria_desktop.memory.database import Database
+from aria_desktop.voice.audio import FRAME_BYTES, WavSink, WavSource, read_wav, to_pipeline_pcm
+from aria_desktop.voice.piper_tts import PiperTTS
+from aria_desktop.voice.wakeword import OpenWakeWordDetector
+from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
+from tests.fakes import FakeOllama
+from tests.fakes.ollama_server import ollama_text
+from tests.voice.conftest import SpeechMaker
+from tests.voice.wer import normalize
+
+FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=30.0)
+
+
+class LiveSource:
+    """A microphone stand-in: real-time frames of silence, plus clips injected on demand."""
+
+    def __init__(self) -> None:
+        self.pending = bytearray()
+        self.closed = False
+        self.opened = 0
+
+    @property
+    def name(self) -> str:
+        return "live"
+
+    def inject(self, path: Path) -> None:
+        self.pending += to_pipeline_pcm(read_wav(path))
+
+    async def frames(self) -> AsyncGenerator[bytes, None]:
+        self.opened += 1
+        self.closed = False
+        started = time.monotonic()
+        index = 0
+        try:
+            while True:
+                due = started + index * FRAME_SAMPLES / PIPELINE_RATE_HZ
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                index += 1
+                if self.pending:
+                    frame = bytes(self.pending[:FRAME_BYTES]).ljust(FRAME_BYTES, b"\0")
+                    del self.pending[:FRAME_BYTES]
+                else:
+                    frame = b"\0" * FRAME_BYTES
+                yield frame
+        finally:
+            self.closed = True
+
+
+class Rig:
+    def __init__(self, orchestrator: Orchestrator, pipeline: VoicePipeline, sink: WavSink) -> None:
+        self.orchestrator = orchestrator
+        self.pipeline = pipeline
+        self.sink = sink
+        self.events: list[Event] = []
+        self._sub = orchestrator.bus.subscribe()
+        self._task = asyncio.create_task(self._collect())
+
+    async def _collect(self) -> None:
+        async for event in self._sub:
+            if event.type != "audio-level":
+                self.events.append(event)
+
+    async def wait_for(self, predicate: Callable[[Event], bool], timeout_s: float = 30.0) -> Event:
+        async with asyncio.timeout(timeout_s):
+            while True:
+                for event in self.events:
+                    if predicate(event):
+                        return event
+                await asyncio.sleep(0.02)
+
+    def types(self) -> list[str]:
+        return [e.type for e in self.events]
+
+    async def close(self) -> None:
+        self._sub.close()
+        await self._task
+
+
+@pytest.fixture
+async def rig_factory(
+    tmp_path: Path, piper: PiperTTS, whisper: WhisperSTT
+) -> AsyncIterator[Callable[..., Any]]:
+    made: list[tuple[Rig, Router, Database]] = []
+    ollama = FakeOllama()
+    ollama.__enter__()
+
+    async def make(
+        source_factory: Any, *, realtime_sink: bool = False, **config: Any
+    ) -> tuple[Rig, FakeOllama]:
+        db = await Database.open(tmp_path / f"aria{len(made)}.db")
+        router = Router(
+            {"ollama": OllamaBackend(base_url=ollama.url, model="llama3.2", timeouts=FAST)},
+            {"chat": ("ollama",)},
+            retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
+            breaker=BreakerPolicy(failure_threshold=5, reset_s=30.0),
+        )
+        orchestrator = Orchestrator(
+            model=router,
+            store=SQLiteConversationStore(db),
+            audit=AuditLog(tmp_path / "audit.jsonl", tmp_path / "checkpoint"),
+            config=AgentConfig(flush_interval_s=0.05),
+        )
+        sink = WavSink(tmp_path / f"reply{len(made)}.wav", realtime=realtime_sink)
+        speech = SpeechService(bus=orchestrator.bus, tts=piper, stt=whisper, sink=sink)
+        wake = OpenWakeWordDetector(("hey_jarvis",), threshold=0.5)
+        pipeline = VoicePipeline(
+            orchestrator=orchestrator,
+            speech=speech,
+            wake=wake,
+            vad=SileroVAD(),
+            source_factory=source_factory,
+            config=VoiceConfig(**{"follow_up_s": 0.0, **config}),
+        )
+        pipeline.install()
+        rig = Rig(orchestrator, pipeline, sink)
+        made.append((rig, router, db))
+        return rig, ollama
+
+    yield make
+    for rig, router, db in made:
+        rig.pipeline.speech.tts = None  # shared session models stay loaded
+        rig.pipeline.speech.stt = None
+        await rig.pipeline.stop()
+        await rig.orchestrator.stop()
+        await rig.close()
+        await router.aclose()
+        await db.close()
+    ollama.__exit__(None, None, None)
+
+
+def in_order(types: list[str], expected: list[str]) -> bool:
+    it = iter(types)
+    return all(any(t == want for t in it) for want in expected)
+
+
+@pytest.mark.slow
+async def test_full_voice_turn_from_a_wav(
+    rig_factory: Any, say_piper: SpeechMaker, whisper: WhisperSTT, tmp_path: Path
+) -> None:
+    wav = say_piper("Hey Jarvis.", "What is the weather like today?", pause_s=0.4)
+    rig, ollama = await rig_factory(lambda: WavSource(wav, trailing_silence_s=1.5))
+    reply = "It is sunny and warm today. Enjoy the nice weather!"
+    ollama.script("/api/chat", ollama_text(reply, chunks=6))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_source_ended(timeout_s=60)
+    await rig.sink.aclose()
+
+    types = rig.types()
+    assert in_order(
+        types,
+        [
+            "voice-load-start",
+            "voice-load-end",
+            "wake-start",
+            "wake-end",
+            "stt-start",
+            "stt-vad-start",
+            "stt-vad-end",
+            "stt-end",
+            "run-start",
+            "llm-delta",
+            "tts-start",
+            "tts-end",
+        ],
+    ), types
+    assert types.count("run-start") == 1
+    wake_end = next(e for e in rig.events if isinstance(e, WakeEnd) and e.detected)
+    assert wake_end.name == "hey_jarvis"
+    assert wake_end.score >= 0.5
+    stt_end = next(e for e in rig.events if isinstance(e, SttEnd))
+    assert "weather like today" in " ".join(normalize(stt_end.text))
+    run_start = next(e for e in rig.events if e.type == "run-start")
+    assert run_start.source == "voice"  # type: ignore[attr-defined]
+    assert normalize(run_start.text)[:2] == ["what", "is"]  # type: ignore[attr-defined]
+    sent = ollama.requests[-1].json()["messages"][-1]["content"]
+    assert "jarvis" not in sent.lower()
+    run_end = next(e for e in rig.events if isinstance(e, RunEnd))
+    assert run_end.status == "complete"
+    tts_end = next(e for e in rig.events if isinstance(e, TtsEnd))
+    assert tts_end.status == "complete"
+    assert tts_end.sentences == 2
+    assert tts_end.first_audio_ms is not None
+    # per-stage timestamps are all there and in order
+    stamps = [e.ts for e in rig.events if e.type in ("stt-vad-end", "stt-end", "tts-start")]
+    assert stamps == sorted(stamps)
+    states = [e.state for e in rig.events if isinstance(e, StateChanged)]
+    assert in_order(states, ["listening", "thinking", "speaking", "idle"]), states
+
+    # the reply WAV, transcribed back, says the reply
+    heard = await whisper.transcribe(read_wav(rig.sink.path))
+    words = " ".join(normalize(heard.text))
+    assert "sunny and warm" in words, heard.text
+    assert "weather" in words, heard.text
+
+
+@pytest.mark.slow
+async def test_wake_word_interrupts_speech_within_200_ms(
+    rig_factory: Any, say_piper: SpeechMaker
+) -> None:
+    source = LiveSource()
+    rig, ollama = await rig_factory(lambda: source, realtime_sink=True)
+    long_reply = " ".join(
+        f"This is sentence number {n} of a long answer that goes on and on." for n in range(12)
+    )
+    ollama.script("/api/chat", ollama_text(long_reply, chunks=24))
+    ollama.script("/api/chat", ollama_text("Stopped.", chunks=1))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_ready(timeout_s=60)
+    await rig.wait_for(lambda e: e.type == "wake-start")
+    source.inject(say_piper("Hey Jarvis.", "Tell me a long story.", pause_s=0.3))
+    await rig.wait_for(lambda e: isinstance(e, TtsStart))
+    await asyncio.sleep(1.5)  # ARIA is mid-sentence now
+    assert rig.sink.last_audio_at is not None
+    assert time.monotonic() - rig.sink.last_audio_at < 0.1, "audio should be playing"
+    source.inject(say_piper("Hey Jarvis."))
+    wake = await rig.wait_for(
+        lambda e: (
+            isinstance(e, WakeEnd)
+            and e.detected
+            and e.ts > rig.events[0].ts + 0.1
+            and any(isinstance(x, TtsStart) for x in rig.events[: rig.events.index(e)])
+        ),
+        timeout_s=10,
+    )
+    interrupted = await rig.wait_for(lambda e: isinstance(e, TtsEnd), timeout_s=5)
+    assert isinstance(interrupted, TtsEnd)
+    assert interrupted.status == "interrupted"
+    detected_at = wake.ts - (time.time() - time.monotonic())
+    assert rig.sink.last_audio_at is not None
+    stop_latency_s = rig.sink.last_audio_at - detected_at
+    assert stop_latency_s <= 0.2, f"output went on {stop_latency_s * 1000:.0f} ms"
+    await asyncio.sleep(0.3)
+    assert time.monotonic() - rig.sink.last_audio_at > 0.25, "output must stay silent"
+    # listening again, and the interrupted turn was cancelled
+    after = rig.events[rig.events.index(wake) :]
+    assert any(isinstance(e, SttStart) and e.trigger == "wake" for e in after)
+    await rig.wait_for(lambda e: isinstance(e, RunEnd), timeout_s=10)
+    first_run_end = next(e for e in rig.events if isinstance(e, RunEnd))
+    assert first_run_end.status in ("cancelled", "complete")
+
+
+@pytest.mark.slow
+async def test_aria_saying_the_wake_word_does_not_wake_it(
+    rig_factory: Any, say_piper: SpeechMaker, tmp_path: Path
+) -> None:
+    """The speaker's sound reaches the microphone (loopback): ARIA's own "Hey Jarvis" in a
+    reply must not interrupt it."""
+    source = LiveSource()
+    rig, ollama = await rig_factory(lambda: source, realtime_sink=True)
+    sink = rig.sink
+    original_emit = sink._emit
+
+    def loopback(block: bytes) -> None:  # the room: what the speaker plays, the mic hears
+        from aria_desktop.voice.audio import resample_pcm
+
+        original_emit(block)
+        source.pending += resample_pcm(block, sink.rate_hz, PIPELINE_RATE_HZ)
+
+    sink._emit = loopback  # type: ignore[method-assign]
+    ollama.script(
+        "/api/chat",
+        ollama_text("Sure. Just say hey Jarvis whenever you need me. I am always here.", chunks=5),
+    )
+    await rig.pipeline.start()
+    await rig.pipeline.wait_ready(timeout_s=60)
+    await rig.wait_for(lambda e: e.type == "wake-start")
+    source.inject(say_piper("Hey Jarvis.", "How do I wake you?", pause_s=0.3))
+    end = await rig.wait_for(lambda e: isinstance(e, TtsEnd), timeout_s=30)
+    assert isinstance(end, TtsEnd)
+    assert end.status == "complete", rig.types()
+    detections = [e for e in rig.events if isinstance(e, WakeEnd) and e.detected]
+    assert len(detections) == 1, "only the user's wake word counts"
+
+
+@pytest.mark.slow
+async def test_mute_push_to_talk_and_follow_up(rig_factory: Any, say_piper: SpeechMaker) -> None:
+    source = LiveSource()
+    rig, ollama = await rig_factory(lambda: source, follow_up_s=3.0)
+    orch = rig.orchestrator
+    ollama.script("/api/chat", ollama_text("Ten minutes, starting now.", chunks=2))
+    ollama.script("/api/chat", ollama_text("You are welcome.", chunks=2))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_ready(timeout_s=60)
+    await rig.wait_for(lambda e: e.type == "wake-start")
+    status = {c.name: c for c in orch.capabilities()}["voice"]
+    assert status.available
+    assert status.enabled
+
+    # mute closes the capture stream; push-to-talk then refuses clearly
+    assert await orch.handle(SetMicrophoneMuted(muted=True)) is True
+    assert source.closed
+    assert orch.state == "muted"
+    assert not {c.name: c for c in orch.capabilities()}["voice"].enabled
+    with pytest.raises(VoiceUnavailableError, match="muted"):
+        await orch.handle(PushToTalk(action="press"))
+    await orch.handle(SetMicrophoneMuted(muted=False))
+    await rig.wait_for(lambda e: isinstance(e, StateChanged) and e.state == "idle")
+    assert source.opened == 2
+    assert not source.closed
+
+    # hold-to-talk: press, speak, release
+    await asyncio.sleep(0.3)
+    await orch.handle(PushToTalk(action="press"))
+    source.inject(say_piper("Set a timer for ten minutes.", lead_s=0.1))
+    await asyncio.sleep(3.0)
+    await orch.handle(PushToTalk(action="release"))
+    first = await rig.wait_for(lambda e: isinstance(e, SttEnd) and bool(e.text), timeout_s=20)
+    assert "timer" in first.text.lower()  # type: ignore[attr-defined]
+    ptt = next(e for e in rig.events if isinstance(e, SttStart))
+    assert ptt.trigger == "push-to-talk"
+    # after the answer, ARIA listens for a follow-up without the wake word
+    await rig.wait_for(lambda e: isinstance(e, SttStart) and e.trigger == "follow-up", 30)
+    source.inject(say_piper("Thank you.", lead_s=0.2))
+    await rig.wait_for(lambda e: isinstance(e, RunEnd) and rig.types().count("run-end") == 2, 30)
+    runs = [e for e in rig.events if e.type == "run-start"]
+    assert len(runs) == 2
+    assert runs[0].conversation_id == runs[1].conversation_id  # type: ignore[attr-defined]
+
+
+async def test_speak_transcribe_and_kill_switch_commands(
+    rig_factory: Any, tmp_path: Path, say_piper: SpeechMaker
+) -> None:
+    rig, _ = await rig_factory(None)
+    orch = rig.orchestrator
+    await rig.pipeline.start()
+    status = {c.name: c for c in orch.capabilities()}["voice"]
+    assert not status.available
+    assert "no microphone" in status.reason
+    audio = await orch.handle(Speak(text="Hello from ARIA.", play=False))
+    assert audio.sample_rate_hz == 22_050
+    assert audio.duration_s > 0.5
+    transcript = await orch.handle(Transcribe(wav=say_piper("Open the calendar.").read_bytes()))
+    assert "calendar" in transcript.text.lower()
+    with pytest.raises(VoiceUnavailableError):
+        await orch.handle(PushToTalk(action="toggle"))
+
+    # the kill switch stops speech that is playing
+    realtime = WavSink(tmp_path / "long.wav", realtime=True)
+    rig.pipeline.speech.sink = realtime
+    speaking = asyncio.create_task(
+        orch.handle(Speak(text="This is a long sentence that takes a while to say. " * 4))
+    )
+    await rig.wait_for(lambda e: isinstance(e, TtsStart), timeout_s=20)
+    async with asyncio.timeout(20):
+        while realtime.first_audio_at is None:
+            await asyncio.sleep(0.02)
+    await asyncio.sleep(0.3)
+    started = time.monotonic()
+    await orch.handle(StopEverything())
+    played = await asyncio.wait_for(speaking, 5)
+    assert played.duration_s > 0.2, "what was handed to the output comes back"
+    assert realtime.last_audio_at is not None
+    assert realtime.last_audio_at - started < 0.2
+    end = await rig.wait_for(lambda e: isinstance(e, TtsEnd))
+    assert end.status == "interrupted"  # type: ignore[attr-defined]
+    await realtime.aclose()

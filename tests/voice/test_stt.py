@@ -1,0 +1,112 @@
+"""faster-whisper tiny.en (packaged, int8, 2 threads) on commands spoken by Piper."""
+
+from __future__ import annotations
+
+import asyncio
+import wave
+
+import pytest
+
+from aria_desktop.core.speech import parse_wav
+from aria_desktop.domain.audio import AudioClip
+from aria_desktop.domain.errors import AudioFormatError, VoiceModelError
+from aria_desktop.voice.audio import read_wav
+from aria_desktop.voice.whisper import SileroVAD, WhisperSTT, whisper_model_path
+from tests.voice.conftest import SpeechMaker, silence
+from tests.voice.wer import word_errors
+
+COMMANDS = [
+    "What is on my screen?",
+    "Open the calendar for next week.",
+    "Set a timer for ten minutes.",
+    "What is the weather like today?",
+    "Read my latest email.",
+    "Turn off the lights in the kitchen.",
+    "Remind me to call my mother tomorrow.",
+    "How far is the moon from the earth?",
+    "Close all the windows on the desktop.",
+    "Play some relaxing music.",
+    "What time is it in Tokyo?",
+    "Take a screenshot of this window.",
+    "Search the web for pizza recipes.",
+    "Summarize this document for me.",
+    "Create a new note called shopping list.",
+    "How many days until Christmas?",
+    "Translate good morning into French.",
+    "Show me my schedule for today.",
+    "Send a message to the team.",
+    "What is the capital of Australia?",
+    "Scroll down to the bottom of the page.",
+    "Stop the music.",
+]
+
+
+@pytest.mark.slow
+async def test_word_error_rate_under_ten_percent(
+    whisper: WhisperSTT, say_piper: SpeechMaker
+) -> None:
+    errors = words = 0
+    misses = []
+    for command in COMMANDS:
+        clip = read_wav(say_piper(command))
+        transcript = await whisper.transcribe(clip)
+        e, n = word_errors(command, transcript.text)
+        errors += e
+        words += n
+        if e:
+            misses.append((command, transcript.text))
+    wer = errors / words
+    assert len(COMMANDS) >= 20
+    assert wer < 0.10, f"WER {wer:.1%}; misses: {misses}"
+
+
+async def test_transcript_fields_and_resampling(
+    whisper: WhisperSTT, say_piper: SpeechMaker
+) -> None:
+    clip = read_wav(say_piper("Open the calendar."))
+    # the same speech at 48 kHz stereo must give the same words
+    from aria_desktop.voice.audio import resample_pcm
+
+    mono48 = resample_pcm(clip.pcm, 16_000, 48_000)
+    stereo = b"".join(mono48[i : i + 2] * 2 for i in range(0, len(mono48), 2))
+    transcript = await whisper.transcribe(AudioClip(pcm=stereo, sample_rate_hz=48_000, channels=2))
+    assert word_errors("Open the calendar.", transcript.text)[0] == 0, transcript.text
+    assert transcript.language == "en"
+    assert transcript.engine == "faster-whisper tiny.en"
+    assert transcript.latency_ms > 0
+    assert transcript.audio_s == pytest.approx(clip.duration_s, abs=0.05)
+
+
+async def test_vad_tells_speech_from_silence(say_piper: SpeechMaker) -> None:
+    vad = SileroVAD()
+    await vad.load()
+    clip = read_wav(say_piper("Please tell me a story about dragons.", lead_s=0.0))
+    pcm = clip.pcm
+    speech = [
+        await vad.speech_probability(pcm[i : i + 2560]) for i in range(0, len(pcm) - 2560, 2560)
+    ]
+    vad.reset()
+    quiet = [await vad.speech_probability(silence(0.08)) for _ in range(20)]
+    assert max(quiet) < 0.2
+    assert sum(p > 0.5 for p in speech) >= len(speech) // 2
+
+
+def test_bad_inputs_are_clear_errors(tmp_path: object) -> None:
+    with pytest.raises(VoiceModelError, match=r"ships tiny\.en"):
+        whisper_model_path("large-v3")
+    with pytest.raises(AudioFormatError, match="Not a PCM WAV"):
+        parse_wav(b"RIFF....not a wav at all")
+    with pytest.raises(VoiceModelError):
+        asyncio.run(WhisperSTT("/nonexistent/model").load())
+
+
+def test_empty_wav_is_refused(tmp_path: object) -> None:
+    import io
+
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(16000)
+    with pytest.raises(AudioFormatError, match="no audio"):
+        parse_wav(buffer.getvalue())
