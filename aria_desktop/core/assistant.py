@@ -9,13 +9,16 @@ the CLI do not care which one they hold.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
 from typing import Any
 
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.ports import SettingsAccess
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
-from aria_desktop.domain.errors import NotFoundError
+from aria_desktop.domain.errors import AriaError, NotFoundError
 from aria_desktop.domain.events import AssistantState
 
 __all__ = ["LocalAssistant"]
@@ -24,9 +27,12 @@ __all__ = ["LocalAssistant"]
 class LocalAssistant:
     """The in-process ``Assistant``: a thin facade over the orchestrator and its store."""
 
-    def __init__(self, orchestrator: Orchestrator) -> None:
+    def __init__(
+        self, orchestrator: Orchestrator, *, settings: SettingsAccess | None = None
+    ) -> None:
         self.orchestrator = orchestrator
         self._store = orchestrator.store
+        self._settings = settings
 
     @property
     def state(self) -> AssistantState:
@@ -85,3 +91,19 @@ class LocalAssistant:
         if await self._store.get_conversation(conversation_id) is None:
             raise NotFoundError(f"There is no conversation {conversation_id!r}.")
         return await self._store.list_messages(conversation_id, limit=limit, before_id=before_id)
+
+    def _settings_access(self) -> SettingsAccess:
+        if self._settings is None:
+            raise AriaError(
+                "Settings cannot be read or changed through this assistant.",
+                hint="Edit the settings file (`aria config path`) instead.",
+            )
+        return self._settings
+
+    async def get_settings(self) -> dict[str, Any]:
+        """Every setting (no secrets), read fresh from the settings file."""
+        return await asyncio.to_thread(self._settings_access().current)
+
+    async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and save ``changes`` all at once (ConfigError: nothing saved)."""
+        return await asyncio.to_thread(self._settings_access().update, dict(changes))
