@@ -295,3 +295,9 @@ class AutomationError(AriaError):
     """An automation could not run: bad template field, unknown name, webhook disabled."""
 
     code = "automation_invalid"
+
+
+class ApiBindError(AriaError):
+    """The local API could not listen on its address (port in use, remote bind not allowed)."""
+
+    code = "api_bind_failed"
