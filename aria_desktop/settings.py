@@ -48,9 +48,9 @@ __all__ = [
     "ApiSettings",
     "AutomationRule",
     "AutomationsSettings",
+    "BreakerSettings",
     "DaemonSettings",
     "FileSettingsAccess",
-    "BreakerSettings",
     "LLMSettings",
     "LogSettings",
     "OllamaSettings",
@@ -534,8 +534,10 @@ def _named_parent(key: str, leaves: Mapping[str, _Leaf]) -> tuple[_Leaf, str, st
     for leaf in leaves.values():
         if leaf.kind == "named" and key.startswith(leaf.key + "."):
             name, dot, field_name = key[len(leaf.key) + 1 :].partition(".")
-            if dot and _NAME_RE.match(name) and f"{leaf.key}.{name}.{field_name}" in (
-                _item_leaves(leaf, name)
+            if (
+                dot
+                and _NAME_RE.match(name)
+                and f"{leaf.key}.{name}.{field_name}" in (_item_leaves(leaf, name))
             ):
                 return leaf, name, field_name
     return None

@@ -39,6 +39,8 @@ from aria_desktop.api.schemas import (
     SettingsOut,
     SettingsPatch,
     StateOut,
+    TurnIn,
+    TurnOut,
     UsageOut,
 )
 from aria_desktop.api.security import HEALTH_PATH, SecurityMiddleware, error_body
@@ -82,8 +84,9 @@ __all__ = ["ApiApp", "create_app"]
 _LOGGER = logging.getLogger(__name__)
 PREFIX = "/api/v1"
 
-_E = {"model": ErrorOut}
-_COMMON: dict[int | str, dict[str, Any]] = {
+_E: dict[str, Any] = {"model": ErrorOut}
+_Responses = dict[int | str, dict[str, Any]]
+_COMMON: _Responses = {
     400: {**_E, "description": "The request cannot be carried out"},
     401: {**_E, "description": "Missing or wrong API token"},
     403: {**_E, "description": "Host or Origin not allowed"},
@@ -92,12 +95,12 @@ _COMMON: dict[int | str, dict[str, Any]] = {
     431: {**_E, "description": "Request headers too large"},
     503: {**_E, "description": "ARIA is stopping or storage is unavailable"},
 }
-_BODY = {
+_BODY: _Responses = {
     413: {**_E, "description": "Request body too large"},
     415: {**_E, "description": "Request body is not JSON"},
 }
-_NOT_FOUND = {404: {**_E, "description": "No such record"}}
-_INVALID = {422: {**_E, "description": "Invalid value"}}
+_NOT_FOUND: _Responses = {404: {**_E, "description": "No such record"}}
+_INVALID: _Responses = {422: {**_E, "description": "Invalid value"}}
 
 
 ConversationId = Annotated[str, Path(min_length=1, max_length=128)]
@@ -337,6 +340,25 @@ def create_app(
         raise AriaError("ARIA stopped before the reply was finished.", hint="Ask again later.")
 
     @app.post(
+        f"{PREFIX}/turns",
+        response_model=TurnOut,
+        status_code=202,
+        tags=["chat"],
+        summary="Start a turn and return at once (follow it on /events by run_id)",
+        responses={**_COMMON, **_BODY, **_NOT_FOUND},
+    )
+    async def start_turn(body: TurnIn) -> TurnOut:
+        started = await assistant.start_turn(
+            StartTurn(
+                text=body.message,
+                conversation_id=body.conversation_id,
+                backend=body.backend,
+                source=body.source,
+            )
+        )
+        return TurnOut(run_id=started.run_id, conversation_id=started.conversation_id)
+
+    @app.post(
         f"{PREFIX}/turns/cancel",
         response_model=CancelOut,
         tags=["chat"],
@@ -466,9 +488,7 @@ def create_app(
         conversation = await assistant.get_conversation(conversation_id)
         if conversation is None:
             raise NotFoundError(f"There is no conversation {conversation_id!r}.")
-        messages = await assistant.list_messages(
-            conversation_id, limit=limit, before_id=before_id
-        )
+        messages = await assistant.list_messages(conversation_id, limit=limit, before_id=before_id)
         return ConversationDetail(
             conversation=ConversationOut.of(conversation),
             messages=[MessageOut.of(m) for m in messages],
@@ -549,7 +569,9 @@ def create_app(
         )
         if not isinstance(run, AutomationRun):
             raise AriaError("Automations are not available.")
-        return AutomationRunOut(name=run.name, run_id=run.run_id, conversation_id=run.conversation_id)
+        return AutomationRunOut(
+            name=run.name, run_id=run.run_id, conversation_id=run.conversation_id
+        )
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:

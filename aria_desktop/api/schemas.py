@@ -34,6 +34,8 @@ __all__ = [
     "SettingsPatch",
     "StateOut",
     "ToolCallOut",
+    "TurnIn",
+    "TurnOut",
     "UsageOut",
 ]
 
@@ -89,6 +91,22 @@ class ChatIn(_Strict):
     backend: Literal["ollama", "anthropic", "openai"] | None = None
 
 
+class TurnIn(_Strict):
+    """Start a turn without waiting for it (``POST /turns``); events follow on ``/events``."""
+
+    message: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
+    conversation_id: str | None = Field(default=None, min_length=1, max_length=128)
+    backend: Literal["ollama", "anthropic", "openai"] | None = None
+    source: Literal["text", "voice", "api", "automation"] = "api"
+
+
+class TurnOut(BaseModel):
+    """A started turn: its events carry ``run_id``."""
+
+    run_id: str
+    conversation_id: str
+
+
 class ChatReply(BaseModel):
     """The whole reply of a turn (``stream=false``)."""
 
@@ -138,8 +156,7 @@ class MessageOut(BaseModel):
             status=message.status,
             created_at=message.created_at,
             tool_calls=[
-                ToolCallOut(id=c.id, name=c.name, arguments=c.arguments)
-                for c in message.tool_calls
+                ToolCallOut(id=c.id, name=c.name, arguments=c.arguments) for c in message.tool_calls
             ],
             tool_call_id=message.tool_call_id,
             name=message.name,
@@ -230,7 +247,10 @@ class CapabilityOut(BaseModel):
     def of(cls, status: CapabilityStatus) -> CapabilityOut:
         """From the domain value."""
         return cls(
-            name=status.name, available=status.available, reason=status.reason, enabled=status.enabled
+            name=status.name,
+            available=status.available,
+            reason=status.reason,
+            enabled=status.enabled,
         )
 
 

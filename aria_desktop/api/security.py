@@ -169,9 +169,7 @@ class SecurityMiddleware:
         headers: list[tuple[bytes, bytes]] = scope["headers"]
         size = sum(len(name) + len(value) + 4 for name, value in headers)
         if size > config.max_header_bytes or len(headers) > config.max_headers:
-            await _send_error(
-                send, 431, "headers_too_large", "The request headers are too large."
-            )
+            await _send_error(send, 431, "headers_too_large", "The request headers are too large.")
             return
         host = origin = authorization = content_type = content_length = b""
         chunked = False

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from aria_desktop import __version__, keystore
 from aria_desktop.cli import audit, bench, chat, config, conversations, doctor
+from aria_desktop.cli import daemon as daemon_cmd
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -34,7 +35,7 @@ __all__ = ["build_parser", "main"]
 _LOGGER = logging.getLogger(__name__)
 
 #: Subcommand modules, in the order ``aria --help`` lists them.
-_COMMANDS = (chat, conversations, config, audit, doctor, bench)
+_COMMANDS = (chat, conversations, config, audit, doctor, bench, daemon_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,7 +25,7 @@ _MACROS = {
 }
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 _DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
-_FIELDS = (
+_FIELDS: tuple[tuple[str, int, int, dict[str, int]], ...] = (
     ("minute", 0, 59, {}),
     ("hour", 0, 23, {}),
     ("day of month", 1, 31, {}),
@@ -49,7 +49,9 @@ def _value(token: str, name: str, low: int, high: int, names: dict[str, int]) ->
     return number
 
 
-def _parse_field(text: str, name: str, low: int, high: int, names: dict[str, int]) -> frozenset[int]:
+def _parse_field(
+    text: str, name: str, low: int, high: int, names: dict[str, int]
+) -> frozenset[int]:
     values: set[int] = set()
     for part in text.split(","):
         if not part:
