@@ -56,9 +56,12 @@ def bind_socket(host: str, port: int, *, allow_remote: bool) -> socket.socket:
         )
     bind_host = "127.0.0.1" if host.lower().startswith("localhost") else host.strip("[]")
     family = socket.AF_INET6 if ":" in bind_host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto must be IPPROTO_TCP: asyncio only sets TCP_NODELAY on accepted sockets whose proto
+    # says TCP, and without it Nagle + delayed ACK add 40 ms to every keep-alive response.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((bind_host, port))
         sock.listen(_BACKLOG)
         sock.setblocking(False)
