@@ -16,6 +16,7 @@ from fastapi import Body, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from aria_desktop.api.config import ApiConfig
@@ -179,6 +180,24 @@ _CHAT_NAMES: dict[type[Event], str] = {
 }
 
 
+_CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
+
+
+def _sse_schema(names: tuple[str, ...] | None) -> dict[str, Any]:
+    """The schema of one SSE event (OpenAPI < 3.2: ``schema`` describes each event)."""
+    event: dict[str, Any] = {"type": "string"}
+    if names is not None:
+        event["enum"] = list(names)
+    return {
+        "type": "object",
+        "required": ["event", "data"],
+        "properties": {
+            "event": event,
+            "data": {"type": "string", "contentMediaType": "application/json"},
+        },
+    }
+
+
 @dataclass
 class ApiApp:
     """The ASGI application (middleware included) and its stream registry."""
@@ -223,12 +242,19 @@ def create_app(
         return _error_response(exc)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:  # every method of every route on this path, not the first
+            methods = {
+                method
+                for route in app.routes
+                if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
+                for method in route.methods
+            }
+            headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse(
-            error_body(code, str(exc.detail)),
-            status_code=exc.status_code,
-            headers=getattr(exc, "headers", None),
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=headers
         )
 
     @app.exception_handler(RequestValidationError)
@@ -295,7 +321,7 @@ def create_app(
                     "fallback, error and finally done (status, text, backend, model, usage). "
                     "With stream=false: the whole reply as JSON."
                 ),
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "content": {"text/event-stream": {"schema": _sse_schema(_CHAT_EVENT_NAMES)}},
             },
         },
     )
@@ -410,7 +436,7 @@ def create_app(
             **_COMMON,
             200: {
                 "description": "text/event-stream; data is the event as JSON",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "content": {"text/event-stream": {"schema": _sse_schema(None)}},
             },
         },
     )
