@@ -236,6 +236,7 @@ def create_app(
         redoc_url=None,
     )
     streams = StreamRegistry(config.max_sse_streams)
+    health_body = HealthOut(status="ok", version=version).model_dump_json().encode()
 
     @app.exception_handler(AriaError)
     async def _aria_error(_request: Request, exc: AriaError) -> JSONResponse:
@@ -250,7 +251,7 @@ def create_app(
                 method
                 for route in app.routes
                 if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
-                for method in route.methods
+                for method in route.methods or ()
             }
             headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse(
@@ -300,8 +301,9 @@ def create_app(
         summary="Liveness (no token needed)",
         responses={k: v for k, v in _COMMON.items() if k in (403, 429, 431)},
     )
-    async def health() -> HealthOut:
-        return HealthOut(status="ok", version=version)
+    async def health() -> Response:
+        # Pre-rendered: monitors call this often, and it never changes.
+        return Response(health_body, media_type="application/json")
 
     # --- chat ------------------------------------------------------------------------------
 
@@ -616,7 +618,7 @@ def create_app(
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
-    asgi = SecurityMiddleware(app, config=config, token=token, port=port)
+    asgi = SecurityMiddleware(app, config=config, token=token, port=port, health_body=health_body)
     return ApiApp(asgi=asgi, fastapi=app, streams=streams)
 
 

@@ -2,7 +2,8 @@
 
 In order: header limits (431), ``Host`` (DNS rebinding, 403), ``Origin`` (cross-site browser
 requests, 403; CORS for allowlisted origins), per-client rate limit (429 with ``Retry-After``),
-the bearer token (401; ``/api/v1/health`` is the only open route), the content type of
+the bearer token (401; ``/api/v1/health`` is the only open route, answered right
+here), the content type of
 state-changing requests (415: JSON only, so no HTML form can reach a route), and the body
 size (413). The body is read here, counting bytes as they arrive, so a chunked body without
 ``Content-Length`` is cut off at the cap too and never held in memory beyond it; the route
@@ -147,6 +148,7 @@ class SecurityMiddleware:
         config: ApiConfig,
         token: TokenFile,
         port: Callable[[], int],
+        health_body: bytes = b'{"status":"ok"}',
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.app = app
@@ -156,6 +158,15 @@ class SecurityMiddleware:
         self.clock = clock
         self.origins = frozenset(origin.rstrip("/").lower() for origin in config.allowed_origins)
         self.buckets = _Buckets(config.rate_limit_per_s, config.rate_limit_burst)
+        self._health_start: Message = {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(health_body)).encode()),
+            ],
+        }
+        self._health_body: Message = {"type": "http.response.body", "body": health_body}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Check one request, then hand it on (or answer it with an error)."""
@@ -233,6 +244,11 @@ class SecurityMiddleware:
                 "Slow down and retry after the Retry-After delay.",
                 [(b"retry-after", str(max(1, math.ceil(wait_s))).encode())],
             )
+            return
+        if scope["path"] == HEALTH_PATH and scope["method"] == "GET" and not cors:
+            # Answered here, without routing: monitors poll it, and it never changes.
+            await send(self._health_start)
+            await send(self._health_body)
             return
         if scope["path"] != HEALTH_PATH and not self._authorized(authorization):
             await _send_error(

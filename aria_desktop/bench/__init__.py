@@ -21,4 +21,11 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_core_bench(turns=args.turns, chunks=args.chunks, messages=args.messages)
         return 0
-    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core.")
+    if name == "api":
+        from aria_desktop.bench.api import run_api_bench
+
+        await run_api_bench(
+            seconds=args.seconds, concurrency=args.concurrency, sse_turns=args.sse_turns
+        )
+        return 0
+    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, api.")

@@ -18,6 +18,10 @@ def register(sub: Subparsers) -> None:
     core.add_argument("--turns", type=int, default=60, help="turns per side")
     core.add_argument("--chunks", type=int, default=40, help="streamed chunks per reply")
     core.add_argument("--messages", type=int, default=2000, help="messages for the write test")
+    api = bench_sub.add_parser("api", help="local HTTP API throughput, latency and SSE delay")
+    api.add_argument("--seconds", type=float, default=1.5, help="load time per measurement")
+    api.add_argument("--concurrency", type=int, default=16, help="keep-alive connections")
+    api.add_argument("--sse-turns", type=int, default=30, help="streamed chat turns")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -46,7 +46,9 @@ def automations(receiver: Receiver) -> list[AutomationSpec]:
         ),
         AutomationSpec(name="diary", prompt="Add to my diary.", conversation="shared"),
         AutomationSpec(name="misdirected", prompt="p", post_url=f"{receiver.url}/nowhere"),
-        AutomationSpec(name="nightly", prompt="Nightly summary.", schedule="0 3 * * *", webhook=False),
+        AutomationSpec(
+            name="nightly", prompt="Nightly summary.", schedule="0 3 * * *", webhook=False
+        ),
     ]
 
 
@@ -112,7 +114,8 @@ async def test_shared_conversation_collects_every_run(api: Api, ollama: FakeOlla
     sub.close()
     assert first["conversation_id"] == second["conversation_id"]
     conversation = await api.store.get_conversation(first["conversation_id"])
-    assert conversation is not None and conversation.title == "Automation: diary"
+    assert conversation is not None
+    assert conversation.title == "Automation: diary"
 
 
 async def test_refused_delivery_is_reported_not_raised(api: Api, ollama: FakeOllama) -> None:
@@ -177,10 +180,12 @@ async def test_schedule_fires_at_its_minute(api: Api, ollama: FakeOllama) -> Non
     start = await _until(sub, AutomationStart)
     end = await _until(sub, AutomationEnd)
     sub.close()
-    assert isinstance(start, AutomationStart) and start.trigger == "schedule"
+    assert isinstance(start, AutomationStart)
+    assert start.trigger == "schedule"
     assert dt.datetime.fromtimestamp(clock.now) == dt.datetime(2026, 11, 20, 3, 0)
     assert clock.sleeps == [30.0, 30.0, 30.0]  # re-reads the wall clock every 30 s
-    assert isinstance(end, AutomationEnd) and end.result == "All quiet."
+    assert isinstance(end, AutomationEnd)
+    assert end.result == "All quiet."
 
 
 def test_render_prompt() -> None:

@@ -38,7 +38,12 @@ def test_sigkill_while_a_client_posts_loses_no_acknowledged_write(tmp_path: Path
             acknowledged: list[str] = []
             stop = threading.Event()
 
-            def post() -> None:
+            def post(
+                daemon: DaemonProcess = daemon,
+                acknowledged: list[str] = acknowledged,
+                stop: threading.Event = stop,
+                round_no: int = round_no,
+            ) -> None:
                 with httpx.Client(base_url=daemon.url, headers=daemon.headers()) as client:
                     i = 0
                     while not stop.is_set():
@@ -73,20 +78,25 @@ def test_sigkill_while_a_client_posts_loses_no_acknowledged_write(tmp_path: Path
 @pytest.mark.slow
 def test_sigterm_lets_the_reply_in_progress_finish(tmp_path: Path) -> None:
     with FakeOllama() as ollama:
-        ollama.script("/api/chat", ollama_text("one two three four five six", chunks=6, delay_s=0.3))
+        ollama.script(
+            "/api/chat", ollama_text("one two three four five six", chunks=6, delay_s=0.3)
+        )
         daemon = DaemonProcess(tmp_path, ollama.url).start()
-        with httpx.Client(base_url=daemon.url, headers=daemon.headers(), timeout=20) as client:
-            with client.stream("POST", "/api/v1/chat", json={"message": "count"}) as response:
-                lines = response.iter_lines()
-                for line in lines:
-                    if line.startswith("event: text-delta"):
-                        break
-                assert daemon.process is not None
-                daemon.process.send_signal(signal.SIGTERM)
-                rest = list(lines)
+        with (
+            httpx.Client(base_url=daemon.url, headers=daemon.headers(), timeout=20) as client,
+            client.stream("POST", "/api/v1/chat", json={"message": "count"}) as response,
+        ):
+            lines = response.iter_lines()
+            for line in lines:
+                if line.startswith("event: text-delta"):
+                    break
+            assert daemon.process is not None
+            daemon.process.send_signal(signal.SIGTERM)
+            rest = list(lines)
         assert daemon.stop() == 0
         done = [rest[i + 1] for i, line in enumerate(rest) if line == "event: done"]
-        assert done and '"status":"complete"' in done[0]
+        assert done
+        assert '"status":"complete"' in done[0]
         assert '"text":"one two three four five six"' in done[0]
         assert read_owner(daemon.db_path) is None  # the lock is released
 

@@ -34,7 +34,8 @@ def test_round_trip(event: Event) -> None:
 def test_every_event_class_has_a_unique_type() -> None:
     classes = _event_classes()
     assert len({cls.type for cls in classes.values()}) == len(classes)
-    assert "run-end" in classes and "automation-start" in classes
+    assert "run-end" in classes
+    assert "automation-start" in classes
 
 
 def test_unknown_fields_are_ignored_and_unknown_types_refused() -> None:
