@@ -3,17 +3,16 @@
 It does not share the server's event loop: raw HTTP/1.1 keep-alive connections (cheap enough
 not to be the bottleneck), or one SSE chat stream. Prints one JSON line with its measurements.
 
-    python -m aria_desktop.bench._loadgen load PORT METHOD PATH BODY CONCURRENCY SECONDS [TOKEN_ENV]
-    python -m aria_desktop.bench._loadgen sse PORT TURNS [TOKEN_ENV]
+    python -m aria_desktop.bench._loadgen load PORT METHOD PATH BODY CONCURRENCY SECONDS
+    python -m aria_desktop.bench._loadgen sse PORT TURNS
 
-The token is read from the environment variable named by TOKEN_ENV (never from argv).
+The API token comes as the first line on stdin (never in argv or the environment).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 import time
 
@@ -102,14 +101,13 @@ async def sse(port: int, turns: int, token: str) -> dict[str, object]:
 def main(argv: list[str]) -> int:
     """Entry point (see the module docstring)."""
     mode = argv[0]
+    token = sys.stdin.readline().strip()
     if mode == "load":
         port, method, path, body, concurrency, seconds = argv[1:7]
-        token = os.environ.get(argv[7], "") if len(argv) > 7 else ""
         result = asyncio.run(
             load(int(port), method, path, body, int(concurrency), float(seconds), token)
         )
     else:
-        token = os.environ.get(argv[3], "") if len(argv) > 3 else ""
         result = asyncio.run(sse(int(argv[1]), int(argv[2]), token))
     print(json.dumps(result))
     return 0

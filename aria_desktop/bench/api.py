@@ -28,8 +28,6 @@ from aria_desktop.settings import load_settings
 
 __all__ = ["run_api_bench"]
 
-_TOKEN_ENV = "ARIA_BENCH_TOKEN"
-
 
 async def _loadgen(*args: str, token: str = "") -> dict[str, Any]:
     process = await asyncio.create_subprocess_exec(
@@ -37,11 +35,10 @@ async def _loadgen(*args: str, token: str = "") -> dict[str, Any]:
         "-m",
         "aria_desktop.bench._loadgen",
         *args,
-        _TOKEN_ENV,
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
-        env={**os.environ, _TOKEN_ENV: token},
     )
-    out, _ = await process.communicate()
+    out, _ = await process.communicate(f"{token}\n".encode())
     result: dict[str, Any] = json.loads(out.decode())
     return result
 
