@@ -404,6 +404,7 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("audio", lambda: asyncio.to_thread(_check_audio, settings))
     await guarded("voice models", lambda: asyncio.to_thread(_check_voice_models, settings))
     await guarded("memory", lambda: _check_memory(settings))
+    await guarded("local API", lambda: asyncio.to_thread(_check_api, settings))
     await guarded("desktop app", lambda: asyncio.to_thread(_check_desktop_app))
     return results
 
@@ -460,6 +461,92 @@ def _check_desktop_app() -> list[CheckResult]:
             status="OK",
             detail=f"on ({entry})" if entry.exists() else "off",
             fix="" if entry.exists() else "turn it on in Settings > General",
+        )
+    )
+    return results
+
+
+# --- local HTTP API, daemon, automations ------------------------------------------------------
+
+
+def _check_api(settings: Settings) -> list[CheckResult]:
+    """Token file privacy, the owner (if any) answering, the port free, automations valid."""
+    import socket
+    import stat
+
+    from aria_desktop.api.server import is_loopback
+    from aria_desktop.memory.owner_lock import read_owner
+    from aria_desktop.owner import automation_specs
+    from aria_desktop.settings import resolve_database_path
+
+    results: list[CheckResult] = []
+    api = settings.api
+    if not is_loopback(api.host):
+        status: Status = "WARN" if api.allow_remote else "FAIL"
+        results.append(
+            CheckResult(
+                name="api address",
+                status=status,
+                detail=f"api.host = {api.host} is reachable from other computers",
+                fix="Use 127.0.0.1 unless you need remote access (then keep the token secret)."
+                if api.allow_remote
+                else "Set api.host = 127.0.0.1, or api.allow_remote = true on purpose.",
+            )
+        )
+    token_path = paths.api_token_path()
+    if token_path.exists():
+        mode = stat.S_IMODE(token_path.stat().st_mode)
+        dir_mode = stat.S_IMODE(token_path.parent.stat().st_mode)
+        private = not (mode & 0o077) and not (dir_mode & 0o077)
+        results.append(
+            CheckResult(
+                name="api token",
+                status="OK" if private else "FAIL",
+                detail=f"{token_path} (file {mode:o}, folder {dir_mode:o})",
+                fix="" if private else "Run `aria token rotate` (it writes a private file).",
+            )
+        )
+    else:
+        results.append(
+            CheckResult(
+                name="api token",
+                status="OK",
+                detail="not created yet (made at the first start of ARIA)",
+            )
+        )
+    owner = read_owner(resolve_database_path(settings))
+    if owner is not None:
+        detail = f"ARIA runs as pid {owner.pid}"
+        results.append(
+            CheckResult(
+                name="owner",
+                status="OK" if owner.port else "WARN",
+                detail=detail + (f", API on port {owner.port}" if owner.port else ", no API yet"),
+                fix="" if owner.port else "It may still be starting; check `aria status`.",
+            )
+        )
+    elif api.port:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", api.port))
+                free = True
+            except OSError:
+                free = False
+        results.append(
+            CheckResult(
+                name="api port",
+                status="OK" if free else "WARN",
+                detail=f"port {api.port} is " + ("free" if free else "taken by another program"),
+                fix="" if free else "Choose another with `aria config set api.port PORT`.",
+            )
+        )
+    specs = automation_specs(settings)
+    results.append(
+        CheckResult(
+            name="automations",
+            status="OK",
+            detail=", ".join(f"{s.name} ({s.schedule or 'webhook'})" for s in specs)
+            or "none configured",
         )
     )
     return results

@@ -25,6 +25,7 @@ import platformdirs
 
 __all__ = [
     "APP_NAME",
+    "api_token_path",
     "audit_checkpoint_path",
     "audit_log_path",
     "config_dir",
@@ -198,3 +199,12 @@ def resource_path(name: str) -> Path:
             return candidate
     searched = ", ".join(str(c) for c in candidates)
     raise FileNotFoundError(f"resource {name!r} not found (looked in: {searched})")
+
+
+def api_token_path() -> Path:
+    """The local API's bearer token, ``<config_dir>/api/token`` (0600 in a 0700 folder).
+
+    It lives with the settings, not in the runtime directory, because scripts and Home
+    Assistant keep using it across restarts until it is rotated.
+    """
+    return config_dir() / "api" / "token"

@@ -29,7 +29,7 @@ import re
 import tempfile
 import tomllib
 import typing
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -45,7 +45,12 @@ __all__ = [
     "LOG_LEVELS",
     "AgentSettings",
     "AnthropicSettings",
+    "ApiSettings",
+    "AutomationRule",
+    "AutomationsSettings",
     "BreakerSettings",
+    "DaemonSettings",
+    "FileSettingsAccess",
     "GuiSettings",
     "LLMSettings",
     "LogSettings",
@@ -63,6 +68,7 @@ __all__ = [
     "resolve_database_path",
     "resolve_log_file",
     "set_value",
+    "set_values",
     "settings_as_dict",
 ]
 
@@ -91,19 +97,23 @@ _FALSE = frozenset({"false", "0", "no", "off"})
 def _meta(
     *,
     minimum: tuple[float, bool] | None = None,
+    maximum: float | None = None,
     choices: tuple[str, ...] | None = None,
     item_choices: tuple[str, ...] | None = None,
     normalize: Callable[[str], str] | None = None,
     url: bool = False,
     empty_ok: bool = True,
+    check: Callable[[Any], str | None] | None = None,
 ) -> dict[str, Any]:
     return {
         "minimum": minimum,
+        "maximum": maximum,
         "choices": choices,
         "item_choices": item_choices,
         "normalize": normalize,
         "url": url,
         "empty_ok": empty_ok,
+        "check": check,
     }
 
 
@@ -480,6 +490,105 @@ class VoiceSettings:
 
 
 @dataclass(frozen=True)
+class ApiSettings:
+    """The local HTTP API (scripts, Home Assistant, ``aria desktop --attach``, the CLI).
+
+    Attributes:
+        host: address to listen on; anything but a loopback address needs ``allow_remote``.
+        port: TCP port (0 = any free port; the owner lock file tells clients which).
+        allow_remote: allow a non-loopback ``host`` (every request still needs the token).
+        allowed_origins: browser origins (``https://ha.local:8123``) allowed to call the API;
+            requests from any other origin are refused.
+        max_body_bytes: largest request body, in bytes (chunked bodies included).
+        max_header_bytes: largest total size of a request's headers, in bytes.
+        max_sse_streams: event streams open at once; more are refused with 503.
+        sse_idle_timeout_s: an event stream with no event for this long is closed, seconds
+            (clients reconnect).
+        rate_limit_per_s: sustained requests per second per client address.
+        rate_limit_burst: requests a client may send at once above the sustained rate.
+    """
+
+    host: str = field(default="127.0.0.1", metadata=_meta(empty_ok=False))
+    port: int = field(default=8731, metadata=_meta(minimum=(0.0, True), maximum=65535))
+    allow_remote: bool = False
+    allowed_origins: tuple[str, ...] = ()
+    max_body_bytes: int = field(default=1_048_576, metadata=_meta(minimum=(1024.0, True)))
+    max_header_bytes: int = field(default=16_384, metadata=_meta(minimum=(1024.0, True)))
+    max_sse_streams: int = field(default=32, metadata=_AT_LEAST_1)
+    sse_idle_timeout_s: float = field(default=900.0, metadata=_POSITIVE)
+    rate_limit_per_s: float = field(default=50.0, metadata=_POSITIVE)
+    rate_limit_burst: int = field(default=200, metadata=_AT_LEAST_1)
+
+
+@dataclass(frozen=True)
+class DaemonSettings:
+    """``aria daemon`` (and the tray app when it quits).
+
+    Attributes:
+        shutdown_grace_s: how long a stop waits for replies in progress to finish before
+            cancelling them (they are then kept as interrupted), seconds.
+    """
+
+    shutdown_grace_s: float = field(default=10.0, metadata=_NON_NEGATIVE)
+
+
+@dataclass(frozen=True)
+class AutomationRule:
+    """One automation (``[automations.rules.<name>]``).
+
+    Attributes:
+        prompt: what to ask; ``{field}`` / ``{a.b}`` are filled from a webhook's JSON body.
+        schedule: cron expression in local time, e.g. "0 8 * * mon-fri" ("" = none).
+        webhook: allow ``POST /api/v1/hooks/<name>`` to trigger it.
+        conversation: "new" (a conversation per run) or "shared" (one for every run).
+        notify: show the result as a desktop notification.
+        post_url: POST the result as JSON to this URL, e.g. a Home Assistant webhook.
+        backend: use only this backend ("" = the chat chain).
+    """
+
+    prompt: str = ""
+    schedule: str = field(default="", metadata=_meta(check=lambda v: _cron_problem(v)))
+    webhook: bool = True
+    conversation: str = field(default="new", metadata=_meta(choices=("new", "shared")))
+    notify: bool = False
+    post_url: str = field(default="", metadata=_meta(url=True))
+    backend: str = field(default="", metadata=_meta(choices=("", *BACKEND_NAMES)))
+
+
+def _cron_problem(expression: str) -> str | None:
+    if not expression:
+        return None
+    from aria_desktop.core.cron import CronSchedule
+
+    try:
+        CronSchedule.parse(expression)
+    except ValueError as exc:
+        return f"is not a valid cron expression ({exc})"
+    return None
+
+
+def _no_rules() -> Mapping[str, AutomationRule]:
+    return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class AutomationsSettings:
+    """Automations run by webhooks and schedules.
+
+    Attributes:
+        enabled: run schedules and accept webhooks at all.
+        rules: automation name -> its rule (read-only mapping).
+    """
+
+    enabled: bool = True
+    rules: Mapping[str, AutomationRule] = field(default_factory=_no_rules)
+
+    def __post_init__(self) -> None:
+        """Freeze ``rules`` like ``llm.chains``."""
+        object.__setattr__(self, "rules", MappingProxyType(dict(self.rules)))
+
+
+@dataclass(frozen=True)
 class Settings:
     """All settings."""
 
@@ -490,6 +599,9 @@ class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     gui: GuiSettings = field(default_factory=GuiSettings)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
+    api: ApiSettings = field(default_factory=ApiSettings)
+    daemon: DaemonSettings = field(default_factory=DaemonSettings)
+    automations: AutomationsSettings = field(default_factory=AutomationsSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:
@@ -514,9 +626,10 @@ class _Leaf:
     """One settable key: its dotted name, kind and constraints."""
 
     key: str
-    kind: str  # str | int | float | bool | tuple | chains
+    kind: str  # str | int | float | bool | tuple | chains | named
     default: Any
     meta: Mapping[str, Any]
+    item: type | None = None  # for "named": the dataclass of each entry
 
 
 _KIND_EXPECTED = {
@@ -526,6 +639,7 @@ _KIND_EXPECTED = {
     "bool": "a boolean (bool: true/false)",
     "tuple": "a list of strings (tuple[str, ...])",
     "chains": "a list of backend names (tuple[str, ...])",
+    "named": "a table of named tables",
     "table": "a table",
 }
 _KIND_TYPE_NAME = {
@@ -535,6 +649,7 @@ _KIND_TYPE_NAME = {
     "bool": "bool",
     "tuple": "tuple[str, ...]",
     "chains": "dict[str, tuple[str, ...]]",
+    "named": "dict[str, table]",
 }
 
 
@@ -548,6 +663,9 @@ def _kind_of(hint: Any) -> str | type:
     if origin is tuple:
         return "tuple"
     if origin is Mapping:
+        item = typing.get_args(hint)[1]
+        if isinstance(item, type) and dataclasses.is_dataclass(item):
+            return "named"
         return "chains"
     raise TypeError(f"unsupported settings type {hint!r}")  # a schema bug, not a user error
 
@@ -571,8 +689,45 @@ def _leaves(cls: type = Settings, prefix: str = "") -> Iterator[_Leaf]:
         key = prefix + f.name
         if isinstance(kind, type):
             yield from _leaves(kind, key + ".")
+        elif kind == "named":
+            item = typing.get_args(typing.get_type_hints(cls)[f.name])[1]
+            yield _Leaf(key, kind, _default_of(f), f.metadata, item)
         else:
             yield _Leaf(key, kind, _default_of(f), f.metadata)
+
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _item_leaves(leaf: _Leaf, name: str) -> dict[str, _Leaf]:
+    """The leaves of one entry of a ``named`` table (``automations.rules.<name>.*``)."""
+    assert leaf.item is not None
+    return {sub.key: sub for sub in _leaves(leaf.item, f"{leaf.key}.{name}.")}
+
+
+def _named_parent(key: str, leaves: Mapping[str, _Leaf]) -> tuple[_Leaf, str, str] | None:
+    """For ``<named table>.<name>.<field>``: (the table's leaf, name, field); else None."""
+    for leaf in leaves.values():
+        if leaf.kind == "named" and key.startswith(leaf.key + "."):
+            name, dot, field_name = key[len(leaf.key) + 1 :].partition(".")
+            if (
+                dot
+                and _NAME_RE.match(name)
+                and f"{leaf.key}.{name}.{field_name}" in (_item_leaves(leaf, name))
+            ):
+                return leaf, name, field_name
+    return None
+
+
+def _leaf_for(key: str, leaves: Mapping[str, _Leaf]) -> _Leaf:
+    """The leaf converting ``key``: a plain leaf, a chains entry, or a named-table field."""
+    if key in leaves:
+        return leaves[key]
+    named = _named_parent(key, leaves)
+    if named is not None:
+        leaf, name, _field = named
+        return _item_leaves(leaf, name)[key]
+    return dataclasses.replace(leaves[key.rpartition(".")[0]], key=key)
 
 
 def _section_class(dotted: str) -> type | None:
@@ -725,6 +880,10 @@ def _validate(leaf: _Leaf, value: Any, raw: _Raw) -> Any:
             relation = "at least" if inclusive else "greater than"
             bound_text = str(int(bound)) if bound == int(bound) else str(bound)
             raise _value_error(key, f"must be {relation} {bound_text}", raw.value, source)
+    maximum: float | None = meta.get("maximum")
+    if maximum is not None and value > maximum:
+        bound_text = str(int(maximum)) if maximum == int(maximum) else str(maximum)
+        raise _value_error(key, f"must be at most {bound_text}", raw.value, source)
     choices: tuple[str, ...] | None = meta.get("choices")
     if choices is not None and value not in choices:
         raise _value_error(key, f"must be one of {', '.join(choices)}", raw.value, source)
@@ -745,6 +904,10 @@ def _validate(leaf: _Leaf, value: Any, raw: _Raw) -> Any:
         raise _value_error(key, "must not be empty", raw.value, source)
     if meta.get("url") and value and not re.match(r"https?://[^\s/]", value, re.I):
         raise _value_error(key, "must be an http:// or https:// URL", raw.value, source)
+    check: Callable[[Any], str | None] | None = meta.get("check")
+    problem = check(value) if check is not None else None
+    if problem:
+        raise _value_error(key, problem, raw.value, source)
     return value
 
 
@@ -785,6 +948,20 @@ def _flatten_toml(
                 if _looks_secret(agent, chain):
                     raise _secret_key_error(f"{key}.{agent}", source)
                 out[f"{key}.{agent}"] = _Raw(chain, source, from_string=False)
+        elif kind == "named":
+            if not isinstance(value, dict):
+                raise _type_error(key, "table", value, source)
+            item = typing.get_args(typing.get_type_hints(cls)[name])[1]
+            for entry, entry_table in value.items():
+                if not _NAME_RE.match(entry):
+                    raise _value_error(
+                        f"{key}.{entry}", "needs a name of letters, digits, - and _", entry, source
+                    )
+                if not isinstance(entry_table, dict):
+                    raise _type_error(f"{key}.{entry}", "table", entry_table, source)
+                if not entry_table:
+                    raise _value_error(f"{key}.{entry}", "is empty", entry_table, source)
+                _flatten_toml(entry_table, item, f"{key}.{entry}.", source, out)
         else:
             out[key] = _Raw(value, source, from_string=False)
 
@@ -811,6 +988,8 @@ def _check_key(key: str, leaves: Mapping[str, _Leaf], source: str, value: str) -
         if _looks_secret(agent, value):
             raise _secret_key_error(key, source)
         return key
+    if _named_parent(key, leaves) is not None:
+        return key
     if _section_class(key) is not None:
         raise ConfigError(
             f"'{key}' ({source}) is a section, not a setting.",
@@ -832,6 +1011,12 @@ def _add_text_value(
     """Record a string value for ``key``; the whole chains table is written agent=a,b;..."""
     key = _check_key(key, leaves, source, value)
     leaf = leaves.get(key)
+    if leaf is not None and leaf.kind == "named":
+        if value.strip():
+            raise _value_error(
+                key, f"cannot be set as a whole; set '{key}.<name>.prompt' and so on", value, source
+            )
+        return
     if leaf is not None and leaf.kind == "chains":
         for entry in value.split(";"):
             if not entry.strip():
@@ -885,9 +1070,38 @@ def _build(cls: type, prefix: str, flat: Mapping[str, _Raw], leaves: Mapping[str
                     entry_leaf = dataclasses.replace(leaves[key], key=entry_key)
                     merged[entry_key[len(key) + 1 :]] = _convert(entry_leaf, raw)
                 kwargs[f.name] = merged
+        elif kind == "named":
+            names = sorted(
+                {k[len(key) + 1 :].rpartition(".")[0] for k in flat if k.startswith(key + ".")}
+            )
+            if names:
+                merged = dict(_default_of(f))
+                for name in names:
+                    entry = _build(
+                        leaves[key].item,  # type: ignore[arg-type]
+                        f"{key}.{name}.",
+                        flat,
+                        _item_leaves(leaves[key], name),
+                    )
+                    _check_named_entry(f"{key}.{name}", entry, flat)
+                    merged[name] = entry
+                kwargs[f.name] = merged
         elif key in flat:
             kwargs[f.name] = _convert(leaves[key], flat[key])
     return cls(**kwargs)
+
+
+def _check_named_entry(key: str, entry: Any, flat: Mapping[str, _Raw]) -> None:
+    """An automation rule needs a prompt, and a schedule or webhooks to ever run."""
+    if not isinstance(entry, AutomationRule):
+        return
+    source = next((raw.source for k, raw in flat.items() if k.startswith(key + ".")), "")
+    if not entry.prompt.strip():
+        raise _value_error(f"{key}.prompt", "must not be empty", entry.prompt, source)
+    if not entry.schedule and not entry.webhook:
+        raise _value_error(
+            f"{key}.schedule", "must be set when webhook is false", entry.schedule, source
+        )
 
 
 def _check_cross_fields(settings: Settings, flat: Mapping[str, _Raw]) -> None:
@@ -984,23 +1198,30 @@ def set_value(key: str, value: str, path: Path | None = None) -> None:
     Raises:
         ConfigError: unknown key, bad value, a secret, or an existing file that is invalid.
     """
+    set_values([(key, value)], path)
+
+
+def set_values(
+    items: Sequence[tuple[str, str]],
+    path: Path | None = None,
+    *,
+    source: str = "from `aria config set`",
+) -> None:
+    """Like :func:`set_value` for several keys at once: all are written, or none is."""
     settings_path = path if path is not None else paths.settings_file()
     data = _read_toml(settings_path) if settings_path.exists() else {}
     leaves = _leaf_map()
-    source = "from `aria config set`"
-    flat: dict[str, _Raw] = {}
-    _add_text_value(key.strip(), value, source, leaves, flat)
-    if key.strip() in leaves and leaves[key.strip()].kind == "chains":
-        _set_in(data, key.strip(), {})  # the whole table is replaced
-    for flat_key, raw in flat.items():
-        leaf = leaves.get(flat_key) or dataclasses.replace(
-            leaves[flat_key.rpartition(".")[0]], key=flat_key
-        )
-        converted = _convert(leaf, raw)
-        _set_in(data, flat_key, list(converted) if isinstance(converted, tuple) else converted)
+    for key, value in items:
+        flat: dict[str, _Raw] = {}
+        _add_text_value(key.strip(), value, source, leaves, flat)
+        if key.strip() in leaves and leaves[key.strip()].kind == "chains":
+            _set_in(data, key.strip(), {})  # the whole table is replaced
+        for flat_key, raw in flat.items():
+            converted = _convert(_leaf_for(flat_key, leaves), raw)
+            _set_in(data, flat_key, list(converted) if isinstance(converted, tuple) else converted)
     _settings_from(data, f"in {settings_path}", env={})  # validate the file as it will be
     _atomic_write_text(settings_path, _dump_toml(data))
-    _LOGGER.info("setting %s written to %s", key, settings_path)
+    _LOGGER.info("settings %s written to %s", ", ".join(k for k, _ in items), settings_path)
 
 
 def _set_in(data: dict[str, Any], dotted: str, value: Any) -> None:
@@ -1122,6 +1343,8 @@ def settings_as_dict(settings: Settings) -> dict[str, Any]:
 
 def _default_text(leaf: _Leaf) -> str:
     value = leaf.default
+    if leaf.kind == "named":
+        return ""
     if leaf.kind == "chains":
         return ";".join(f"{agent}={','.join(chain)}" for agent, chain in value.items())
     if leaf.kind == "tuple":
@@ -1146,3 +1369,48 @@ def env_var_name(key: str) -> str:
     ``llm.ollama.url`` -> ``ARIA_LLM__OLLAMA__URL``.
     """
     return _ENV_PREFIX + "__".join(part.upper() for part in key.split("."))
+
+
+# --- access for front-ends (the API's /settings) ----------------------------------------------
+
+
+def _as_text(key: str, value: Any) -> str:
+    """A JSON value as the text ``set_value`` takes (lists comma-separated)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float | str):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, str) and "," not in v for v in value):
+        return ",".join(value)
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, list) and all(isinstance(i, str) for i in v)
+        for k, v in value.items()
+    ):
+        return ";".join(f"{k}={','.join(v)}" for k, v in value.items())
+    raise ConfigError(
+        f"Setting '{key}' cannot take the value {_shown(value)}.",
+        hint="Use a string, number, boolean or list of strings (without commas).",
+    )
+
+
+class FileSettingsAccess:
+    """``core.ports.SettingsAccess`` over the settings file (plus ``ARIA_*`` variables).
+
+    Args:
+        path: the TOML file; None means ``paths.settings_file()``.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path
+
+    def current(self) -> dict[str, Any]:
+        """Every setting as it would load now (secrets live in the keyring, never here)."""
+        return settings_as_dict(load_settings(self._path))
+
+    def update(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and write every change at once; ConfigError leaves the file untouched."""
+        if not changes:
+            return self.current()
+        items = [(str(key), _as_text(str(key), value)) for key, value in changes.items()]
+        set_values(items, self._path, source="from the API")
+        return self.current()

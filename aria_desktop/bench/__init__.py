@@ -31,6 +31,13 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_voice_bench(repeats=args.repeats)
         return 0
+    if name == "api":
+        from aria_desktop.bench.api import run_api_bench
+
+        await run_api_bench(
+            seconds=args.seconds, concurrency=args.concurrency, sse_turns=args.sse_turns
+        )
+        return 0
     raise AriaError(
-        f"Unknown benchmark suite {name!r}.", hint="Available: core, memory, voice, gui."
+        f"Unknown benchmark suite {name!r}.", hint="Available: core, memory, voice, gui, api."
     )

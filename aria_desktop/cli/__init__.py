@@ -23,6 +23,7 @@ from aria_desktop.cli import (
     chat,
     config,
     conversations,
+    daemon,
     desktop,
     doctor,
     memory,
@@ -45,7 +46,7 @@ __all__ = ["build_parser", "main"]
 _LOGGER = logging.getLogger(__name__)
 
 #: Subcommand modules, in the order ``aria --help`` lists them.
-_COMMANDS = (chat, conversations, memory, voice, config, audit, doctor, desktop, bench)
+_COMMANDS = (chat, conversations, memory, voice, config, audit, doctor, desktop, daemon, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,6 +32,10 @@ def register(sub: Subparsers) -> None:
     gui.set_defaults(sync_handler=_cmd_bench_gui)
     voice = bench_sub.add_parser("voice", help="wake word, STT, TTS and voice-turn latency")
     voice.add_argument("--repeats", type=int, default=5, help="runs per figure")
+    api = bench_sub.add_parser("api", help="local HTTP API throughput, latency and SSE delay")
+    api.add_argument("--seconds", type=float, default=1.5, help="load time per measurement")
+    api.add_argument("--concurrency", type=int, default=16, help="keep-alive connections")
+    api.add_argument("--sse-turns", type=int, default=30, help="streamed chat turns")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -8,9 +8,9 @@ import contextlib
 import json
 import signal
 import sys
-from typing import Any
 
 from aria_desktop import __version__
+from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -19,7 +19,8 @@ from aria_desktop.cli._common import (
     print_json,
     report,
 )
-from aria_desktop.domain.commands import CancelTurn, ConfirmAction, StartTurn
+from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.commands import ConfirmAction, StartTurn
 from aria_desktop.domain.errors import AriaError, ConfirmationError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -114,21 +115,27 @@ async def _ask_confirmation(event: ActionConfirmRequest) -> bool:
 
 
 async def _run_one_turn(
-    app: Any, text: str, conversation_id: str | None, backend: str | None, as_json: bool
+    assistant: Assistant,
+    text: str,
+    conversation_id: str | None,
+    backend: str | None,
+    as_json: bool,
 ) -> tuple[str, str]:
-    """Start a turn, render its events until run-end; returns (status, conversation id)."""
-    orchestrator = app.orchestrator
+    """Start a turn, render its events until run-end; returns (status, conversation id).
+
+    Works the same in-process and against a running ARIA's API (``Assistant``).
+    """
     renderer = _ChatRenderer(as_json=as_json)
-    sub = orchestrator.bus.subscribe()
+    sub = assistant.subscribe()
     try:
-        handle = await orchestrator.handle(
+        handle = await assistant.start_turn(
             StartTurn(text=text, conversation_id=conversation_id, backend=backend, source="text")
         )
         loop = asyncio.get_running_loop()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(
                 signal.SIGINT,
-                lambda: loop.create_task(orchestrator.handle(CancelTurn(run_id=handle.run_id))),
+                lambda: loop.create_task(assistant.cancel_turn(handle.run_id)),
             )
         try:
             async for event in sub:
@@ -138,7 +145,7 @@ async def _run_one_turn(
                 if isinstance(event, ActionConfirmRequest):
                     approved = await _ask_confirmation(event)
                     with contextlib.suppress(ConfirmationError):
-                        await orchestrator.handle(
+                        await assistant.confirm_action(
                             ConfirmAction(
                                 request_id=event.request_id, nonce=event.nonce, approved=approved
                             )
@@ -154,22 +161,19 @@ async def _run_one_turn(
 
 
 async def _cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_app
-
-    app = await build_app(settings)
-    try:
+    async with open_assistant(settings) as assistant:
         if args.message:
             text = " ".join(args.message)
             if text == "-":
                 text = sys.stdin.read()
-            status, _ = await _run_one_turn(app, text, args.conversation, args.backend, args.json)
+            status, _ = await _run_one_turn(
+                assistant, text, args.conversation, args.backend, args.json
+            )
             return EXIT_OK if status == "complete" else EXIT_FAILURE
-        return await _chat_repl(app, args)
-    finally:
-        await app.aclose()
+        return await _chat_repl(assistant, args)
 
 
-async def _chat_repl(app: Any, args: argparse.Namespace) -> int:
+async def _chat_repl(assistant: Assistant, args: argparse.Namespace) -> int:
     """Interactive chat: one conversation, Ctrl+C stops a reply, Ctrl+D or /quit leaves."""
     conversation_id: str | None = args.conversation
     err(f"ARIA {__version__} — type a message. Ctrl+C stops a reply; Ctrl+D quits.")
@@ -186,7 +190,7 @@ async def _chat_repl(app: Any, args: argparse.Namespace) -> int:
             return EXIT_OK
         try:
             _, conversation_id = await _run_one_turn(
-                app, text, conversation_id, args.backend, args.json
+                assistant, text, conversation_id, args.backend, args.json
             )
         except AriaError as exc:
             report(exc)

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.errors import NotFoundError
 from aria_desktop.settings import Settings
@@ -30,11 +31,7 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_conversations(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import open_storage
-
-    storage = await open_storage(settings)
-    try:
-        store = storage.store
+    async with open_assistant(settings) as store:
         if args.action == "list":
             conversations = await store.list_conversations(limit=args.limit, offset=args.offset)
             if args.json:
@@ -73,8 +70,6 @@ async def _cmd_conversations(args: argparse.Namespace, settings: Settings) -> in
             for call in m.tool_calls:
                 print(f"  -> {call.name}({json.dumps(call.arguments, ensure_ascii=False)})")
         return EXIT_OK
-    finally:
-        await storage.aclose()
 
 
 def _message_dict(message: Any) -> dict[str, Any]:

@@ -9,15 +9,17 @@ the CLI do not care which one they hold.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.memory import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.ports import SettingsAccess
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
-from aria_desktop.domain.errors import MemoryUnavailableError, NotFoundError
+from aria_desktop.domain.errors import AriaError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import AssistantState
 from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit, MemoryQuery
 
@@ -27,11 +29,18 @@ __all__ = ["LocalAssistant"]
 class LocalAssistant:
     """The in-process ``Assistant``: a thin facade over the orchestrator and its store."""
 
-    def __init__(self, orchestrator: Orchestrator, *, memory: MemoryService | None = None) -> None:
+    def __init__(
+        self,
+        orchestrator: Orchestrator,
+        *,
+        memory: MemoryService | None = None,
+        settings: SettingsAccess | None = None,
+    ) -> None:
         """Front ``orchestrator``; ``memory`` None means long-term memory is not set up."""
         self.orchestrator = orchestrator
         self._store = orchestrator.store
         self._memory = memory
+        self._settings = settings
 
     @property
     def state(self) -> AssistantState:
@@ -168,3 +177,19 @@ class LocalAssistant:
     async def reject_memory(self, candidate_id: str) -> None:
         """Drop an inbox entry (NotFoundError if it does not exist)."""
         await self.memory.reject_memory(candidate_id)
+
+    def _settings_access(self) -> SettingsAccess:
+        if self._settings is None:
+            raise AriaError(
+                "Settings cannot be read or changed through this assistant.",
+                hint="Edit the settings file (`aria config path`) instead.",
+            )
+        return self._settings
+
+    async def get_settings(self) -> dict[str, Any]:
+        """Every setting (no secrets), read fresh from the settings file."""
+        return await asyncio.to_thread(self._settings_access().current)
+
+    async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and save ``changes`` all at once (ConfigError: nothing saved)."""
+        return await asyncio.to_thread(self._settings_access().update, dict(changes))

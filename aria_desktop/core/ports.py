@@ -253,6 +253,8 @@ class Assistant(Protocol):
 
     Either the orchestrator in this process (``core.assistant.LocalAssistant``) or a running
     owner through the HTTP API (the API client). Front-ends never touch adapters.
+
+    Settings: ``get_settings`` / ``update_settings`` (see ``SettingsFrontEnd``).
     """
 
     @property
@@ -333,6 +335,10 @@ class Assistant(Protocol):
     async def approve_memory(self, candidate_id: str) -> Memory: ...
 
     async def reject_memory(self, candidate_id: str) -> None: ...
+
+    async def get_settings(self) -> dict[str, Any]: ...
+
+    async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
 class SettingsService(Protocol):
@@ -481,3 +487,42 @@ class TextToSpeech(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+class ResultSender(Protocol):
+    """Delivers an automation's result to another program (e.g. a Home Assistant webhook)."""
+
+    async def post_json(self, url: str, payload: Mapping[str, Any]) -> None:
+        """POST ``payload`` as JSON; raises an ``AriaError`` when it was not accepted."""
+        ...
+
+
+class SettingsAccess(Protocol):
+    """Reading and changing the settings file from a front-end (the API's /settings)."""
+
+    def current(self) -> dict[str, Any]:
+        """Every setting as JSON-ready data (never a secret: those live in the keyring)."""
+        ...
+
+    def update(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate all ``changes`` (dotted key -> value), write them at once, return current().
+
+        Raises ``ConfigError`` (nothing written) when any key or value is invalid. Blocking:
+        call it in a thread.
+        """
+        ...
+
+
+class SettingsFrontEnd(Protocol):
+    """The settings part of ``Assistant`` (kept separate so it reads as one addition)."""
+
+    async def get_settings(self) -> dict[str, Any]:
+        """Every setting (no secrets) as JSON-ready nested tables."""
+        ...
+
+    async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and save ``changes`` (dotted key -> value); returns the new settings.
+
+        Running components keep their values until ARIA restarts.
+        """
+        ...

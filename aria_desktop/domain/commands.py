@@ -5,7 +5,8 @@ Front-ends (CLI, GUI, API, voice) never call adapters; they send these.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -98,3 +99,25 @@ class Transcribe(Command):
 
     wav: bytes
     language: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunAutomation(Command):
+    """Run a named automation from the settings now (webhooks, the API, the CLI).
+
+    Attributes:
+        name: the automation's name.
+        payload: values for the prompt template's ``{placeholders}`` (a webhook's JSON body).
+        trigger: what started it (webhook, schedule, manual).
+
+    The handler returns a ``domain.automation.AutomationRun``.
+    """
+
+    name: str
+    payload: dict[str, Any] = field(default_factory=dict)
+    trigger: str = "manual"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListAutomations(Command):
+    """The configured automations (returns a list of ``domain.automation.AutomationSpec``)."""

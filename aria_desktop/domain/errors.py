@@ -330,3 +330,46 @@ class VoiceUnavailableError(VoiceError):
     """Voice is switched off, still loading, or the microphone is muted."""
 
     code = "voice_unavailable"
+
+
+# --- local HTTP API and automations ------------------------------------------------------------
+
+
+class ApiError(AriaError):
+    """A running ARIA answered an API call with an error this client has no class for.
+
+    Attributes:
+        remote_code: the ``code`` the server sent.
+        status: the HTTP status.
+    """
+
+    code = "api_error"
+
+    def __init__(self, message: str, *, remote_code: str, status: int, hint: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.remote_code = remote_code
+        self.status = status
+
+
+class OwnerUnreachableError(AriaError):
+    """The running ARIA (daemon or tray app) could not be reached over its local API."""
+
+    code = "owner_unreachable"
+
+
+class ApiAuthError(AriaError):
+    """The local API refused our token (it was rotated, or the token file is unreadable)."""
+
+    code = "api_unauthorized"
+
+
+class AutomationError(AriaError):
+    """An automation could not run: bad template field, unknown name, webhook disabled."""
+
+    code = "automation_invalid"
+
+
+class ApiBindError(AriaError):
+    """The local API could not listen on its address (port in use, remote bind not allowed)."""
+
+    code = "api_bind_failed"

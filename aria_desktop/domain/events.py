@@ -376,3 +376,94 @@ class AudioLevel(Event):
     lossy: ClassVar[bool] = True
     rms_dbfs: float
     speech: bool = False
+
+
+# --- automations -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutomationStart(Event):
+    """An automation began (a webhook call, a schedule firing or a manual run).
+
+    Attributes:
+        name: the automation's name in the settings.
+        trigger: webhook, schedule or manual.
+        conversation_id: the conversation its turn runs in.
+    """
+
+    type: ClassVar[str] = "automation-start"
+    name: str
+    trigger: str
+    conversation_id: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AutomationEnd(Event):
+    """An automation finished; front-ends show ``result`` as a notification when ``notify``.
+
+    Attributes:
+        name: the automation's name.
+        trigger: webhook, schedule or manual.
+        status: the turn's status (complete, interrupted, error, cancelled).
+        result: the answer text ("" unless complete).
+        notify: whether the user asked to be notified of the result.
+        delivered_to: the URL the result was POSTed to ("" when none was configured).
+        delivery_error: why that POST failed ("" when it succeeded or there was none).
+    """
+
+    type: ClassVar[str] = "automation-end"
+    name: str
+    trigger: str
+    status: RunStatus
+    conversation_id: str = ""
+    result: str = ""
+    notify: bool = False
+    delivered_to: str = ""
+    delivery_error: str = ""
+
+
+# --- wire form ---------------------------------------------------------------------------------
+
+
+def _event_classes() -> dict[str, type[Event]]:
+    """Every concrete event class by its ``type`` (subclasses added by any module count)."""
+    found: dict[str, type[Event]] = {}
+    pending: list[type[Event]] = [Event]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if cls is not Event:
+            found.setdefault(cls.type, cls)
+    return found
+
+
+_NESTED: dict[str, type[Any]] = {"usage": Usage}
+"""Fields whose wire form is a nested object, decoded back into their dataclass."""
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event a ``to_dict()`` result (e.g. received over the HTTP API) describes.
+
+    Unknown fields are ignored, so an older client can read events from a newer ARIA.
+
+    Raises:
+        ValueError: ``data`` has no known ``type`` or lacks a required field.
+    """
+    kind = data.get("type")
+    cls = _event_classes().get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {kind!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in names:
+            continue
+        nested = _NESTED.get(name)
+        if nested is not None and isinstance(value, dict):
+            nested_names = {f.name for f in dataclasses.fields(nested)}
+            value = nested(**{k: v for k, v in value.items() if k in nested_names})
+        kwargs[name] = value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"malformed {kind} event: {exc}") from None

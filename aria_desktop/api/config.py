@@ -1,0 +1,42 @@
+"""What the API server needs to know, independent of how settings are stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ApiConfig"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiConfig:
+    """Listening address and limits of the local HTTP API.
+
+    Attributes:
+        host: address to listen on (loopback unless ``allow_remote``).
+        port: TCP port; 0 picks a free one.
+        allow_remote: permit a non-loopback ``host``.
+        allowed_origins: browser origins allowed to make requests (exact ``scheme://host:port``).
+        max_body_bytes: largest request body, bytes (chunked bodies are counted as they arrive).
+        max_header_bytes: largest total header size of a request, bytes.
+        max_headers: most header lines a request may have.
+        max_sse_streams: event streams (``/events`` and streamed ``/chat``) open at once.
+        sse_idle_timeout_s: close a stream after this long without an event, seconds.
+        sse_heartbeat_s: send a keep-alive comment after this long without an event, seconds.
+        rate_limit_per_s: sustained requests per second per client address.
+        rate_limit_burst: requests a client may make at once above that rate.
+        graceful_timeout_s: how long a stop waits for requests in flight, seconds.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8731
+    allow_remote: bool = False
+    allowed_origins: tuple[str, ...] = ()
+    max_body_bytes: int = 1_048_576
+    max_header_bytes: int = 16_384
+    max_headers: int = 100
+    max_sse_streams: int = 32
+    sse_idle_timeout_s: float = 900.0
+    sse_heartbeat_s: float = 15.0
+    rate_limit_per_s: float = 50.0
+    rate_limit_burst: int = 200
+    graceful_timeout_s: float = 5.0

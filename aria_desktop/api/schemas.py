@@ -1,0 +1,307 @@
+"""Request and response bodies of the HTTP API (pydantic), and their domain conversions.
+
+Events travel as ``Event.to_dict()`` JSON and come back with ``domain.events.event_from_dict``
+(the server and ``api.client`` share both).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aria_desktop.domain.automation import AutomationSpec
+from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, Usage
+
+__all__ = [
+    "AutomationOut",
+    "AutomationRunOut",
+    "CancelIn",
+    "CancelOut",
+    "CapabilityOut",
+    "ChatIn",
+    "ChatReply",
+    "ConfirmIn",
+    "ConversationCreate",
+    "ConversationDetail",
+    "ConversationOut",
+    "ConversationRename",
+    "ErrorDetail",
+    "ErrorOut",
+    "HealthOut",
+    "MessageOut",
+    "SettingsOut",
+    "SettingsPatch",
+    "StateOut",
+    "ToolCallOut",
+    "TurnIn",
+    "TurnOut",
+    "UsageOut",
+]
+
+_ID = Field(min_length=1, max_length=128)
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable ``code`` and a message with a hint for people."""
+
+    code: str
+    message: str
+    hint: str = ""
+
+
+class ErrorOut(BaseModel):
+    """Every error response other than request validation (422)."""
+
+    error: ErrorDetail
+
+
+class HealthOut(BaseModel):
+    """Liveness: only the status and the version (no token needed)."""
+
+    status: Literal["ok"]
+    version: str
+
+
+class UsageOut(BaseModel):
+    """Token counts."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @classmethod
+    def of(cls, usage: Usage) -> UsageOut:
+        """From the domain value."""
+        return cls(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+
+
+class ChatIn(_Strict):
+    """Ask ARIA something.
+
+    ``stream`` (default true) answers with Server-Sent Events; false waits for the whole reply.
+    """
+
+    message: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
+    conversation_id: str | None = Field(default=None, min_length=1, max_length=128)
+    stream: bool = True
+    backend: Literal["ollama", "anthropic", "openai"] | None = None
+
+
+class TurnIn(_Strict):
+    """Start a turn without waiting for it (``POST /turns``); events follow on ``/events``."""
+
+    message: str = Field(min_length=1, max_length=100_000, pattern=r"\S")
+    conversation_id: str | None = Field(default=None, min_length=1, max_length=128)
+    backend: Literal["ollama", "anthropic", "openai"] | None = None
+    source: Literal["text", "voice", "api", "automation"] = "api"
+
+
+class TurnOut(BaseModel):
+    """A started turn: its events carry ``run_id``."""
+
+    run_id: str
+    conversation_id: str
+
+
+class ChatReply(BaseModel):
+    """The whole reply of a turn (``stream=false``)."""
+
+    run_id: str
+    conversation_id: str
+    status: Literal["complete", "interrupted", "error", "cancelled"]
+    text: str
+    backend: str
+    model: str
+    usage: UsageOut
+    latency_ms: float
+    error: ErrorDetail | None = None
+
+
+class ToolCallOut(BaseModel):
+    """A tool call an assistant message made."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+class MessageOut(BaseModel):
+    """A stored message."""
+
+    id: int
+    conversation_id: str
+    role: Literal["system", "user", "assistant", "tool"]
+    content: str
+    status: Literal["complete", "interrupted", "error"]
+    created_at: float
+    tool_calls: list[ToolCallOut] = []
+    tool_call_id: str | None = None
+    name: str | None = None
+    backend: str = ""
+    model: str = ""
+    usage: UsageOut = UsageOut()
+
+    @classmethod
+    def of(cls, message: StoredMessage) -> MessageOut:
+        """From the domain value."""
+        return cls(
+            id=message.id,
+            conversation_id=message.conversation_id,
+            role=message.role,
+            content=message.content,
+            status=message.status,
+            created_at=message.created_at,
+            tool_calls=[
+                ToolCallOut(id=c.id, name=c.name, arguments=c.arguments) for c in message.tool_calls
+            ],
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            backend=message.backend,
+            model=message.model,
+            usage=UsageOut.of(message.usage),
+        )
+
+
+class ConversationOut(BaseModel):
+    """A conversation (times in UNIX seconds)."""
+
+    id: str
+    title: str
+    created_at: float
+    updated_at: float
+    message_count: int = 0
+
+    @classmethod
+    def of(cls, conversation: Conversation) -> ConversationOut:
+        """From the domain value."""
+        return cls(
+            id=conversation.id,
+            title=conversation.title,
+            created_at=conversation.created_at,
+            updated_at=conversation.updated_at,
+            message_count=conversation.message_count,
+        )
+
+
+class ConversationCreate(_Strict):
+    """A new conversation's title."""
+
+    title: str = Field(default="New conversation", min_length=1, max_length=500)
+
+
+class ConversationRename(_Strict):
+    """A conversation's new title."""
+
+    title: str = Field(min_length=1, max_length=500)
+
+
+class ConversationDetail(BaseModel):
+    """A conversation with one page of its messages (oldest first).
+
+    ``next_before_id`` fetches the page before this one (null when there is none).
+    """
+
+    conversation: ConversationOut
+    messages: list[MessageOut]
+    next_before_id: int | None = None
+
+
+class ConfirmIn(_Strict):
+    """The answer to an ``action-confirm-request``: it must echo that request's nonce."""
+
+    approved: bool
+    nonce: str = Field(min_length=1, max_length=256)
+
+
+class CancelIn(_Strict):
+    """Stop one turn (``run_id``) or every turn (null)."""
+
+    run_id: str | None = Field(default=None, min_length=1, max_length=128)
+
+
+class CancelOut(BaseModel):
+    """How many turns were cancelled."""
+
+    cancelled: int
+
+
+class StateOut(BaseModel):
+    """The assistant's visible state."""
+
+    state: str
+
+
+class CapabilityOut(BaseModel):
+    """Whether a capability can be used now, and why not."""
+
+    name: str
+    available: bool
+    reason: str = ""
+    enabled: bool = True
+
+    @classmethod
+    def of(cls, status: CapabilityStatus) -> CapabilityOut:
+        """From the domain value."""
+        return cls(
+            name=status.name,
+            available=status.available,
+            reason=status.reason,
+            enabled=status.enabled,
+        )
+
+
+class SettingsOut(BaseModel):
+    """Every setting as nested tables (secrets are never included: they live in the keyring).
+
+    ``restart_required`` is true after a change: running parts keep their values until then.
+    """
+
+    settings: dict[str, Any]
+    restart_required: bool = False
+
+
+class SettingsPatch(_Strict):
+    """Settings to change, by dotted key (``{"agent.max_steps": 4}``); all or nothing."""
+
+    changes: dict[str, str | int | float | bool | list[str] | dict[str, list[str]]] = Field(
+        min_length=1, max_length=100
+    )
+
+
+class AutomationOut(BaseModel):
+    """A configured automation."""
+
+    name: str
+    prompt: str
+    schedule: str
+    webhook: bool
+    conversation: str
+    notify: bool
+    post_url: str
+    backend: str
+
+    @classmethod
+    def of(cls, spec: AutomationSpec) -> AutomationOut:
+        """From the domain value."""
+        return cls(
+            name=spec.name,
+            prompt=spec.prompt,
+            schedule=spec.schedule,
+            webhook=spec.webhook,
+            conversation=spec.conversation,
+            notify=spec.notify,
+            post_url=spec.post_url,
+            backend=spec.backend,
+        )
+
+
+class AutomationRunOut(BaseModel):
+    """A started automation run; its events carry ``run_id``."""
+
+    name: str
+    run_id: str
+    conversation_id: str

@@ -1,0 +1,173 @@
+"""``aria bench api``: throughput and latency of the local HTTP API over the loopback.
+
+In one run: ARIA's API (full security middleware, token check, FastAPI routes over the real
+orchestrator and SQLite) and, as the reference, a bare uvicorn + Starlette hello-world served
+the same way on the same loop. The load comes from a child process (raw keep-alive HTTP/1.1,
+16 connections), so client and server do not share an event loop. The rate limit is raised
+for the run (its check still runs on every request). SSE latency: the wall-clock delay from
+the creation of a turn's first ``llm-delta`` event (the model's first token, parsed) to its
+arrival at a streaming ``POST /api/v1/chat`` client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import os
+import socket
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.api.server import _EmbeddedServer
+from aria_desktop.bench._util import percentile, scripted_ollama_server
+from aria_desktop.settings import load_settings
+
+__all__ = ["run_api_bench"]
+
+
+async def _loadgen(*args: str, token: str = "") -> dict[str, Any]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "aria_desktop.bench._loadgen",
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    out, _ = await process.communicate(f"{token}\n".encode())
+    result: dict[str, Any] = json.loads(out.decode())
+    return result
+
+
+def _merge(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rounds combined: the median round's rate, every latency, every error."""
+    rates = sorted(r["count"] / r["seconds"] for r in results)
+    return {
+        "count": statistics.median(rates),
+        "seconds": 1.0,
+        "latencies_ms": [x for r in results for x in r["latencies_ms"]],
+        "errors": sum(r["errors"] for r in results),
+    }
+
+
+def _line(name: str, result: dict[str, Any]) -> tuple[str, float]:
+    latencies = result["latencies_ms"]
+    rate = result["count"] / result["seconds"]
+    text = (
+        f"  {name:<34} {rate:8.0f} req/s   p50 {statistics.median(latencies):6.2f} ms"
+        f"   p99 {percentile(latencies, 0.99):6.2f} ms   errors {result['errors']}"
+    )
+    return text, rate
+
+
+async def _reference_server() -> tuple[Any, asyncio.Task[None], int]:
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def hello(_request: Any) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    app = Starlette(routes=[Route("/", hello)])
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    sock.setblocking(False)
+    config = uvicorn.Config(app, lifespan="off", log_config=None, access_log=False)
+    server = _EmbeddedServer(config)  # the same uvicorn set-up as ARIA's, minus the app
+    task = asyncio.create_task(server.serve(sockets=[sock]), name="bench-reference")
+    async with asyncio.timeout(10):
+        while not server.started:  # noqa: ASYNC110 - uvicorn offers no "started" event
+            await asyncio.sleep(0.01)
+    return server, task, int(sock.getsockname()[1])
+
+
+async def run_api_bench(
+    *, seconds: float, concurrency: int, sse_turns: int, rounds: int = 3
+) -> None:
+    """Print req/s and p50/p99 per route, the reference, and SSE first-event latency."""
+    from aria_desktop.owner import start_owner
+
+    with tempfile.TemporaryDirectory(prefix="aria-bench-api-") as tmp:
+        for name, sub in (("CONFIG", "config"), ("DATA", "data"), ("STATE", "state")):
+            os.environ[f"ARIA_{name}_DIR"] = str(Path(tmp) / sub)
+        settings_file = Path(tmp) / "settings.toml"
+        settings_file.write_text("", encoding="utf-8")
+        async with scripted_ollama_server("Short benchmark answer, streamed.", 8) as url:
+            settings = load_settings(
+                settings_file,
+                env={
+                    "ARIA_LLM__OLLAMA__URL": url,
+                    "ARIA_LLM__OLLAMA__MODEL": "bench-model",
+                    "ARIA_LLM__CHAINS__CHAT": "ollama",
+                },
+            )
+            settings = dataclasses.replace(
+                settings,
+                api=dataclasses.replace(
+                    settings.api, port=0, rate_limit_per_s=1e9, rate_limit_burst=1_000_000_000
+                ),
+            )
+            owner = await start_owner(settings)
+            reference, ref_task, ref_port = await _reference_server()
+            try:
+                port = owner.server.port
+                token = owner.server._token.read()
+                conc, secs = str(concurrency), str(seconds)
+                print(
+                    f"aria bench api — concurrency {concurrency}, {rounds} alternating rounds "
+                    f"of {seconds:g} s against the reference (medians)"
+                )
+                targets = (
+                    ("GET /api/v1/health", "GET", "/api/v1/health", ""),
+                    ("GET /api/v1/state (token)", "GET", "/api/v1/state", ""),
+                    (
+                        "POST /api/v1/turns/cancel (token)",
+                        "POST",
+                        "/api/v1/turns/cancel",
+                        '{"run_id":null}',
+                    ),
+                    (
+                        "POST /api/v1/conversations (SQLite)",
+                        "POST",
+                        "/api/v1/conversations",
+                        '{"title":"bench"}',
+                    ),
+                )
+                for name, method, path, body in targets:
+                    refs: list[dict[str, Any]] = []
+                    runs: list[dict[str, Any]] = []
+                    for _ in range(rounds):
+                        refs.append(
+                            await _loadgen("load", str(ref_port), "GET", "/", "", conc, secs)
+                        )
+                        runs.append(
+                            await _loadgen(
+                                "load", str(port), method, path, body, conc, secs, token=token
+                            )
+                        )
+                    ref_text, _ = _line("  reference: uvicorn+Starlette hello", _merge(refs))
+                    text, _ = _line(name, _merge(runs))
+                    ratios = [
+                        (r["count"] / r["seconds"]) / (f["count"] / f["seconds"])
+                        for r, f in zip(runs, refs, strict=True)
+                    ]
+                    print(f"{text}   {statistics.median(ratios):5.0%} of reference")
+                    print(ref_text)
+                sse = await _loadgen("sse", str(port), str(sse_turns), token=token)
+                delays = sse["delays_ms"]
+                print(
+                    f"  SSE first text-delta after the first model token: median "
+                    f"{statistics.median(delays):.2f} ms, p90 {percentile(delays, 0.9):.2f} ms, "
+                    f"max {max(delays):.2f} ms ({len(delays)} turns)"
+                )
+            finally:
+                reference.should_exit = True
+                await ref_task
+                await owner.stop()

@@ -1,0 +1,65 @@
+"""The ``Assistant`` a CLI command works with: the running owner's API, or ARIA in-process.
+
+When a daemon or the tray app owns the database, commands go through its local API (reading
+the token from the token file, never from argv); otherwise the command builds the core itself
+and owns the database until it finishes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from aria_desktop import paths
+from aria_desktop.api.client import ApiClient
+from aria_desktop.api.token import TokenFile
+from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
+from aria_desktop.memory.owner_lock import read_owner
+from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
+
+__all__ = ["open_assistant", "owner_client"]
+
+
+async def owner_client(settings: Settings, port: int | None, pid: int) -> ApiClient:
+    """A connected client for the owner listening on ``port``."""
+    if port is None:
+        raise OwnerUnreachableError(
+            f"ARIA (pid {pid}) owns the database but serves no API yet.",
+            hint="It may still be starting; try again in a moment, or stop it.",
+        )
+    from aria_desktop.owner import client_host
+
+    token = TokenFile(paths.api_token_path()).read()
+    client = ApiClient(f"http://{client_host(settings.api.host)}:{port}", token)
+    try:
+        await client.connect()
+    except BaseException:
+        await client.aclose()
+        raise
+    return client
+
+
+@contextlib.asynccontextmanager
+async def open_assistant(settings: Settings) -> AsyncIterator[Assistant]:
+    """The running owner's API client, or a core built here (closed on exit)."""
+    owner = read_owner(resolve_database_path(settings))
+    if owner is not None:
+        client = await owner_client(settings, owner.port, owner.pid)
+        async with client:
+            yield client
+        return
+    from aria_desktop.bootstrap import build_app
+    from aria_desktop.core.assistant import LocalAssistant
+
+    try:
+        app = await build_app(settings)
+    except DatabaseOwnedError as exc:  # an owner started just now
+        client = await owner_client(settings, exc.port, exc.pid)
+        async with client:
+            yield client
+        return
+    try:
+        yield LocalAssistant(app.orchestrator, settings=FileSettingsAccess())
+    finally:
+        await app.aclose()

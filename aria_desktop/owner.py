@@ -1,0 +1,167 @@
+"""The owner process's services: the core, the local HTTP API and automations, together.
+
+``aria daemon`` uses this, and so can the tray app: :func:`start_owner` takes ownership of the
+database (the owner lock), binds the API socket, publishes the port in the lock file so the
+CLI and ``aria desktop --attach`` find it, starts the API and the automation scheduler.
+:meth:`Owner.stop` is the graceful stop: replies in progress get ``daemon.shutdown_grace_s`` to
+finish, the rest are cancelled (their text so far is kept as interrupted), then the API stops
+(streams get a ``close`` frame) and the database closes, releasing the lock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+
+from aria_desktop import __version__, paths
+from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.outgoing import HttpResultSender
+from aria_desktop.api.server import ApiServer
+from aria_desktop.api.token import TokenFile
+from aria_desktop.bootstrap import App, build_app
+from aria_desktop.core.assistant import LocalAssistant
+from aria_desktop.core.automations import AutomationEngine
+from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.domain.automation import AutomationSpec, ConversationMode
+from aria_desktop.domain.events import RunEnd
+from aria_desktop.settings import FileSettingsAccess, Settings
+
+__all__ = ["Owner", "api_config", "automation_specs", "client_host", "start_owner"]
+
+_LOGGER = logging.getLogger(__name__)
+_POLL_S = 0.05
+
+
+def api_config(settings: Settings) -> ApiConfig:
+    """The API server's configuration from the settings."""
+    api = settings.api
+    return ApiConfig(
+        host=api.host,
+        port=api.port,
+        allow_remote=api.allow_remote,
+        allowed_origins=api.allowed_origins,
+        max_body_bytes=api.max_body_bytes,
+        max_header_bytes=api.max_header_bytes,
+        max_sse_streams=api.max_sse_streams,
+        sse_idle_timeout_s=api.sse_idle_timeout_s,
+        rate_limit_per_s=api.rate_limit_per_s,
+        rate_limit_burst=api.rate_limit_burst,
+    )
+
+
+def client_host(host: str) -> str:
+    """Where a local client connects for an API listening on ``host`` (URL form)."""
+    if host in ("0.0.0.0", "", "localhost"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
+def automation_specs(settings: Settings) -> list[AutomationSpec]:
+    """The automations from ``[automations.rules.*]`` (none when automations are off)."""
+    if not settings.automations.enabled:
+        return []
+    specs = []
+    for name, rule in settings.automations.rules.items():
+        mode: ConversationMode = "shared" if rule.conversation == "shared" else "new"
+        specs.append(
+            AutomationSpec(
+                name=name,
+                prompt=rule.prompt,
+                schedule=rule.schedule,
+                webhook=rule.webhook,
+                conversation=mode,
+                notify=rule.notify,
+                post_url=rule.post_url,
+                backend=rule.backend,
+            )
+        )
+    return specs
+
+
+async def _drain(orchestrator: Orchestrator, timeout_s: float) -> None:
+    """Wait until no turn runs (each ends with run-end), at most ``timeout_s``."""
+    sub = orchestrator.bus.subscribe(event_filter=lambda event: isinstance(event, RunEnd))
+    try:
+        async with asyncio.timeout(timeout_s):
+            while orchestrator.running_turns:
+                with contextlib.suppress(TimeoutError):
+                    await sub.get(timeout_s=_POLL_S)
+    except TimeoutError:
+        _LOGGER.info("%d reply(ies) still running; cancelling", len(orchestrator.running_turns))
+    finally:
+        sub.close()
+
+
+@dataclass(kw_only=True)
+class Owner:
+    """A running owner: core, API server and automations."""
+
+    app: App
+    assistant: LocalAssistant
+    server: ApiServer
+    automations: AutomationEngine
+    sender: HttpResultSender
+    grace_s: float
+
+    async def stop(self) -> None:
+        """Graceful stop (see the module docstring); safe to call once."""
+        orchestrator = self.app.orchestrator
+        if orchestrator.running_turns:
+            _LOGGER.info(
+                "Waiting up to %.0f s for %d reply(ies) in progress",
+                self.grace_s,
+                len(orchestrator.running_turns),
+            )
+            await _drain(orchestrator, self.grace_s)
+        try:
+            await orchestrator.stop()
+            await self.server.stop()
+            await self.sender.aclose()
+        finally:
+            await self.app.aclose()
+        _LOGGER.info("ARIA stopped")
+
+
+async def start_owner(settings: Settings) -> Owner:
+    """Take ownership of the data and start the core, the API and automations.
+
+    Raises:
+        DatabaseOwnedError: another ARIA owns the database.
+        ApiBindError: the API cannot listen where the settings say.
+        ConfigError: an automation is invalid.
+    """
+    app = await build_app(settings)
+    sender = HttpResultSender()
+    server: ApiServer | None = None
+    try:
+        engine = AutomationEngine(app.orchestrator, automation_specs(settings), sender=sender)
+        assistant = LocalAssistant(app.orchestrator, settings=FileSettingsAccess())
+        server = ApiServer(
+            assistant,
+            config=api_config(settings),
+            token=TokenFile(paths.api_token_path()),
+            version=__version__,
+        )
+        port = server.bind()
+        if app.database.owner_lock is not None:
+            app.database.owner_lock.set_port(port)
+        await server.start()
+        engine.start()
+    except BaseException:
+        if server is not None:
+            await server.stop()
+        await sender.aclose()
+        await app.aclose()
+        raise
+    return Owner(
+        app=app,
+        assistant=assistant,
+        server=server,
+        automations=engine,
+        sender=sender,
+        grace_s=settings.daemon.shutdown_grace_s,
+    )

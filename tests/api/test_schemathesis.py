@@ -1,0 +1,118 @@
+"""Schemathesis over the OpenAPI schema of a real ``aria daemon`` (child process).
+
+Authenticated: every check (server errors, status codes, content types, response schemas,
+negative-data rejection, ignored auth) with positive and negative data, 100 examples per
+operation. ``ignored_auth`` proves that no operation succeeds without the token; a direct
+sweep below checks that too. The endless ``/events`` stream is exercised by the route tests.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.api.daemon_proc import REPO, DaemonProcess
+from tests.fakes import FakeOllama
+
+EXAMPLES = int(os.environ.get("ARIA_SCHEMATHESIS_EXAMPLES", "100"))
+
+
+@pytest.fixture
+def daemon(tmp_path: Path) -> Iterator[DaemonProcess]:
+    with FakeOllama() as ollama:
+        proc = DaemonProcess(
+            tmp_path,
+            ollama.url,
+            extra_env={
+                "ARIA_API__RATE_LIMIT_PER_S": "100000",
+                "ARIA_API__RATE_LIMIT_BURST": "100000",
+                "ARIA_AGENT__CONFIRM_TIMEOUT_S": "1",
+                "ARIA_AUTOMATIONS__RULES__PING__PROMPT": "Say {word}",
+            },
+        ).start()
+        try:
+            yield proc
+        finally:
+            proc.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_schemathesis_finds_no_server_errors_or_schema_violations(
+    daemon: DaemonProcess, tmp_path: Path
+) -> None:
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        'headers = { Authorization = "Bearer ${ARIA_TEST_TOKEN}" }\n\n'
+        "[[operations]]\n"
+        'include-path = "/api/v1/hooks/{name}"\n'
+        'parameters = { "path.name" = "ping" }\n',
+        encoding="utf-8",
+    )
+    st = Path(sys.executable).with_name("st")
+    result = subprocess.run(
+        [
+            str(st),
+            "--config-file",
+            str(config),
+            "run",
+            f"{daemon.url}/openapi.json",
+            "--checks",
+            "all",
+            "--exclude-checks",
+            "positive_data_acceptance",
+            "--mode",
+            "all",
+            "--max-examples",
+            str(EXAMPLES),
+            "--phases",
+            "examples,coverage,fuzzing",
+            "--exclude-path",
+            "/api/v1/events",
+            "--request-timeout",
+            "20",
+            "--workers",
+            "2",
+            "--seed",
+            "1",
+            "--generation-database",
+            "none",
+            "--no-color",
+        ],
+        cwd=REPO,
+        env={**os.environ, "ARIA_TEST_TOKEN": daemon.token},
+        capture_output=True,
+        text=True,
+        timeout=880,
+    )
+    print(result.stdout[-3000:])
+    assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
+    assert "500" not in daemon.output()
+
+
+def test_no_operation_succeeds_without_the_token(daemon: DaemonProcess) -> None:
+    schema = httpx.get(f"{daemon.url}/openapi.json", headers=daemon.headers()).json()
+    assert httpx.get(f"{daemon.url}/openapi.json").status_code == 401
+    checked = 0
+    for path, operations in schema["paths"].items():
+        for method in operations:
+            if path == "/api/v1/health":
+                continue
+            concrete = path.replace("{conversation_id}", "x").replace("{request_id}", "x")
+            concrete = concrete.replace("{name}", "ping")
+            for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic x"}):
+                response = httpx.request(
+                    method.upper(),
+                    f"{daemon.url}{concrete}",
+                    headers={**headers, "Content-Type": "application/json"},
+                    content=b"{}",
+                )
+                assert response.status_code == 401, (method, path, response.status_code)
+            checked += 1
+    assert checked >= 17

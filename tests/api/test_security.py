@@ -1,0 +1,257 @@
+"""Attacks on the local API over real HTTP: DNS rebinding, cross-origin requests, forms, huge
+bodies (with and without Content-Length), header floods, stream floods, rate limits, token
+handling."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import stat
+import statistics
+import time
+import tracemalloc
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.server import bind_socket
+from aria_desktop.api.token import TokenFile
+from aria_desktop.domain.errors import ApiAuthError, ApiBindError
+from tests.api.conftest import Api
+
+MiB = 1024 * 1024
+
+
+async def test_dns_rebinding_host_is_rejected(api: Api) -> None:
+    port = api.server.port
+    for host in ("evil.example", f"evil.example:{port}", f"127.0.0.1:{port + 1}", "127.0.0.1"):
+        response = await api.client.get("/api/v1/state", headers={"Host": host})
+        assert response.status_code == 403, host
+        assert response.json()["error"]["code"] == "host_not_allowed"
+    health = await api.client.get("/api/v1/health", headers={"Host": "evil.example"})
+    assert health.status_code == 403
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+        assert (await api.client.get("/api/v1/state", headers={"Host": host})).status_code == 200
+
+
+async def test_cross_origin_post_is_rejected(api: Api) -> None:
+    response = await api.client.post(
+        "/api/v1/conversations",
+        json={"title": "csrf"},
+        headers={"Origin": "http://evil.example"},
+    )
+    assert response.status_code == 403
+    assert response.json()["error"]["code"] == "origin_not_allowed"
+    preflight = await api.client.options(
+        "/api/v1/conversations",
+        headers={"Origin": "http://evil.example", "Access-Control-Request-Method": "POST"},
+    )
+    assert preflight.status_code == 403
+    assert await api.store.list_conversations() == []
+
+
+@pytest.mark.parametrize(
+    "api_config",
+    [ApiConfig(port=0, allowed_origins=("http://ha.local:8123",), rate_limit_burst=1000)],
+)
+async def test_allowlisted_origin_gets_cors_headers(api: Api) -> None:
+    origin = {"Origin": "http://ha.local:8123"}
+    preflight = await api.client.options(
+        "/api/v1/conversations", headers={**origin, "Access-Control-Request-Method": "POST"}
+    )
+    assert preflight.status_code == 204
+    assert preflight.headers["access-control-allow-origin"] == "http://ha.local:8123"
+    assert "authorization" in preflight.headers["access-control-allow-headers"]
+    created = await api.client.post("/api/v1/conversations", json={}, headers=origin)
+    assert created.status_code == 201
+    assert created.headers["access-control-allow-origin"] == "http://ha.local:8123"
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/plain", ""],
+)
+async def test_state_changes_accept_no_form_or_text_bodies(api: Api, content_type: str) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+    response = await api.client.post(
+        "/api/v1/conversations", content=b'{"title": "x"}', headers=headers
+    )
+    assert response.status_code == 415
+    assert await api.store.list_conversations() == []
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/stop", "/api/v1/turns/cancel", "/api/v1/hooks/x", "/api/v1/turns"]
+)
+async def test_state_changes_never_accept_get(api: Api, path: str) -> None:
+    response = await api.client.get(path)
+    assert response.status_code == 405
+
+
+async def _chunks(total: int, size: int = 64 * 1024) -> AsyncIterator[bytes]:
+    sent = 0
+    while sent < total:
+        piece = min(size, total - sent)
+        sent += piece
+        yield b" " * piece
+
+
+@pytest.mark.parametrize("with_length", [True, False], ids=["content-length", "chunked"])
+async def test_17_mib_body_is_refused_without_buffering_it(api: Api, with_length: bool) -> None:
+    total = 17 * MiB
+    headers = {"Content-Type": "application/json"}
+    if with_length:
+        headers["Content-Length"] = str(total)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        response = await api.client.post(
+            "/api/v1/conversations", content=_chunks(total), headers=headers
+        )
+        _current, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert response.status_code == 413
+    assert response.json()["error"]["code"] == "body_too_large"
+    assert peak < 4 * MiB, f"peak traced memory {peak / MiB:.1f} MiB"
+    assert await api.store.list_conversations() == []
+    # the connection and the server are still fine
+    assert (await api.client.get("/api/v1/state")).status_code == 200
+
+
+async def test_body_just_under_the_cap_is_read(api: Api) -> None:
+    title = "x" * 400
+    response = await api.client.post("/api/v1/conversations", json={"title": title})
+    assert response.status_code == 201
+
+
+async def test_huge_headers_are_refused(api: Api) -> None:
+    response = await api.client.get("/api/v1/state", headers={"X-Junk": "a" * 20_000})
+    assert response.status_code in (400, 431)
+    many = {f"X-H{i}": "1" for i in range(150)}
+    assert (await api.client.get("/api/v1/state", headers=many)).status_code == 431
+
+
+@pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=32)])
+@pytest.mark.slow
+async def test_100_streams_extras_refused_while_health_stays_fast(api: Api) -> None:
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
+    async with httpx.AsyncClient(
+        base_url=api.url, headers=api.headers(), limits=limits, timeout=10
+    ) as client:
+        opened: list[httpx.Response] = []
+        statuses: list[int] = []
+        try:
+            for _ in range(100):
+                request = client.build_request("GET", "/api/v1/events")
+                response = await client.send(request, stream=True)
+                statuses.append(response.status_code)
+                if response.status_code == 200:
+                    opened.append(response)
+                else:
+                    assert response.headers["retry-after"]
+                    await response.aclose()
+            assert statuses.count(200) == 32
+            assert set(statuses[32:]) <= {429, 503}
+            assert api.server.app.streams.count == 32
+            latencies_ms = []
+            async with httpx.AsyncClient(base_url=api.url) as probe:
+                for _ in range(50):
+                    started = time.perf_counter()
+                    assert (await probe.get("/api/v1/health")).status_code == 200
+                    latencies_ms.append((time.perf_counter() - started) * 1000)
+            assert statistics.median(latencies_ms) < 20
+            assert max(latencies_ms) < 200
+        finally:
+            for response in opened:
+                await response.aclose()
+    async with asyncio.timeout(5):
+        while api.server.app.streams.count:
+            await asyncio.sleep(0.02)
+
+
+@pytest.mark.parametrize(
+    "api_config", [ApiConfig(port=0, rate_limit_per_s=2.0, rate_limit_burst=5)]
+)
+async def test_rate_limit_answers_429_with_retry_after(api: Api) -> None:
+    statuses = [(await api.client.get("/api/v1/state")).status_code for _ in range(5)]
+    assert statuses == [200] * 5
+    limited = await api.client.get("/api/v1/state")
+    assert limited.status_code == 429
+    assert int(limited.headers["retry-after"]) >= 1
+    await asyncio.sleep(0.6)
+    assert (await api.client.get("/api/v1/state")).status_code == 200
+
+
+async def test_stop_ends_open_streams_with_a_close_frame(api: Api) -> None:
+    async with api.client.stream("GET", "/api/v1/events") as response:
+        lines = response.aiter_lines()
+        assert await anext(lines) == ": ready"
+        started = time.perf_counter()
+        stopping = asyncio.create_task(api.server.stop())
+        rest = []
+        async with asyncio.timeout(5):
+            async for line in lines:
+                rest.append(line)
+        await stopping
+    assert "event: close" in rest
+    assert 'data: {"reason":"shutdown"}' in rest
+    assert time.perf_counter() - started < 3
+
+
+def test_token_file_is_private(tmp_path: Path) -> None:
+    token = TokenFile(tmp_path / "cfg" / "api" / "token")
+    token.ensure()
+    assert stat.S_IMODE(token.path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(token.path.parent.stat().st_mode) == 0o700
+    value = token.read()
+    assert len(value) >= 40
+    token.ensure()
+    assert token.read() == value  # stable across starts
+
+
+def test_readable_token_is_replaced_and_refused_to_clients(tmp_path: Path) -> None:
+    token = TokenFile(tmp_path / "api" / "token")
+    token.ensure()
+    old = token.read()
+    os.chmod(token.path, 0o644)
+    with pytest.raises(ApiAuthError, match="readable by other users"):
+        token.read()
+    token.ensure()  # what the server does at start
+    assert stat.S_IMODE(token.path.stat().st_mode) == 0o600
+    assert token.read() != old
+
+
+async def test_rotated_token_is_refused_over_http(api: Api) -> None:
+    old_headers = api.headers()
+    assert (await api.client.get("/api/v1/state", headers=old_headers)).status_code == 200
+    new = api.token_file.rotate()
+    assert (await api.client.get("/api/v1/state", headers=old_headers)).status_code == 401
+    ok = await api.client.get("/api/v1/state", headers={"Authorization": f"Bearer {new}"})
+    assert ok.status_code == 200
+
+
+async def test_token_never_reaches_the_log(api: Api, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level("DEBUG")
+    api.token_file.rotate()
+    await api.client.get("/api/v1/state", headers=api.headers())
+    await api.client.get("/api/v1/state", headers={"Authorization": "Bearer wrong"})
+    assert api.token not in caplog.text
+
+
+def test_remote_bind_needs_explicit_permission() -> None:
+    with pytest.raises(ApiBindError, match="other computers") as info:
+        bind_socket("0.0.0.0", 0, allow_remote=False)
+    assert "allow_remote" in info.value.hint
+
+
+def test_busy_port_is_a_clear_error() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        with pytest.raises(ApiBindError, match="already in use"):
+            bind_socket("127.0.0.1", taken.getsockname()[1], allow_remote=False)
