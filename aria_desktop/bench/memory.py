@@ -54,7 +54,15 @@ async def run_memory_bench(*, quality: bool, n: int | None, queries: int = 200) 
 # --- quality ----------------------------------------------------------------------------------
 
 
-async def _quality(path: Path) -> None:
+Recall = dict[str, dict[str, tuple[float, float]]]
+"""leg -> question type (all, keyword, paraphrase) -> (Recall@1, Recall@5)."""
+
+
+async def quality_recall(path: Path) -> tuple[Recall, str]:
+    """Recall@1/@5 of each search leg over the synthetic set, in a new store at ``path``.
+
+    Returns the figures and a one-line description of the set and the embedder.
+    """
     items = quality_set()
     embedder = LocalEmbedder()
     db = await Database.open(path, take_lock=False)
@@ -75,13 +83,13 @@ async def _quality(path: Path) -> None:
             target = by_content[item.fact]
             questions.append(("keyword", item.keyword_question, target))
             questions.append(("paraphrase", item.paraphrase_question, target))
-        print(
-            f"Memory retrieval quality: {len(items)} facts, {len(questions)} questions "
+        described = (
+            f"{len(items)} facts, {len(questions)} questions "
             f"({sum(q[0] == 'keyword' for q in questions)} keyword, "
             f"{sum(q[0] == 'paraphrase' for q in questions)} paraphrase); "
             f"embedder {embedder.model_id}"
         )
-        print(f"{'leg':<10}{'questions':<12}{'Recall@1':>10}{'Recall@5':>10}")
+        recall: Recall = {}
         for mode in ("lexical", "vector", "hybrid"):
             ranks: dict[str, list[int | None]] = {"keyword": [], "paraphrase": []}
             for kind, question, target in questions:
@@ -91,13 +99,24 @@ async def _quality(path: Path) -> None:
                 ids = [hit.memory.id for hit in hits]
                 ranks[kind].append(ids.index(target) + 1 if target in ids else None)
             everything = ranks["keyword"] + ranks["paraphrase"]
+            recall[mode] = {}
             for label, values in (("all", everything), *ranks.items()):
                 at1 = sum(1 for r in values if r == 1) / len(values)
                 at5 = sum(1 for r in values if r is not None) / len(values)
-                print(f"{mode:<10}{label:<12}{at1:>10.3f}{at5:>10.3f}")
+                recall[mode][label] = (at1, at5)
+        return recall, described
     finally:
         await db.close()
         await embedder.aclose()
+
+
+async def _quality(path: Path) -> None:
+    recall, described = await quality_recall(path)
+    print(f"Memory retrieval quality: {described}")
+    print(f"{'leg':<10}{'questions':<12}{'Recall@1':>10}{'Recall@5':>10}")
+    for mode, by_kind in recall.items():
+        for label, (at1, at5) in by_kind.items():
+            print(f"{mode:<10}{label:<12}{at1:>10.3f}{at5:>10.3f}")
 
 
 # --- speed ------------------------------------------------------------------------------------

@@ -9,7 +9,10 @@ Each item is a fact the user could have told ARIA plus two questions about it:
   called?" for "My wife's name is Dana"), the case only meaning-based search can answer.
 
 Distractor facts (never asked about) use the same sentence shapes and vocabulary, so a leg
-cannot win by matching the template alone. Everything is deterministic.
+cannot win by matching the template alone. Each identifier also has look-alike records (other
+things with codes of the same shape, a few characters apart), as in a real store full of
+tickets, orders and serial numbers: there the exact token decides, which is what the keyword
+leg adds to meaning-based search. Everything is deterministic.
 """
 
 from __future__ import annotations
@@ -317,6 +320,47 @@ _DISTRACTOR_PROJECTS = [
 ]
 
 
+# Things that get reference numbers too (for the identifiers' look-alike records).
+_REFERENCED_THINGS = [
+    "garden shed lock",
+    "spare room heater",
+    "old laptop repair",
+    "kitchen blender warranty",
+    "hallway lamp order",
+    "bathroom fan replacement",
+    "winter tyres",
+    "office chair return",
+    "balcony door",
+    "washing machine service",
+    "camera lens insurance",
+    "dentist appointment",
+    "roof inspection",
+    "piano tuning",
+    "boiler check",
+    "bookshelf delivery",
+    "passport renewal",
+    "gym membership",
+    "phone screen repair",
+    "storage unit",
+]
+_LOOK_ALIKES_PER_IDENTIFIER = 6
+
+
+def _look_alike(code: str, rng: random.Random) -> str:
+    """``code`` with two or three of its digits or letters changed (same shape)."""
+    chars = list(code)
+    positions = [i for i, c in enumerate(chars) if c.isalnum()]
+    for i in rng.sample(positions, k=min(len(positions), rng.choice((2, 3)))):
+        c = chars[i]
+        pool = (
+            "0123456789"
+            if c.isdigit()
+            else ("ABCDEFGHJKLMNPQRSTUVWXYZ" if c.isupper() else "abcdefghjkmnpqrstuvwxyz")
+        )
+        chars[i] = rng.choice([x for x in pool if x != c])
+    return "".join(chars)
+
+
 def quality_set(seed: int = 7) -> list[QualityItem]:
     """The facts (asked ones first, then distractors) and their questions; >= 200 facts."""
     rng = random.Random(seed)
@@ -417,6 +461,16 @@ def quality_set(seed: int = 7) -> list[QualityItem]:
                 asked=False,
             )
         )
+    codes = {code for _, code, _ in _IDENTIFIERS}
+    for _, code, _ in _IDENTIFIERS:
+        for thing in rng.sample(_REFERENCED_THINGS, k=_LOOK_ALIKES_PER_IDENTIFIER):
+            other = _look_alike(code, rng)
+            while other in codes:
+                other = _look_alike(code, rng)
+            codes.add(other)
+            items.append(
+                QualityItem(fact=f"The reference for the {thing} is {other}.", asked=False)
+            )
     for thing, _, _ in _FAVOURITES:
         disliked = rng.choice(["anything too sweet", "loud places", "the usual choice"])
         items.append(QualityItem(fact=f"For {thing}, I dislike {disliked}.", asked=False))
