@@ -10,11 +10,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aria_desktop import __version__, keystore, paths
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
+from aria_desktop.core.computer_agent import ComputerAgent
 from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.tools import default_policy
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -25,10 +29,14 @@ from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
 from aria_desktop.settings import Settings, resolve_database_path
 
+if TYPE_CHECKING:
+    from aria_desktop.computer.controller import DesktopController
+
 __all__ = [
     "App",
     "Storage",
     "build_app",
+    "build_computer",
     "build_router",
     "database_path",
     "open_audit_log",
@@ -109,6 +117,8 @@ class App:
     router: Router
     database: Database
     audit: AuditLog
+    computer: ComputerUse | None = None
+    computer_agent: ComputerAgent | None = None
 
     async def aclose(self) -> None:
         """Stop turns, close backends and the database (which releases the owner lock)."""
@@ -141,10 +151,12 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
     router = build_router(settings)
     audit = open_audit_log()
     agent = settings.agent
+    computer = build_computer(settings, audit=audit, router=router)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
+        policy=computer.policy_hook(default_policy),
         config=AgentConfig(
             max_steps=agent.max_steps,
             turn_deadline_s=agent.turn_deadline_s,
@@ -154,6 +166,9 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
             max_tokens=settings.llm.max_tokens,
         ),
     )
+    computer.install(orchestrator)
+    computer_agent = ComputerAgent(computer=computer, model=router)
+    computer_agent.install(orchestrator)
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -161,6 +176,8 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
         router=router,
         database=database,
         audit=audit,
+        computer=computer,
+        computer_agent=computer_agent,
     )
 
 
@@ -181,3 +198,102 @@ async def open_storage(settings: Settings) -> Storage:
     db_path = database_path(settings)
     database = await Database.open(db_path)
     return Storage(store=SQLiteConversationStore(database), database=database)
+
+
+# --- computer use ------------------------------------------------------------------------------
+
+
+def _computer_unavailable() -> str | None:
+    """Why computer use cannot work here (no display, no Tesseract), or None."""
+    import shutil
+
+    from aria_desktop.computer.screen import display_problem
+
+    problem = display_problem()
+    if problem:
+        return problem
+    if shutil.which("tesseract") is None:
+        return "Tesseract OCR is not installed (sudo apt-get install tesseract-ocr)"
+    return None
+
+
+def _is_cloud(name: str, settings: Settings) -> bool:
+    """Whether a backend sends data off this machine/network (needs the user's consent)."""
+    from urllib.parse import urlparse
+
+    if name == "anthropic":
+        return True
+    if name == "openai":
+        host = urlparse(settings.llm.openai.url).hostname or ""
+        return host not in {"localhost", "127.0.0.1", "::1"}
+    return False
+
+
+def build_computer(
+    settings: Settings,
+    *,
+    audit: AuditLog,
+    router: Router | None = None,
+    controller: DesktopController | None = None,
+) -> ComputerUse:
+    """The computer-use capability from the ``[computer]`` settings.
+
+    Nothing touches the display until it is used, so this is safe on a headless machine.
+    """
+    from aria_desktop.computer.controller import DesktopController
+    from aria_desktop.computer.ocr import TesseractOcr
+    from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig
+    from aria_desktop.computer.thumbnails import ThumbnailStore
+
+    cs = settings.computer
+    policy = ComputerPolicy(
+        PolicyConfig.from_patterns(
+            deny_patterns=cs.deny_patterns,
+            allow_patterns=cs.allow_patterns,
+            allow_list_mode=cs.allow_list_mode,
+            overrides=cs.overrides,
+            confirm_level=cs.confirm_level,
+            max_actions_per_s=cs.max_actions_per_s,
+            max_actions_per_task=cs.max_actions_per_task,
+            corner_margin_px=cs.corner_margin_px,
+        )
+    )
+    models: list[ModelChoice] = []
+    for name in cs.backends:
+        backend = router.backend(name) if router is not None else None
+        if backend is not None:
+            models.append(
+                ModelChoice(
+                    backend=name,
+                    model=backend.model,
+                    vision="vision" in backend.capabilities,
+                    cloud=_is_cloud(name, settings),
+                )
+            )
+    thumbnails = ThumbnailStore(
+        paths.data_dir() / "computer" / "thumbnails",
+        retention_days=cs.thumbnail_retention_days,
+    )
+    return ComputerUse(
+        port=controller
+        or DesktopController(
+            ocr=TesseractOcr(upscale=cs.ocr_upscale),
+            typing_interval_s=cs.typing_interval_ms / 1000,
+        ),
+        policy=policy,
+        audit=audit,
+        thumbnails=thumbnails if thumbnails.enabled else None,
+        config=ComputerConfig(
+            enabled=cs.enabled,
+            monitor=cs.monitor,
+            longest_side_px=cs.scale_longest_px,
+            max_steps=cs.max_steps,
+            task_deadline_s=cs.task_deadline_s,
+            confirm_timeout_s=settings.agent.confirm_timeout_s,
+            stuck_after=cs.stuck_after,
+            vision=cs.vision,
+            cloud_consent=cs.cloud_consent,
+            models=tuple(models),
+        ),
+        unavailable_reason=_computer_unavailable,
+    )
