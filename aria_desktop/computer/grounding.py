@@ -33,7 +33,7 @@ from aria_desktop.domain.computer import (
 
 __all__ = ["build_elements", "element_at", "find_text", "normalize", "word_runs"]
 
-_GAP_FACTOR = 1.2
+_GAP_FACTOR = 1.0
 _TIE_MARGIN = 0.05
 _EDGE_PUNCTUATION = re.compile(r"^[\W_]+|[\W_]+$")
 _QUOTES = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "…": "..."})
@@ -47,7 +47,7 @@ def normalize(text: str) -> str:
 
 
 def word_runs(line: OcrLine) -> list[tuple[OcrWord, ...]]:
-    """The line's words split where the gap is wider than ``1.2`` x the line height."""
+    """The line's words split where the gap is wider than the line is tall."""
     runs: list[list[OcrWord]] = []
     limit = max(6, int(line.box.height * _GAP_FACTOR))
     for word in sorted(line.words, key=lambda w: w.box.x):

@@ -18,6 +18,7 @@ __all__ = [
     "crop",
     "from_bgra",
     "from_png",
+    "has_vertical_edge",
     "ocr_ready",
     "signature",
     "thumbnail_jpeg",
@@ -71,6 +72,26 @@ def changed_fraction(a: Frame, b: Frame, *, threshold: int = 40) -> float:
     histogram = diff.histogram()
     changed = int(sum(histogram[threshold + 1 :]))
     return changed / max(1, int(a.width * a.height))
+
+
+def has_vertical_edge(image: Frame, gap: Rect, origin: Rect, *, contrast: int = 40) -> bool:
+    """Whether a vertical line (a field or button border) crosses screen area ``gap``.
+
+    A column counts as a line when at least 80% of its pixels differ from the area's median
+    gray by more than ``contrast``: borders span the text height, letters never sit in a gap.
+    """
+    if gap.width <= 0 or gap.height <= 0:
+        return False
+    area = crop(image, gap, origin).convert("L")
+    width, height = area.size
+    pixels = area.load()
+    values = sorted(pixels[x, y] for x in range(width) for y in range(height))
+    median = values[len(values) // 2]
+    for x in range(width):
+        differing = sum(1 for y in range(height) if abs(pixels[x, y] - median) > contrast)
+        if differing >= 0.8 * height:
+            return True
+    return False
 
 
 def signature(image: Frame, size: tuple[int, int] = (64, 40)) -> bytes:

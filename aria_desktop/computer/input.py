@@ -254,7 +254,8 @@ class PyAutoGuiInput:
         """Type ``text`` character by character, stopping promptly on ``abort``."""
 
         def do(g: Any) -> None:
-            unsupported = sorted({c for c in text if c not in g.KEYBOARD_KEYS and c not in "\n\t"})
+            mapping = getattr(g.platformModule, "keyboardMapping", {})
+            unsupported = sorted({c for c in text if c not in "\n\t" and mapping.get(c) is None})
             if unsupported:
                 raise InputUnavailableError(
                     f"These characters cannot be typed with this input backend: "

@@ -14,6 +14,7 @@ import logging
 import os
 import re
 import time
+from dataclasses import replace
 from typing import Any
 
 from aria_desktop.computer import imaging
@@ -77,7 +78,7 @@ class TesseractOcr:
                 f"Tesseract failed: {exc.message or exc}",
                 hint=f"Check the language data for {self._lang!r} ({_HINT}-<lang>).",
             ) from exc
-        screen = self._group(data, origin)
+        screen = self._group(data, origin, frame)
         elapsed_ms = (time.perf_counter() - started) * 1000
         _LOGGER.debug(
             "OCR of %dx%d px: %d words in %.0f ms",
@@ -95,7 +96,7 @@ class TesseractOcr:
             ocr_ms=elapsed_ms,
         )
 
-    def _group(self, data: dict[str, list[Any]], origin: Rect) -> ScreenText:
+    def _group(self, data: dict[str, list[Any]], origin: Rect, frame: Any) -> ScreenText:
         scale = self._upscale
         line_keys: dict[tuple[int, int, int], int] = {}
         words: list[OcrWord] = []
@@ -118,17 +119,20 @@ class TesseractOcr:
             )
         lines: list[OcrLine] = []
         for line_id in sorted(set(line_keys.values())):
-            members = tuple(sorted((w for w in words if w.line == line_id), key=lambda w: w.box.x))
-            if members:
+            members = sorted((w for w in words if w.line == line_id), key=lambda w: w.box.x)
+            for part in _split_at_borders(members, frame, origin):
+                number = len(lines) + 1
+                part_words = tuple(replace(w, line=number) for w in part)
                 lines.append(
                     OcrLine(
-                        id=line_id,
-                        text=" ".join(w.text for w in members),
-                        box=union([w.box for w in members]),
-                        block=members[0].block,
-                        words=members,
+                        id=number,
+                        text=" ".join(w.text for w in part_words),
+                        box=union([w.box for w in part_words]),
+                        block=part_words[0].block,
+                        words=part_words,
                     )
                 )
+        words = [w for line in lines for w in line.words]
         blocks: list[OcrBlock] = []
         for block_id in sorted({line.block for line in lines}):
             members_lines = tuple(line for line in lines if line.block == block_id)
@@ -148,3 +152,22 @@ class TesseractOcr:
             blocks=tuple(blocks),
             elements=build_elements(ordered_lines),
         )
+
+
+def _split_at_borders(words: list[OcrWord], frame: Any, origin: Rect) -> list[list[OcrWord]]:
+    """Tesseract's line cut where a border runs between two words (a label and the text in
+    the field next to it are different things, however close they sit)."""
+    parts: list[list[OcrWord]] = []
+    for word in words:
+        if parts:
+            previous = parts[-1][-1]
+            top = min(previous.box.y, word.box.y)
+            bottom = max(previous.box.bottom, word.box.bottom)
+            gap = Rect(
+                previous.box.right + 1, top, word.box.x - previous.box.right - 2, bottom - top
+            )
+            if not imaging.has_vertical_edge(frame, gap, origin):
+                parts[-1].append(word)
+                continue
+        parts.append([word])
+    return parts

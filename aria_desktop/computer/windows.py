@@ -6,7 +6,8 @@ python-xlib (the one module that imports it). Other platforms add a backend here
 X11 details: the root's children are listed bottom-to-top, so the window at a point is the last
 viewable child containing it. Under a reparenting window manager that child is a frame; the
 application's window is the descendant carrying ``WM_STATE``. ``_NET_ACTIVE_WINDOW`` needs a
-window manager; without one (Xvfb) the input-focus window is used. A window counts as
+window manager; without one (Xvfb) the input-focus window is used, or — when focus follows the
+pointer (``PointerRoot``) — the window under the pointer. A window counts as
 ``elevated`` when its process or any descendant (a ``sudo`` shell inside a terminal) runs as
 root.
 """
@@ -136,7 +137,7 @@ class XlibWindows:
         return None
 
     def active_window(self) -> WindowInfo | None:
-        """``_NET_ACTIVE_WINDOW``, else the input-focus window's top level."""
+        """The window receiving keys: active, else focused, else under the pointer."""
         with self._lock:
             try:
                 display = self._connect()
@@ -146,10 +147,16 @@ class XlibWindows:
                 if not target:
                     focus = display.get_input_focus().focus
                     target = int(focus.id) if hasattr(focus, "id") else None
-                if not target:
-                    return None
-                for window in self._windows_locked():
+                windows = self._windows_locked()
+                for window in windows if target else []:
                     if window.window_id == target or self._is_ancestor(window.window_id, target):
+                        return window
+                # No window manager and focus on PointerRoot (or a stale window): keys go to
+                # the window under the pointer.
+                pointer = root.query_pointer()
+                under = int(pointer.child.id) if pointer.child else 0
+                for window in windows:
+                    if window.window_id == under:
                         return window
             except DisplayUnavailableError:
                 raise

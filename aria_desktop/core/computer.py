@@ -230,6 +230,7 @@ class ComputerUse:
         self._last_observation: Observation | None = None
         self._flagged: set[str] = set()
         self._stopping = False
+        self._thumbnails_by_observation: dict[int, str] = {}
 
     # --- wiring ---------------------------------------------------------------------------------
 
@@ -596,13 +597,16 @@ class ComputerUse:
         observation: Observation | None,
     ) -> ComputerActionOutcome:
         thumbnail = ""
-        if self.thumbnails is not None and observation is not None:
-            try:
-                thumbnail = await asyncio.to_thread(
-                    self.thumbnails.save, observation.screenshot.png, label=action.kind
-                )
-            except Exception as exc:  # a full disk must not stop the audit record
-                _LOGGER.warning("Could not store an audit thumbnail: %s", exc)
+        if self.thumbnails is not None and observation is not None and status != "aborted":
+            thumbnail = self._thumbnails_by_observation.get(observation.id, "")
+            if not thumbnail:
+                try:
+                    thumbnail = await asyncio.to_thread(
+                        self.thumbnails.save, observation.screenshot.png, label=action.kind
+                    )
+                except Exception as exc:  # a full disk must not stop the audit record
+                    _LOGGER.warning("Could not store an audit thumbnail: %s", exc)
+                self._thumbnails_by_observation = {observation.id: thumbnail}
         await self.audit.append(
             "computer-result",
             {

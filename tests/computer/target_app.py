@@ -6,9 +6,11 @@ click and every text change is reported as one JSON line on stdout, so a test ca
 input landed. Commands arrive as JSON lines on stdin::
 
     {"cmd": "state"}                       -> {"event": "state", "fields": {...}, ...}
-    {"cmd": "raise_vault"}                 -> the password-manager window moves over the main one
+    {"cmd": "raise_vault"}                 -> the password-manager window moves over the main
+                                              one's buttons ("Send", "Open Downloads")
     {"cmd": "lower_vault"}                 -> it moves back to its own place
     {"cmd": "banner", "text": "..."}       -> a banner label shows the text (prompt-injection tests)
+    {"cmd": "reset"}                       -> empty fields, vault back in place -> "reset-done"
     {"cmd": "quit"}
 
 Run: ``QT_QPA_PLATFORM=xcb python tests/computer/target_app.py`` (under Xvfb). The first line
@@ -109,9 +111,7 @@ class TargetApp(QObject):
         vault_layout.addWidget(QLabel("Master password"))
         self.master = QLineEdit()
         self.master.setEchoMode(QLineEdit.EchoMode.Password)
-        self.master.textChanged.connect(
-            lambda text: emit("text", field="master", length=len(text))
-        )
+        self.master.textChanged.connect(lambda text: emit("text", field="master", length=len(text)))
         vault_layout.addWidget(self.master)
         unlock = QPushButton("Unlock")
         unlock.clicked.connect(lambda: emit("click", widget="unlock"))
@@ -156,7 +156,7 @@ class TargetApp(QObject):
             )
         elif name == "raise_vault":
             x, y, _w, _h = MAIN_GEOMETRY
-            self.vault.move(x, y)
+            self.vault.move(x, y + 360)
             self.vault.raise_()
             QTimer.singleShot(150, lambda: emit("raised", vault=self._geometry(self.vault)))
         elif name == "lower_vault":
@@ -166,6 +166,21 @@ class TargetApp(QObject):
         elif name == "banner":
             self.banner.setText(str(command.get("text", "")))
             QTimer.singleShot(150, lambda: emit("banner-shown"))
+        elif name == "reset":
+            for edit in (*self.fields.values(), self.master):
+                edit.blockSignals(True)
+                edit.clear()
+                edit.blockSignals(False)
+            self.checkbox.blockSignals(True)
+            self.checkbox.setChecked(False)
+            self.checkbox.blockSignals(False)
+            self.list.clearSelection()
+            self.banner.setText("")
+            self.vault.move(VAULT_GEOMETRY[0], VAULT_GEOMETRY[1])
+            self.main.raise_()
+            self.main.activateWindow()
+            self.fields["name"].setFocus()
+            QTimer.singleShot(200, lambda: emit("reset-done"))
         elif name == "quit":
             QApplication.quit()
         else:
