@@ -155,8 +155,10 @@ class TesseractOcr:
 
 
 def _split_at_borders(words: list[OcrWord], frame: Any, origin: Rect) -> list[list[OcrWord]]:
-    """Tesseract's line cut where a border runs between two words (a label and the text in
-    the field next to it are different things, however close they sit)."""
+    """Tesseract's line, cut where a border runs between two words.
+
+    A label and the text in the field next to it are different things, however close they sit.
+    """
     parts: list[list[OcrWord]] = []
     for word in words:
         if parts:

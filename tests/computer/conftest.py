@@ -8,7 +8,6 @@ import contextlib
 import dataclasses
 import json
 import os
-import queue
 import subprocess
 import sys
 import threading

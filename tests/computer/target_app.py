@@ -24,7 +24,7 @@ import os
 import sys
 from typing import Any
 
-from PySide6.QtCore import QObject, QSocketNotifier, Qt, QTimer
+from PySide6.QtCore import QObject, QSocketNotifier, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QApplication,

@@ -121,7 +121,8 @@ async def test_grounding_finds_every_label_of_the_target_app(
     for label in labels:
         grounding = rig.computer.port.ground(screen, label)
         assert grounding.status == "found", (label, grounding, screen.text)
-        assert grounding.best is not None and grounding.best.exact, (label, grounding)
+        assert grounding.best is not None
+        assert grounding.best.exact, (label, grounding)
 
 
 async def test_missing_and_ambiguous_text_is_reported_never_guessed(
@@ -230,7 +231,8 @@ async def test_control_off_refuses_real_actions(rig_factory: Any, app: TargetApp
     sub = rig.orchestrator.bus.subscribe()
     assert await rig.orchestrator.handle(SetComputerControl(enabled=True)) is True
     event = await sub.get(timeout_s=1)
-    assert isinstance(event, ComputerControlChanged) and event.enabled
+    assert isinstance(event, ComputerControlChanged)
+    assert event.enabled
     sub.close()
     assert (await rig.computer.click_text("Save Draft")).status == "ok"
     app.wait_for("click", since=mark)
