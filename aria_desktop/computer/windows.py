@@ -148,9 +148,12 @@ class XlibWindows:
                     focus = display.get_input_focus().focus
                     target = int(focus.id) if hasattr(focus, "id") else None
                 windows = self._windows_locked()
-                for window in windows if target is not None else []:
-                    if window.window_id == target or self._is_ancestor(window.window_id, target):
-                        return window
+                if target:
+                    for window in windows:
+                        if window.window_id == target or self._is_ancestor(
+                            window.window_id, target
+                        ):
+                            return window
                 # No window manager and focus on PointerRoot (or a stale window): keys go to
                 # the window under the pointer.
                 pointer = root.query_pointer()
