@@ -207,7 +207,7 @@ class ComputerAgent:
         self.model = model
         self.clock: Clock = clock or SystemClock()
         self._orchestrator: Orchestrator | None = None
-        self._running: asyncio.Task[Any] | None = None
+        self._busy = False
         self._tools = agent_tool_specs()
         self._schemas = {spec.name: spec.parameters for spec in self._tools}
 
@@ -227,12 +227,13 @@ class ComputerAgent:
         """
         if not command.text.strip():
             raise AriaError("The task is empty.", hint="Say what ARIA should do on the screen.")
-        if self._running is not None and not self._running.done():
+        if self._busy:
             raise AriaError(
                 "A computer task is already running.",
                 hint="Wait for it to finish, or stop it with the kill switch.",
             )
         run_id = secrets.token_hex(8)
+        self._busy = True
         coro = self.run(
             run_id=run_id, text=command.text, dry_run=command.dry_run, backend=command.backend
         )
@@ -241,8 +242,8 @@ class ComputerAgent:
             task = self._orchestrator.spawn(coro, name=name)
         else:
             task = asyncio.create_task(coro, name=name)
-        self._running = task
         self.computer.track(task)
+        task.add_done_callback(lambda _task: setattr(self, "_busy", False))
         return ComputerTaskStarted(run_id=run_id)
 
     async def run(
@@ -256,6 +257,7 @@ class ComputerAgent:
             choice = self._choose(backend)
             vision = self._vision(choice)
         except AriaError as exc:
+            self._busy = False
             computer.publish(ComputerTaskStart(run_id=run_id, task=text, dry_run=dry_run))
             result.summary = exc.message
             computer.publish(ComputerTaskEnd(run_id=run_id, status="error", summary=exc.message))
@@ -289,6 +291,7 @@ class ComputerAgent:
         except AriaError as exc:
             result.status, result.summary = "error", exc.message
         finally:
+            self._busy = False
             computer.policy.end_task(run_id)
             computer.set_state("idle", run_id)
             computer.publish(
