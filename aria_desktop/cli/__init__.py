@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from aria_desktop import __version__, keystore
-from aria_desktop.cli import audit, bench, chat, config, conversations, doctor
+from aria_desktop.cli import audit, bench, chat, config, conversations, doctor, screen
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_INTERRUPTED,
@@ -34,7 +34,7 @@ __all__ = ["build_parser", "main"]
 _LOGGER = logging.getLogger(__name__)
 
 #: Subcommand modules, in the order ``aria --help`` lists them.
-_COMMANDS = (chat, conversations, config, audit, doctor, bench)
+_COMMANDS = (chat, conversations, config, audit, doctor, bench, screen)
 
 
 def build_parser() -> argparse.ArgumentParser:
