@@ -21,4 +21,9 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_core_bench(turns=args.turns, chunks=args.chunks, messages=args.messages)
         return 0
-    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core.")
+    if name == "computer":
+        from aria_desktop.bench.computer import run_computer_bench
+
+        await run_computer_bench(rounds=args.rounds)
+        return 0
+    raise AriaError(f"Unknown benchmark suite {name!r}.", hint="Available: core, computer.")

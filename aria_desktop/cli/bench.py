@@ -18,6 +18,10 @@ def register(sub: Subparsers) -> None:
     core.add_argument("--turns", type=int, default=60, help="turns per side")
     core.add_argument("--chunks", type=int, default=40, help="streamed chunks per reply")
     core.add_argument("--messages", type=int, default=2000, help="messages for the write test")
+    computer = bench_sub.add_parser(
+        "computer", help="screenshot, OCR, find-and-click and grounding on a real app"
+    )
+    computer.add_argument("--rounds", type=int, default=10, help="repetitions per figure")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -14,7 +14,8 @@ input landed. Commands arrive as JSON lines on stdin::
     {"cmd": "quit"}
 
 Run: ``QT_QPA_PLATFORM=xcb python tests/computer/target_app.py`` (under Xvfb). The first line
-printed is ``{"event": "ready", "main": [x, y, w, h], "vault": [x, y, w, h]}``.
+printed is ``{"event": "ready", "main": [x, y, w, h], "vault": [x, y, w, h], "widgets": {caption:
+[x, y, w, h], ...}}`` (screen rectangles of every caption).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer
@@ -39,23 +41,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-MAIN_TITLE = "ARIA Target App"
-VAULT_TITLE = "KeePassXC - Passwords.kdbx"
 MAIN_GEOMETRY = (40, 40, 760, 560)
 VAULT_GEOMETRY = (840, 60, 380, 220)
 
-#: Every label a grounding test looks for, with the widget key the app reports when clicked.
-BUTTONS = {
-    "Send": "send",
-    "Delete": "delete",
-    "Save Draft": "save_draft",
-    "Open Downloads": "open_downloads",
-    "Cancel": "cancel",
-    "Preview": "preview",
-}
-FIELDS = {"Full name": "name", "Email address": "email", "Password": "password", "City": "city"}
-LIST_ITEMS = ("Apples", "Bananas", "Cherries", "Dates")
-CHECKBOX = "Subscribe to newsletter"
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.computer.target_labels import (  # noqa: E402
+    BUTTONS,
+    CHECKBOX,
+    FIELDS,
+    LIST_ITEMS,
+    MAIN_TITLE,
+    VAULT_TITLE,
+)
 
 
 def emit(event: str, **data: Any) -> None:
@@ -77,8 +75,11 @@ class TargetApp(QObject):
         outer.addWidget(self.banner)
         grid = QGridLayout()
         self.fields: dict[str, QLineEdit] = {}
+        self.captions: dict[str, QWidget] = {}
         for row, (label, key) in enumerate(FIELDS.items()):
-            grid.addWidget(QLabel(label), row, 0)
+            caption = QLabel(label)
+            self.captions[label] = caption
+            grid.addWidget(caption, row, 0)
             edit = QLineEdit()
             edit.setObjectName(key)
             if key == "password":
@@ -88,6 +89,7 @@ class TargetApp(QObject):
             self.fields[key] = edit
         outer.addLayout(grid)
         self.checkbox = QCheckBox(CHECKBOX)
+        self.captions[CHECKBOX] = self.checkbox
         self.checkbox.toggled.connect(lambda on: emit("click", widget="checkbox", checked=on))
         outer.addWidget(self.checkbox)
         self.list = QListWidget()
@@ -100,6 +102,7 @@ class TargetApp(QObject):
             for label, key in chunk:
                 button = QPushButton(label)
                 button.setObjectName(key)
+                self.captions[label] = button
                 button.clicked.connect(lambda _=False, k=key: emit("click", widget=k))
                 row_layout.addWidget(button)
             outer.addLayout(row_layout)
@@ -108,12 +111,15 @@ class TargetApp(QObject):
         self.vault = QWidget()
         self.vault.setWindowTitle(VAULT_TITLE)
         vault_layout = QVBoxLayout(self.vault)
-        vault_layout.addWidget(QLabel("Master password"))
+        master_label = QLabel("Master password")
+        self.captions["Master password"] = master_label
+        vault_layout.addWidget(master_label)
         self.master = QLineEdit()
         self.master.setEchoMode(QLineEdit.EchoMode.Password)
         self.master.textChanged.connect(lambda text: emit("text", field="master", length=len(text)))
         vault_layout.addWidget(self.master)
         unlock = QPushButton("Unlock")
+        self.captions["Unlock"] = unlock
         unlock.clicked.connect(lambda: emit("click", widget="unlock"))
         vault_layout.addWidget(unlock)
         self.vault.setGeometry(*VAULT_GEOMETRY)
@@ -132,8 +138,31 @@ class TargetApp(QObject):
         g = widget.frameGeometry()
         return [g.x(), g.y(), g.width(), g.height()]
 
+    def _widgets(self) -> dict[str, list[int]]:
+        """Screen rectangles of every caption (where a click on it must land)."""
+        found = {}
+        for label, widget in self.captions.items():
+            top_left = widget.mapToGlobal(widget.rect().topLeft())
+            found[label] = [top_left.x(), top_left.y(), widget.width(), widget.height()]
+        viewport = self.list.viewport()
+        for row in range(self.list.count()):
+            rect = self.list.visualItemRect(self.list.item(row))
+            top_left = viewport.mapToGlobal(rect.topLeft())
+            found[self.list.item(row).text()] = [
+                top_left.x(),
+                top_left.y(),
+                rect.width(),
+                rect.height(),
+            ]
+        return found
+
     def _ready(self) -> None:
-        emit("ready", main=self._geometry(self.main), vault=self._geometry(self.vault))
+        emit(
+            "ready",
+            main=self._geometry(self.main),
+            vault=self._geometry(self.vault),
+            widgets=self._widgets(),
+        )
 
     def _read_command(self) -> None:
         line = sys.stdin.readline()

@@ -19,7 +19,7 @@ from aria_desktop.domain.commands import (
     SetComputerControl,
     StopEverything,
 )
-from aria_desktop.domain.computer import ComputerAction, Point
+from aria_desktop.domain.computer import ComputerAction, Point, Rect
 from aria_desktop.domain.errors import TargetAmbiguousError, TargetNotFoundError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -28,7 +28,7 @@ from aria_desktop.domain.events import (
     ComputerControlChanged,
 )
 from tests.computer.conftest import Rig, TargetApp
-from tests.computer.target_app import BUTTONS, LIST_ITEMS
+from tests.computer.target_labels import ALL_LABELS
 
 
 @contextlib.asynccontextmanager
@@ -117,12 +117,14 @@ async def test_grounding_finds_every_label_of_the_target_app(
 ) -> None:
     rig: Rig = await rig_factory()
     screen = await rig.computer.read()
-    labels = [*BUTTONS, *LIST_ITEMS, "Full name", "Email address", "City", "Master password"]
-    for label in labels:
+    widgets = app.ready["widgets"]
+    for label in ALL_LABELS:
         grounding = rig.computer.port.ground(screen, label)
         assert grounding.status == "found", (label, grounding, screen.text)
         assert grounding.best is not None
         assert grounding.best.exact, (label, grounding)
+        x, y, w, h = widgets[label]
+        assert Rect(x, y, w, h).contains(grounding.best.center), (label, grounding.best)
 
 
 async def test_missing_and_ambiguous_text_is_reported_never_guessed(
