@@ -23,6 +23,9 @@ as_root() {
 # System packages ARIA uses at run time (and, for tests, the tools that drive real components).
 apt_runtime=(python3 python3-venv python3-pip ca-certificates)
 apt_test=()
+# Computer use: OCR at run time; a virtual X display and Qt's xcb libraries for its tests.
+apt_runtime+=(tesseract-ocr tesseract-ocr-eng)
+apt_test+=(xvfb xauth xdotool libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)
 
 install_apt() {
   local wanted=("$@") missing=()
