@@ -505,6 +505,9 @@ class ComputerUse:
             await asyncio.sleep(_SETTLE_AFTER_CONFIRM_S)
         self.publish(start)
         self.set_state("acting", run_id)
+        if not self._in_flight:
+            # A kill switch earlier left the abort flag set; nothing runs now, so clear it.
+            self.port.reset()
         started = self.clock.monotonic()
         status = "ok"
         detail = ""

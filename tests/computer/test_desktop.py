@@ -437,3 +437,43 @@ async def test_kill_switch_stops_a_long_type_within_200_ms_and_holds_no_key(
     sub.close()
     assert any(isinstance(e, ComputerControlChanged) and not e.enabled for e in seen)
     assert any(isinstance(e, ComputerActionStart) for e in seen)
+
+
+async def test_every_action_is_audited_with_a_local_thumbnail(
+    rig_factory: Any, app: TargetApp, tmp_path: Any
+) -> None:
+    rig: Rig = await rig_factory()
+    await rig.computer.click_text("Cancel")
+    refused = await rig.computer.click_text("Unlock")
+    assert refused.status == "denied"
+    records = [r for r in rig.audit.records() if r.kind.startswith("computer-")]
+    results = [r.data for r in records if r.kind == "computer-result"]
+    assert [r["status"] for r in results] == ["ok", "denied"]
+    decisions = [r.data["rule"] for r in records if r.kind == "computer-decision"]
+    assert decisions == ["reversible", "deny:password-manager"]
+    folder = tmp_path / "data" / "computer" / "thumbnails"
+    for result in results:
+        thumbnail = folder / result["thumbnail"]
+        assert thumbnail.read_bytes()[:2] == b"\xff\xd8"  # a JPEG
+        assert thumbnail.stat().st_mode & 0o777 == 0o600
+    assert rig.audit.verify().ok
+
+
+def test_thumbnails_older_than_the_retention_are_deleted(tmp_path: Any) -> None:
+    import os
+
+    from aria_desktop.computer.thumbnails import ThumbnailStore
+
+    store = ThumbnailStore(tmp_path / "thumbs", retention_days=2)
+    png = tmp_path / "x.png"
+    from aria_desktop.computer import imaging
+
+    png.write_bytes(imaging.to_png(imaging.from_bgra(bytes(4 * 64 * 40), 64, 40)))
+    old = tmp_path / "thumbs" / store.save(png.read_bytes(), label="click")
+    new = tmp_path / "thumbs" / store.save(png.read_bytes(), label="click")
+    three_days_ago = time.time() - 3 * 86400
+    os.utime(old, (three_days_ago, three_days_ago))
+    assert store.prune() == 1
+    assert not old.exists()
+    assert new.exists()
+    assert ThumbnailStore(tmp_path / "off", retention_days=0).save(b"", label="x") == ""
