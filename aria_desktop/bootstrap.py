@@ -11,17 +11,20 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop import __version__, keystore, paths
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.bus import EventBus
+from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
+from aria_desktop.core.computer_agent import ComputerAgent
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import ChatModel
 from aria_desktop.core.speech import SpeechService
+from aria_desktop.core.tools import default_policy
 from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
@@ -34,11 +37,15 @@ from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 from aria_desktop.settings import Settings, resolve_database_path
 
+if TYPE_CHECKING:
+    from aria_desktop.computer.controller import DesktopController
+
 __all__ = [
     "App",
     "MemoryStorage",
     "Storage",
     "build_app",
+    "build_computer",
     "build_embedder",
     "build_memory",
     "build_router",
@@ -136,6 +143,9 @@ class App:
         """The in-process ``Assistant`` front-ends drive (memory included)."""
         return LocalAssistant(self.orchestrator, memory=self.memory)
 
+    computer: ComputerUse | None = None
+    computer_agent: ComputerAgent | None = None
+
     async def aclose(self) -> None:
         """Stop turns, close backends and the database (which releases the owner lock)."""
         try:
@@ -169,10 +179,12 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
     router = build_router(settings)
     audit = open_audit_log()
     agent = settings.agent
+    computer = build_computer(settings, audit=audit, router=router)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
+        policy=computer.policy_hook(default_policy),
         config=AgentConfig(
             max_steps=agent.max_steps,
             turn_deadline_s=agent.turn_deadline_s,
@@ -187,6 +199,9 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
     memory.install(orchestrator)
     if pending:
         orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
+    computer.install(orchestrator)
+    computer_agent = ComputerAgent(computer=computer, model=router)
+    computer_agent.install(orchestrator)
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -196,6 +211,8 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
         audit=audit,
         memory=memory,
         embedder=embedder,
+        computer=computer,
+        computer_agent=computer_agent,
     )
 
 
@@ -422,3 +439,102 @@ def build_voice(
     )
     pipeline.install()
     return pipeline
+
+
+# --- computer use ------------------------------------------------------------------------------
+
+
+def _computer_unavailable() -> str | None:
+    """Why computer use cannot work here (no display, no Tesseract), or None."""
+    import shutil
+
+    from aria_desktop.computer.screen import display_problem
+
+    problem = display_problem()
+    if problem:
+        return problem
+    if shutil.which("tesseract") is None:
+        return "Tesseract OCR is not installed (sudo apt-get install tesseract-ocr)"
+    return None
+
+
+def _is_cloud(name: str, settings: Settings) -> bool:
+    """Whether a backend sends data off this machine/network (needs the user's consent)."""
+    from urllib.parse import urlparse
+
+    if name == "anthropic":
+        return True
+    if name == "openai":
+        host = urlparse(settings.llm.openai.url).hostname or ""
+        return host not in {"localhost", "127.0.0.1", "::1"}
+    return False
+
+
+def build_computer(
+    settings: Settings,
+    *,
+    audit: AuditLog,
+    router: Router | None = None,
+    controller: DesktopController | None = None,
+) -> ComputerUse:
+    """The computer-use capability from the ``[computer]`` settings.
+
+    Nothing touches the display until it is used, so this is safe on a headless machine.
+    """
+    from aria_desktop.computer.controller import DesktopController
+    from aria_desktop.computer.ocr import TesseractOcr
+    from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig
+    from aria_desktop.computer.thumbnails import ThumbnailStore
+
+    cs = settings.computer
+    policy = ComputerPolicy(
+        PolicyConfig.from_patterns(
+            deny_patterns=cs.deny_patterns,
+            allow_patterns=cs.allow_patterns,
+            allow_list_mode=cs.allow_list_mode,
+            overrides=cs.overrides,
+            confirm_level=cs.confirm_level,
+            max_actions_per_s=cs.max_actions_per_s,
+            max_actions_per_task=cs.max_actions_per_task,
+            corner_margin_px=cs.corner_margin_px,
+        )
+    )
+    models: list[ModelChoice] = []
+    for name in cs.backends:
+        backend = router.backend(name) if router is not None else None
+        if backend is not None:
+            models.append(
+                ModelChoice(
+                    backend=name,
+                    model=backend.model,
+                    vision="vision" in backend.capabilities,
+                    cloud=_is_cloud(name, settings),
+                )
+            )
+    thumbnails = ThumbnailStore(
+        paths.data_dir() / "computer" / "thumbnails",
+        retention_days=cs.thumbnail_retention_days,
+    )
+    return ComputerUse(
+        port=controller
+        or DesktopController(
+            ocr=TesseractOcr(upscale=cs.ocr_upscale),
+            typing_interval_s=cs.typing_interval_ms / 1000,
+        ),
+        policy=policy,
+        audit=audit,
+        thumbnails=thumbnails if thumbnails.enabled else None,
+        config=ComputerConfig(
+            enabled=cs.enabled,
+            monitor=cs.monitor,
+            longest_side_px=cs.scale_longest_px,
+            max_steps=cs.max_steps,
+            task_deadline_s=cs.task_deadline_s,
+            confirm_timeout_s=settings.agent.confirm_timeout_s,
+            stuck_after=cs.stuck_after,
+            vision=cs.vision,
+            cloud_consent=cs.cloud_consent,
+            models=tuple(models),
+        ),
+        unavailable_reason=_computer_unavailable,
+    )

@@ -405,6 +405,7 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("voice models", lambda: asyncio.to_thread(_check_voice_models, settings))
     await guarded("memory", lambda: _check_memory(settings))
     await guarded("local API", lambda: asyncio.to_thread(_check_api, settings))
+    await guarded("computer use", lambda: asyncio.to_thread(_check_computer, settings))
     await guarded("desktop app", lambda: asyncio.to_thread(_check_desktop_app))
     return results
 
@@ -550,3 +551,118 @@ def _check_api(settings: Settings) -> list[CheckResult]:
         )
     )
     return results
+
+
+# --- computer use ------------------------------------------------------------------------------
+
+
+def _check_computer(settings: Settings) -> list[CheckResult]:
+    """Screen capture, OCR language data, window facts and input permissions."""
+    from aria_desktop.computer.screen import MssScreen, display_problem
+
+    results: list[CheckResult] = []
+    problem = display_problem()
+    if problem:
+        return [
+            CheckResult(
+                name="computer use",
+                status="WARN",
+                detail=f"unavailable: {problem}",
+                fix="run ARIA inside your desktop session to let it see and operate the screen",
+            )
+        ]
+    try:
+        screen = MssScreen()
+        bounds = screen.monitor_rect(0)
+        screen.grab(type(bounds)(bounds.x, bounds.y, 1, 1))
+        monitors = len(screen.monitors()) - 1
+        results.append(
+            CheckResult(
+                name="screen capture",
+                status="OK",
+                detail=f"{bounds.width}x{bounds.height} px, {monitors} monitor(s)",
+            )
+        )
+    except AriaError as exc:
+        results.append(
+            CheckResult(
+                name="screen capture",
+                status="WARN",
+                detail=exc.message,
+                fix=exc.hint or "check DISPLAY and XAUTHORITY",
+            )
+        )
+    results.append(_check_ocr_languages())
+    results.append(_check_input())
+    results.append(
+        CheckResult(
+            name="computer control",
+            status="OK",
+            detail="on at start"
+            if settings.computer.enabled
+            else "off until you turn it on (tray menu, API, or computer.enabled)",
+        )
+    )
+    return results
+
+
+def _check_ocr_languages() -> CheckResult:
+    import subprocess
+
+    if shutil.which("tesseract") is None:
+        return CheckResult(
+            name="ocr",
+            status="WARN",
+            detail="Tesseract missing: ARIA cannot read the screen",
+            fix="sudo apt-get install tesseract-ocr tesseract-ocr-eng",
+        )
+    try:
+        output = subprocess.run(
+            ["tesseract", "--list-langs"], capture_output=True, text=True, timeout=10
+        ).stdout
+        listed = [line.strip() for line in output.splitlines()[1:] if line.strip()]
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return CheckResult(name="ocr", status="WARN", detail=f"tesseract failed: {exc}")
+    if "eng" not in listed:
+        return CheckResult(
+            name="ocr",
+            status="WARN",
+            detail="no English language data for Tesseract",
+            fix="sudo apt-get install tesseract-ocr-eng",
+        )
+    langs = [lang for lang in listed if lang != "osd"]
+    return CheckResult(name="ocr", status="OK", detail=f"languages: {', '.join(langs[:8])}")
+
+
+def _check_input() -> CheckResult:
+    """Whether synthetic input is permitted (X11 XTEST extension, pyautogui importable)."""
+    if importlib.util.find_spec("pyautogui") is None:
+        return CheckResult(
+            name="input",
+            status="WARN",
+            detail="pyautogui not installed: ARIA cannot click or type",
+            fix="pip install 'aria-desktop[computer]'",
+        )
+    try:
+        from Xlib import display as xdisplay
+
+        connection = xdisplay.Display()
+        try:
+            has_xtest = connection.has_extension("XTEST")
+        finally:
+            connection.close()
+    except Exception as exc:
+        return CheckResult(
+            name="input",
+            status="WARN",
+            detail=f"cannot connect to the X display: {exc}",
+            fix="check DISPLAY and XAUTHORITY (xhost/xauth)",
+        )
+    if not has_xtest:
+        return CheckResult(
+            name="input",
+            status="WARN",
+            detail="the X server refuses synthetic input (no XTEST extension)",
+            fix="enable the XTEST extension of your X server (Xorg: it is on by default)",
+        )
+    return CheckResult(name="input", status="OK", detail="synthetic mouse and keyboard allowed")

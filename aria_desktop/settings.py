@@ -49,6 +49,7 @@ __all__ = [
     "AutomationRule",
     "AutomationsSettings",
     "BreakerSettings",
+    "ComputerSettings",
     "DaemonSettings",
     "FileSettingsAccess",
     "GuiSettings",
@@ -104,8 +105,10 @@ def _meta(
     url: bool = False,
     empty_ok: bool = True,
     check: Callable[[Any], str | None] | None = None,
+    regex: bool = False,
 ) -> dict[str, Any]:
     return {
+        "regex": regex,
         "minimum": minimum,
         "maximum": maximum,
         "choices": choices,
@@ -588,6 +591,72 @@ class AutomationsSettings:
         object.__setattr__(self, "rules", MappingProxyType(dict(self.rules)))
 
 
+COMPUTER_VISION_MODES = ("auto", "on", "off")
+COMPUTER_CONFIRM_LEVELS = ("consequential", "all")
+
+
+@dataclass(frozen=True)
+class ComputerSettings:
+    """Computer use: seeing the screen and operating mouse and keyboard.
+
+    Attributes:
+        enabled: computer control is on at start (off by default; the tray/API switch it at
+            run time, the kill switch turns it off).
+        monitor: 0 = all monitors, else the monitor (1..) shown to the model.
+        scale_longest_px: screenshots for models are scaled to this longest side, pixels.
+        backends: models that may drive computer use, in order (no silent fallback: a failing
+            model pauses the task and asks).
+        vision: ``auto`` (screenshots to models that take images), ``on`` (require), ``off``.
+        cloud_consent: allow cloud models (Anthropic) to see the screen.
+        deny_patterns: extra window title/app regular expressions ARIA never operates
+            (added to the built-in password manager, banking, system-auth, ARIA and root
+            terminal rules).
+        allow_patterns: windows ARIA may operate in allow-list mode (regular expressions).
+        allow_list_mode: operate only windows matching ``allow_patterns``.
+        overrides: built-in deny rules (password-manager, banking, system-auth, root-terminal,
+            user:N) that ask for confirmation instead of refusing.
+        confirm_level: ``consequential`` (Send/Delete/Buy-like actions) or ``all`` actions.
+        max_actions_per_s: actions per second at most.
+        max_actions_per_task: actions per task at most.
+        max_steps: model calls per task.
+        task_deadline_s: wall-clock limit of a task, seconds.
+        stuck_after: same screen after this many actions (or the same action this many times)
+            pauses the task and asks.
+        corner_margin_px: pointer targets stay this far from the screen corners, pixels.
+        typing_interval_ms: pause between typed characters, milliseconds.
+        ocr_upscale: enlargement of the screen image before OCR (2.0 reads small UI text).
+        thumbnail_retention_days: audit thumbnails are kept this long (0 = no thumbnails).
+    """
+
+    enabled: bool = False
+    monitor: int = field(default=0, metadata=_NON_NEGATIVE)
+    scale_longest_px: int = field(default=1280, metadata=_meta(minimum=(320.0, True)))
+    backends: tuple[str, ...] = field(
+        default=("ollama", "anthropic"), metadata=_meta(item_choices=BACKEND_NAMES)
+    )
+    vision: str = field(
+        default="auto", metadata=_meta(choices=COMPUTER_VISION_MODES, normalize=str.lower)
+    )
+    cloud_consent: bool = False
+    deny_patterns: tuple[str, ...] = field(default=(), metadata=_meta(regex=True))
+    allow_patterns: tuple[str, ...] = field(default=(), metadata=_meta(regex=True))
+    allow_list_mode: bool = False
+    overrides: tuple[str, ...] = ()
+    confirm_level: str = field(
+        default="consequential",
+        metadata=_meta(choices=COMPUTER_CONFIRM_LEVELS, normalize=str.lower),
+    )
+    max_actions_per_s: float = field(default=5.0, metadata=_POSITIVE)
+    max_actions_per_task: int = field(default=200, metadata=_AT_LEAST_1)
+    max_steps: int = field(default=25, metadata=_AT_LEAST_1)
+    task_deadline_s: float = field(default=600.0, metadata=_POSITIVE)
+    stuck_after: int = field(default=3, metadata=_AT_LEAST_1)
+    corner_margin_px: int = field(default=5, metadata=_NON_NEGATIVE)
+    typing_interval_ms: float = field(default=10.0, metadata=_NON_NEGATIVE)
+    ocr_upscale: float = field(default=2.0, metadata=_meta(minimum=(0.5, True)))
+    thumbnail_retention_days: float = field(default=7.0, metadata=_NON_NEGATIVE)
+
+
 @dataclass(frozen=True)
 class Settings:
     """All settings."""
@@ -602,6 +671,7 @@ class Settings:
     api: ApiSettings = field(default_factory=ApiSettings)
     daemon: DaemonSettings = field(default_factory=DaemonSettings)
     automations: AutomationsSettings = field(default_factory=AutomationsSettings)
+    computer: ComputerSettings = field(default_factory=ComputerSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:
@@ -908,6 +978,14 @@ def _validate(leaf: _Leaf, value: Any, raw: _Raw) -> Any:
     problem = check(value) if check is not None else None
     if problem:
         raise _value_error(key, problem, raw.value, source)
+    if meta.get("regex"):
+        for item in value:
+            try:
+                re.compile(item)
+            except re.error as exc:
+                raise _value_error(
+                    key, f"must hold regular expressions ({item!r}: {exc})", raw.value, source
+                ) from None
     return value
 
 

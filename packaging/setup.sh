@@ -25,7 +25,7 @@ apt_runtime=(python3 python3-venv python3-pip ca-certificates libportaudio2)
 apt_test=(espeak-ng sox)
 # Desktop app: Qt's xcb platform needs these; tests run it under Xvfb, drive it with xdotool
 # and read the screen back with tesseract.
-apt_runtime+=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)
+apt_runtime+=(tesseract-ocr tesseract-ocr-eng libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)
 apt_test+=(xvfb xauth xdotool tesseract-ocr tesseract-ocr-eng)
 
 install_apt() {

@@ -38,6 +38,12 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
             seconds=args.seconds, concurrency=args.concurrency, sse_turns=args.sse_turns
         )
         return 0
+    if name == "computer":
+        from aria_desktop.bench.computer import run_computer_bench
+
+        await run_computer_bench(rounds=args.rounds)
+        return 0
     raise AriaError(
-        f"Unknown benchmark suite {name!r}.", hint="Available: core, memory, voice, gui, api."
+        f"Unknown benchmark suite {name!r}.",
+        hint="Available: core, memory, voice, gui, api, computer.",
     )

@@ -27,6 +27,7 @@ from aria_desktop.cli import (
     desktop,
     doctor,
     memory,
+    screen,
     voice,
 )
 from aria_desktop.cli._common import (
@@ -46,7 +47,19 @@ __all__ = ["build_parser", "main"]
 _LOGGER = logging.getLogger(__name__)
 
 #: Subcommand modules, in the order ``aria --help`` lists them.
-_COMMANDS = (chat, conversations, memory, voice, config, audit, doctor, desktop, daemon, bench)
+_COMMANDS = (
+    chat,
+    conversations,
+    memory,
+    voice,
+    screen,
+    config,
+    audit,
+    doctor,
+    desktop,
+    daemon,
+    bench,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -36,6 +36,10 @@ def register(sub: Subparsers) -> None:
     api.add_argument("--seconds", type=float, default=1.5, help="load time per measurement")
     api.add_argument("--concurrency", type=int, default=16, help="keep-alive connections")
     api.add_argument("--sse-turns", type=int, default=30, help="streamed chat turns")
+    computer = bench_sub.add_parser(
+        "computer", help="screenshot, OCR, find-and-click and grounding on a real app"
+    )
+    computer.add_argument("--rounds", type=int, default=10, help="repetitions per figure")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -49,6 +49,8 @@ class ChatMessage:
         tool_calls: calls the assistant made in this message.
         tool_call_id: for ``tool`` messages, the id of the call this answers.
         name: for ``tool`` messages, the tool's name.
+        images: PNG-encoded images shown to the model with a ``user`` message (screenshots for
+            vision models); only sent to backends with the "vision" capability.
     """
 
     role: Role
@@ -56,6 +58,7 @@ class ChatMessage:
     tool_calls: tuple[ToolCall, ...] = ()
     tool_call_id: str | None = None
     name: str | None = None
+    images: tuple[bytes, ...] = field(default=(), repr=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -121,3 +121,57 @@ class RunAutomation(Command):
 @dataclass(frozen=True, kw_only=True)
 class ListAutomations(Command):
     """The configured automations (returns a list of ``domain.automation.AutomationSpec``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunComputerTask(Command):
+    """Let ARIA operate the desktop for a task (computer-use capability).
+
+    Returns a ``TurnStarted``-like handle (``ComputerTaskHandle``); the task's events carry its
+    ``run_id`` and end with ``computer-task-end``.
+
+    Attributes:
+        text: what to do, in the user's words.
+        dry_run: decide and record every action but perform none.
+        backend: use this LLM backend (no silent fallback either way).
+    """
+
+    text: str
+    dry_run: bool = False
+    backend: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CaptureScreen(Command):
+    """Take a screenshot (returns ``domain.computer.Screenshot``); ``monitor`` 0 = all."""
+
+    monitor: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadScreen(Command):
+    """OCR the screen or a region (returns ``domain.computer.ScreenText``).
+
+    ``region`` is ``(x, y, width, height)`` in physical pixels, or None for the whole screen.
+    """
+
+    region: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class FindOnScreen(Command):
+    """Find text on the screen (returns ``domain.computer.Grounding``)."""
+
+    text: str
+    region: tuple[int, int, int, int] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClickText(Command):
+    """Click the text on screen, through the safety policy (returns ``ComputerActionOutcome``).
+
+    Consequential targets ask for confirmation; ambiguous or missing text is an error.
+    """
+
+    text: str
+    dry_run: bool = False

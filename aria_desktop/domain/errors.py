@@ -373,3 +373,66 @@ class ApiBindError(AriaError):
     """The local API could not listen on its address (port in use, remote bind not allowed)."""
 
     code = "api_bind_failed"
+
+
+# --- computer use ------------------------------------------------------------------------------
+
+
+class ComputerError(AriaError):
+    """Base of computer-use failures (screen, OCR, input, safety checks)."""
+
+    code = "computer_error"
+
+
+class DisplayUnavailableError(ComputerError):
+    """There is no graphical session to see or operate (no DISPLAY, or it refused us)."""
+
+    code = "display_unavailable"
+
+
+class OcrUnavailableError(ComputerError):
+    """Tesseract is missing or failed, so the screen cannot be read."""
+
+    code = "ocr_unavailable"
+
+
+class InputUnavailableError(ComputerError):
+    """Mouse and keyboard cannot be driven (input library missing or refused)."""
+
+    code = "input_unavailable"
+
+
+class ComputerControlOffError(ComputerError):
+    """Computer control is switched off; nothing may be clicked or typed."""
+
+    code = "computer_control_off"
+
+
+class TargetNotFoundError(ComputerError):
+    """The text or element to act on is not on the screen."""
+
+    code = "target_not_found"
+
+
+class TargetAmbiguousError(ComputerError):
+    """The text appears in several places equally well; ARIA never guesses which."""
+
+    code = "target_ambiguous"
+
+
+class TargetChangedError(ComputerError):
+    """The window or the target area changed between looking and acting; nothing was done."""
+
+    code = "target_changed"
+
+
+class ActionAbortedError(ComputerError):
+    """The action was stopped by the kill switch (or pyautogui's corner fail-safe)."""
+
+    code = "action_aborted"
+
+
+class ComputerStuckError(ComputerError):
+    """The task made no progress (same screen or same action repeated) and was stopped."""
+
+    code = "computer_stuck"

@@ -13,6 +13,7 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import logging
@@ -95,7 +96,18 @@ def build_messages(
         if message.role == "system":
             system.append(message.content)
         elif message.role == "user":
-            _merge_user(out, [{"type": "text", "text": message.content}])
+            image_blocks: list[dict[str, Any]] = [
+                {
+                    "type": "image",
+                    "source": {
+                        "type": "base64",
+                        "media_type": "image/png",
+                        "data": base64.b64encode(image).decode("ascii"),
+                    },
+                }
+                for image in message.images
+            ]
+            _merge_user(out, [*image_blocks, {"type": "text", "text": message.content}])
         elif message.role == "tool":
             _merge_user(
                 out,

@@ -9,6 +9,7 @@ while streaming are an ``{"error": "..."}`` line.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import logging
@@ -57,6 +58,9 @@ def _message_to_ollama(message: ChatMessage) -> dict[str, Any]:
         ]
     if message.role == "tool" and message.name:
         out["tool_name"] = message.name
+    if message.images:
+        # Ollama takes images as base64 strings beside the text (vision models).
+        out["images"] = [base64.b64encode(image).decode("ascii") for image in message.images]
     return out
 
 

@@ -9,6 +9,7 @@ choice's ``finish_reason`` arrives: a stream cut before that can never yield a h
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import logging
@@ -59,6 +60,15 @@ def _message_to_openai(message: ChatMessage) -> dict[str, Any]:
             "content": message.content,
         }
     out: dict[str, Any] = {"role": message.role, "content": message.content}
+    if message.images:
+        # Vision input as data URLs in content parts (the chat-completions image format).
+        out["content"] = [{"type": "text", "text": message.content}] + [
+            {
+                "type": "image_url",
+                "image_url": {"url": "data:image/png;base64," + base64.b64encode(img).decode()},
+            }
+            for img in message.images
+        ]
     if message.tool_calls:
         out["content"] = message.content or None
         out["tool_calls"] = [

@@ -1,0 +1,88 @@
+"""Screen capture with mss (the one module that imports it): all monitors or one, physical px."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+from typing import Any
+
+from aria_desktop.domain.computer import Monitor, Rect
+from aria_desktop.domain.errors import DisplayUnavailableError
+
+__all__ = ["MssScreen", "display_problem"]
+
+_LOGGER = logging.getLogger(__name__)
+_HINT = (
+    "Computer use needs a graphical desktop session: run ARIA inside it (DISPLAY must be set; "
+    "under Xvfb also XAUTHORITY), and check with `aria doctor`."
+)
+
+
+def display_problem() -> str | None:
+    """Why no screen can be used here, or None when a display is configured."""
+    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+        if os.environ.get("WAYLAND_DISPLAY"):
+            return "a Wayland session without XWayland (DISPLAY unset) is not supported yet"
+        return "no graphical session (DISPLAY is not set)"
+    return None
+
+
+class MssScreen:
+    """Grabs screen pixels. One mss instance per thread (mss keeps per-thread X state)."""
+
+    def __init__(self) -> None:
+        """No I/O until the first grab."""
+        self._local = threading.local()
+
+    def _mss(self) -> Any:
+        instance = getattr(self._local, "mss", None)
+        if instance is not None:
+            return instance
+        problem = display_problem()
+        if problem:
+            raise DisplayUnavailableError(f"Cannot see the screen: {problem}.", hint=_HINT)
+        try:
+            import mss
+
+            factory = getattr(mss, "MSS", None) or mss.mss
+            instance = factory()
+        except Exception as exc:
+            raise DisplayUnavailableError(
+                f"Cannot open the display {os.environ.get('DISPLAY', '')}: {exc}", hint=_HINT
+            ) from exc
+        self._local.mss = instance
+        return instance
+
+    def monitors(self) -> list[Monitor]:
+        """Index 0 is the whole virtual screen, then each monitor (mss numbering)."""
+        found = []
+        for index, mon in enumerate(self._mss().monitors):
+            rect = Rect(int(mon["left"]), int(mon["top"]), int(mon["width"]), int(mon["height"]))
+            found.append(Monitor(index=index, rect=rect, primary=bool(mon.get("is_primary"))))
+        return found
+
+    def monitor_rect(self, monitor: int) -> Rect:
+        """The area of ``monitor`` (0 = all monitors); DisplayUnavailableError if unknown."""
+        monitors = self.monitors()
+        if not 0 <= monitor < len(monitors):
+            raise DisplayUnavailableError(
+                f"There is no monitor {monitor} (this screen has {len(monitors) - 1}).",
+                hint="Use 0 for all monitors, or 1.. for one of them.",
+            )
+        return monitors[monitor].rect
+
+    def grab(self, region: Rect) -> tuple[bytes, int, int]:
+        """Raw BGRA pixels of ``region`` and its size in pixels."""
+        try:
+            shot = self._mss().grab(
+                {"left": region.x, "top": region.y, "width": region.width, "height": region.height}
+            )
+        except DisplayUnavailableError:
+            raise
+        except Exception as exc:
+            raise DisplayUnavailableError(
+                f"The screen could not be captured: {exc}", hint=_HINT
+            ) from exc
+        return bytes(shot.bgra), int(shot.width), int(shot.height)
