@@ -54,11 +54,10 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
         # them on a thread so the tray stays responsive while ARIA starts.
         await asyncio.to_thread(importlib.import_module, "aria_desktop.bootstrap")
         from aria_desktop.bootstrap import build_app
-        from aria_desktop.core.assistant import LocalAssistant
 
         app = await build_app(settings)
         return Connection(
-            assistant=LocalAssistant(app.orchestrator),
+            assistant=app.assistant,  # with long-term memory
             label="running in this app",
             aclose=app.aclose,
         )

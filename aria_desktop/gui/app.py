@@ -299,8 +299,10 @@ class Desktop(QObject):
             self.wizard.open()
 
     def _open_conversation(self, conversation_id: str) -> None:
+        """Provenance: show the conversation a memory came from (list refreshed to hold it)."""
         self.open_chat()
         self.chat.open_conversation(conversation_id)
+        self.chat.refresh_conversations()
 
     def _on_chat_close(self) -> None:
         if self.tray_view is None:
