@@ -158,7 +158,8 @@ class TrayController(QObject):
         """Push-to-talk from the menu (toggle) or the hotkey (press/release)."""
         voice = self._status("voice")
         if not voice.available:
-            self.notify("Push to talk is unavailable", voice.reason)
+            if action != "release":  # one notice per attempt, not one per key edge
+                self.notify("Push to talk is unavailable", voice.reason)
             return
         self.context.tasks.spawn(
             self.context.assistant.execute(PushToTalk(action=action)), name="aria-gui-ptt"
