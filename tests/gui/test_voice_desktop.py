@@ -157,3 +157,36 @@ def test_push_to_talk_from_the_tray_runs_a_voice_turn(
     run(desktop.shutdown(), timeout_s=30)
     with wave.open(str(reply_wav), "rb") as reader:
         assert reader.getnframes() / reader.getframerate() > 1.5
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [("hold", ["press", "release"]), ("toggle", ["toggle"])],
+)
+def test_push_to_talk_hotkey_follows_the_hold_or_toggle_setting(
+    desktop_factory: Any, stack: Any, run: Any, mode: str, expected: list[str]
+) -> None:
+    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.domain.chat import CapabilityStatus
+    from aria_desktop.domain.commands import PushToTalk
+
+    received: list[str] = []
+
+    async def handle(command: PushToTalk) -> None:
+        received.append(command.action)
+
+    stack.orchestrator.register_command(PushToTalk, handle)
+    stack.orchestrator.register_capability(
+        "voice", lambda: CapabilityStatus(name="voice", available=True)
+    )
+    LocalSettingsService().apply(
+        {"voice.push_to_talk": mode, "gui.hotkey_push_to_talk": "Ctrl+Alt+T"}
+    )
+    desktop = desktop_factory(stack.assistant, use_tray=True)
+    run(wait_for(lambda: desktop.actions.push_to_talk.isEnabled()))
+    assert desktop.hotkey_bindings()["push_to_talk"] == "Ctrl+Alt+T"
+    desktop.on_hotkey("push_to_talk", "press")
+    desktop.on_hotkey("push_to_talk", "release")
+    run(wait_for(lambda: len(received) == len(expected)))
+    run(asyncio.sleep(0.1))
+    assert received == expected
