@@ -8,6 +8,7 @@ real SQLite file. Coroutines run on qasync's loop with ``run(coro)`` (bounded).
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import subprocess
@@ -234,3 +235,20 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
     for desktop in made:
         run(desktop.shutdown())
         desktop.chat_view.deleteLater()
+    made.clear()
+    collect_qt_garbage()
+
+
+def collect_qt_garbage() -> None:
+    """Free dropped Qt objects now, on the GUI thread.
+
+    Left to the cyclic garbage collector they may be freed later from whatever thread happens
+    to allocate (a model's worker thread in the voice tests), and Qt widgets destroyed off the
+    GUI thread crash the process at the next event dispatch.
+    """
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    QCoreApplication.processEvents()
+    gc.collect()
