@@ -7,6 +7,7 @@ opens it for writing while another owns it (design.md §1); then the LLM router 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,8 @@ from aria_desktop.core.ports import ChatModel
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.tools import default_policy
 from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
+from aria_desktop.domain.chat import CapabilityStatus
+from aria_desktop.domain.errors import AudioDeviceError
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -53,9 +56,11 @@ __all__ = [
     "build_speech_engines",
     "build_voice",
     "database_path",
+    "microphone_problem",
     "open_audit_log",
     "open_memory",
     "open_storage",
+    "start_voice",
 ]
 
 _LOGGER = logging.getLogger(__name__)
@@ -137,6 +142,7 @@ class App:
     audit: AuditLog
     memory: MemoryService | None = None
     embedder: Embedder | None = None
+    voice: VoicePipeline | None = None
 
     @property
     def assistant(self) -> LocalAssistant:
@@ -147,8 +153,10 @@ class App:
     computer_agent: ComputerAgent | None = None
 
     async def aclose(self) -> None:
-        """Stop turns, close backends and the database (which releases the owner lock)."""
+        """Stop voice and turns, close backends and the database (releases the owner lock)."""
         try:
+            if self.voice is not None:
+                await self.voice.stop()
             await self.orchestrator.stop()
             await self.router.aclose()
             if self.embedder is not None:
@@ -383,6 +391,7 @@ def build_voice(
     source_factory: Callable[[], Any] | None = None,
     sink: Any = None,
     use_microphone: bool = True,
+    no_microphone_reason: str = "",
 ) -> VoicePipeline:
     """The voice pipeline for ``orchestrator``, installed (commands, kill switch, probe).
 
@@ -393,6 +402,7 @@ def build_voice(
             (or no audio source at all when ``use_microphone`` is False).
         sink: where speech goes; None means the configured speaker.
         use_microphone: open the microphone when no ``source_factory`` is given.
+        no_microphone_reason: why there is no audio source (shown as the capability's reason).
 
     Call ``await pipeline.start()`` to load the models and open the microphone.
     """
@@ -436,6 +446,7 @@ def build_voice(
         vad=SileroVAD(),
         source_factory=source_factory,
         config=config,
+        no_source_reason=no_microphone_reason,
     )
     pipeline.install()
     return pipeline
@@ -538,3 +549,62 @@ def build_computer(
         ),
         unavailable_reason=_computer_unavailable,
     )
+
+
+def microphone_problem(device: str) -> str:
+    """Why the configured microphone cannot be used ("" when it can be opened).
+
+    Blocking (PortAudio enumerates devices): call it in a worker thread.
+    """
+    from aria_desktop.voice.devices import find_device
+
+    try:
+        find_device(device, output=False)
+    except AudioDeviceError as exc:
+        return f"Unavailable: no microphone. {exc.message} {exc.hint}".strip()
+    return ""
+
+
+async def start_voice(
+    app: App, *, source_factory: Callable[[], Any] | None = None, sink: Any = None
+) -> VoicePipeline | None:
+    """Voice for a running app (the tray app), as ``voice.enabled`` says.
+
+    With a microphone (or an injected ``source_factory``) the pipeline starts: its models
+    load in the background (``voice-load-*`` events) and the wake word listener opens once
+    they are ready; nothing here waits for a model. Without a microphone the pipeline is
+    still installed, so the "voice" capability says why it cannot listen (tray items show
+    the reason) and Speak / Transcribe keep working. Switched off, the capability says so.
+
+    Returns:
+        The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
+        voice is switched off.
+    """
+    settings = app.settings
+    if not settings.voice.enabled:
+        app.orchestrator.register_capability(
+            "voice",
+            lambda: CapabilityStatus(
+                name="voice",
+                available=False,
+                reason="Voice is switched off (voice.enabled = false in the settings).",
+            ),
+        )
+        return None
+    problem = ""
+    if source_factory is None:
+        problem = await asyncio.to_thread(microphone_problem, settings.voice.input_device)
+        if problem:
+            _LOGGER.info("Voice: %s", problem)
+    pipeline = build_voice(
+        settings,
+        app.orchestrator,
+        source_factory=source_factory,
+        sink=sink,
+        use_microphone=not problem,
+        no_microphone_reason=problem,
+    )
+    app.voice = pipeline
+    if not problem:
+        await pipeline.start()
+    return pipeline

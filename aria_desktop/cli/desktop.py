@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 from aria_desktop import paths
@@ -13,7 +14,7 @@ from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
 
-__all__ = ["register"]
+__all__ = ["local_connector", "register"]
 
 ATTACH_NEEDS_API = (
     "`aria desktop --attach` needs ARIA's HTTP API, which this installation does not include."
@@ -49,20 +50,6 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
 
     attach: str | None = args.attach
 
-    async def connect_local() -> Connection:
-        # The adapters' imports (httpx, the Anthropic SDK, SQLite) take about a second: do
-        # them on a thread so the tray stays responsive while ARIA starts.
-        await asyncio.to_thread(importlib.import_module, "aria_desktop.bootstrap")
-        from aria_desktop.bootstrap import build_app
-        from aria_desktop.core.assistant import LocalAssistant
-
-        app = await build_app(settings)
-        return Connection(
-            assistant=LocalAssistant(app.orchestrator),
-            label="running in this app",
-            aclose=app.aclose,
-        )
-
     async def connect_remote() -> Connection:
         client_module = _api_client_module()
         client: Any = await client_module.connect(settings, url=attach or None)
@@ -81,9 +68,52 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
         hotkeys=not args.no_hotkeys,
         started_at=started_at,
     )
-    connector = connect_remote if attach is not None else connect_local
+    connector = connect_remote if attach is not None else local_connector(settings)
     status = run_desktop(connector, LocalSettingsService(), options)
     return status or EXIT_OK
+
+
+def local_connector(
+    settings: Settings,
+    *,
+    voice_source_factory: Callable[[], Any] | None = None,
+    voice_sink: Any = None,
+) -> Callable[[], Awaitable[Any]]:
+    """How ``aria desktop`` starts ARIA in this process: the orchestrator with memory and voice.
+
+    Args:
+        settings: the user's settings.
+        voice_source_factory: where voice commands come from (None: the configured
+            microphone); tests pass a WAV-file source.
+        voice_sink: where speech goes (None: the configured speaker).
+
+    Returns:
+        The GUI's ``Connector`` (a coroutine function returning a ``gui.app.Connection``).
+    """
+
+    async def connect_local() -> Any:
+        from aria_desktop.gui.app import Connection
+
+        # The adapters' imports (httpx, the Anthropic SDK, SQLite) take about a second: do
+        # them on a thread so the tray stays responsive while ARIA starts.
+        await asyncio.to_thread(importlib.import_module, "aria_desktop.bootstrap")
+        from aria_desktop.bootstrap import build_app, start_voice
+
+        app = await build_app(settings)
+        try:
+            # Voice models load in the background; without a microphone the "voice"
+            # capability says so (tray items disabled with the reason) and the app runs on.
+            await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
+        except BaseException:
+            await app.aclose()
+            raise
+        return Connection(
+            assistant=app.assistant,  # with long-term memory
+            label="running in this app",
+            aclose=app.aclose,
+        )
+
+    return connect_local
 
 
 def _api_client_module() -> Any:

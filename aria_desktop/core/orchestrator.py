@@ -58,6 +58,8 @@ _LOGGER = logging.getLogger(__name__)
 _TITLE_CHARS = 60
 _HISTORY_FETCH = 200
 _CONTEXT_TIMEOUT_S = 2.0
+_TURN_STATES: frozenset[str] = frozenset({"idle", "thinking", "acting", "error"})
+"""States a turn's end may replace; listening/speaking (voice) and muted are not the turn's."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -355,7 +357,7 @@ class Orchestrator:
                     await asyncio.shield(user_saved)
                 except Exception as exc:
                     _LOGGER.error("Could not save the user's message: %s", exc)
-            self._set_state("error" if status == "error" else "idle", run_id)
+            self._end_turn_state(status, run_id)
             bus.publish(
                 RunEnd(
                     run_id=run_id,
@@ -394,6 +396,18 @@ class Orchestrator:
         self.bus.publish(
             ErrorEvent(run_id=run_id, code=exc.code, message=exc.message, hint=exc.hint)
         )
+
+    def _end_turn_state(self, status: RunStatus, run_id: str) -> None:
+        """Leave the states a turn owns (thinking, acting, idle, error); keep the others.
+
+        Voice owns listening and speaking, the microphone owns muted: when a turn ends while
+        its answer is still being spoken, resetting to idle here and back to speaking there
+        would make every client see speaking -> idle -> speaking. The owner of such a state
+        returns to idle itself when it is done.
+        """
+        if self._state not in _TURN_STATES:
+            return
+        self._set_state("error" if status == "error" else "idle", run_id)
 
     def _set_state(self, state: AssistantState, run_id: str | None = None) -> None:
         if state == "idle" and len(self._turns) > 1:

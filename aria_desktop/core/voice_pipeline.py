@@ -147,6 +147,8 @@ class VoicePipeline:
         vad: the voice activity detector.
         source_factory: opens the audio source (None: no microphone; commands still work).
         config: behaviour.
+        no_source_reason: why there is no audio source, shown by the capability probe
+            (e.g. "no microphone: there is no microphone on this computer").
     """
 
     def __init__(
@@ -158,8 +160,10 @@ class VoicePipeline:
         vad: VoiceActivityDetector | None,
         source_factory: SourceFactory | None,
         config: VoiceConfig | None = None,
+        no_source_reason: str = "",
     ) -> None:
         self.orchestrator = orchestrator
+        self._no_source_reason = no_source_reason
         self.bus: EventBus = orchestrator.bus
         self.speech = speech
         self.wake = wake
@@ -209,7 +213,10 @@ class VoicePipeline:
         """Whether voice can be used now, and why not."""
         reason = ""
         if self._source_factory is None:
-            reason = "no microphone is configured; `aria doctor` lists audio devices"
+            reason = (
+                self._no_source_reason
+                or "no microphone is configured; `aria doctor` lists audio devices"
+            )
         elif self._source_error:
             reason = self._source_error
         elif self._load_errors:

@@ -150,6 +150,7 @@ class Desktop(QObject):
         self.settings = SettingsController(services, self.icons.app) if services else None
         self.wizard = WizardController(services, self.icons.app) if services else None
         self.hotkeys: GlobalHotkeys | None = None
+        self._ptt_mode = "hold"
         self.connection: Connection | None = None
 
         self.actions.open_chat.triggered.connect(self.open_chat)
@@ -299,8 +300,10 @@ class Desktop(QObject):
             self.wizard.open()
 
     def _open_conversation(self, conversation_id: str) -> None:
+        """Provenance: show the conversation a memory came from (list refreshed to hold it)."""
         self.open_chat()
         self.chat.open_conversation(conversation_id)
+        self.chat.refresh_conversations()
 
     def _on_chat_close(self) -> None:
         if self.tray_view is None:
@@ -338,6 +341,8 @@ class Desktop(QObject):
         if self.services is None:
             return {}
         values = {info.key: info.value for info in self.services.fields("gui.")}
+        modes = {info.key: info.value for info in self.services.fields("voice.push_to_talk")}
+        self._ptt_mode = modes.get("voice.push_to_talk", "hold")
         if values.get("gui.hotkeys_enabled", "true") != "true":
             return {}
         return {
@@ -362,8 +367,10 @@ class Desktop(QObject):
             self.tray.notify("Global hotkeys unavailable", self.hotkeys.status)
         quick = specs.get("quick_ask")
         stop = specs.get("stop")
+        talk = specs.get("push_to_talk")
         self.actions.set_hotkey_hint(self.actions.quick_ask, quick.text if quick else "")
         self.actions.set_hotkey_hint(self.actions.stop_everything, stop.text if stop else "")
+        self.actions.set_hotkey_hint(self.actions.push_to_talk, talk.text if talk else "")
 
     def on_hotkey(self, action: str, kind: str) -> None:
         """A global hotkey went down or up (on the loop's thread)."""
@@ -372,7 +379,13 @@ class Desktop(QObject):
         elif action == "stop" and kind == "press":
             self.tray.stop_everything()
         elif action == "push_to_talk":
-            self.tray.push_to_talk(kind)
+            # voice.push_to_talk: "hold" talks while the key is down; "toggle" starts on one
+            # press and ends on the next (the pipeline also ends it on silence).
+            if self._ptt_mode == "toggle":
+                if kind == "press":
+                    self.tray.push_to_talk("toggle")
+            else:
+                self.tray.push_to_talk(kind)
 
 
 def _log_unhandled(

@@ -627,3 +627,43 @@ async def test_capability_probes_report_availability(harness_factory: Any) -> No
     assert await assistant.capabilities() == [
         CapabilityStatus(name="voice", available=False, reason="no microphone")
     ]
+
+
+async def test_turn_end_keeps_a_state_another_component_owns(
+    harness_factory: Any, ollama: FakeOllama
+) -> None:
+    """A turn ending while its answer is spoken must not flicker speaking -> idle -> speaking."""
+    h = await harness_factory(chain=("ollama",))
+    states: list[str] = []
+    sub = h.orchestrator.bus.subscribe(event_filter=lambda e: e.type == "state-changed")
+
+    async def collect() -> None:
+        async for event in sub:
+            states.append(event.state)  # type: ignore[attr-defined]
+
+    collector = asyncio.create_task(collect())
+    # What the voice pipeline does: show "speaking" as soon as the first sentence plays.
+    speak_sub = h.orchestrator.bus.subscribe(event_filter=lambda e: e.type == "llm-delta")
+
+    async def speak_on_first_delta() -> None:
+        await speak_sub.get(timeout_s=10)
+        h.orchestrator.set_state("speaking")
+
+    speaker = asyncio.create_task(speak_on_first_delta())
+    ollama.script("/api/chat", ollama_text("Here is the long spoken answer.", chunks=4))
+    events, _ = await h.turn("Tell me something")
+    await speaker
+    assert events[-1].status == "complete"  # type: ignore[attr-defined]
+    assert h.orchestrator.state == "speaking"  # the turn's end left voice's state alone
+    h.orchestrator.set_state("idle")  # voice finishes speaking
+    # A typed turn that fails still ends in "error"; the next good one returns to idle.
+    ollama.script("/api/chat", ollama_error(503, "down"), ollama_error(503, "down"))
+    failed, _ = await h.turn("again?")
+    assert failed[-1].status == "error"  # type: ignore[attr-defined]
+    ollama.script("/api/chat", ollama_text("Fine.", chunks=1))
+    await h.turn("and now?")
+    await asyncio.sleep(0.05)
+    sub.close()
+    speak_sub.close()
+    await collector
+    assert states == ["thinking", "speaking", "idle", "thinking", "error", "thinking", "idle"]

@@ -8,6 +8,7 @@ real SQLite file. Coroutines run on qasync's loop with ``run(coro)`` (bounded).
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import shutil
 import subprocess
@@ -20,10 +21,12 @@ import pytest
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
+from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 from tests.fakes import FakeOllama
 
 T = TypeVar("T")
@@ -130,13 +133,25 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 class Stack:
-    """A real orchestrator wired to the Ollama test server and a SQLite file."""
+    """A real orchestrator wired to the Ollama test server and a SQLite file.
 
-    def __init__(self, orchestrator: Orchestrator, router: Router, db: Database) -> None:
+    With ``memory``, the real ``MemoryService`` over the real memory store (same SQLite
+    file, sqlite-vec; keyword search only unless an embedder is given) is installed, as
+    ``bootstrap.build_app`` does.
+    """
+
+    def __init__(
+        self,
+        orchestrator: Orchestrator,
+        router: Router,
+        db: Database,
+        memory: MemoryService | None = None,
+    ) -> None:
         self.orchestrator = orchestrator
         self.router = router
         self.db = db
-        self.assistant = LocalAssistant(orchestrator)
+        self.memory = memory
+        self.assistant = LocalAssistant(orchestrator, memory=memory)
 
     async def aclose(self) -> None:
         await self.orchestrator.stop()
@@ -148,12 +163,17 @@ class Stack:
 def stack_factory(tmp_path: Path, ollama: FakeOllama, run: Runner) -> Iterator[Any]:
     opened: list[Stack] = []
 
-    def make(config: AgentConfig | None = None) -> Stack:
+    def make(
+        config: AgentConfig | None = None,
+        *,
+        memory: MemoryConfig | None = None,
+        embedder: Embedder | None = None,
+    ) -> Stack:
         async def build() -> Stack:
             db = await Database.open(tmp_path / f"aria{len(opened)}.db")
             router = Router(
                 {"ollama": OllamaBackend(base_url=ollama.url, model="llama3.2", timeouts=FAST)},
-                {"chat": ("ollama",)},
+                {"chat": ("ollama",), "extract": ("ollama",)},
                 retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
                 breaker=BreakerPolicy(failure_threshold=50, reset_s=30.0),
             )
@@ -164,7 +184,13 @@ def stack_factory(tmp_path: Path, ollama: FakeOllama, run: Runner) -> Iterator[A
                 audit=audit,
                 config=config or AgentConfig(),
             )
-            return Stack(orchestrator, router, db)
+            service = None
+            if memory is not None:
+                store = SQLiteMemoryStore(db, embedder)
+                await store.open()
+                service = MemoryService(store=store, model=router, config=memory)
+                service.install(orchestrator)
+            return Stack(orchestrator, router, db, service)
 
         stack: Stack = run(build())
         opened.append(stack)
@@ -209,3 +235,20 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
     for desktop in made:
         run(desktop.shutdown())
         desktop.chat_view.deleteLater()
+    made.clear()
+    collect_qt_garbage()
+
+
+def collect_qt_garbage() -> None:
+    """Free dropped Qt objects now, on the GUI thread.
+
+    Left to the cyclic garbage collector they may be freed later from whatever thread happens
+    to allocate (a model's worker thread in the voice tests), and Qt widgets destroyed off the
+    GUI thread crash the process at the next event dispatch.
+    """
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    QCoreApplication.processEvents()
+    gc.collect()

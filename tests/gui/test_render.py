@@ -15,8 +15,7 @@ from aria_desktop.domain.events import ActionConfirmRequest
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.gui.conftest import ARTIFACTS, wait_for
-from tests.gui.memory_double import AssistantWithMemory
-from tests.gui.test_memory_browser import sample
+from tests.gui.test_memory_browser import open_browser, turn_with_facts
 
 REPLY = (
     "Here is a quick way to list files:\n\n```python\nfrom pathlib import Path\n"
@@ -146,15 +145,29 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
     desktop.confirm.close_all()
 
 
-def test_memory_browser_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
-    desktop = desktop_factory(AssistantWithMemory(stack.orchestrator, sample("c1")))
-    desktop.tray.refresh_capabilities()
-    run(wait_for(lambda: desktop.actions.memory.isEnabled()))
-    desktop.memory.open()
-    view = desktop.memory.view
+def test_memory_browser_renders(
+    desktop_factory: Any, stack_factory: Any, ollama: FakeOllama, run: Any
+) -> None:
+    from aria_desktop.core.memory import MemoryConfig
+
+    stack = stack_factory(memory=MemoryConfig())
+    turn_with_facts(
+        stack,
+        ollama,
+        run,
+        "I prefer tea over coffee; the Q3 report is in ~/work/q3.",
+        [
+            {"content": "I prefer tea over coffee", "kind": "preference", "importance": 0.7},
+            {"content": "The Q3 report is in ~/work/q3", "kind": "document", "subject": "Q3"},
+        ],
+    )
+    run(stack.assistant.add_memory("My wife's name is Dana", subject="Dana", importance=0.9))
+    desktop = desktop_factory(stack.assistant)
+    view = open_browser(desktop, run)
     view.move(140, 80)
-    run(wait_for(lambda: view.memories.rowCount() == 2))
-    view.memories.selectRow(0)
+    run(wait_for(lambda: view.memories.rowCount() == 3))
+    row = next(i for i, m in enumerate(desktop.memory.memories) if "tea" in m.content)
+    view.memories.selectRow(row)
     settle(run)
     screenshot("memory-browser")
     assert_fully_visible(
@@ -166,11 +179,13 @@ def test_memory_browser_renders(desktop_factory: Any, stack: Any, run: Any) -> N
             view.status_filter,
             view.memories,
             view.content,
+            view.provenance,
             view.save_button,
             view.forget_button,
             view.open_conversation_button,
         ],
     )
+    assert view.open_conversation_button.isEnabled()
 
 
 @pytest.mark.parametrize("tab", [0, 2, 5])

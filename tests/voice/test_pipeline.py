@@ -393,3 +393,33 @@ async def test_speak_transcribe_and_kill_switch_commands(
     end = await rig.wait_for(lambda e: isinstance(e, TtsEnd))
     assert end.status == "interrupted"  # type: ignore[attr-defined]
     await realtime.aclose()
+
+
+@pytest.mark.slow
+async def test_states_do_not_flicker_when_the_turn_ends_while_speaking(
+    rig_factory: Any, say_piper: SpeechMaker
+) -> None:
+    """The reply is still playing when the turn ends: clients see speaking once, then idle
+    (never speaking -> idle -> speaking)."""
+    source = LiveSource()
+    rig, ollama = await rig_factory(lambda: source, realtime_sink=True)
+    ollama.script(
+        "/api/chat",
+        ollama_text("The meeting is at three. I will remind you ten minutes before.", chunks=4),
+    )
+    await rig.pipeline.start()
+    await rig.pipeline.wait_ready(timeout_s=60)
+    await rig.wait_for(lambda e: e.type == "wake-start")
+    await rig.orchestrator.handle(PushToTalk(action="press"))
+    source.inject(say_piper("When is my meeting?", lead_s=0.1))
+    await asyncio.sleep(2.0)
+    await rig.orchestrator.handle(PushToTalk(action="release"))
+    await rig.wait_for(lambda e: isinstance(e, TtsEnd), timeout_s=30)
+    start = next(i for i, e in enumerate(rig.events) if isinstance(e, SttStart))
+    later = rig.events[start:]
+    run_end = next(i for i, e in enumerate(later) if isinstance(e, RunEnd))
+    tts_end = next(i for i, e in enumerate(later) if isinstance(e, TtsEnd))
+    assert run_end < tts_end, "the turn must end while ARIA still speaks"
+    await asyncio.sleep(0.3)  # the pipeline returns to idle after the last sentence
+    states = [e.state for e in rig.events[start:] if isinstance(e, StateChanged)]
+    assert states == ["listening", "thinking", "speaking", "idle"], states

@@ -1,24 +1,53 @@
-"""Memory browser behaviour: search, filters, edit, forget, provenance, inbox."""
+"""Memory browser behaviour: search, filters, edit, forget, provenance, inbox.
+
+Everything goes through the ``Assistant``'s memory methods (in-process or over the API).
+Whether memory can be used comes from the ``memory`` capability; a call that still finds
+memory unavailable (``MemoryUnavailableError``) switches the browser to its explanation.
+The inbox holds ``MemoryCandidate`` values (proposed by extraction in "ask me first" mode),
+which are approved or rejected as they stand.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMessageBox, QTableWidget, QTableWidgetItem
 
+from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.chat import CapabilityStatus
-from aria_desktop.domain.memory import Memory, MemoryQuery
+from aria_desktop.domain.errors import MemoryUnavailableError
+from aria_desktop.domain.events import MemoryChanged
+from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryQuery
 from aria_desktop.gui.context import GuiContext
-from aria_desktop.gui.memory_port import MemoryAccess
+from aria_desktop.gui.tasks import describe_error
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView
 
 __all__ = ["MemoryController"]
 
 _ID_ROLE = Qt.ItemDataRole.UserRole
 _SEARCH_DELAY_MS = 250
+_SOURCES = {
+    "conversation": "learnt in a conversation",
+    "manual": "added by you",
+    "api": "added through the API",
+    "import": "imported",
+    "tool": "saved by ARIA when asked to remember",
+    "inbox": "proposed by ARIA, approved by you",
+}
+
+
+def describe_source(provenance: str, created_at: float) -> str:
+    """Where a memory came from, in plain words, with the date."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(created_at))
+    return f"{_SOURCES.get(provenance, provenance or 'unknown')}, {when}"
+
+
+def _day(seconds: float) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(seconds))
 
 
 class MemoryController(QObject):
@@ -38,24 +67,26 @@ class MemoryController(QObject):
         self._status = status
         self.view: MemoryBrowserView | None = None
         self.memories: list[Memory] = []
-        self.inbox: list[Memory] = []
+        self.inbox: list[MemoryCandidate] = []
         self.selected: Memory | None = None
+        self.selected_candidate: MemoryCandidate | None = None
+        self._adding = False
+        self._note = ""
         self._search_timer = QTimer(self)
         self._search_timer.setSingleShot(True)
         self._search_timer.setInterval(_SEARCH_DELAY_MS)
         self._search_timer.timeout.connect(self.reload)
+        context.bridge.event_received.connect(self._on_event)
 
-    def _memory(self) -> MemoryAccess:
-        assistant = self.context.assistant
-        if not isinstance(assistant, MemoryAccess):
-            raise TypeError("memory is not available")  # guarded by available() before use
-        return assistant
+    def _memory(self) -> Assistant:
+        return self.context.assistant
 
     def open(self) -> None:
         """Show the browser (or why memory is unavailable)."""
         view = self._ensure_view()
         status = self._status()
         view.set_available(status.available, status.reason)
+        self._note = f" · {status.reason}" if status.available and status.reason else ""
         view.show()
         view.raise_()
         view.activateWindow()
@@ -87,14 +118,20 @@ class MemoryController(QObject):
         view.open_conversation_button.clicked.connect(self._open_provenance)
         return view
 
+    def _on_event(self, event: object) -> None:
+        # Extraction and the model's tools change memory in the background: refresh an open
+        # browser, unless the user is in the middle of editing something.
+        if not isinstance(event, MemoryChanged) or self.view is None or not self.view.isVisible():
+            return
+        if self.selected is None and self.selected_candidate is None and not self._adding:
+            self._search_timer.start()
+
     # --- loading ------------------------------------------------------------------------------
 
     def reload(self) -> None:
         """Re-run the search / listing with the current filters, and reload the inbox."""
         if self._status().available:
-            self.context.tasks.spawn(
-                self._reload(), name="aria-gui-memory-reload", on_error=self._failed
-            )
+            self._spawn(self._reload(), "aria-gui-memory-reload")
 
     async def _reload(self) -> None:
         view = self._ensure_view()
@@ -114,38 +151,62 @@ class MemoryController(QObject):
                 kinds=kinds, subject=subject, statuses=(status,), limit=200
             )
         self.inbox = await memory.list_memory_inbox()
-        self._fill(view.memories, [self._row(m) for m in self.memories], self.memories)
+        self._fill(
+            view.memories, [self._row(m) for m in self.memories], [m.id for m in self.memories]
+        )
         self._fill(
             view.inbox,
             [
-                [m.content, m.kind, m.subject, f"{m.confidence:.0%}", m.provenance]
-                for m in self.inbox
+                [c.content, c.kind, c.subject, f"{c.confidence:.0%}", _day(c.created_at)]
+                for c in self.inbox
             ],
-            self.inbox,
+            [c.id for c in self.inbox],
         )
         view.tabs.setTabText(1, f"Inbox ({len(self.inbox)})" if self.inbox else "Inbox")
-        view.status.setText(f"{len(self.memories)} memories shown")
+        view.status.setText(f"{len(self.memories)} memories shown{self._note}")
+        self._restore_selection()
         self.changed.emit()
+
+    def _restore_selection(self) -> None:
+        """After a reload, the tables' selection and the editor show the same record again.
+
+        Refilling a table keeps its selected row *number*, which may now be another record:
+        acting on it (Forget, Save) would hit the wrong memory.
+        """
+        view = self._ensure_view()
+        selected = self.selected.id if self.selected is not None else None
+        candidate = self.selected_candidate.id if self.selected_candidate is not None else None
+        for table in (view.memories, view.inbox):
+            table.blockSignals(True)
+            table.clearSelection()
+            table.blockSignals(False)
+        memory_rows = [i for i, m in enumerate(self.memories) if m.id == selected]
+        candidate_rows = [i for i, c in enumerate(self.inbox) if c.id == candidate]
+        if memory_rows:
+            view.memories.selectRow(memory_rows[0])  # re-shows the stored values
+        elif candidate_rows:
+            view.inbox.selectRow(candidate_rows[0])
+        elif not self._adding:
+            self.select(None)
 
     @staticmethod
     def _row(memory: Memory) -> list[str]:
-        updated = time.strftime("%Y-%m-%d", time.localtime(memory.updated_at or memory.created_at))
         return [
             memory.content,
             memory.kind,
             memory.subject,
             f"{memory.importance:.2f}",
             memory.status,
-            updated,
+            _day(memory.updated_at or memory.created_at),
         ]
 
     @staticmethod
-    def _fill(table: QTableWidget, rows: list[list[str]], memories: list[Memory]) -> None:
+    def _fill(table: QTableWidget, rows: list[list[str]], ids: Sequence[str]) -> None:
         table.setRowCount(len(rows))
-        for r, (row, memory) in enumerate(zip(rows, memories, strict=True)):
+        for r, (row, record_id) in enumerate(zip(rows, ids, strict=True)):
             for c, value in enumerate(row):
                 item = QTableWidgetItem(value)
-                item.setData(_ID_ROLE, memory.id)
+                item.setData(_ID_ROLE, record_id)
                 item.setToolTip(value)
                 table.setItem(r, c, item)
 
@@ -153,43 +214,86 @@ class MemoryController(QObject):
         if self.view is not None:
             self.view.status.setText(f"{message} {hint}".strip())
 
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
+        """Run a memory call; memory turning out unavailable shows the explanation."""
+
+        async def guarded() -> None:
+            try:
+                await coro
+            except MemoryUnavailableError as exc:
+                message, hint = describe_error(exc)
+                self._ensure_view().set_available(False, f"{message} {hint}".strip())
+
+        self.context.tasks.spawn(guarded(), name=name, on_error=self._failed)
+
     # --- editing ------------------------------------------------------------------------------
 
-    def _selected_in(self, table: QTableWidget, memories: list[Memory]) -> Memory | None:
+    @staticmethod
+    def _selected_row(table: QTableWidget, count: int) -> int | None:
         rows = table.selectionModel().selectedRows()
         if not rows:
             return None
         index = rows[0].row()
-        return memories[index] if 0 <= index < len(memories) else None
+        return index if 0 <= index < count else None
 
     def _on_memory_selected(self) -> None:
         view = self._ensure_view()
-        self.select(self._selected_in(view.memories, self.memories))
+        index = self._selected_row(view.memories, len(self.memories))
+        self.select(None if index is None else self.memories[index])
 
     def _on_inbox_selected(self) -> None:
         view = self._ensure_view()
-        self.select(self._selected_in(view.inbox, self.inbox))
+        index = self._selected_row(view.inbox, len(self.inbox))
+        self.select_candidate(None if index is None else self.inbox[index])
 
     def select(self, memory: Memory | None) -> None:
         """Show ``memory`` in the editor."""
         view = self._ensure_view()
         self.selected = memory
-        view.set_editor_enabled(memory is not None)
+        self.selected_candidate = None
+        self._adding = False
+        view.set_editor_mode("none" if memory is None else "memory")
         if memory is None:
+            view.open_conversation_button.setEnabled(False)
             return
         view.content.setPlainText(memory.content)
         view.kind.setCurrentText(memory.kind)
         view.subject.setText(memory.subject)
         view.importance.setValue(memory.importance)
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(memory.created_at))
-        source = f"{memory.provenance}, {when}"
-        if memory.conversation_id:
-            source += " (in a conversation)"
+        source = describe_source(memory.provenance, memory.created_at)
+        if memory.status == "superseded":
+            source += "; replaced by a newer memory"
+        elif memory.status == "forgotten":
+            source += "; forgotten (no longer used)"
         view.provenance.setText(source)
         view.open_conversation_button.setEnabled(bool(memory.conversation_id))
 
+    def select_candidate(self, candidate: MemoryCandidate | None) -> None:
+        """Show a proposed memory (read-only: approve or reject it as it stands)."""
+        view = self._ensure_view()
+        self.selected = None
+        self.selected_candidate = candidate
+        self._adding = False
+        view.set_editor_mode("none" if candidate is None else "candidate")
+        if candidate is None:
+            view.open_conversation_button.setEnabled(False)
+            return
+        view.content.setPlainText(candidate.content)
+        view.kind.setCurrentText(candidate.kind)
+        view.subject.setText(candidate.subject)
+        view.importance.setValue(candidate.importance)
+        where = "proposed from a conversation" if candidate.conversation_id else "proposed"
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(candidate.created_at))
+        view.provenance.setText(
+            f"{where}, {when}; ARIA is {candidate.confidence:.0%} sure. Not used until approved."
+        )
+        view.open_conversation_button.setEnabled(bool(candidate.conversation_id))
+
     def save_selected(self) -> None:
-        """Send the editor's changes to the Assistant."""
+        """Send the editor's changes to the Assistant (or add the new memory being typed)."""
+        if self._adding:
+            self._save_new()
+            return
         memory = self.selected
         view = self._ensure_view()
         if memory is None:
@@ -198,7 +302,7 @@ class MemoryController(QObject):
         if not content:
             view.status.setText("A memory cannot be empty; use Forget to remove it.")
             return
-        self.context.tasks.spawn(
+        self._spawn(
             self._save(
                 memory.id,
                 content,
@@ -206,19 +310,27 @@ class MemoryController(QObject):
                 view.subject.text().strip() or memory.subject,
                 view.importance.value(),
             ),
-            name="aria-gui-memory-save",
-            on_error=self._failed,
+            "aria-gui-memory-save",
         )
 
     async def _save(
         self, memory_id: str, content: str, kind: str, subject: str, importance: float
     ) -> None:
-        updated = await self._memory().update_memory(
+        await self._memory().update_memory(
             memory_id, content=content, kind=kind, subject=subject, importance=importance
         )
-        self.selected = updated
-        await self._reload()
+        await self._reload()  # keeps it selected, showing the stored values
         self._ensure_view().status.setText("Saved.")
+
+    def _reselect(self, memory_id: str) -> None:
+        """Select ``memory_id`` in the list (after it was saved or added)."""
+        view = self._ensure_view()
+        for row, memory in enumerate(self.memories):
+            if memory.id == memory_id:
+                view.memories.clearSelection()
+                view.memories.selectRow(row)
+                return
+        self.select(None)
 
     def _ask_forget(self) -> None:
         memory = self.selected
@@ -245,9 +357,7 @@ class MemoryController(QObject):
 
     def forget(self, memory_id: str) -> None:
         """Forget a memory (after the user agreed)."""
-        self.context.tasks.spawn(
-            self._forget(memory_id), name="aria-gui-memory-forget", on_error=self._failed
-        )
+        self._spawn(self._forget(memory_id), "aria-gui-memory-forget")
 
     async def _forget(self, memory_id: str) -> None:
         await self._memory().forget_memory(memory_id)
@@ -256,46 +366,53 @@ class MemoryController(QObject):
 
     def _inbox_decision(self, approve: bool) -> None:
         view = self._ensure_view()
-        memory = self._selected_in(view.inbox, self.inbox)
-        if memory is None:
+        index = self._selected_row(view.inbox, len(self.inbox))
+        if index is None:
             view.status.setText("Select a proposed memory first.")
             return
-        self.decide(memory.id, approve)
+        self.decide(self.inbox[index].id, approve)
 
-    def decide(self, memory_id: str, approve: bool) -> None:
-        """Approve or reject a proposed memory."""
-        self.context.tasks.spawn(
-            self._decide(memory_id, approve), name="aria-gui-memory-inbox", on_error=self._failed
-        )
+    def decide(self, candidate_id: str, approve: bool) -> None:
+        """Approve (store it as a memory) or reject (drop it) a proposed memory."""
+        self._spawn(self._decide(candidate_id, approve), "aria-gui-memory-inbox")
 
-    async def _decide(self, memory_id: str, approve: bool) -> None:
+    async def _decide(self, candidate_id: str, approve: bool) -> None:
         memory = self._memory()
         if approve:
-            await memory.approve_memory(memory_id)
+            stored = await memory.approve_memory(candidate_id)
+            message = f"Approved: ARIA now remembers “{stored.content[:80]}”."
         else:
-            await memory.reject_memory(memory_id)
+            await memory.reject_memory(candidate_id)
+            message = "Rejected: ARIA will not remember it."
+        self.select_candidate(None)
         await self._reload()
+        self._ensure_view().status.setText(message)
 
     def _add(self) -> None:
         view = self._ensure_view()
+        view.memories.clearSelection()
+        view.inbox.clearSelection()
         self.select(None)
-        view.set_editor_enabled(True)
+        self._adding = True
+        view.set_editor_mode("memory")
+        view.editor.setTitle("New memory")
         view.content.clear()
         view.content.setPlaceholderText("Type what ARIA should remember, then Save.")
+        view.kind.setCurrentText("fact")
+        view.subject.setText("user")
+        view.importance.setValue(0.5)
         view.provenance.setText("added by you")
         view.open_conversation_button.setEnabled(False)
-        view.save_button.clicked.disconnect()
-        view.save_button.clicked.connect(self._save_new)
+        view.forget_button.setVisible(False)
         view.content.setFocus()
 
     def _save_new(self) -> None:
         view = self._ensure_view()
-        view.save_button.clicked.disconnect()
-        view.save_button.clicked.connect(self.save_selected)
         content = view.content.toPlainText().strip()
         if not content:
             view.status.setText("Type the memory first.")
             return
+        self._adding = False
         self.add(
             content,
             view.kind.currentText().strip() or "fact",
@@ -305,18 +422,25 @@ class MemoryController(QObject):
 
     def add(self, content: str, kind: str, subject: str, importance: float) -> None:
         """Add a memory by hand."""
-        self.context.tasks.spawn(
-            self._add_memory(content, kind, subject, importance),
-            name="aria-gui-memory-add",
-            on_error=self._failed,
-        )
+        self._spawn(self._add_memory(content, kind, subject, importance), "aria-gui-memory-add")
 
     async def _add_memory(self, content: str, kind: str, subject: str, importance: float) -> None:
-        await self._memory().add_memory(
+        added = await self._memory().add_memory(
             content, kind=kind, subject=subject, importance=importance, provenance="manual"
         )
         await self._reload()
+        self._reselect(added.id)
+        self._ensure_view().status.setText("Added.")
 
     def _open_provenance(self) -> None:
-        if self.selected is not None and self.selected.conversation_id:
-            self.open_conversation.emit(self.selected.conversation_id)
+        record = self.selected or self.selected_candidate
+        if record is not None and record.conversation_id:
+            self._spawn(self._open_conversation(record.conversation_id), "aria-gui-memory-source")
+
+    async def _open_conversation(self, conversation_id: str) -> None:
+        if await self._memory().get_conversation(conversation_id) is None:
+            self._ensure_view().status.setText(
+                "The conversation this came from has been deleted; the memory stays."
+            )
+            return
+        self.open_conversation.emit(conversation_id)

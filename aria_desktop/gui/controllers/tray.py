@@ -17,7 +17,6 @@ from aria_desktop.domain.commands import (
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import tray_tooltip
 from aria_desktop.gui.icons import IconSet
-from aria_desktop.gui.memory_port import MemoryAccess
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.overlay import ActingOverlayView
 from aria_desktop.gui.views.tray import TrayView
@@ -29,7 +28,7 @@ CAPABILITY_REFRESH_MS = 10_000
 NOT_INSTALLED = {
     "voice": "Voice is not installed. This version of ARIA has no voice support.",
     "computer": "Not installed. This version of ARIA cannot control the computer.",
-    "memory": "Memory is not available. This version of ARIA has no long-term memory.",
+    "memory": "Long-term memory is not set up in this ARIA. Run `aria doctor` to see why.",
 }
 
 
@@ -146,15 +145,12 @@ class TrayController(QObject):
         actions.stop_everything.setEnabled(self.context.connected)
 
     def memory_status(self) -> CapabilityStatus:
-        """Whether the memory browser can work: the methods exist and memory is usable."""
-        if not self.context.connected:
-            return CapabilityStatus(name="memory", available=False, reason="ARIA is not connected.")
-        if not isinstance(self.context.assistant, MemoryAccess):
-            return CapabilityStatus(name="memory", available=False, reason=NOT_INSTALLED["memory"])
-        reported = self.capabilities.get("memory")
-        if reported is not None and not reported.available:
-            return reported
-        return CapabilityStatus(name="memory", available=True)
+        """Whether the memory browser can work: the assistant reports the "memory" capability.
+
+        ``MemoryService`` registers it; an Assistant without it (memory not set up) answers
+        memory calls with ``MemoryUnavailableError``, so the browser explains instead.
+        """
+        return self._status("memory")
 
     # --- commands -----------------------------------------------------------------------------
 
@@ -162,7 +158,8 @@ class TrayController(QObject):
         """Push-to-talk from the menu (toggle) or the hotkey (press/release)."""
         voice = self._status("voice")
         if not voice.available:
-            self.notify("Push to talk is unavailable", voice.reason)
+            if action != "release":  # one notice per attempt, not one per key edge
+                self.notify("Push to talk is unavailable", voice.reason)
             return
         self.context.tasks.spawn(
             self.context.assistant.execute(PushToTalk(action=action)), name="aria-gui-ptt"

@@ -29,13 +29,15 @@ class ActionSet(QObject):
             action: action.text()
             for action in (self.push_to_talk, self.mute, self.computer_control, self.memory)
         }
+        self._hints: dict[QAction, str] = {}
 
     def set_availability(self, action: QAction, available: bool, reason: str = "") -> None:
         """Enable ``action``, or disable it and show why in its text and tooltip."""
         label = self._labels.get(action, action.text())
         action.setEnabled(available)
         if available or not reason:
-            action.setText(label)
+            hint = self._hints.get(action, "")
+            action.setText(f"{label}\t{hint}" if hint else label)
             action.setToolTip(label)
         else:
             action.setText(f"{label} — {_short(reason)}")
@@ -45,6 +47,7 @@ class ActionSet(QObject):
         """Show a global hotkey next to a menu item (it is not a window shortcut)."""
         label = self._labels.get(action, action.text().split("\t")[0])
         self._labels[action] = label
+        self._hints[action] = text
         if action.isEnabled():
             action.setText(f"{label}\t{text}" if text else label)
 

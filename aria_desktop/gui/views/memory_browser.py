@@ -23,11 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES
+
 __all__ = ["KINDS", "STATUSES", "MemoryBrowserView"]
 
-KINDS = ("fact", "preference", "event", "person", "project", "instruction")
-STATUSES = ("active", "proposed", "rejected", "forgotten")
+KINDS = MEMORY_KINDS
+STATUSES = MEMORY_STATUSES
 MEMORY_COLUMNS = ("Memory", "Kind", "Subject", "Importance", "Status", "Updated")
+INBOX_COLUMNS = ("Proposed memory", "Kind", "Subject", "Confidence", "Proposed")
 
 
 def _table(columns: tuple[str, ...]) -> QTableWidget:
@@ -84,7 +87,7 @@ class MemoryBrowserView(QWidget):
 
         self.memories = _table(MEMORY_COLUMNS)
         self.memories.setObjectName("memoryTable")
-        self.inbox = _table(("Proposed memory", "Kind", "Subject", "Confidence", "From"))
+        self.inbox = _table(INBOX_COLUMNS)
         self.inbox.setObjectName("inboxTable")
         self.approve_button = QPushButton("Approve")
         self.reject_button = QPushButton("Reject")
@@ -110,8 +113,7 @@ class MemoryBrowserView(QWidget):
         self.editor = QGroupBox("Selected memory")
         self.content = QPlainTextEdit()
         self.content.setObjectName("memoryContent")
-        self.kind = QComboBox()
-        self.kind.setEditable(True)
+        self.kind = QComboBox()  # not editable: the store accepts only the known kinds
         self.kind.addItems(list(KINDS))
         self.subject = QLineEdit()
         self.importance = QDoubleSpinBox()
@@ -163,4 +165,19 @@ class MemoryBrowserView(QWidget):
 
     def set_editor_enabled(self, enabled: bool) -> None:
         """Enable the editor when a memory is selected."""
-        self.editor.setEnabled(enabled)
+        self.set_editor_mode("memory" if enabled else "none")
+
+    def set_editor_mode(self, mode: str) -> None:
+        """``none`` (nothing selected), ``memory`` (editable) or ``candidate`` (read-only).
+
+        A proposed memory is only approved or rejected as it stands: the store has no
+        "edit, then approve" step, so its fields are shown but cannot be changed here.
+        """
+        self.editor.setEnabled(mode != "none")
+        editable = mode != "candidate"
+        self.editor.setTitle("Selected memory" if editable else "Proposed memory")
+        self.content.setReadOnly(not editable)
+        for widget in (self.kind, self.subject, self.importance, self.save_button):
+            widget.setEnabled(editable)
+        self.forget_button.setVisible(editable)
+        self.save_button.setVisible(editable)

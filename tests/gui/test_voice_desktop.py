@@ -1,0 +1,192 @@
+"""Voice in the running desktop app: ``aria desktop``'s own connector (``build_app`` +
+``start_voice``) with the Ollama test server, a real SQLite file and the real voice models.
+
+This machine has no sound card: without a microphone voice must be a clear "unavailable"
+capability; with a WAV-file source injected, the tray's Push to talk runs a real voice turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import wave
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aria_desktop.cli.desktop import local_connector
+from aria_desktop.domain.events import Event
+from aria_desktop.settings import (
+    LLMSettings,
+    MemorySettings,
+    OllamaSettings,
+    Settings,
+    StorageSettings,
+    VoiceSettings,
+    WakeSettings,
+)
+from aria_desktop.voice.audio import WavSink, WavSource
+from tests.fakes import FakeOllama
+from tests.fakes.ollama_server import ollama_text
+from tests.gui.conftest import wait_for
+from tests.voice.conftest import (  # noqa: F401  (session fixtures: Piper, test speech)
+    piper,
+    say_piper,
+    speech_dir,
+)
+
+REPLY = "It is sunny and warm today. Enjoy the nice weather!"
+
+
+@pytest.fixture
+def settings_for(isolated_env: Path, ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+
+    def make(**voice: Any) -> Settings:
+        return Settings(
+            llm=LLMSettings(ollama=OllamaSettings(url=ollama.url), chains={"chat": ("ollama",)}),
+            storage=StorageSettings(database=str(isolated_env / "aria.db")),
+            memory=MemorySettings(embedder="none", auto_extract=False),
+            voice=dataclasses.replace(VoiceSettings(), **voice),
+        )
+
+    return make
+
+
+def connect(desktop: Any, run: Any, connector: Any) -> None:
+    run(desktop._connect(connector), timeout_s=30)
+    assert desktop.context.connected, desktop.chat_view.status.text()
+
+
+def voice_item_state(desktop: Any, run: Any, available: bool) -> None:
+    async def refreshed() -> None:
+        while desktop.actions.push_to_talk.isEnabled() != available:
+            desktop.tray.refresh_capabilities()
+            await asyncio.sleep(0.1)
+
+    run(refreshed(), timeout_s=60)
+
+
+def test_without_a_microphone_voice_is_an_unavailable_capability(
+    desktop_factory: Any, settings_for: Any, run: Any
+) -> None:
+    settings = settings_for(input_device="no-such-microphone-on-this-machine")
+    desktop = desktop_factory(None, use_tray=True)
+    connect(desktop, run, local_connector(settings))
+    voice = next(c for c in run(desktop.context.assistant.capabilities()) if c.name == "voice")
+    assert not voice.available
+    assert voice.reason.startswith("Unavailable: no microphone.")
+    assert "microphone" in voice.reason[len("Unavailable: no microphone.") :]
+    desktop.tray.refresh_capabilities()
+    run(wait_for(lambda: "voice" in desktop.tray.capabilities))
+    actions = desktop.actions
+    for item in (actions.push_to_talk, actions.mute):
+        assert not item.isEnabled()
+        assert item.toolTip() == voice.reason
+        assert item.text().endswith("— Unavailable: no microphone")
+    # The hotkey / tray path refuses with the reason instead of failing.
+    notices: list[tuple[str, str]] = []
+    desktop.tray.notify = lambda title, text, warning=False: notices.append((title, text))
+    desktop.on_hotkey("push_to_talk", "press")
+    desktop.on_hotkey("push_to_talk", "release")
+    assert notices == [("Push to talk is unavailable", voice.reason)]
+    assert desktop.connection is not None
+    assert desktop.connection.assistant.orchestrator.state == "idle"
+
+
+def test_voice_switched_off_says_so(desktop_factory: Any, settings_for: Any, run: Any) -> None:
+    desktop = desktop_factory(None, use_tray=True)
+    connect(desktop, run, local_connector(settings_for(enabled=False)))
+    desktop.tray.refresh_capabilities()
+    run(wait_for(lambda: "voice" in desktop.tray.capabilities))
+    assert not desktop.actions.push_to_talk.isEnabled()
+    assert "voice.enabled" in desktop.actions.push_to_talk.toolTip()
+
+
+@pytest.mark.slow
+def test_push_to_talk_from_the_tray_runs_a_voice_turn(
+    desktop_factory: Any,
+    settings_for: Any,
+    ollama: FakeOllama,
+    say_piper: Any,  # noqa: F811
+    run: Any,
+    tmp_path: Path,
+) -> None:
+    # Push-to-talk only (no wake word), the configured local Whisper and Piper, loaded by the
+    # pipeline itself in the background; a WAV file stands in for the microphone.
+    settings = settings_for(wake=WakeSettings(enabled=False), follow_up_s=0.0)
+    command = say_piper("What is the weather like today?", lead_s=2.5)
+    reply_wav = tmp_path / "reply.wav"
+    connector = local_connector(
+        settings,
+        voice_source_factory=lambda: WavSource(command, realtime=True, trailing_silence_s=4.0),
+        voice_sink=WavSink(reply_wav),
+    )
+    ollama.script("/api/chat", ollama_text(REPLY, chunks=6))
+    desktop = desktop_factory(None, use_tray=True)
+    connect(desktop, run, connector)
+    assistant = desktop.context.assistant
+    # Connected before any model is ready: loading never delays the app.
+    voice = next(c for c in run(assistant.capabilities()) if c.name == "voice")
+    assert voice.reason == "voice models are still loading"
+    events: list[Event] = []
+    desktop.bridge.event_received.connect(events.append)
+    shown: list[str] = []
+    desktop.tray.state_shown.connect(shown.append)
+    voice_item_state(desktop, run, available=True)  # VAD loaded, the "microphone" is open
+    assert desktop.actions.mute.isEnabled()
+    desktop.actions.push_to_talk.trigger()  # toggle: listen now, silence ends the command
+    run(wait_for(lambda: any(e.type == "tts-end" for e in events), timeout_s=60), timeout_s=70)
+    run(wait_for(lambda: desktop.tray.state == "idle", timeout_s=10))
+    types = [e.type for e in events if e.type != "audio-level"]
+    stt_start = next(e for e in events if e.type == "stt-start")
+    assert stt_start.trigger == "push-to-talk"  # type: ignore[attr-defined]
+    stt_end = next(e for e in events if e.type == "stt-end")
+    assert "weather" in stt_end.text.lower()  # type: ignore[attr-defined]
+    run_start = next(e for e in events if e.type == "run-start")
+    assert run_start.source == "voice"  # type: ignore[attr-defined]
+    tts_end = next(e for e in events if e.type == "tts-end")
+    assert tts_end.status == "complete"  # type: ignore[attr-defined]
+    assert types.index("stt-start") < types.index("run-start") < types.index("tts-start")
+    after = shown[shown.index("listening") :]
+    assert after == ["listening", "thinking", "speaking", "idle"], shown
+    sent = ollama.requests_to("/api/chat")[0].json()["messages"][-1]["content"]
+    assert "weather" in sent.lower()
+    # The app's quit path stops voice and closes the reply (the sink's WAV is complete).
+    run(desktop.shutdown(), timeout_s=30)
+    with wave.open(str(reply_wav), "rb") as reader:
+        assert reader.getnframes() / reader.getframerate() > 1.5
+
+
+@pytest.mark.parametrize(
+    ("mode", "expected"),
+    [("hold", ["press", "release"]), ("toggle", ["toggle"])],
+)
+def test_push_to_talk_hotkey_follows_the_hold_or_toggle_setting(
+    desktop_factory: Any, stack: Any, run: Any, mode: str, expected: list[str]
+) -> None:
+    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.domain.chat import CapabilityStatus
+    from aria_desktop.domain.commands import PushToTalk
+
+    received: list[str] = []
+
+    async def handle(command: PushToTalk) -> None:
+        received.append(command.action)
+
+    stack.orchestrator.register_command(PushToTalk, handle)
+    stack.orchestrator.register_capability(
+        "voice", lambda: CapabilityStatus(name="voice", available=True)
+    )
+    LocalSettingsService().apply(
+        {"voice.push_to_talk": mode, "gui.hotkey_push_to_talk": "Ctrl+Alt+T"}
+    )
+    desktop = desktop_factory(stack.assistant, use_tray=True)
+    run(wait_for(lambda: desktop.actions.push_to_talk.isEnabled()))
+    assert desktop.hotkey_bindings()["push_to_talk"] == "Ctrl+Alt+T"
+    desktop.on_hotkey("push_to_talk", "press")
+    desktop.on_hotkey("push_to_talk", "release")
+    run(wait_for(lambda: len(received) == len(expected)))
+    run(asyncio.sleep(0.1))
+    assert received == expected
