@@ -5,7 +5,9 @@ they become ``ScreenText`` words, lines, blocks and numbered elements, in screen
 Screen text is small (9–11 pt) and sparse, so the image is read as grayscale at 2x with page
 segmentation mode 11 ("sparse text"), which finds isolated button captions that the default
 mode skips. ``OMP_THREAD_LIMIT=1``: Tesseract's OpenMP threads only fight each other (and the
-event loop) on small images.
+event loop) on small images. It is given to the Tesseract child process only: set in this
+process's environment it would also cap OpenMP in CTranslate2, whose Whisper then transcribes
+garbage ("!!!!") when asked for more threads than the cap.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import logging
 import os
 import re
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -41,6 +44,36 @@ def tesseract_version() -> str | None:
         return None
 
 
+class _ChildEnvironment(Mapping[str, str]):
+    """``os.environ`` as it is now, plus overrides: the environment of Tesseract children."""
+
+    def __init__(self, overrides: dict[str, str]) -> None:
+        self._overrides = overrides
+
+    def _merged(self) -> dict[str, str]:
+        return {**os.environ, **self._overrides}
+
+    def __getitem__(self, key: str) -> str:
+        return self._merged()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._merged())
+
+    def __len__(self) -> int:
+        return len(self._merged())
+
+
+def _limit_tesseract_threads(pytesseract_module: Any) -> None:
+    """Give pytesseract's child processes OMP_THREAD_LIMIT=1 without touching ours.
+
+    pytesseract starts Tesseract with ``env=<its module's environ>``; pointing that name at a
+    merged view scopes the limit to Tesseract alone.
+    """
+    inner = pytesseract_module.pytesseract
+    if not isinstance(inner.environ, _ChildEnvironment):
+        inner.environ = _ChildEnvironment({"OMP_THREAD_LIMIT": "1"})
+
+
 class TesseractOcr:
     """Reads text from screen images.
 
@@ -51,8 +84,7 @@ class TesseractOcr:
     """
 
     def __init__(self, *, upscale: float = 2.0, psm: int = 11, lang: str = "eng") -> None:
-        """Configure; Tesseract runs as a child process and inherits OMP_THREAD_LIMIT=1."""
-        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+        """Configure; Tesseract runs as a child process with OMP_THREAD_LIMIT=1."""
         self._upscale = upscale
         self._config = f"--psm {psm}"
         self._lang = lang
@@ -65,6 +97,7 @@ class TesseractOcr:
             raise OcrUnavailableError(
                 "pytesseract is not installed.", hint="pip install 'aria-desktop[computer]'"
             ) from exc
+        _limit_tesseract_threads(pytesseract)
         started = time.perf_counter()
         image = imaging.ocr_ready(frame, self._upscale)
         try:

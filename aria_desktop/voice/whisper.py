@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 import time
 from pathlib import Path
@@ -55,6 +56,23 @@ def whisper_model_path(model: str) -> Path:
     if not (path / "model.bin").is_file():
         raise VoiceModelError(f"{path} holds no Whisper model (model.bin).", hint=_INSTALL_HINT)
     return path
+
+
+def _threads_within_omp_limit(wanted: int) -> int:
+    """``wanted`` threads, lowered to ``OMP_THREAD_LIMIT`` when that is set lower.
+
+    CTranslate2 asked for more OpenMP threads than the process limit allows returns garbage
+    transcripts ("!!!!"), so never ask for more than the limit.
+    """
+    raw = os.environ.get("OMP_THREAD_LIMIT", "")
+    try:
+        limit = int(raw)
+    except ValueError:
+        return wanted
+    if 0 < limit < wanted:
+        _LOGGER.warning("OMP_THREAD_LIMIT=%d: Whisper runs on %d thread(s)", limit, limit)
+        return limit
+    return wanted
 
 
 class WhisperSTT:
@@ -108,12 +126,13 @@ class WhisperSTT:
                 f"faster-whisper is missing: {exc}.", hint=_INSTALL_HINT
             ) from None
         started = time.monotonic()
+        threads = _threads_within_omp_limit(self._cpu_threads)
         try:
             model = WhisperModel(
                 str(path),
                 device="cpu",
                 compute_type="int8",
-                cpu_threads=self._cpu_threads,
+                cpu_threads=threads,
                 local_files_only=True,
             )
         except Exception as exc:
