@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,12 @@ from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import ChatModel
+from aria_desktop.core.ports import ChatModel, SettingsAccess
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
+from aria_desktop.domain.chat import CapabilityStatus
+from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
+from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -32,7 +35,7 @@ from aria_desktop.memory.connection import sqlite_info
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
-from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
 
 __all__ = [
     "App",
@@ -49,6 +52,7 @@ __all__ = [
     "open_audit_log",
     "open_memory",
     "open_storage",
+    "start_voice",
 ]
 
 _LOGGER = logging.getLogger(__name__)
@@ -130,15 +134,29 @@ class App:
     audit: AuditLog
     memory: MemoryService | None = None
     embedder: Embedder | None = None
+    settings_access: SettingsAccess | None = None
+    voice: VoicePipeline | None = None
+    _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
 
     @property
     def assistant(self) -> LocalAssistant:
-        """The in-process ``Assistant`` front-ends drive (memory included)."""
-        return LocalAssistant(self.orchestrator, memory=self.memory)
+        """The in-process ``Assistant`` every front-end drives (CLI, daemon API, tray app).
+
+        Built here only, with long-term memory and settings access, so each front-end sees the
+        same capabilities.
+        """
+        if self._assistant is None:
+            self._assistant = LocalAssistant(
+                self.orchestrator, memory=self.memory, settings=self.settings_access
+            )
+        return self._assistant
 
     async def aclose(self) -> None:
-        """Stop turns, close backends and the database (which releases the owner lock)."""
+        """Stop voice and turns, close backends and the database (releasing the owner lock)."""
         try:
+            voice, self.voice = self.voice, None
+            if voice is not None:
+                await voice.stop()
             await self.orchestrator.stop()
             await self.router.aclose()
             if self.embedder is not None:
@@ -147,8 +165,16 @@ class App:
             await self.database.close()
 
 
-async def build_app(settings: Settings, *, port: int | None = None) -> App:
+async def build_app(
+    settings: Settings,
+    *,
+    port: int | None = None,
+    settings_access: SettingsAccess | None = None,
+) -> App:
     """Take ownership of the database and build the orchestrator with all its adapters.
+
+    ``settings_access`` is what ``get_settings``/``update_settings`` read and write (default:
+    the settings file). Voice is not started here: see :func:`start_voice`.
 
     Raises:
         DatabaseOwnedError: another ARIA process owns the database.
@@ -196,6 +222,7 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
         audit=audit,
         memory=memory,
         embedder=embedder,
+        settings_access=settings_access or FileSettingsAccess(),
     )
 
 
@@ -422,3 +449,37 @@ def build_voice(
     )
     pipeline.install()
     return pipeline
+
+
+async def start_voice(app: App) -> VoicePipeline | None:
+    """Start the voice pipeline on ``app`` when ``voice.enabled`` (daemon and tray app).
+
+    Models load in the background. Without a microphone voice stays an unavailable capability
+    with the reason, while ``Speak`` and ``Transcribe`` (``/speak``, ``/transcribe``) still work:
+    they need only the models. If the pipeline cannot even be built, the voice commands answer
+    with that reason instead of failing the start.
+    """
+    if not app.settings.voice.enabled:
+        return None
+    try:
+        pipeline = build_voice(app.settings, app.orchestrator)
+        await pipeline.start()
+    except AriaError as exc:
+        _LOGGER.error("Voice is unavailable: %s", exc.message)
+        _install_voice_unavailable(app.orchestrator, exc.message)
+        return None
+    app.voice = pipeline
+    return pipeline
+
+
+def _install_voice_unavailable(orchestrator: Orchestrator, reason: str) -> None:
+    """Voice commands that explain why voice is missing (instead of "unknown command")."""
+
+    async def refuse(_command: object) -> None:
+        raise VoiceUnavailableError(f"Voice is unavailable: {reason}", hint="Run `aria doctor`.")
+
+    for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
+        orchestrator.register_command(command_type, refuse)
+    orchestrator.register_capability(
+        "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
+    )

@@ -1,23 +1,30 @@
-"""``aria desktop``: the tray app, with ARIA in this process or attached to a running daemon."""
+"""``aria desktop``: the tray app, with ARIA in this process or attached to a running daemon.
+
+In-process, the tray app is the owner (design.md §1): it starts through the same
+``owner.start_owner`` as ``aria daemon``, so it also serves the local HTTP API (and automations,
+and voice when enabled). If a daemon already owns the data, it attaches to it instead.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import importlib
-from typing import Any, cast
+from typing import TYPE_CHECKING
 
 from aria_desktop import paths
+from aria_desktop.api.client import ApiClient
+from aria_desktop.api.token import TokenFile
+from aria_desktop.cli._assistant import owner_client
 from aria_desktop.cli._common import EXIT_OK, Subparsers
-from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.errors import AriaError
-from aria_desktop.settings import Settings
+from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
+from aria_desktop.memory.owner_lock import read_owner
+from aria_desktop.settings import Settings, resolve_database_path
+
+if TYPE_CHECKING:
+    from aria_desktop.gui.app import Connection
 
 __all__ = ["register"]
-
-ATTACH_NEEDS_API = (
-    "`aria desktop --attach` needs ARIA's HTTP API, which this installation does not include."
-)
 
 
 def register(sub: Subparsers) -> None:
@@ -50,30 +57,24 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
     attach: str | None = args.attach
 
     async def connect_local() -> Connection:
-        # The adapters' imports (httpx, the Anthropic SDK, SQLite) take about a second: do
-        # them on a thread so the tray stays responsive while ARIA starts.
-        await asyncio.to_thread(importlib.import_module, "aria_desktop.bootstrap")
-        from aria_desktop.bootstrap import build_app
-        from aria_desktop.core.assistant import LocalAssistant
+        # The adapters' imports (httpx, the Anthropic SDK, SQLite, FastAPI) take about a
+        # second: do them on a thread so the tray stays responsive while ARIA starts.
+        await asyncio.to_thread(importlib.import_module, "aria_desktop.owner")
+        from aria_desktop.owner import start_owner
 
-        app = await build_app(settings)
+        try:
+            owner = await start_owner(settings)
+        except DatabaseOwnedError as exc:  # a daemon already owns the data: use it
+            return await _attached(await owner_client(settings, exc.port, exc.pid))
         return Connection(
-            assistant=LocalAssistant(app.orchestrator),
-            label="running in this app",
-            aclose=app.aclose,
+            assistant=owner.assistant,
+            label=f"running in this app, API on {owner.server.url}",
+            aclose=owner.stop,
         )
 
     async def connect_remote() -> Connection:
-        client_module = _api_client_module()
-        client: Any = await client_module.connect(settings, url=attach or None)
-        return Connection(
-            assistant=cast(Assistant, client),
-            label=f"attached to {getattr(client, 'base_url', 'the running ARIA')}",
-            aclose=client.aclose,
-        )
+        return await _attached(await _attach_client(settings, attach or None))
 
-    if attach is not None:
-        _api_client_module()  # fail before any window opens
     options = DesktopOptions(
         icons_dir=paths.resource_path("icons"),
         use_tray=False if args.no_tray else None,
@@ -86,11 +87,29 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
     return status or EXIT_OK
 
 
-def _api_client_module() -> Any:
-    """``aria_desktop.api.client`` (built separately); a clear error when it is absent."""
-    try:
-        return importlib.import_module("aria_desktop.api.client")
-    except ImportError as exc:
-        raise AriaError(
-            ATTACH_NEEDS_API, hint="Run `aria desktop` without --attach to start ARIA here."
-        ) from exc
+async def _attached(client: ApiClient) -> Connection:
+    from aria_desktop.gui.app import Connection
+
+    return Connection(
+        assistant=client, label=f"attached to {client.base_url}", aclose=client.aclose
+    )
+
+
+async def _attach_client(settings: Settings, url: str | None) -> ApiClient:
+    """A connected API client for ``url``, or for the owner the lock file advertises."""
+    if url:
+        client = ApiClient(url, TokenFile(paths.api_token_path()).read())
+        try:
+            await client.connect()
+        except BaseException:
+            await client.aclose()
+            raise
+        return client
+    owner = read_owner(resolve_database_path(settings))
+    if owner is None:
+        raise OwnerUnreachableError(
+            "No ARIA is running to attach to.",
+            hint="Start it with `aria daemon` (or `systemctl --user start aria`), or run "
+            "`aria desktop` without --attach.",
+        )
+    return await owner_client(settings, owner.port, owner.pid)
