@@ -20,6 +20,7 @@ from typing import Any, Self
 
 import httpx
 
+from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.audio import SpeechAudio, Transcript
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
@@ -256,6 +257,8 @@ class ApiSubscription:
         ) as response:
             if response.status_code != 200:
                 await response.aread()
+                if response.status_code == 401 and self._client._reload_token():
+                    return "idle"  # reconnect with the new token
                 raise _error_from(response)
             name = ""
             async for line in response.aiter_lines():
@@ -318,10 +321,21 @@ class ApiClient:
         base_url: e.g. ``http://127.0.0.1:8731``.
         token: the API token (read from the token file by the caller; never from argv).
         timeout_s: per-request timeout, seconds (event streams have none while reading).
+        token_file: where the token lives; when given, a 401 re-reads it once and retries, so
+            a rotation (``aria token rotate``, the settings dialog) does not cut the client off.
     """
 
-    def __init__(self, base_url: str, token: str, *, timeout_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout_s: float = 30.0,
+        token_file: TokenFile | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
+        self._token = token
+        self._token_file = token_file
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             headers={"Authorization": f"Bearer {token}"},
@@ -345,9 +359,25 @@ class ApiClient:
     def _forget(self, sub: ApiSubscription) -> None:
         self._subs.discard(sub)
 
+    def _reload_token(self) -> bool:
+        """Take a new token from the token file; False if there is none or it is unchanged."""
+        if self._token_file is None:
+            return False
+        try:
+            token = self._token_file.read()
+        except AriaError:
+            return False
+        if token == self._token:
+            return False
+        self._token = token
+        self._http.headers["Authorization"] = f"Bearer {token}"
+        return True
+
     async def _request(self, method: str, path: str, *, raw: bool = False, **kwargs: Any) -> Any:
         try:
             response = await self._http.request(method, f"{_P}{path}", **kwargs)
+            if response.status_code == 401 and self._reload_token():
+                response = await self._http.request(method, f"{_P}{path}", **kwargs)
         except httpx.HTTPError as exc:
             raise _unreachable(self.base_url, exc) from None
         if not response.is_success:

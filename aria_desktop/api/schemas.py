@@ -322,9 +322,6 @@ class AutomationRunOut(BaseModel):
 
 MemoryKindIn = Literal["fact", "preference", "event", "skill", "document"]
 MemoryStatusIn = Literal["active", "superseded", "forgotten"]
-_CONTENT = Field(min_length=1, max_length=2000, pattern=r"\S")
-_SUBJECT = Field(min_length=1, max_length=200, pattern=r"\S")
-_UNIT = Field(ge=0.0, le=1.0)
 
 
 class MemoryOut(BaseModel):
@@ -377,7 +374,7 @@ class MemoryOut(BaseModel):
 class MemoryCreate(_Strict):
     """Remember something (a near-duplicate reinforces the memory already there)."""
 
-    content: str = _CONTENT
+    content: str = Field(min_length=1, max_length=2000, pattern=r"\S")
     kind: MemoryKindIn = "fact"
     subject: str = Field(default="user", min_length=1, max_length=200, pattern=r"\S")
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
@@ -386,10 +383,10 @@ class MemoryCreate(_Strict):
 class MemoryUpdate(_Strict):
     """Correct a memory in place; fields left out stay as they are."""
 
-    content: str | None = _CONTENT
+    content: str | None = Field(default=None, min_length=1, max_length=2000, pattern=r"\S")
     kind: MemoryKindIn | None = None
-    subject: str | None = _SUBJECT
-    importance: float | None = _UNIT
+    subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
 def _active_only() -> list[MemoryStatusIn]:
@@ -402,7 +399,7 @@ class MemorySearchIn(_Strict):
     query: str = Field(min_length=1, max_length=2000, pattern=r"\S")
     limit: int = Field(default=10, ge=1, le=100)
     kinds: list[MemoryKindIn] = Field(default_factory=list, max_length=5)
-    subject: str | None = _SUBJECT
+    subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
     statuses: list[MemoryStatusIn] = Field(default_factory=_active_only, max_length=3)
     since: float | None = Field(default=None, ge=0.0, le=1e11)
     until: float | None = Field(default=None, ge=0.0, le=1e11)

@@ -30,8 +30,10 @@ async def owner_client(settings: Settings, port: int | None, pid: int) -> ApiCli
         )
     from aria_desktop.owner import client_host
 
-    token = TokenFile(paths.api_token_path()).read()
-    client = ApiClient(f"http://{client_host(settings.api.host)}:{port}", token)
+    token_file = TokenFile(paths.api_token_path())
+    client = ApiClient(
+        f"http://{client_host(settings.api.host)}:{port}", token_file.read(), token_file=token_file
+    )
     try:
         await client.connect()
     except BaseException:

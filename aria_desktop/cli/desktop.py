@@ -98,7 +98,8 @@ async def _attached(client: ApiClient) -> Connection:
 async def _attach_client(settings: Settings, url: str | None) -> ApiClient:
     """A connected API client for ``url``, or for the owner the lock file advertises."""
     if url:
-        client = ApiClient(url, TokenFile(paths.api_token_path()).read())
+        token_file = TokenFile(paths.api_token_path())
+        client = ApiClient(url, token_file.read(), token_file=token_file)
         try:
             await client.connect()
         except BaseException:
