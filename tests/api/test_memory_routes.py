@@ -37,7 +37,8 @@ async def test_memory_round_trip_create_get_update_search_forget(api: Api) -> No
 
     hits = (await api.client.post(f"{P}/memories/search", json={"query": "Dana Porto"})).json()
     assert [h["memory"]["id"] for h in hits] == [memory["id"]]
-    assert hits[0]["lexical_rank"] == 1 and hits[0]["score"] > 0
+    assert hits[0]["lexical_rank"] == 1
+    assert hits[0]["score"] > 0
 
     assert (await api.client.delete(f"{P}/memories/{memory['id']}")).status_code == 204
     assert (await api.client.post(f"{P}/memories/search", json={"query": "Porto"})).json() == []
@@ -79,7 +80,8 @@ async def test_memory_routes_answer_503_with_a_hint_when_memory_is_not_set_up(ap
         response = await api.client.request(method, path, json=body)
         assert response.status_code == 503, (path, response.text)
         error = response.json()["error"]
-        assert error["code"] == "memory_unavailable" and "aria doctor" in error["hint"]
+        assert error["code"] == "memory_unavailable"
+        assert "aria doctor" in error["hint"]
     async with ApiClient(api.url, api.token) as client:
         with pytest.raises(MemoryUnavailableError):
             await client.list_memories()
@@ -89,7 +91,8 @@ async def test_inbox_lists_approves_and_rejects_proposed_memories(api: Api) -> N
     assert api.memory_store is not None
     keep = await api.memory_store.add_candidate("I prefer tea over coffee", kind="preference")
     drop = await api.memory_store.add_candidate("I live on the moon")
-    assert keep is not None and drop is not None
+    assert keep is not None
+    assert drop is not None
     inbox = (await api.client.get(f"{P}/memory-inbox")).json()
     assert [c["id"] for c in inbox] == [keep.id, drop.id]
     assert inbox[0]["kind"] == "preference"
@@ -108,11 +111,13 @@ async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> No
     async with ApiClient(api.url, api.token) as client:
         assistant: Assistant = client
         added = await assistant.add_memory("The boiler code is 4471", kind="fact", importance=0.9)
-        assert added.provenance == "api" and added.importance == 0.9
+        assert added.provenance == "api"
+        assert added.importance == 0.9
         assert await assistant.get_memory(added.id) == added
         assert await assistant.get_memory("mem_missing") is None
         fixed = await assistant.update_memory(added.id, content="The boiler code is 4472")
-        assert fixed.id == added.id and fixed.content.endswith("4472")
+        assert fixed.id == added.id
+        assert fixed.content.endswith("4472")
         hits = await assistant.search_memories(MemoryQuery(text="boiler code", limit=5))
         assert [h.memory.id for h in hits] == [added.id]
         assert [m.id for m in await assistant.list_memories(kinds=("fact",))] == [added.id]
@@ -128,6 +133,7 @@ async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> No
 
         await assistant.forget_memory(added.id)
         forgotten = await assistant.get_memory(added.id)
-        assert forgotten is not None and forgotten.status == "forgotten"
+        assert forgotten is not None
+        assert forgotten.status == "forgotten"
         with pytest.raises(NotFoundError):
             await assistant.forget_memory("mem_missing")
