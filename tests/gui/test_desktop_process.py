@@ -46,6 +46,8 @@ def app_env(tmp_path: Path, display: str | None, ollama_url: str) -> dict[str, s
     env["ARIA_LLM__CHAINS__CHAT"] = "ollama"
     env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
     env["OMP_THREAD_LIMIT"] = "1"
+    env["ARIA_API__PORT"] = "0"  # the tray app serves the API too: any free port
+    env["ARIA_VOICE__ENABLED"] = "false"  # no voice models competing with tesseract
     return env
 
 
