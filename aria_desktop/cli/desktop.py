@@ -75,6 +75,8 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
     async def connect_remote() -> Connection:
         return await _attached(await _attach_client(settings, attach or None))
 
+    if attach == "" and read_owner(resolve_database_path(settings)) is None:
+        raise _nothing_to_attach()  # before any window opens
     options = DesktopOptions(
         icons_dir=paths.resource_path("icons"),
         use_tray=False if args.no_tray else None,
@@ -108,9 +110,13 @@ async def _attach_client(settings: Settings, url: str | None) -> ApiClient:
         return client
     owner = read_owner(resolve_database_path(settings))
     if owner is None:
-        raise OwnerUnreachableError(
-            "No ARIA is running to attach to.",
-            hint="Start it with `aria daemon` (or `systemctl --user start aria`), or run "
-            "`aria desktop` without --attach.",
-        )
+        raise _nothing_to_attach()
     return await owner_client(settings, owner.port, owner.pid)
+
+
+def _nothing_to_attach() -> OwnerUnreachableError:
+    return OwnerUnreachableError(
+        "No ARIA is running to attach to.",
+        hint="Start it with `aria daemon` (or `systemctl --user start aria`), or run "
+        "`aria desktop` without --attach.",
+    )
