@@ -296,12 +296,15 @@ def create_app(
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 405:  # every method of every route on this path, not the first
-            methods = {
-                method
+            path = request.url.path
+            matching = [
+                route
                 for route in app.routes
-                if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
-                for method in route.methods or ()
-            }
+                if isinstance(route, APIRoute) and route.path_regex.match(path)
+            ]
+            # A fixed path (/memories/search) wins over a template that also matches it.
+            exact = [route for route in matching if route.path == path]
+            methods = {method for route in exact or matching for method in route.methods or ()}
             headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse(
             error_body(code, str(exc.detail)), status_code=exc.status_code, headers=headers

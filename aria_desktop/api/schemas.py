@@ -57,6 +57,12 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _StrictTypes(BaseModel):
+    """No unknown fields and no coercion (``false`` is not an importance, ``"5"`` no limit)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
 class ErrorDetail(BaseModel):
     """What went wrong: a stable ``code`` and a message with a hint for people."""
 
@@ -371,7 +377,7 @@ class MemoryOut(BaseModel):
         )
 
 
-class MemoryCreate(_Strict):
+class MemoryCreate(_StrictTypes):
     """Remember something (a near-duplicate reinforces the memory already there)."""
 
     content: str = Field(min_length=1, max_length=2000, pattern=r"\S")
@@ -380,7 +386,7 @@ class MemoryCreate(_Strict):
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
 
 
-class MemoryUpdate(_Strict):
+class MemoryUpdate(_StrictTypes):
     """Correct a memory in place; fields left out stay as they are."""
 
     content: str | None = Field(default=None, min_length=1, max_length=2000, pattern=r"\S")
@@ -393,7 +399,7 @@ def _active_only() -> list[MemoryStatusIn]:
     return ["active"]
 
 
-class MemorySearchIn(_Strict):
+class MemorySearchIn(_StrictTypes):
     """Search memories by meaning and keywords (plain words, never query syntax)."""
 
     query: str = Field(min_length=1, max_length=2000, pattern=r"\S")
@@ -459,7 +465,7 @@ class MemoryCandidateOut(BaseModel):
 # --- voice -------------------------------------------------------------------------------------
 
 
-class SpeakIn(_Strict):
+class SpeakIn(_StrictTypes):
     """Text to say; ``play`` also plays it on ARIA's speaker (the WAV is returned either way)."""
 
     text: str = Field(min_length=1, max_length=5000, pattern=r"\w")
