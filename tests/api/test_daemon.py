@@ -224,3 +224,26 @@ def test_cli_goes_through_the_running_daemon(tmp_path: Path) -> None:
         finally:
             daemon.stop()
         assert _cli(daemon, "status").returncode == 3
+
+
+@pytest.mark.slow
+def test_aria_memory_goes_through_the_running_daemon(tmp_path: Path) -> None:
+    with FakeOllama() as ollama:
+        daemon = DaemonProcess(tmp_path, ollama.url).start()
+        try:
+            added = _cli(daemon, "memory", "add", "My bike lock code is 3141")
+            assert added.returncode == 0, added.stderr
+            memory_id = added.stdout.strip()
+            assert memory_id.startswith("mem_")
+            found = _cli(daemon, "memory", "search", "bike lock", "--json")
+            assert found.returncode == 0, found.stderr
+            assert memory_id in found.stdout
+            with httpx.Client(base_url=daemon.url, headers=daemon.headers()) as client:
+                stored = client.get(f"/api/v1/memories/{memory_id}").json()
+            assert stored["provenance"] == "api"  # written by the daemon, not by the CLI
+            exported = _cli(daemon, "memory", "export", str(tmp_path / "out.jsonl"))
+            assert exported.returncode == 1
+            assert "needs the database" in exported.stderr
+            assert "Traceback" not in exported.stderr
+        finally:
+            daemon.stop()

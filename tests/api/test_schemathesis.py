@@ -53,15 +53,25 @@ def test_schemathesis_finds_no_server_errors_or_schema_violations(
         'headers = { Authorization = "Bearer ${ARIA_TEST_TOKEN}" }\n\n'
         "[[operations]]\n"
         'include-path = "/api/v1/hooks/{name}"\n'
-        'parameters = { "path.name" = "ping" }\n'
-        # Voice is off in this daemon (its models are exercised in test_voice_routes): the
-        # voice routes answer their documented 503 "voice is not set up", which is no crash.
-        "\n[[operations]]\n"
-        'include-path-regex = "^/api/v1/(speak|listen)$"\n'
-        "checks = { not_a_server_error = { enabled = false } }\n",
+        'parameters = { "path.name" = "ping" }\n',
         encoding="utf-8",
     )
+    voice = r"^/api/v1/(speak|listen)$"
+    _run_schemathesis(daemon, config, "--exclude-path-regex", voice)
+    # Voice is off in this daemon (its models are exercised in test_voice_routes): /speak and
+    # /listen answer their documented 503 "voice is not set up", which is not a crash; every
+    # other check still runs on them.
+    _run_schemathesis(
+        daemon, config, "--include-path-regex", voice, exclude_checks="not_a_server_error"
+    )
+    assert "500" not in daemon.output()
+
+
+def _run_schemathesis(
+    daemon: DaemonProcess, config: Path, *selection: str, exclude_checks: str = ""
+) -> None:
     st = Path(sys.executable).with_name("st")
+    excluded = ",".join(c for c in ("positive_data_acceptance", exclude_checks) if c)
     result = subprocess.run(
         [
             str(st),
@@ -69,10 +79,11 @@ def test_schemathesis_finds_no_server_errors_or_schema_violations(
             str(config),
             "run",
             f"{daemon.url}/openapi.json",
+            *selection,
             "--checks",
             "all",
             "--exclude-checks",
-            "positive_data_acceptance",
+            excluded,
             "--mode",
             "all",
             "--max-examples",
@@ -97,11 +108,10 @@ def test_schemathesis_finds_no_server_errors_or_schema_violations(
         env={**os.environ, "ARIA_TEST_TOKEN": daemon.token},
         capture_output=True,
         text=True,
-        timeout=880,
+        timeout=860,
     )
     print(result.stdout[-3000:])
     assert result.returncode == 0, result.stdout[-8000:] + result.stderr[-2000:]
-    assert "500" not in daemon.output()
 
 
 def test_no_operation_succeeds_without_the_token(daemon: DaemonProcess) -> None:
