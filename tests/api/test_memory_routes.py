@@ -7,7 +7,7 @@ import pytest
 
 from aria_desktop.api.client import ApiClient
 from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.errors import MemoryUnavailableError, NotFoundError
+from aria_desktop.domain.errors import ApiAuthError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.memory import MemoryQuery
 from tests.api.conftest import Api
 
@@ -137,3 +137,16 @@ async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> No
         assert forgotten.status == "forgotten"
         with pytest.raises(NotFoundError):
             await assistant.forget_memory("mem_missing")
+
+
+async def test_api_client_follows_a_rotated_token_from_its_token_file(api: Api) -> None:
+    old = api.token
+    async with (
+        ApiClient(api.url, old, token_file=api.token_file) as follows,
+        ApiClient(api.url, old) as fixed,
+    ):
+        await follows.add_memory("Before the rotation")
+        api.token_file.rotate()  # as the settings dialog or `aria token rotate` do
+        assert [m.content for m in await follows.list_memories()] == ["Before the rotation"]
+        with pytest.raises(ApiAuthError):
+            await fixed.list_memories()
