@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,12 +23,13 @@ from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
 from aria_desktop.core.computer_agent import ComputerAgent
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import ChatModel
+from aria_desktop.core.ports import ChatModel, SettingsAccess
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.tools import default_policy
 from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
 from aria_desktop.domain.chat import CapabilityStatus
-from aria_desktop.domain.errors import AudioDeviceError
+from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
+from aria_desktop.domain.errors import AriaError, AudioDeviceError, VoiceUnavailableError
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -38,7 +39,7 @@ from aria_desktop.memory.connection import sqlite_info
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
-from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
 
 if TYPE_CHECKING:
     from aria_desktop.computer.controller import DesktopController
@@ -142,21 +143,32 @@ class App:
     audit: AuditLog
     memory: MemoryService | None = None
     embedder: Embedder | None = None
+    settings_access: SettingsAccess | None = None
     voice: VoicePipeline | None = None
+    _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
 
     @property
     def assistant(self) -> LocalAssistant:
-        """The in-process ``Assistant`` front-ends drive (memory included)."""
-        return LocalAssistant(self.orchestrator, memory=self.memory)
+        """The in-process ``Assistant`` every front-end drives (CLI, daemon API, tray app).
+
+        Built here only, with long-term memory and settings access, so each front-end sees the
+        same capabilities.
+        """
+        if self._assistant is None:
+            self._assistant = LocalAssistant(
+                self.orchestrator, memory=self.memory, settings=self.settings_access
+            )
+        return self._assistant
 
     computer: ComputerUse | None = None
     computer_agent: ComputerAgent | None = None
 
     async def aclose(self) -> None:
-        """Stop voice and turns, close backends and the database (releases the owner lock)."""
+        """Stop voice and turns, close backends and the database (releasing the owner lock)."""
         try:
-            if self.voice is not None:
-                await self.voice.stop()
+            voice, self.voice = self.voice, None
+            if voice is not None:
+                await voice.stop()
             await self.orchestrator.stop()
             await self.router.aclose()
             if self.embedder is not None:
@@ -165,8 +177,16 @@ class App:
             await self.database.close()
 
 
-async def build_app(settings: Settings, *, port: int | None = None) -> App:
+async def build_app(
+    settings: Settings,
+    *,
+    port: int | None = None,
+    settings_access: SettingsAccess | None = None,
+) -> App:
     """Take ownership of the database and build the orchestrator with all its adapters.
+
+    ``settings_access`` is what ``get_settings``/``update_settings`` read and write (default:
+    the settings file). Voice is not started here: see :func:`start_voice`.
 
     Raises:
         DatabaseOwnedError: another ARIA process owns the database.
@@ -221,6 +241,7 @@ async def build_app(settings: Settings, *, port: int | None = None) -> App:
         embedder=embedder,
         computer=computer,
         computer_agent=computer_agent,
+        settings_access=settings_access or FileSettingsAccess(),
     )
 
 
@@ -596,15 +617,33 @@ async def start_voice(
         problem = await asyncio.to_thread(microphone_problem, settings.voice.input_device)
         if problem:
             _LOGGER.info("Voice: %s", problem)
-    pipeline = build_voice(
-        settings,
-        app.orchestrator,
-        source_factory=source_factory,
-        sink=sink,
-        use_microphone=not problem,
-        no_microphone_reason=problem,
-    )
+    try:
+        pipeline = build_voice(
+            settings,
+            app.orchestrator,
+            source_factory=source_factory,
+            sink=sink,
+            use_microphone=not problem,
+            no_microphone_reason=problem,
+        )
+        if not problem:
+            await pipeline.start()
+    except AriaError as exc:
+        _LOGGER.error("Voice is unavailable: %s", exc.message)
+        _install_voice_unavailable(app.orchestrator, exc.message)
+        return None
     app.voice = pipeline
-    if not problem:
-        await pipeline.start()
     return pipeline
+
+
+def _install_voice_unavailable(orchestrator: Orchestrator, reason: str) -> None:
+    """Voice commands that explain why voice is missing (instead of "unknown command")."""
+
+    async def refuse(_command: object) -> None:
+        raise VoiceUnavailableError(f"Voice is unavailable: {reason}", hint="Run `aria doctor`.")
+
+    for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
+        orchestrator.register_command(command_type, refuse)
+    orchestrator.register_capability(
+        "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
+    )

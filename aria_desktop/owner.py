@@ -1,8 +1,9 @@
 """The owner process's services: the core, the local HTTP API and automations, together.
 
-``aria daemon`` uses this, and so can the tray app: :func:`start_owner` takes ownership of the
-database (the owner lock), binds the API socket, publishes the port in the lock file so the
-CLI and ``aria desktop --attach`` find it, starts the API and the automation scheduler.
+``aria daemon`` and the tray app (``aria desktop``) both use this, so there is one owner path
+(design.md §1): :func:`start_owner` takes ownership of the database (the owner lock), binds the
+API socket, publishes the port in the lock file so the CLI and ``aria desktop --attach`` find
+it, starts the API, the automation scheduler and, when ``voice.enabled``, the voice pipeline.
 :meth:`Owner.stop` is the graceful stop: replies in progress get ``daemon.shutdown_grace_s`` to
 finish, the rest are cancelled (their text so far is kept as interrupted), then the API stops
 (streams get a ``close`` frame) and the database closes, releasing the lock.
@@ -13,20 +14,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from aria_desktop import __version__, paths
 from aria_desktop.api.config import ApiConfig
 from aria_desktop.api.outgoing import HttpResultSender
 from aria_desktop.api.server import ApiServer
 from aria_desktop.api.token import TokenFile
-from aria_desktop.bootstrap import App, build_app
+from aria_desktop.bootstrap import App, build_app, start_voice
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.automations import AutomationEngine
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.automation import AutomationSpec, ConversationMode
 from aria_desktop.domain.events import RunEnd
-from aria_desktop.settings import FileSettingsAccess, Settings
+from aria_desktop.settings import Settings
 
 __all__ = ["Owner", "api_config", "automation_specs", "client_host", "start_owner"]
 
@@ -118,6 +121,9 @@ class Owner:
             )
             await _drain(orchestrator, self.grace_s)
         try:
+            voice, self.app.voice = self.app.voice, None
+            if voice is not None:
+                await voice.stop()
             await orchestrator.stop()
             await self.server.stop()
             await self.sender.aclose()
@@ -126,8 +132,16 @@ class Owner:
         _LOGGER.info("ARIA stopped")
 
 
-async def start_owner(settings: Settings) -> Owner:
-    """Take ownership of the data and start the core, the API and automations.
+async def start_owner(
+    settings: Settings,
+    *,
+    voice_source_factory: Callable[[], Any] | None = None,
+    voice_sink: Any = None,
+) -> Owner:
+    """Take ownership of the data and start the core, the API, automations and voice.
+
+    ``voice_source_factory`` / ``voice_sink`` replace the microphone and speaker (tests pass
+    WAV files).
 
     Raises:
         DatabaseOwnedError: another ARIA owns the database.
@@ -139,7 +153,7 @@ async def start_owner(settings: Settings) -> Owner:
     server: ApiServer | None = None
     try:
         engine = AutomationEngine(app.orchestrator, automation_specs(settings), sender=sender)
-        assistant = LocalAssistant(app.orchestrator, settings=FileSettingsAccess())
+        assistant = app.assistant
         server = ApiServer(
             assistant,
             config=api_config(settings),
@@ -151,6 +165,7 @@ async def start_owner(settings: Settings) -> Owner:
             app.database.owner_lock.set_port(port)
         await server.start()
         engine.start()
+        await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
     except BaseException:
         if server is not None:
             await server.stop()

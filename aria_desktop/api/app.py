@@ -7,10 +7,12 @@ validation keeps FastAPI's 422 shape). The security middleware wraps everything.
 
 from __future__ import annotations
 
+import io
 import logging
+import wave
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -36,10 +38,19 @@ from aria_desktop.api.schemas import (
     ErrorDetail,
     ErrorOut,
     HealthOut,
+    ListenOut,
+    MemoryCandidateOut,
+    MemoryCreate,
+    MemoryHitOut,
+    MemoryOut,
+    MemorySearchIn,
+    MemoryUpdate,
     MessageOut,
     SettingsOut,
     SettingsPatch,
+    SpeakIn,
     StateOut,
+    TranscriptOut,
     TurnIn,
     TurnOut,
     UsageOut,
@@ -48,22 +59,31 @@ from aria_desktop.api.security import HEALTH_PATH, SecurityMiddleware, error_bod
 from aria_desktop.api.sse import EventStreamResponse, StreamRegistry, event_stream
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant, EventSubscription
+from aria_desktop.domain.audio import SAMPLE_WIDTH_BYTES, SpeechAudio, Transcript
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import (
     ConfirmAction,
     ListAutomations,
+    PushToTalk,
     RunAutomation,
+    Speak,
     StartTurn,
     StopEverything,
+    Transcribe,
 )
 from aria_desktop.domain.errors import (
     AriaError,
+    AudioFormatError,
     AutomationError,
     ConfigError,
     ConfirmationError,
     LLMError,
+    MemoryInvalidError,
+    MemoryUnavailableError,
     NotFoundError,
     StorageError,
+    VoiceError,
+    VoiceUnavailableError,
 )
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -79,6 +99,7 @@ from aria_desktop.domain.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from aria_desktop.domain.memory import MemoryQuery
 
 __all__ = ["ApiApp", "create_app"]
 
@@ -102,9 +123,37 @@ _BODY: _Responses = {
 }
 _NOT_FOUND: _Responses = {404: {**_E, "description": "No such record"}}
 _INVALID: _Responses = {422: {**_E, "description": "Invalid value"}}
+_MEMORY: _Responses = {
+    503: {**_E, "description": "Long-term memory is not set up, or storage is unavailable"}
+}
+_VOICE: _Responses = {
+    503: {**_E, "description": "Voice is not set up, still loading, or has no audio device"}
+}
 
 
 ConversationId = Annotated[str, Path(min_length=1, max_length=128)]
+RecordId = Annotated[str, Path(min_length=1, max_length=128)]
+
+WAV_MEDIA_TYPE = "audio/wav"
+"""The one non-JSON request body the API takes (``POST /transcribe``)."""
+TRANSCRIBE_PATH = f"{PREFIX}/transcribe"
+
+
+def wav_bytes(audio: SpeechAudio) -> bytes:
+    """``audio`` as a mono 16-bit PCM WAV file."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as writer:
+        writer.setnchannels(1)
+        writer.setsampwidth(SAMPLE_WIDTH_BYTES)
+        writer.setframerate(audio.sample_rate_hz)
+        writer.writeframes(audio.pcm)
+    return buffer.getvalue()
+
+
+_VOICE_NOT_SET_UP = VoiceUnavailableError(
+    "Voice is not set up in this ARIA.",
+    hint="Set voice.enabled = true and restart ARIA; `aria doctor` checks the voice models.",
+)
 
 
 def _status_for(exc: AriaError) -> int:
@@ -112,9 +161,9 @@ def _status_for(exc: AriaError) -> int:
         return 404
     if isinstance(exc, ConfirmationError):
         return 409
-    if isinstance(exc, ConfigError | AutomationError):
+    if isinstance(exc, ConfigError | AutomationError | MemoryInvalidError | AudioFormatError):
         return 422
-    if isinstance(exc, StorageError):
+    if isinstance(exc, StorageError | MemoryUnavailableError | VoiceError):
         return 503
     if isinstance(exc, LLMError):
         return 502
@@ -247,12 +296,15 @@ def create_app(
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         headers = dict(getattr(exc, "headers", None) or {})
         if exc.status_code == 405:  # every method of every route on this path, not the first
-            methods = {
-                method
+            path = request.url.path
+            matching = [
+                route
                 for route in app.routes
-                if isinstance(route, APIRoute) and route.path_regex.match(request.url.path)
-                for method in route.methods or ()
-            }
+                if isinstance(route, APIRoute) and route.path_regex.match(path)
+            ]
+            # A fixed path (/memories/search) wins over a template that also matches it.
+            exact = [route for route in matching if route.path == path]
+            methods = {method for route in exact or matching for method in route.methods or ()}
             headers["Allow"] = ", ".join(sorted(methods))
         return JSONResponse(
             error_body(code, str(exc.detail)), status_code=exc.status_code, headers=headers
@@ -550,6 +602,239 @@ def create_app(
     async def delete_conversation(conversation_id: ConversationId) -> Response:
         await assistant.delete_conversation(conversation_id)
         return Response(status_code=204)
+
+    # --- long-term memory --------------------------------------------------------------------
+
+    @app.get(
+        f"{PREFIX}/memories",
+        response_model=list[MemoryOut],
+        tags=["memories"],
+        summary="Memories, newest first (active only unless status says otherwise)",
+        responses={**_COMMON, **_INVALID, **_MEMORY},
+    )
+    async def list_memories(
+        kind: Annotated[
+            list[Literal["fact", "preference", "event", "skill", "document"]] | None,
+            Query(max_length=5, description="Only these kinds (repeat the parameter)"),
+        ] = None,
+        subject: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+        status: Annotated[
+            list[Literal["active", "superseded", "forgotten"]] | None,
+            Query(max_length=3, description="Only these statuses (default: active)"),
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=500)] = 100,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    ) -> list[MemoryOut]:
+        found = await assistant.list_memories(
+            kinds=tuple(kind or ()),
+            subject=subject,
+            statuses=tuple(status or ("active",)),
+            limit=limit,
+            offset=offset,
+        )
+        return [MemoryOut.of(m) for m in found]
+
+    @app.post(
+        f"{PREFIX}/memories",
+        response_model=MemoryOut,
+        status_code=201,
+        tags=["memories"],
+        summary="Remember something (a near-duplicate reinforces the existing memory)",
+        responses={**_COMMON, **_BODY, **_INVALID, **_MEMORY},
+    )
+    async def create_memory(body: MemoryCreate) -> MemoryOut:
+        memory = await assistant.add_memory(
+            body.content,
+            kind=body.kind,
+            subject=body.subject,
+            importance=body.importance,
+            provenance="api",
+        )
+        return MemoryOut.of(memory)
+
+    @app.post(
+        f"{PREFIX}/memories/search",
+        response_model=list[MemoryHitOut],
+        tags=["memories"],
+        summary="Search memories by meaning and keywords, best first",
+        responses={**_COMMON, **_BODY, **_INVALID, **_MEMORY},
+    )
+    async def search_memories(body: MemorySearchIn) -> list[MemoryHitOut]:
+        hits = await assistant.search_memories(
+            MemoryQuery(
+                text=body.query,
+                limit=body.limit,
+                kinds=tuple(body.kinds),
+                subject=body.subject,
+                statuses=tuple(body.statuses) or ("active",),
+                since=body.since,
+                until=body.until,
+                min_similarity=body.min_similarity,
+            )
+        )
+        return [MemoryHitOut.of(h) for h in hits]
+
+    @app.get(
+        f"{PREFIX}/memories/{{memory_id}}",
+        response_model=MemoryOut,
+        tags=["memories"],
+        summary="One memory (any status)",
+        responses={**_COMMON, **_NOT_FOUND, **_INVALID, **_MEMORY},
+    )
+    async def get_memory(memory_id: RecordId) -> MemoryOut:
+        memory = await assistant.get_memory(memory_id)
+        if memory is None:
+            raise NotFoundError(f"There is no memory {memory_id!r}.")
+        return MemoryOut.of(memory)
+
+    @app.patch(
+        f"{PREFIX}/memories/{{memory_id}}",
+        response_model=MemoryOut,
+        tags=["memories"],
+        summary="Correct a memory in place (fields left out are kept)",
+        responses={**_COMMON, **_BODY, **_NOT_FOUND, **_INVALID, **_MEMORY},
+    )
+    async def update_memory(memory_id: RecordId, body: MemoryUpdate) -> MemoryOut:
+        memory = await assistant.update_memory(
+            memory_id,
+            content=body.content,
+            kind=body.kind,
+            subject=body.subject,
+            importance=body.importance,
+        )
+        return MemoryOut.of(memory)
+
+    @app.delete(
+        f"{PREFIX}/memories/{{memory_id}}",
+        status_code=204,
+        response_class=Response,
+        tags=["memories"],
+        summary="Forget a memory (search no longer finds it)",
+        responses={**_COMMON, **_BODY, **_NOT_FOUND, **_INVALID, **_MEMORY},
+    )
+    async def forget_memory(memory_id: RecordId) -> Response:
+        await assistant.forget_memory(memory_id)
+        return Response(status_code=204)
+
+    @app.get(
+        f"{PREFIX}/memory-inbox",
+        response_model=list[MemoryCandidateOut],
+        tags=["memories"],
+        summary='Proposed memories waiting for approval ("ask me first" mode), oldest first',
+        responses={**_COMMON, **_MEMORY},
+    )
+    async def list_memory_inbox() -> list[MemoryCandidateOut]:
+        return [MemoryCandidateOut.of(c) for c in await assistant.list_memory_inbox()]
+
+    @app.post(
+        f"{PREFIX}/memory-inbox/{{candidate_id}}/approve",
+        response_model=MemoryOut,
+        tags=["memories"],
+        summary="Store a proposed memory",
+        responses={**_COMMON, **_BODY, **_NOT_FOUND, **_INVALID, **_MEMORY},
+    )
+    async def approve_memory(candidate_id: RecordId) -> MemoryOut:
+        return MemoryOut.of(await assistant.approve_memory(candidate_id))
+
+    @app.post(
+        f"{PREFIX}/memory-inbox/{{candidate_id}}/reject",
+        status_code=204,
+        response_class=Response,
+        tags=["memories"],
+        summary="Drop a proposed memory",
+        responses={**_COMMON, **_BODY, **_NOT_FOUND, **_INVALID, **_MEMORY},
+    )
+    async def reject_memory(candidate_id: RecordId) -> Response:
+        await assistant.reject_memory(candidate_id)
+        return Response(status_code=204)
+
+    # --- voice -------------------------------------------------------------------------------
+
+    async def _voice(command: Speak | Transcribe | PushToTalk) -> Any:
+        if not any(c.name == "voice" for c in await assistant.capabilities()):
+            raise _VOICE_NOT_SET_UP
+        return await assistant.execute(command)
+
+    @app.post(
+        f"{PREFIX}/speak",
+        response_class=Response,
+        tags=["voice"],
+        summary="Say text with ARIA's voice: the speech as a WAV file (play=true also plays it)",
+        responses={
+            **_COMMON,
+            **_BODY,
+            **_INVALID,
+            **_VOICE,
+            200: {
+                "description": "Mono 16-bit PCM WAV at the voice's sample rate",
+                "content": {WAV_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}},
+            },
+        },
+    )
+    async def speak(body: SpeakIn) -> Response:
+        audio = await _voice(Speak(text=body.text, play=body.play))
+        if not isinstance(audio, SpeechAudio):
+            raise _VOICE_NOT_SET_UP
+        return Response(wav_bytes(audio), media_type=WAV_MEDIA_TYPE)
+
+    @app.post(
+        TRANSCRIBE_PATH,
+        response_model=TranscriptOut,
+        tags=["voice"],
+        summary="Transcribe speech: send a 16-bit PCM WAV as the body (Content-Type audio/wav)",
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {WAV_MEDIA_TYPE: {"schema": {"type": "string", "format": "binary"}}},
+            }
+        },
+        responses={
+            **_COMMON,
+            **_BODY,
+            **_INVALID,
+            **_VOICE,
+            415: {**_E, "description": "The body is not audio/wav"},
+        },
+    )
+    async def transcribe(
+        request: Request,
+        language: Annotated[
+            str | None,
+            Query(
+                min_length=2,
+                max_length=16,
+                pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})?$",
+                description="Language code for multilingual models (default: the setting)",
+            ),
+        ] = None,
+    ) -> TranscriptOut:
+        wav = await request.body()
+        if not wav:
+            raise AudioFormatError(
+                "The request has no audio.", hint="Send a 16-bit PCM WAV as the request body."
+            )
+        transcript = await _voice(Transcribe(wav=wav, language=language))
+        if not isinstance(transcript, Transcript):
+            raise _VOICE_NOT_SET_UP
+        return TranscriptOut.of(transcript)
+
+    @app.post(
+        f"{PREFIX}/listen",
+        response_model=ListenOut,
+        status_code=202,
+        tags=["voice"],
+        summary="Listen now (push-to-talk): the command ends at the next pause",
+        description=(
+            "Follow the turn on `GET /api/v1/events`: `stt-vad-start`/`stt-vad-end` while "
+            "listening, `stt-start`/`stt-end` with the transcript, then the reply's `run-start`, "
+            "`llm-delta`, `run-end` and, when spoken, `tts-start`/`tts-end`; `error` if it fails. "
+            "Needs a microphone in the ARIA process (503 otherwise)."
+        ),
+        responses={**_COMMON, **_BODY, **_VOICE},
+    )
+    async def listen() -> ListenOut:
+        await _voice(PushToTalk(action="listen"))
+        return ListenOut()
 
     # --- settings --------------------------------------------------------------------------
 

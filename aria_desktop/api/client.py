@@ -11,14 +11,18 @@ events, as in-process. Streams the server closes for idleness are reopened trans
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
-from collections.abc import Mapping
+import wave
+from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 import httpx
 
+from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.audio import SpeechAudio, Transcript
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.chat import (
     CapabilityStatus,
@@ -32,21 +36,34 @@ from aria_desktop.domain.commands import (
     Command,
     ConfirmAction,
     ListAutomations,
+    PushToTalk,
     RunAutomation,
+    Speak,
     StartTurn,
     StopEverything,
+    Transcribe,
 )
 from aria_desktop.domain.errors import (
     ApiAuthError,
     ApiError,
     AriaError,
+    AudioDeviceError,
+    AudioFormatError,
     AutomationError,
     ConfigError,
     ConfirmationError,
+    MemoryInvalidError,
+    MemoryUnavailableError,
     NotFoundError,
     OwnerUnreachableError,
+    SpeechRecognitionError,
+    SpeechSynthesisError,
+    VoiceError,
+    VoiceModelError,
+    VoiceUnavailableError,
 )
 from aria_desktop.domain.events import AssistantState, Event, StateChanged, event_from_dict
+from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit, MemoryQuery
 
 __all__ = ["ApiClient", "ApiSubscription"]
 
@@ -55,10 +72,22 @@ _P = "/api/v1"
 _READY_TIMEOUT_S = 5.0
 _PAGE = 500
 _ERRORS: dict[str, type[AriaError]] = {
-    "not_found": NotFoundError,
-    "confirmation_invalid": ConfirmationError,
-    "config_invalid": ConfigError,
-    "automation_invalid": AutomationError,
+    cls.code: cls
+    for cls in (
+        NotFoundError,
+        ConfirmationError,
+        ConfigError,
+        AutomationError,
+        MemoryInvalidError,
+        MemoryUnavailableError,
+        VoiceError,
+        AudioDeviceError,
+        AudioFormatError,
+        VoiceModelError,
+        SpeechRecognitionError,
+        SpeechSynthesisError,
+        VoiceUnavailableError,
+    )
 }
 
 
@@ -114,6 +143,53 @@ def _message(data: Mapping[str, Any]) -> StoredMessage:
         model=data.get("model", ""),
         usage=Usage(**data.get("usage", {})),
     )
+
+
+def _memory(data: Mapping[str, Any]) -> Memory:
+    return Memory(
+        id=data["id"],
+        content=data["content"],
+        kind=data["kind"],
+        subject=data["subject"],
+        importance=data["importance"],
+        confidence=data["confidence"],
+        status=data["status"],
+        provenance=data["provenance"],
+        conversation_id=data.get("conversation_id"),
+        message_ids=tuple(data.get("message_ids", ())),
+        topic=data.get("topic", ""),
+        created_at=data["created_at"],
+        updated_at=data["updated_at"],
+        last_accessed_at=data.get("last_accessed_at"),
+        access_count=data.get("access_count", 0),
+        embedding_model=data.get("embedding_model", ""),
+        supersedes=data.get("supersedes"),
+        superseded_by=data.get("superseded_by"),
+    )
+
+
+def _candidate(data: Mapping[str, Any]) -> MemoryCandidate:
+    return MemoryCandidate(
+        id=data["id"],
+        content=data["content"],
+        kind=data["kind"],
+        subject=data["subject"],
+        topic=data.get("topic", ""),
+        importance=data["importance"],
+        confidence=data["confidence"],
+        conversation_id=data.get("conversation_id"),
+        message_ids=tuple(data.get("message_ids", ())),
+        created_at=data["created_at"],
+    )
+
+
+def _speech(wav_data: bytes, text: str) -> SpeechAudio:
+    with wave.open(io.BytesIO(wav_data), "rb") as reader:
+        return SpeechAudio(
+            pcm=reader.readframes(reader.getnframes()),
+            sample_rate_hz=reader.getframerate(),
+            text=text,
+        )
 
 
 class _End:
@@ -181,6 +257,8 @@ class ApiSubscription:
         ) as response:
             if response.status_code != 200:
                 await response.aread()
+                if response.status_code == 401 and self._client._reload_token():
+                    return "idle"  # reconnect with the new token
                 raise _error_from(response)
             name = ""
             async for line in response.aiter_lines():
@@ -243,10 +321,21 @@ class ApiClient:
         base_url: e.g. ``http://127.0.0.1:8731``.
         token: the API token (read from the token file by the caller; never from argv).
         timeout_s: per-request timeout, seconds (event streams have none while reading).
+        token_file: where the token lives; when given, a 401 re-reads it once and retries, so
+            a rotation (``aria token rotate``, the settings dialog) does not cut the client off.
     """
 
-    def __init__(self, base_url: str, token: str, *, timeout_s: float = 30.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        token: str,
+        *,
+        timeout_s: float = 30.0,
+        token_file: TokenFile | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
+        self._token = token
+        self._token_file = token_file
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             headers={"Authorization": f"Bearer {token}"},
@@ -270,13 +359,31 @@ class ApiClient:
     def _forget(self, sub: ApiSubscription) -> None:
         self._subs.discard(sub)
 
-    async def _request(self, method: str, path: str, **kwargs: Any) -> Any:
+    def _reload_token(self) -> bool:
+        """Take a new token from the token file; False if there is none or it is unchanged."""
+        if self._token_file is None:
+            return False
+        try:
+            token = self._token_file.read()
+        except AriaError:
+            return False
+        if token == self._token:
+            return False
+        self._token = token
+        self._http.headers["Authorization"] = f"Bearer {token}"
+        return True
+
+    async def _request(self, method: str, path: str, *, raw: bool = False, **kwargs: Any) -> Any:
         try:
             response = await self._http.request(method, f"{_P}{path}", **kwargs)
+            if response.status_code == 401 and self._reload_token():
+                response = await self._http.request(method, f"{_P}{path}", **kwargs)
         except httpx.HTTPError as exc:
             raise _unreachable(self.base_url, exc) from None
         if not response.is_success:
             raise _error_from(response)
+        if raw:
+            return response.content
         if response.status_code == 204 or not response.content:
             return None
         return response.json()
@@ -327,7 +434,11 @@ class ApiClient:
         )
 
     async def execute(self, command: Command) -> Any:
-        """The commands the API carries: StopEverything, RunAutomation, ListAutomations."""
+        """The commands the API carries.
+
+        StopEverything, RunAutomation, ListAutomations, and the voice commands Speak,
+        Transcribe and ``PushToTalk(action="listen")``.
+        """
         if isinstance(command, StopEverything):
             return int((await self._request("POST", "/stop"))["cancelled"])
         if isinstance(command, RunAutomation):
@@ -337,6 +448,26 @@ class ApiClient:
             )
         if isinstance(command, ListAutomations):
             return [AutomationSpec(**item) for item in await self._request("GET", "/automations")]
+        if isinstance(command, Speak):
+            return _speech(
+                await self._request(
+                    "POST", "/speak", json={"text": command.text, "play": command.play}, raw=True
+                ),
+                command.text,
+            )
+        if isinstance(command, Transcribe):
+            params = {"language": command.language} if command.language else None
+            data = await self._request(
+                "POST",
+                "/transcribe",
+                content=command.wav,
+                params=params,
+                headers={"Content-Type": "audio/wav"},
+            )
+            return Transcript(**data)
+        if isinstance(command, PushToTalk) and command.action == "listen":
+            await self._request("POST", "/listen")
+            return None
         raise AriaError(
             f"{type(command).__name__} cannot be sent to a running ARIA over its API yet.",
             hint="Use the tray app, or update ARIA.",
@@ -390,6 +521,102 @@ class ApiClient:
             before_id = data["next_before_id"]
             if before_id is None or (limit is not None and len(collected) >= limit):
                 return collected
+
+    # --- long-term memory -------------------------------------------------------------------
+
+    async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]:
+        """Hybrid keyword + vector search on the owner (``mode`` and ``touch`` are its own)."""
+        body: dict[str, Any] = {
+            "query": query.text,
+            "limit": query.limit,
+            "kinds": list(query.kinds),
+            "statuses": list(query.statuses),
+            "min_similarity": query.min_similarity,
+        }
+        for name in ("subject", "since", "until"):
+            value = getattr(query, name)
+            if value is not None:
+                body[name] = value
+        data = await self._request("POST", "/memories/search", json=body)
+        return [
+            MemoryHit(
+                memory=_memory(item["memory"]),
+                score=item["score"],
+                lexical_rank=item.get("lexical_rank"),
+                vector_rank=item.get("vector_rank"),
+            )
+            for item in data
+        ]
+
+    async def list_memories(
+        self,
+        *,
+        kinds: Sequence[str] = (),
+        subject: str | None = None,
+        statuses: Sequence[str] = ("active",),
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Memory]:
+        """Memories newest first, filtered."""
+        params: dict[str, Any] = {
+            "kind": list(kinds),
+            "status": list(statuses),
+            "limit": limit,
+            "offset": offset,
+        }
+        if subject is not None:
+            params["subject"] = subject
+        return [_memory(item) for item in await self._request("GET", "/memories", params=params)]
+
+    async def get_memory(self, memory_id: str) -> Memory | None:
+        """One memory (any status), or None."""
+        try:
+            return _memory(await self._request("GET", f"/memories/{memory_id}"))
+        except NotFoundError:
+            return None
+
+    async def add_memory(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        importance: float = 0.5,
+        provenance: str = "manual",
+    ) -> Memory:
+        """Remember ``content`` on the owner (its provenance there is ``api``)."""
+        body = {"content": content, "kind": kind, "subject": subject, "importance": importance}
+        return _memory(await self._request("POST", "/memories", json=body))
+
+    async def update_memory(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        subject: str | None = None,
+        importance: float | None = None,
+    ) -> Memory:
+        """Correct a memory in place (NotFoundError if it does not exist)."""
+        changes = {"content": content, "kind": kind, "subject": subject, "importance": importance}
+        body = {k: v for k, v in changes.items() if v is not None}
+        return _memory(await self._request("PATCH", f"/memories/{memory_id}", json=body))
+
+    async def forget_memory(self, memory_id: str) -> None:
+        """Forget a memory (NotFoundError if it does not exist)."""
+        await self._request("DELETE", f"/memories/{memory_id}")
+
+    async def list_memory_inbox(self) -> list[MemoryCandidate]:
+        """Extracted facts waiting for approval."""
+        return [_candidate(item) for item in await self._request("GET", "/memory-inbox")]
+
+    async def approve_memory(self, candidate_id: str) -> Memory:
+        """Store an inbox entry as a memory (NotFoundError if it does not exist)."""
+        return _memory(await self._request("POST", f"/memory-inbox/{candidate_id}/approve"))
+
+    async def reject_memory(self, candidate_id: str) -> None:
+        """Drop an inbox entry (NotFoundError if it does not exist)."""
+        await self._request("POST", f"/memory-inbox/{candidate_id}/reject")
 
     async def get_settings(self) -> dict[str, Any]:
         """Every setting of the owner (no secrets)."""

@@ -10,8 +10,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from aria_desktop.domain.audio import Transcript
 from aria_desktop.domain.automation import AutomationSpec
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, Usage
+from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit
 
 __all__ = [
     "AutomationOut",
@@ -29,11 +31,20 @@ __all__ = [
     "ErrorDetail",
     "ErrorOut",
     "HealthOut",
+    "ListenOut",
+    "MemoryCandidateOut",
+    "MemoryCreate",
+    "MemoryHitOut",
+    "MemoryOut",
+    "MemorySearchIn",
+    "MemoryUpdate",
     "MessageOut",
     "SettingsOut",
     "SettingsPatch",
+    "SpeakIn",
     "StateOut",
     "ToolCallOut",
+    "TranscriptOut",
     "TurnIn",
     "TurnOut",
     "UsageOut",
@@ -44,6 +55,12 @@ _ID = Field(min_length=1, max_length=128)
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+class _StrictTypes(BaseModel):
+    """No unknown fields and no coercion (``false`` is not an importance, ``"5"`` no limit)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorDetail(BaseModel):
@@ -305,3 +322,192 @@ class AutomationRunOut(BaseModel):
     name: str
     run_id: str
     conversation_id: str
+
+
+# --- long-term memory ------------------------------------------------------------------------
+
+MemoryKindIn = Literal["fact", "preference", "event", "skill", "document"]
+MemoryStatusIn = Literal["active", "superseded", "forgotten"]
+
+
+class MemoryOut(BaseModel):
+    """One remembered statement (see ``domain.memory.Memory``; times are UNIX seconds)."""
+
+    id: str
+    content: str
+    kind: str
+    subject: str
+    importance: float
+    confidence: float
+    status: str
+    provenance: str
+    conversation_id: str | None = None
+    message_ids: list[int] = Field(default_factory=list)
+    topic: str = ""
+    created_at: float
+    updated_at: float
+    last_accessed_at: float | None = None
+    access_count: int = 0
+    embedding_model: str = ""
+    supersedes: str | None = None
+    superseded_by: str | None = None
+
+    @classmethod
+    def of(cls, memory: Memory) -> MemoryOut:
+        """From the domain value."""
+        return cls(
+            id=memory.id,
+            content=memory.content,
+            kind=memory.kind,
+            subject=memory.subject,
+            importance=memory.importance,
+            confidence=memory.confidence,
+            status=memory.status,
+            provenance=memory.provenance,
+            conversation_id=memory.conversation_id,
+            message_ids=list(memory.message_ids),
+            topic=memory.topic,
+            created_at=memory.created_at,
+            updated_at=memory.updated_at,
+            last_accessed_at=memory.last_accessed_at,
+            access_count=memory.access_count,
+            embedding_model=memory.embedding_model,
+            supersedes=memory.supersedes,
+            superseded_by=memory.superseded_by,
+        )
+
+
+class MemoryCreate(_StrictTypes):
+    """Remember something (a near-duplicate reinforces the memory already there)."""
+
+    content: str = Field(min_length=1, max_length=2000, pattern=r"\S")
+    kind: MemoryKindIn = "fact"
+    subject: str = Field(default="user", min_length=1, max_length=200, pattern=r"\S")
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+
+
+class MemoryUpdate(_StrictTypes):
+    """Correct a memory in place; fields left out stay as they are."""
+
+    content: str | None = Field(default=None, min_length=1, max_length=2000, pattern=r"\S")
+    kind: MemoryKindIn | None = None
+    subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+def _active_only() -> list[MemoryStatusIn]:
+    return ["active"]
+
+
+class MemorySearchIn(_StrictTypes):
+    """Search memories by meaning and keywords (plain words, never query syntax)."""
+
+    query: str = Field(min_length=1, max_length=2000, pattern=r"\S")
+    limit: int = Field(default=10, ge=1, le=100)
+    kinds: list[MemoryKindIn] = Field(default_factory=list, max_length=5)
+    subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    statuses: list[MemoryStatusIn] = Field(default_factory=_active_only, max_length=3)
+    since: float | None = Field(default=None, ge=0.0, le=1e11)
+    until: float | None = Field(default=None, ge=0.0, le=1e11)
+    min_similarity: float = Field(default=0.2, ge=0.0, le=1.0)
+
+
+class MemoryHitOut(BaseModel):
+    """A search result: higher ``score`` is better (comparable within one search only)."""
+
+    memory: MemoryOut
+    score: float
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
+
+    @classmethod
+    def of(cls, hit: MemoryHit) -> MemoryHitOut:
+        """From the domain value."""
+        return cls(
+            memory=MemoryOut.of(hit.memory),
+            score=hit.score,
+            lexical_rank=hit.lexical_rank,
+            vector_rank=hit.vector_rank,
+        )
+
+
+class MemoryCandidateOut(BaseModel):
+    """A proposed memory waiting in the inbox for approval."""
+
+    id: str
+    content: str
+    kind: str
+    subject: str
+    topic: str = ""
+    importance: float
+    confidence: float
+    conversation_id: str | None = None
+    message_ids: list[int] = Field(default_factory=list)
+    created_at: float
+
+    @classmethod
+    def of(cls, candidate: MemoryCandidate) -> MemoryCandidateOut:
+        """From the domain value."""
+        return cls(
+            id=candidate.id,
+            content=candidate.content,
+            kind=candidate.kind,
+            subject=candidate.subject,
+            topic=candidate.topic,
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            conversation_id=candidate.conversation_id,
+            message_ids=list(candidate.message_ids),
+            created_at=candidate.created_at,
+        )
+
+
+# --- voice -------------------------------------------------------------------------------------
+
+
+class SpeakIn(_StrictTypes):
+    """Text to say; ``play`` also plays it on ARIA's speaker (the WAV is returned either way)."""
+
+    text: str = Field(min_length=1, max_length=5000, pattern=r"\w")
+    play: bool = False
+
+
+class TranscriptOut(BaseModel):
+    """What speech-to-text heard (``audio_s`` seconds of audio, ``latency_ms`` to recognise)."""
+
+    text: str
+    language: str = ""
+    audio_s: float = 0.0
+    latency_ms: float = 0.0
+    engine: str = ""
+
+    @classmethod
+    def of(cls, transcript: Transcript) -> TranscriptOut:
+        """From the domain value."""
+        return cls(
+            text=transcript.text,
+            language=transcript.language,
+            audio_s=transcript.audio_s,
+            latency_ms=transcript.latency_ms,
+            engine=transcript.engine,
+        )
+
+
+class ListenOut(BaseModel):
+    """A listen turn was started: what to watch on ``GET /events``."""
+
+    status: Literal["listening"] = "listening"
+    events: list[str] = Field(
+        default_factory=lambda: [
+            "stt-vad-start",
+            "stt-vad-end",
+            "stt-start",
+            "stt-end",
+            "run-start",
+            "llm-delta",
+            "run-end",
+            "tts-start",
+            "tts-end",
+            "error",
+        ]
+    )

@@ -4,7 +4,8 @@ In order: header limits (431), ``Host`` (DNS rebinding, 403), ``Origin`` (cross-
 requests, 403; CORS for allowlisted origins), per-client rate limit (429 with ``Retry-After``),
 the bearer token (401; ``/api/v1/health`` is the only open route, answered right
 here), the content type of
-state-changing requests (415: JSON only, so no HTML form can reach a route), and the body
+state-changing requests (415: JSON only, so no HTML form can reach a route; the one exception
+is ``POST /api/v1/transcribe``, which takes exactly ``audio/wav``), and the body
 size (413). The body is read here, counting bytes as they arrive, so a chunked body without
 ``Content-Length`` is cut off at the cap too and never held in memory beyond it; the route
 then gets the buffered body.
@@ -38,6 +39,9 @@ _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _MAX_BUCKETS = 10_000
 _CORS_HEADERS = "authorization, content-type"
 _CORS_METHODS = "GET, POST, PATCH, DELETE"
+_JSON = (b"application/json",)
+_WAV_PATHS = frozenset({"/api/v1/transcribe"})
+_WAV = (b"audio/wav", b"audio/x-wav", b"audio/wave")
 
 
 def error_body(code: str, message: str, hint: str = "") -> dict[str, Any]:
@@ -263,13 +267,16 @@ class SecurityMiddleware:
         if scope["method"] in _BODY_METHODS:
             has_body = chunked or content_length not in (b"", b"0")
             media_type = content_type.split(b";", 1)[0].strip().lower()
-            if has_body and media_type != b"application/json":
+            wav = scope["path"] in _WAV_PATHS
+            if has_body and media_type not in (_WAV if wav else _JSON):
                 await _send_error(
                     send,
                     415,
                     "unsupported_media_type",
-                    "Request bodies must be JSON.",
-                    "Send 'Content-Type: application/json'.",
+                    "This route takes a WAV file." if wav else "Request bodies must be JSON.",
+                    "Send 'Content-Type: audio/wav'."
+                    if wav
+                    else "Send 'Content-Type: application/json'.",
                 )
                 return
             if content_length and (

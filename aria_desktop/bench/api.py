@@ -6,7 +6,9 @@ the same way on the same loop. The load comes from a child process (raw keep-ali
 16 connections), so client and server do not share an event loop. The rate limit is raised
 for the run (its check still runs on every request). SSE latency: the wall-clock delay from
 the creation of a turn's first ``llm-delta`` event (the model's first token, parsed) to its
-arrival at a streaming ``POST /api/v1/chat`` client.
+arrival at a streaming ``POST /api/v1/chat`` client. ``POST /api/v1/memories/search`` runs
+over 1,000 seeded memories with the configured embedder (default: the packaged local model),
+so each search embeds the query and fuses keyword and vector results.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import socket
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +91,21 @@ async def _reference_server() -> tuple[Any, asyncio.Task[None], int]:
     return server, task, int(sock.getsockname()[1])
 
 
+_SEED_MEMORIES = 1000
+_WHO = ("My sister", "Aunt Rosa", "The landlord", "Coach Peters", "My neighbour", "Dr Chen")
+_VERB = ("lives in", "prefers", "works near", "grew up in", "dislikes", "visits")
+_WHAT = ("Lisbon", "green tea", "the harbour", "Porto", "jazz records", "the old mill", "Oslo")
+
+
+async def _seed_memories(assistant: Any, count: int) -> float:
+    """Store ``count`` varied memories (with vectors); returns the seconds it took."""
+    started = time.perf_counter()
+    for n in range(count):
+        content = f"{_WHO[n % 6]} {_VERB[n // 6 % 6]} {_WHAT[n // 36 % 7]}, note {n}"
+        await assistant.add_memory(content, provenance="import")
+    return time.perf_counter() - started
+
+
 async def run_api_bench(
     *, seconds: float, concurrency: int, sse_turns: int, rounds: int = 3
 ) -> None:
@@ -106,6 +124,7 @@ async def run_api_bench(
                     "ARIA_LLM__OLLAMA__URL": url,
                     "ARIA_LLM__OLLAMA__MODEL": "bench-model",
                     "ARIA_LLM__CHAINS__CHAT": "ollama",
+                    "ARIA_VOICE__ENABLED": "false",  # no model loading during the run
                 },
             )
             settings = dataclasses.replace(
@@ -119,6 +138,11 @@ async def run_api_bench(
             try:
                 port = owner.server.port
                 token = owner.server._token.read()
+                seeded_s = await _seed_memories(owner.assistant, _SEED_MEMORIES)
+                print(
+                    f"Seeded {_SEED_MEMORIES} memories in {seeded_s:.1f} s "
+                    f"(embedder: {settings.memory.embedder})"
+                )
                 conc, secs = str(concurrency), str(seconds)
                 print(
                     f"aria bench api — concurrency {concurrency}, {rounds} alternating rounds "
@@ -138,6 +162,12 @@ async def run_api_bench(
                         "POST",
                         "/api/v1/conversations",
                         '{"title":"bench"}',
+                    ),
+                    (
+                        "POST /api/v1/memories/search",
+                        "POST",
+                        "/api/v1/memories/search",
+                        '{"query":"which city does my sister live in","limit":10}',
                     ),
                 )
                 for name, method, path, body in targets:

@@ -78,7 +78,6 @@ async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[fl
     """Stream one reply into the chat window while probing; then probe an idle loop."""
     from aria_desktop.bootstrap import build_app
     from aria_desktop.cli._desktop_services import LocalSettingsService
-    from aria_desktop.core.assistant import LocalAssistant
     from aria_desktop.gui.app import Desktop, DesktopOptions
     from aria_desktop.paths import resource_path
 
@@ -101,7 +100,7 @@ async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[fl
         ),
     )
     try:
-        desktop.context.attach(LocalAssistant(app.orchestrator))
+        desktop.context.attach(app.assistant)
         desktop.show_shell()
         await asyncio.sleep(0.5)
         done = asyncio.Event()

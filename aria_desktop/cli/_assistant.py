@@ -16,7 +16,7 @@ from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
 from aria_desktop.memory.owner_lock import read_owner
-from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
+from aria_desktop.settings import Settings, resolve_database_path
 
 __all__ = ["open_assistant", "owner_client"]
 
@@ -30,8 +30,10 @@ async def owner_client(settings: Settings, port: int | None, pid: int) -> ApiCli
         )
     from aria_desktop.owner import client_host
 
-    token = TokenFile(paths.api_token_path()).read()
-    client = ApiClient(f"http://{client_host(settings.api.host)}:{port}", token)
+    token_file = TokenFile(paths.api_token_path())
+    client = ApiClient(
+        f"http://{client_host(settings.api.host)}:{port}", token_file.read(), token_file=token_file
+    )
     try:
         await client.connect()
     except BaseException:
@@ -50,7 +52,6 @@ async def open_assistant(settings: Settings) -> AsyncIterator[Assistant]:
             yield client
         return
     from aria_desktop.bootstrap import build_app
-    from aria_desktop.core.assistant import LocalAssistant
 
     try:
         app = await build_app(settings)
@@ -60,6 +61,6 @@ async def open_assistant(settings: Settings) -> AsyncIterator[Assistant]:
             yield client
         return
     try:
-        yield LocalAssistant(app.orchestrator, settings=FileSettingsAccess())
+        yield app.assistant
     finally:
         await app.aclose()

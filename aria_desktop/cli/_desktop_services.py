@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import shutil
 import sys
 import tempfile
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from aria_desktop import keystore, paths
+from aria_desktop.api.token import TokenFile
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.errors import AriaError, ConfigError
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
@@ -228,33 +228,21 @@ class LocalSettingsService:
         """Remove a stored secret."""
         keystore.delete_secret(name)
 
-    def _token_file(self) -> Path:
-        return paths.config_dir() / "api-token"
+    def _token_file(self) -> TokenFile:
+        return TokenFile(paths.api_token_path())
 
     def api_token(self) -> str:
-        """The local API's bearer token, created (0600) on first use."""
-        path = self._token_file()
-        if path.is_file():
-            token = path.read_text(encoding="utf-8").strip()
-            if token:
-                register_secret(token)
-                return token
-        return self.rotate_api_token()
+        """The local API's bearer token (the one ``aria token show`` prints), made if missing."""
+        token_file = self._token_file()
+        token_file.ensure()
+        token = token_file.read()
+        register_secret(token)
+        return token
 
     def rotate_api_token(self) -> str:
-        """Write a new random token (atomically, mode 0600)."""
-        token = secrets.token_urlsafe(32)
+        """Issue a new API token; the old one stops working at once, also for a running API."""
+        token = self._token_file().rotate()
         register_secret(token)
-        path = self._token_file()
-        fd, tmp = tempfile.mkstemp(prefix=".api-token.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(token + "\n")
-            os.chmod(tmp, 0o600)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
         return token
 
 

@@ -1,4 +1,9 @@
-"""``aria desktop``: the tray app, with ARIA in this process or attached to a running daemon."""
+"""``aria desktop``: the tray app, with ARIA in this process or attached to a running daemon.
+
+In-process, the tray app is the owner (design.md §1): it starts through the same
+``owner.start_owner`` as ``aria daemon``, so it also serves the local HTTP API (and automations,
+and voice when enabled). If a daemon already owns the data, it attaches to it instead.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +11,21 @@ import argparse
 import asyncio
 import importlib
 from collections.abc import Awaitable, Callable
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop import paths
+from aria_desktop.api.client import ApiClient
+from aria_desktop.api.token import TokenFile
+from aria_desktop.cli._assistant import owner_client
 from aria_desktop.cli._common import EXIT_OK, Subparsers
-from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.errors import AriaError
-from aria_desktop.settings import Settings
+from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
+from aria_desktop.memory.owner_lock import read_owner
+from aria_desktop.settings import Settings, resolve_database_path
+
+if TYPE_CHECKING:
+    from aria_desktop.gui.app import Connection
 
 __all__ = ["local_connector", "register"]
-
-ATTACH_NEEDS_API = (
-    "`aria desktop --attach` needs ARIA's HTTP API, which this installation does not include."
-)
 
 
 def register(sub: Subparsers) -> None:
@@ -46,21 +53,15 @@ def register(sub: Subparsers) -> None:
 
 def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float) -> int:
     from aria_desktop.cli._desktop_services import LocalSettingsService
-    from aria_desktop.gui.app import Connection, DesktopOptions, run_desktop
+    from aria_desktop.gui.app import DesktopOptions, run_desktop
 
     attach: str | None = args.attach
 
     async def connect_remote() -> Connection:
-        client_module = _api_client_module()
-        client: Any = await client_module.connect(settings, url=attach or None)
-        return Connection(
-            assistant=cast(Assistant, client),
-            label=f"attached to {getattr(client, 'base_url', 'the running ARIA')}",
-            aclose=client.aclose,
-        )
+        return await _attached(await _attach_client(settings, attach or None))
 
-    if attach is not None:
-        _api_client_module()  # fail before any window opens
+    if attach == "" and read_owner(resolve_database_path(settings)) is None:
+        raise _nothing_to_attach()  # before any window opens
     options = DesktopOptions(
         icons_dir=paths.resource_path("icons"),
         use_tray=False if args.no_tray else None,
@@ -79,7 +80,7 @@ def local_connector(
     voice_source_factory: Callable[[], Any] | None = None,
     voice_sink: Any = None,
 ) -> Callable[[], Awaitable[Any]]:
-    """How ``aria desktop`` starts ARIA in this process: the orchestrator with memory and voice.
+    """How ``aria desktop`` starts ARIA in this process: it becomes the owner (like the daemon).
 
     Args:
         settings: the user's settings.
@@ -96,31 +97,55 @@ def local_connector(
 
         # The adapters' imports (httpx, the Anthropic SDK, SQLite) take about a second: do
         # them on a thread so the tray stays responsive while ARIA starts.
-        await asyncio.to_thread(importlib.import_module, "aria_desktop.bootstrap")
-        from aria_desktop.bootstrap import build_app, start_voice
+        await asyncio.to_thread(importlib.import_module, "aria_desktop.owner")
+        from aria_desktop.owner import start_owner
 
-        app = await build_app(settings)
         try:
-            # Voice models load in the background; without a microphone the "voice"
-            # capability says so (tray items disabled with the reason) and the app runs on.
-            await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
-        except BaseException:
-            await app.aclose()
-            raise
+            # One owner path with the daemon: the core with memory, the local HTTP API,
+            # automations, and voice (models load in the background; without a microphone the
+            # "voice" capability says so and the app runs on).
+            owner = await start_owner(
+                settings, voice_source_factory=voice_source_factory, voice_sink=voice_sink
+            )
+        except DatabaseOwnedError as exc:  # a daemon already owns the data: use it
+            return await _attached(await owner_client(settings, exc.port, exc.pid))
         return Connection(
-            assistant=app.assistant,  # with long-term memory
-            label="running in this app",
-            aclose=app.aclose,
+            assistant=owner.assistant,
+            label=f"running in this app, API on {owner.server.url}",
+            aclose=owner.stop,
         )
 
     return connect_local
 
 
-def _api_client_module() -> Any:
-    """``aria_desktop.api.client`` (built separately); a clear error when it is absent."""
-    try:
-        return importlib.import_module("aria_desktop.api.client")
-    except ImportError as exc:
-        raise AriaError(
-            ATTACH_NEEDS_API, hint="Run `aria desktop` without --attach to start ARIA here."
-        ) from exc
+async def _attached(client: ApiClient) -> Connection:
+    from aria_desktop.gui.app import Connection
+
+    return Connection(
+        assistant=client, label=f"attached to {client.base_url}", aclose=client.aclose
+    )
+
+
+async def _attach_client(settings: Settings, url: str | None) -> ApiClient:
+    """A connected API client for ``url``, or for the owner the lock file advertises."""
+    if url:
+        token_file = TokenFile(paths.api_token_path())
+        client = ApiClient(url, token_file.read(), token_file=token_file)
+        try:
+            await client.connect()
+        except BaseException:
+            await client.aclose()
+            raise
+        return client
+    owner = read_owner(resolve_database_path(settings))
+    if owner is None:
+        raise _nothing_to_attach()
+    return await owner_client(settings, owner.port, owner.pid)
+
+
+def _nothing_to_attach() -> OwnerUnreachableError:
+    return OwnerUnreachableError(
+        "No ARIA is running to attach to.",
+        hint="Start it with `aria daemon` (or `systemctl --user start aria`), or run "
+        "`aria desktop` without --attach.",
+    )

@@ -9,12 +9,17 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES, Memory, MemoryQuery
-from aria_desktop.settings import Settings
+from aria_desktop.settings import Settings, resolve_database_path
+
+if TYPE_CHECKING:
+    from aria_desktop.bootstrap import MemoryStorage
+    from aria_desktop.core.memory import MemoryService
+    from aria_desktop.core.ports import Assistant
 
 __all__ = ["register"]
 
@@ -81,147 +86,190 @@ def _line(memory: Memory) -> str:
     return f"{memory.id}  {when}  {memory.kind:<10}{about} {memory.content}{state}"
 
 
+_NEEDS_THE_DATABASE = frozenset({"export", "import", "reindex"})
+
+
 async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bootstrap import open_memory
+    from aria_desktop.cli._assistant import owner_client
+    from aria_desktop.memory.owner_lock import read_owner
 
+    lines: list[dict[str, Any]] = []
     if args.action == "import":
         lines = _read_lines(args.file)  # before taking the database: fail fast on a bad file
+    owner = read_owner(resolve_database_path(settings))
+    if owner is not None:  # a daemon or the tray app owns the data: go through its API
+        if args.action in _NEEDS_THE_DATABASE:
+            raise AriaError(
+                f"`aria memory {args.action}` needs the database, which the running ARIA "
+                f"(pid {owner.pid}) owns.",
+                hint="Stop it first (`systemctl --user stop aria`, or quit the tray app).",
+            )
+        async with await owner_client(settings, owner.port, owner.pid) as client:
+            return await _memory_action(args, client, None, lines)
     storage = await open_memory(settings)
     try:
-        memory = storage.memory
         if storage.pending_vectors and args.action != "reindex":
             err(
                 f"Building vectors for {storage.pending_vectors} memories "
                 "(new or changed embedding model)…"
             )
             await storage.store.sync_vectors()
-        action = args.action
-        if action == "add":
-            added = await memory.add_memory(
-                args.text, kind=args.kind, subject=args.subject, importance=args.importance
-            )
-            if args.json:
-                print_json(_memory_dict(added))
-            else:
-                print(added.id)
-            return EXIT_OK
-        if action == "search":
-            statuses = MEMORY_STATUSES if args.all else ("active",)
-            hits = await memory.search_memories(
-                MemoryQuery(
-                    text=args.query,
-                    limit=args.limit,
-                    kinds=tuple(args.kind),
-                    subject=args.subject,
-                    statuses=tuple(statuses),
-                    min_similarity=0.2,
-                )
-            )
-            if args.json:
-                print_json(
-                    [
-                        {
-                            "memory": _memory_dict(h.memory),
-                            "score": h.score,
-                            "lexical_rank": h.lexical_rank,
-                            "vector_rank": h.vector_rank,
-                        }
-                        for h in hits
-                    ]
-                )
-                return EXIT_OK
-            if not hits:
-                err("Nothing found.")
-            if not storage.store.vector_search_available:
-                err(f"(keyword search only: {storage.store.vector_status})")
-            for hit in hits:
-                print(f"{hit.score:.4f}  {_line(hit.memory)}")
-            return EXIT_OK
-        if action == "list":
-            memories = await memory.list_memories(
-                kinds=tuple(args.kind),
-                subject=args.subject,
-                statuses=tuple(args.status) or ("active",),
-                limit=args.limit,
-                offset=args.offset,
-            )
-            if args.json:
-                print_json([_memory_dict(m) for m in memories])
-                return EXIT_OK
-            if not memories:
-                err('No memories yet. Add one with: aria memory add "I prefer dark themes"')
-            for m in memories:
-                print(_line(m))
-            return EXIT_OK
-        if action == "show":
-            found = await memory.get_memory(args.id)
-            if found is None:
-                raise NotFoundError(
-                    f"There is no memory {args.id!r}.", hint="List them with `aria memory list`."
-                )
-            if args.json:
-                print_json(_memory_dict(found))
-            else:
-                _print_details(found)
-            return EXIT_OK
-        if action == "edit":
-            updated = await memory.update_memory(
-                args.id,
-                content=args.text,
-                kind=args.kind,
-                subject=args.subject,
-                importance=args.importance,
-            )
-            err(f"Updated {updated.id}: {updated.content}")
-            return EXIT_OK
-        if action == "forget":
-            await memory.forget_memory(args.id)
-            err(f"Forgot {args.id}.")
-            return EXIT_OK
-        if action == "export":
-            rows = await storage.store.export_rows()
-            _write_lines(args.file, rows)
-            err(f"Exported {len(rows)} memories.")
-            return EXIT_OK
-        if action == "import":
-            report = await storage.store.import_rows(lines)
-            err(
-                f"Imported {report.added} memories; {report.skipped} already present"
-                + (
-                    f"; {report.rejected} invalid lines skipped (see the log)"
-                    if report.rejected
-                    else ""
-                )
-                + "."
-            )
-            return EXIT_OK if not report.rejected else EXIT_FAILURE
-        if action == "reindex":
-            fts_rows, vectors = await storage.store.reindex()
-            err(f"Reindexed {fts_rows} memories; {vectors} vectors built.")
-            if not storage.store.vector_search_available:
-                err(f"Vector search is off: {storage.store.vector_status}")
-            return EXIT_OK
-        if action == "inbox":
-            candidates = await memory.list_memory_inbox()
-            if args.json:
-                print_json([dataclasses.asdict(c) for c in candidates])
-                return EXIT_OK
-            if not candidates:
-                err("The inbox is empty.")
-            for c in candidates:
-                print(f"{c.id}  {fmt_time(c.created_at)}  {c.kind:<10} {c.content}")
-            return EXIT_OK
-        if action == "approve":
-            for candidate_id in args.id:
-                stored = await memory.approve_memory(candidate_id)
-                err(f"Remembered {stored.id}: {stored.content}")
-            return EXIT_OK
-        for candidate_id in args.id:  # reject
-            await memory.reject_memory(candidate_id)
-            err(f"Rejected {candidate_id}.")
-        return EXIT_OK
+        return await _memory_action(args, storage.memory, storage, lines)
     finally:
         await storage.aclose()
+
+
+async def _memory_action(
+    args: argparse.Namespace,
+    memory: Assistant | MemoryService,
+    storage: MemoryStorage | None,
+    lines: list[dict[str, Any]],
+) -> int:
+    """One ``aria memory`` action on ``memory`` (``storage`` is None through the API)."""
+    action = args.action
+    if action == "add":
+        added = await memory.add_memory(
+            args.text, kind=args.kind, subject=args.subject, importance=args.importance
+        )
+        if args.json:
+            print_json(_memory_dict(added))
+        else:
+            print(added.id)
+        return EXIT_OK
+    if action == "search":
+        statuses = MEMORY_STATUSES if args.all else ("active",)
+        hits = await memory.search_memories(
+            MemoryQuery(
+                text=args.query,
+                limit=args.limit,
+                kinds=tuple(args.kind),
+                subject=args.subject,
+                statuses=tuple(statuses),
+                min_similarity=0.2,
+            )
+        )
+        if args.json:
+            print_json(
+                [
+                    {
+                        "memory": _memory_dict(h.memory),
+                        "score": h.score,
+                        "lexical_rank": h.lexical_rank,
+                        "vector_rank": h.vector_rank,
+                    }
+                    for h in hits
+                ]
+            )
+            return EXIT_OK
+        if not hits:
+            err("Nothing found.")
+        if storage is not None and not storage.store.vector_search_available:
+            err(f"(keyword search only: {storage.store.vector_status})")
+        for hit in hits:
+            print(f"{hit.score:.4f}  {_line(hit.memory)}")
+        return EXIT_OK
+    if action == "list":
+        memories = await memory.list_memories(
+            kinds=tuple(args.kind),
+            subject=args.subject,
+            statuses=tuple(args.status) or ("active",),
+            limit=args.limit,
+            offset=args.offset,
+        )
+        if args.json:
+            print_json([_memory_dict(m) for m in memories])
+            return EXIT_OK
+        if not memories:
+            err('No memories yet. Add one with: aria memory add "I prefer dark themes"')
+        for m in memories:
+            print(_line(m))
+        return EXIT_OK
+    if action == "show":
+        found = await memory.get_memory(args.id)
+        if found is None:
+            raise NotFoundError(
+                f"There is no memory {args.id!r}.", hint="List them with `aria memory list`."
+            )
+        if args.json:
+            print_json(_memory_dict(found))
+        else:
+            _print_details(found)
+        return EXIT_OK
+    if action == "edit":
+        updated = await memory.update_memory(
+            args.id,
+            content=args.text,
+            kind=args.kind,
+            subject=args.subject,
+            importance=args.importance,
+        )
+        err(f"Updated {updated.id}: {updated.content}")
+        return EXIT_OK
+    if action == "forget":
+        await memory.forget_memory(args.id)
+        err(f"Forgot {args.id}.")
+        return EXIT_OK
+    if action in _NEEDS_THE_DATABASE:
+        if storage is None:  # the caller refuses these when an owner runs
+            raise AriaError(f"`aria memory {action}` needs the database.")
+        return await _database_action(args, storage, lines)
+    return await _inbox_action(args, memory)
+
+
+async def _database_action(
+    args: argparse.Namespace, storage: MemoryStorage, lines: list[dict[str, Any]]
+) -> int:
+    """export, import and reindex: they work on the store itself, so only here."""
+    action = args.action
+    if action == "export":
+        rows = await storage.store.export_rows()
+        _write_lines(args.file, rows)
+        err(f"Exported {len(rows)} memories.")
+        return EXIT_OK
+    if action == "import":
+        report = await storage.store.import_rows(lines)
+        err(
+            f"Imported {report.added} memories; {report.skipped} already present"
+            + (
+                f"; {report.rejected} invalid lines skipped (see the log)"
+                if report.rejected
+                else ""
+            )
+            + "."
+        )
+        return EXIT_OK if not report.rejected else EXIT_FAILURE
+    if action == "reindex":
+        fts_rows, vectors = await storage.store.reindex()
+        err(f"Reindexed {fts_rows} memories; {vectors} vectors built.")
+        if not storage.store.vector_search_available:
+            err(f"Vector search is off: {storage.store.vector_status}")
+        return EXIT_OK
+    raise AriaError(f"Unknown memory action {action!r}.")
+
+
+async def _inbox_action(args: argparse.Namespace, memory: Assistant | MemoryService) -> int:
+    """inbox, approve and reject."""
+    action = args.action
+    if action == "inbox":
+        candidates = await memory.list_memory_inbox()
+        if args.json:
+            print_json([dataclasses.asdict(c) for c in candidates])
+            return EXIT_OK
+        if not candidates:
+            err("The inbox is empty.")
+        for c in candidates:
+            print(f"{c.id}  {fmt_time(c.created_at)}  {c.kind:<10} {c.content}")
+        return EXIT_OK
+    if action == "approve":
+        for candidate_id in args.id:
+            stored = await memory.approve_memory(candidate_id)
+            err(f"Remembered {stored.id}: {stored.content}")
+        return EXIT_OK
+    for candidate_id in args.id:  # reject
+        await memory.reject_memory(candidate_id)
+        err(f"Rejected {candidate_id}.")
+    return EXIT_OK
 
 
 def _print_details(memory: Memory) -> None:

@@ -89,6 +89,8 @@ class SpeechService:
         self._speaking: asyncio.Task[SpeechOutcome] | None = None
         self._play_until = 0.0
         self.observer: SpeechObserver | None = None
+        self.last_error: AriaError | None = None
+        """Why the last ``speak`` ended with ``error`` (also published as an error event)."""
 
     @property
     def speaking(self) -> bool:
@@ -178,6 +180,7 @@ class SpeechService:
         run_id: str | None,
         collect: list[SpeechAudio] | None,
     ) -> SpeechOutcome:
+        self.last_error = None
         tts = self._require_tts()
         sink = self.sink
         if sink is None:
@@ -213,6 +216,7 @@ class SpeechService:
             raise
         except AriaError as exc:
             status = "error"
+            self.last_error = exc
             sink.stop()
             self.bus.publish(
                 ErrorEvent(run_id=run_id, code=exc.code, message=exc.message, hint=exc.hint)

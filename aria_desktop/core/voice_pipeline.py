@@ -697,6 +697,8 @@ class VoicePipeline:
             outcome = await self.speech.speak(command.text, collect=pieces)
         finally:
             self.orchestrator.set_state("idle")
+        if outcome == "error" and self.speech.last_error is not None:
+            raise self.speech.last_error  # e.g. no speaker: playing was asked for and failed
         if not pieces and outcome == "complete":
             raise AriaError("There is nothing to say.", hint="Give some words to speak.")
         rate = pieces[0].sample_rate_hz if pieces else getattr(self.speech.tts, "sample_rate_hz", 0)

@@ -1,5 +1,8 @@
 """A full ARIA behind the real HTTP API on 127.0.0.1: orchestrator, router to the Ollama test
-server, SQLite in tmp_path, automations, and httpx clients speaking to it over the loopback."""
+server, SQLite in tmp_path, long-term memory (keyword search; no extraction, so chat tests keep
+their scripted model replies), automations, and httpx clients speaking to it over the loopback.
+
+Parametrize ``memory_enabled`` with False for an ARIA without long-term memory."""
 
 from __future__ import annotations
 
@@ -20,12 +23,14 @@ from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.automations import AutomationEngine
+from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain.automation import AutomationSpec
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
+from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.settings import FileSettingsAccess
 from tests.fakes import FakeOllama
 
@@ -49,6 +54,7 @@ class Api:
     settings_path: Path
     client: httpx.AsyncClient
     calls: list[dict[str, Any]]
+    memory_store: SQLiteMemoryStore | None
 
     @property
     def url(self) -> str:
@@ -73,11 +79,17 @@ def automations() -> list[AutomationSpec]:
 
 
 @pytest.fixture
+def memory_enabled() -> bool:
+    return True
+
+
+@pytest.fixture
 async def api(
     tmp_path: Path,
     ollama: FakeOllama,
     api_config: ApiConfig,
     automations: list[AutomationSpec],
+    memory_enabled: bool,
 ) -> AsyncIterator[Api]:
     db = await Database.open(tmp_path / "data" / "aria.db")
     store = SQLiteConversationStore(db)
@@ -120,7 +132,21 @@ async def api(
     settings_path = tmp_path / "config" / "settings.toml"
     settings_path.parent.mkdir(parents=True)
     settings_path.write_text("", encoding="utf-8")
-    assistant = LocalAssistant(orchestrator, settings=FileSettingsAccess(settings_path))
+    memory_store: SQLiteMemoryStore | None = None
+    memory: MemoryService | None = None
+    if memory_enabled:
+        memory_store = SQLiteMemoryStore(db, None)
+        await memory_store.open()
+        memory = MemoryService(
+            store=memory_store,
+            model=router,
+            conversations=store,
+            bus=orchestrator.bus,
+            config=MemoryConfig(auto_extract=False),
+        )
+    assistant = LocalAssistant(
+        orchestrator, memory=memory, settings=FileSettingsAccess(settings_path)
+    )
     token_file = TokenFile(tmp_path / "config" / "api" / "token")
     server = ApiServer(assistant, config=api_config, token=token_file, version=__version__)
     await server.start()
@@ -137,6 +163,7 @@ async def api(
             settings_path=settings_path,
             client=client,
             calls=calls,
+            memory_store=memory_store,
         )
     finally:
         await client.aclose()

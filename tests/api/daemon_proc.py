@@ -33,6 +33,8 @@ class DaemonProcess:
             "ARIA_LLM__CHAINS__CHAT": "ollama",
             "ARIA_LLM__RETRY__MAX_ATTEMPTS": "1",
             "ARIA_API__PORT": "0",
+            # Voice models load only where a test asks for voice (test_voice_routes).
+            "ARIA_VOICE__ENABLED": "false",
             "PYTHONPATH": str(REPO),
             **(extra_env or {}),
         }

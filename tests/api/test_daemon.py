@@ -75,6 +75,78 @@ def test_sigkill_while_a_client_posts_loses_no_acknowledged_write(tmp_path: Path
                 restarted.stop()
 
 
+_WHO = ("My dentist", "Aunt Rosa", "The landlord", "Coach Peters", "My neighbour Ivo", "Dr Chen")
+_WHAT = ("prefers", "is allergic to", "collects", "once lived near", "never eats", "sells")
+_THING = ("green tea", "vintage cameras", "the Danube", "peanuts", "jazz records", "orchids")
+
+
+def _varied_fact(n: int) -> str:
+    return f"{_WHO[n % 6]} {_WHAT[n // 6 % 6]} {_THING[n // 36 % 6]} (note {n})"
+
+
+@pytest.mark.slow
+def test_sigkill_while_a_client_posts_memories_loses_no_acknowledged_memory(
+    tmp_path: Path,
+) -> None:
+    """The default embedder (the packaged local model): each write carries its vector too."""
+    with FakeOllama() as ollama:
+        for round_no in range(2):
+            daemon = DaemonProcess(tmp_path, ollama.url).start()
+            acknowledged: dict[str, str] = {}
+            stop = threading.Event()
+
+            def post(
+                daemon: DaemonProcess = daemon,
+                acknowledged: dict[str, str] = acknowledged,
+                stop: threading.Event = stop,
+                round_no: int = round_no,
+            ) -> None:
+                with httpx.Client(
+                    base_url=daemon.url, headers=daemon.headers(), timeout=30
+                ) as client:
+                    i = 0
+                    while not stop.is_set():
+                        content = _varied_fact(round_no * 1000 + i)
+                        try:
+                            response = client.post("/api/v1/memories", json={"content": content})
+                        except httpx.HTTPError:
+                            return  # the daemon died mid-request: not acknowledged
+                        if response.status_code == 201:  # (a near-duplicate reinforces)
+                            acknowledged[response.json()["id"]] = response.json()["content"]
+                        i += 1
+
+            writer = threading.Thread(target=post)
+            writer.start()
+            deadline = threading.Event()
+            waited = 0
+            while len(acknowledged) < 15 + 10 * round_no and waited < 3000:
+                deadline.wait(0.01)
+                waited += 1
+            assert len(acknowledged) >= 15 + 10 * round_no, daemon.output()[-2000:]
+            assert daemon.process is not None
+            os.kill(daemon.process.pid, signal.SIGKILL)
+            daemon.process.wait(10)
+            stop.set()
+            writer.join(10)
+            restarted = DaemonProcess(tmp_path, ollama.url).start()
+            try:
+                with httpx.Client(
+                    base_url=restarted.url, headers=restarted.headers(), timeout=30
+                ) as client:
+                    for memory_id, content in acknowledged.items():
+                        found = client.get(f"/api/v1/memories/{memory_id}")
+                        assert found.status_code == 200, memory_id
+                        assert found.json()["content"] == content
+                    # ... and each can still be found by search after the crash.
+                    last_id, last = list(acknowledged.items())[-1]
+                    hits = client.post(
+                        "/api/v1/memories/search", json={"query": last, "limit": 3}
+                    ).json()
+                    assert last_id in [h["memory"]["id"] for h in hits]
+            finally:
+                restarted.stop()
+
+
 @pytest.mark.slow
 def test_sigterm_lets_the_reply_in_progress_finish(tmp_path: Path) -> None:
     with FakeOllama() as ollama:
@@ -152,3 +224,26 @@ def test_cli_goes_through_the_running_daemon(tmp_path: Path) -> None:
         finally:
             daemon.stop()
         assert _cli(daemon, "status").returncode == 3
+
+
+@pytest.mark.slow
+def test_aria_memory_goes_through_the_running_daemon(tmp_path: Path) -> None:
+    with FakeOllama() as ollama:
+        daemon = DaemonProcess(tmp_path, ollama.url).start()
+        try:
+            added = _cli(daemon, "memory", "add", "My bike lock code is 3141")
+            assert added.returncode == 0, added.stderr
+            memory_id = added.stdout.strip()
+            assert memory_id.startswith("mem_")
+            found = _cli(daemon, "memory", "search", "bike lock", "--json")
+            assert found.returncode == 0, found.stderr
+            assert memory_id in found.stdout
+            with httpx.Client(base_url=daemon.url, headers=daemon.headers()) as client:
+                stored = client.get(f"/api/v1/memories/{memory_id}").json()
+            assert stored["provenance"] == "api"  # written by the daemon, not by the CLI
+            exported = _cli(daemon, "memory", "export", str(tmp_path / "out.jsonl"))
+            assert exported.returncode == 1
+            assert "needs the database" in exported.stderr
+            assert "Traceback" not in exported.stderr
+        finally:
+            daemon.stop()

@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit
 
+from aria_desktop.api.token import TokenFile
 from aria_desktop.cli._desktop_services import LocalSettingsService, autostart_path
 from aria_desktop.gui.hotkeys import GlobalHotkeys, session_problem
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
@@ -130,9 +131,12 @@ def test_api_token_is_shown_on_request_and_rotates(
     assert view.api_token.echoMode() == QLineEdit.EchoMode.Normal
     controller.rotate_token()
     assert view.api_token.text() != token
-    token_file = isolated_env / "config" / "api-token"
+    token_file = isolated_env / "config" / "api" / "token"  # the API's own token file
     assert token_file.read_text().strip() == view.api_token.text()
     assert oct(token_file.stat().st_mode & 0o777) == "0o600"
+    api_token = TokenFile(token_file)  # what the HTTP API checks requests against
+    assert api_token.matches(view.api_token.text().encode())
+    assert not api_token.matches(token.encode())
 
 
 def test_wizard_finds_ollama_and_saves_the_choices(

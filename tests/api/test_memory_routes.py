@@ -1,0 +1,152 @@
+"""Memory routes over real HTTP: create/get/list/update/forget/search, the inbox, the error
+mapping, and ``ApiClient`` doing the same through the ``Assistant`` protocol."""
+
+from __future__ import annotations
+
+import pytest
+
+from aria_desktop.api.client import ApiClient
+from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.errors import ApiAuthError, MemoryUnavailableError, NotFoundError
+from aria_desktop.domain.memory import MemoryQuery
+from tests.api.conftest import Api
+
+P = "/api/v1"
+
+
+async def test_memory_round_trip_create_get_update_search_forget(api: Api) -> None:
+    created = await api.client.post(
+        f"{P}/memories",
+        json={"content": "My sister Dana lives in Lisbon", "subject": "Dana", "importance": 0.8},
+    )
+    assert created.status_code == 201, created.text
+    memory = created.json()
+    assert memory["id"].startswith("mem_")
+    assert (memory["provenance"], memory["subject"], memory["status"]) == ("api", "Dana", "active")
+    assert (await api.client.get(f"{P}/memories/{memory['id']}")).json() == memory
+
+    listed = (await api.client.get(f"{P}/memories", params={"subject": "dana"})).json()
+    assert [m["id"] for m in listed] == [memory["id"]]
+
+    patched = await api.client.patch(
+        f"{P}/memories/{memory['id']}", json={"content": "My sister Dana lives in Porto"}
+    )
+    assert patched.status_code == 200, patched.text
+    assert patched.json()["content"] == "My sister Dana lives in Porto"
+    assert patched.json()["importance"] == 0.8  # left out: kept
+
+    hits = (await api.client.post(f"{P}/memories/search", json={"query": "Dana Porto"})).json()
+    assert [h["memory"]["id"] for h in hits] == [memory["id"]]
+    assert hits[0]["lexical_rank"] == 1
+    assert hits[0]["score"] > 0
+
+    assert (await api.client.delete(f"{P}/memories/{memory['id']}")).status_code == 204
+    assert (await api.client.post(f"{P}/memories/search", json={"query": "Porto"})).json() == []
+    forgotten = (await api.client.get(f"{P}/memories/{memory['id']}")).json()
+    assert forgotten["status"] == "forgotten"
+    assert (await api.client.get(f"{P}/memories")).json() == []
+    by_status = (await api.client.get(f"{P}/memories", params={"status": "forgotten"})).json()
+    assert [m["id"] for m in by_status] == [memory["id"]]
+
+
+async def test_memory_errors_are_mapped_with_codes_and_hints(api: Api) -> None:
+    for method, path, body in (
+        ("GET", f"{P}/memories/mem_nope", None),
+        ("PATCH", f"{P}/memories/mem_nope", {"importance": 0.1}),
+        ("DELETE", f"{P}/memories/mem_nope", None),
+        ("POST", f"{P}/memory-inbox/cand_nope/approve", None),
+        ("POST", f"{P}/memory-inbox/cand_nope/reject", None),
+    ):
+        response = await api.client.request(method, path, json=body)
+        assert response.status_code == 404, (method, path, response.text)
+        assert response.json()["error"]["code"] == "not_found"
+    # Passes the schema's "not blank" pattern, but is only a separator once normalised.
+    empty = await api.client.post(f"{P}/memories", json={"content": "\x1c"})
+    assert empty.status_code == 422
+    assert empty.json()["error"]["code"] == "memory_invalid"
+    assert empty.json()["error"]["hint"]
+    bad_kind = await api.client.post(f"{P}/memories", json={"content": "x", "kind": "secret"})
+    assert bad_kind.status_code == 422
+
+
+@pytest.mark.parametrize("memory_enabled", [False])
+async def test_memory_routes_answer_503_with_a_hint_when_memory_is_not_set_up(api: Api) -> None:
+    for method, path, body in (
+        ("GET", f"{P}/memories", None),
+        ("POST", f"{P}/memories", {"content": "x"}),
+        ("POST", f"{P}/memories/search", {"query": "x"}),
+        ("GET", f"{P}/memory-inbox", None),
+    ):
+        response = await api.client.request(method, path, json=body)
+        assert response.status_code == 503, (path, response.text)
+        error = response.json()["error"]
+        assert error["code"] == "memory_unavailable"
+        assert "aria doctor" in error["hint"]
+    async with ApiClient(api.url, api.token) as client:
+        with pytest.raises(MemoryUnavailableError):
+            await client.list_memories()
+
+
+async def test_inbox_lists_approves_and_rejects_proposed_memories(api: Api) -> None:
+    assert api.memory_store is not None
+    keep = await api.memory_store.add_candidate("I prefer tea over coffee", kind="preference")
+    drop = await api.memory_store.add_candidate("I live on the moon")
+    assert keep is not None
+    assert drop is not None
+    inbox = (await api.client.get(f"{P}/memory-inbox")).json()
+    assert [c["id"] for c in inbox] == [keep.id, drop.id]
+    assert inbox[0]["kind"] == "preference"
+
+    approved = await api.client.post(f"{P}/memory-inbox/{keep.id}/approve")
+    assert approved.status_code == 200, approved.text
+    assert approved.json()["content"] == "I prefer tea over coffee"
+    assert (await api.client.post(f"{P}/memory-inbox/{drop.id}/reject")).status_code == 204
+    assert (await api.client.get(f"{P}/memory-inbox")).json() == []
+    listed = (await api.client.get(f"{P}/memories")).json()
+    assert [m["content"] for m in listed] == ["I prefer tea over coffee"]
+
+
+async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> None:
+    assert api.memory_store is not None
+    async with ApiClient(api.url, api.token) as client:
+        assistant: Assistant = client
+        added = await assistant.add_memory("The boiler code is 4471", kind="fact", importance=0.9)
+        assert added.provenance == "api"
+        assert added.importance == 0.9
+        assert await assistant.get_memory(added.id) == added
+        assert await assistant.get_memory("mem_missing") is None
+        fixed = await assistant.update_memory(added.id, content="The boiler code is 4472")
+        assert fixed.id == added.id
+        assert fixed.content.endswith("4472")
+        hits = await assistant.search_memories(MemoryQuery(text="boiler code", limit=5))
+        assert [h.memory.id for h in hits] == [added.id]
+        assert [m.id for m in await assistant.list_memories(kinds=("fact",))] == [added.id]
+        assert await assistant.list_memories(kinds=("skill",)) == []
+
+        candidate = await api.memory_store.add_candidate("My cat is called Miso")
+        assert candidate is not None
+        assert [c.id for c in await assistant.list_memory_inbox()] == [candidate.id]
+        approved = await assistant.approve_memory(candidate.id)
+        assert approved.content == "My cat is called Miso"
+        with pytest.raises(NotFoundError):
+            await assistant.reject_memory(candidate.id)
+
+        await assistant.forget_memory(added.id)
+        forgotten = await assistant.get_memory(added.id)
+        assert forgotten is not None
+        assert forgotten.status == "forgotten"
+        with pytest.raises(NotFoundError):
+            await assistant.forget_memory("mem_missing")
+
+
+async def test_api_client_follows_a_rotated_token_from_its_token_file(api: Api) -> None:
+    old = api.token
+    async with (
+        ApiClient(api.url, old, token_file=api.token_file) as follows,
+        ApiClient(api.url, old) as fixed,
+    ):
+        await follows.add_memory("Before the rotation")
+        api.token_file.rotate()  # as the settings dialog or `aria token rotate` do
+        assert [m.content for m in await follows.list_memories()] == ["Before the rotation"]
+        with pytest.raises(ApiAuthError):
+            await fixed.list_memories()
