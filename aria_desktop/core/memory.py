@@ -24,7 +24,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -210,6 +210,7 @@ class MemoryService:
         self._conversations = conversations
         self._bus = bus
         self.config = config or MemoryConfig()
+        self._spawn: Callable[..., Any] | None = None
 
     # --- orchestrator wiring --------------------------------------------------------------
 
@@ -219,6 +220,7 @@ class MemoryService:
             self._bus = orchestrator.bus
         if self._conversations is None:
             self._conversations = orchestrator.store
+        self._spawn = orchestrator.spawn
         orchestrator.add_context_provider(self.recall_context)
         orchestrator.add_turn_observer(self.on_turn)
         for tool in self.tools():
@@ -240,15 +242,25 @@ class MemoryService:
         """The top memories for ``text`` as one fenced system message (none: no message)."""
         if self.config.recall_limit <= 0 or not text.strip():
             return []
+        # This runs before the model request, so it must be quick: an empty store costs no
+        # embedding, and access statistics are written after the prompt has gone out.
+        if not await self.store.has_active():
+            return []
         hits = await self.store.search(
             MemoryQuery(
                 text=text,
                 limit=self.config.recall_limit,
                 min_similarity=self.config.recall_min_similarity,
+                touch=False,
             )
         )
         if not hits:
             return []
+        ids = [hit.memory.id for hit in hits]
+        if self._spawn is not None:
+            self._spawn(self.store.touch(ids), name="aria-memory-touch")
+        else:
+            await self.store.touch(ids)
         return [ChatMessage(role="system", content=fence_memories([h.memory for h in hits]))]
 
     # --- extraction -----------------------------------------------------------------------

@@ -162,6 +162,14 @@ class MemoryStore(Protocol):
     @property
     def vector_search_available(self) -> bool: ...
 
+    async def has_active(self) -> bool:
+        """Whether any active memory exists."""
+        ...
+
+    async def touch(self, ids: Sequence[str]) -> None:
+        """Record that these memories were used now (access statistics)."""
+        ...
+
     @property
     def vector_status(self) -> str: ...
 

@@ -875,6 +875,21 @@ class SQLiteMemoryStore:
 
         return await self._db.read(read)
 
+    async def has_active(self) -> bool:
+        """Whether any active memory exists (lets recall skip embedding on an empty store)."""
+
+        def read(conn: Connection) -> bool:
+            row = conn.execute("SELECT 1 FROM memories WHERE status = 'active' LIMIT 1").fetchone()
+            return row is not None
+
+        return await self._db.read(read)
+
+    async def touch(self, ids: Sequence[str]) -> None:
+        """Record that these memories were used now (access count, last-accessed time)."""
+        if ids:
+            now = self._clock()
+            await self._db.write(lambda conn: _touch(conn, ids, now))
+
     async def search(self, query: MemoryQuery) -> list[MemoryHit]:
         """Hybrid search (see module docstring); updates access statistics of the hits."""
         if query.limit <= 0:
