@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from aria_desktop.computer.controller import DesktopController
 
 __all__ = [
+    "VOICE_OFF",
+    "VOICE_OFF_HINT",
     "App",
     "MemoryStorage",
     "Storage",
@@ -589,13 +591,14 @@ def microphone_problem(device: str) -> str:
 async def start_voice(
     app: App, *, source_factory: Callable[[], Any] | None = None, sink: Any = None
 ) -> VoicePipeline | None:
-    """Voice for a running app (the tray app), as ``voice.enabled`` says.
+    """Voice for a running owner (daemon, tray app), as ``voice.enabled`` says.
 
     With a microphone (or an injected ``source_factory``) the pipeline starts: its models
     load in the background (``voice-load-*`` events) and the wake word listener opens once
     they are ready; nothing here waits for a model. Without a microphone the pipeline is
     still installed, so the "voice" capability says why it cannot listen (tray items show
-    the reason) and Speak / Transcribe keep working. Switched off, the capability says so.
+    the reason) and Speak / Transcribe keep working. Switched off, the capability and the
+    voice commands say so and how to turn it on.
 
     Returns:
         The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
@@ -603,14 +606,8 @@ async def start_voice(
     """
     settings = app.settings
     if not settings.voice.enabled:
-        app.orchestrator.register_capability(
-            "voice",
-            lambda: CapabilityStatus(
-                name="voice",
-                available=False,
-                reason="Voice is switched off (voice.enabled = false in the settings).",
-            ),
-        )
+        _LOGGER.info("Voice is switched off (voice.enabled = false)")
+        _install_voice_unavailable(app.orchestrator, VOICE_OFF, hint=VOICE_OFF_HINT)
         return None
     problem = ""
     if source_factory is None:
@@ -630,20 +627,35 @@ async def start_voice(
             await pipeline.start()
     except AriaError as exc:
         _LOGGER.error("Voice is unavailable: %s", exc.message)
-        _install_voice_unavailable(app.orchestrator, exc.message)
+        _install_voice_unavailable(
+            app.orchestrator, f"Voice is unavailable: {exc.message}", hint="Run `aria doctor`."
+        )
         return None
     app.voice = pipeline
     return pipeline
 
 
-def _install_voice_unavailable(orchestrator: Orchestrator, reason: str) -> None:
-    """Voice commands that explain why voice is missing (instead of "unknown command")."""
+VOICE_OFF = "Voice is switched off."
+VOICE_OFF_HINT = (
+    "To use it, tick Enabled in Settings → Voice (voice.enabled) or run "
+    "`aria config set voice.enabled true`, then restart ARIA."
+)
+
+
+def _install_voice_unavailable(orchestrator: Orchestrator, message: str, *, hint: str) -> None:
+    """Voice commands and the "voice" capability say why voice is missing and what to do.
+
+    Push to talk, mute, speak and transcribe (tray, hotkeys, API) then answer with
+    ``VoiceUnavailableError(message, hint)`` instead of "unknown command"; the capability's
+    reason (menu items and their tooltips) is the same text.
+    """
 
     async def refuse(_command: object) -> None:
-        raise VoiceUnavailableError(f"Voice is unavailable: {reason}", hint="Run `aria doctor`.")
+        raise VoiceUnavailableError(message, hint=hint)
 
     for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
         orchestrator.register_command(command_type, refuse)
+    reason = f"{message} {hint}"
     orchestrator.register_capability(
         "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
     )

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from aria_desktop import __version__, paths
@@ -109,27 +109,51 @@ class Owner:
     automations: AutomationEngine
     sender: HttpResultSender
     grace_s: float
+    _stopped: bool = field(default=False, init=False, repr=False)
 
     async def stop(self) -> None:
-        """Graceful stop (see the module docstring); safe to call once."""
+        """Graceful stop, the one way an owner ends (``aria daemon`` and the tray app's quit).
+
+        In order: the automation scheduler stops (no new scheduled run); replies in progress
+        get ``grace_s`` to finish; voice stops listening and speaking; the turns left and the
+        automation runs are cancelled (their text so far is kept as interrupted); the API stops
+        (event streams get their ``close`` frame after the interrupted ``run-end``); outgoing
+        automation results are closed; then the backends and the database, which releases the
+        owner lock. A step that fails is logged and the next one still runs, so the database is
+        always closed. A second call does nothing.
+        """
+        if self._stopped:
+            return
+        self._stopped = True
         orchestrator = self.app.orchestrator
-        if orchestrator.running_turns:
-            _LOGGER.info(
-                "Waiting up to %.0f s for %d reply(ies) in progress",
-                self.grace_s,
-                len(orchestrator.running_turns),
-            )
-            await _drain(orchestrator, self.grace_s)
         try:
-            voice, self.app.voice = self.app.voice, None
-            if voice is not None:
-                await voice.stop()
-            await orchestrator.stop()
-            await self.server.stop()
-            await self.sender.aclose()
+            await self._step("the automation scheduler", self.automations.stop)
+            if orchestrator.running_turns:
+                _LOGGER.info(
+                    "Waiting up to %.0f s for %d reply(ies) in progress",
+                    self.grace_s,
+                    len(orchestrator.running_turns),
+                )
+                await _drain(orchestrator, self.grace_s)
+            await self._step("voice", self._stop_voice)
+            await self._step("the replies and automations", orchestrator.stop)
+            await self._step("the local API", self.server.stop)
+            await self._step("automation result delivery", self.sender.aclose)
         finally:
             await self.app.aclose()
         _LOGGER.info("ARIA stopped")
+
+    async def _stop_voice(self) -> None:
+        voice, self.app.voice = self.app.voice, None
+        if voice is not None:
+            await voice.stop()
+
+    @staticmethod
+    async def _step(what: str, stop: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await stop()
+        except Exception:
+            _LOGGER.exception("Stopping %s failed; ARIA goes on stopping", what)
 
 
 async def start_owner(

@@ -146,6 +146,13 @@ class AutomationEngine:
                 self._run_schedules(), name="aria-automation-scheduler"
             )
 
+    async def stop(self) -> None:
+        """Stop the scheduler: no scheduled run starts any more (runs in progress go on)."""
+        scheduler, self._scheduler = self._scheduler, None
+        if scheduler is not None and not scheduler.done():
+            scheduler.cancel()
+            await asyncio.wait([scheduler], timeout=5.0)
+
     async def _on_list(self, _command: ListAutomations) -> list[AutomationSpec]:
         return self.specs
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
@@ -213,9 +213,14 @@ class Orchestrator:
                 _LOGGER.exception("Background task %s failed", name)
                 return None
 
+        def finished(task: asyncio.Task[Any]) -> None:
+            self._background.discard(task)
+            if isinstance(coro, Coroutine):
+                coro.close()  # cancelled before it started (a stop right after start): no warning
+
         task = asyncio.create_task(guarded(), name=name)
         self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        task.add_done_callback(finished)
         return task
 
     def set_state(self, state: AssistantState, run_id: str | None = None) -> None:

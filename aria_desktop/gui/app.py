@@ -58,6 +58,8 @@ __all__ = [
 ]
 
 _LOGGER = logging.getLogger(__name__)
+_START_ABORT_S = 30.0
+"""How long a quit during start-up waits for the start to undo itself (bounded)."""
 
 NO_TRAY_MESSAGE = (
     "Your desktop has no system tray, so ARIA opened this window instead. Everything the tray "
@@ -194,9 +196,13 @@ class Desktop(QObject):
         try:
             await self.quit_requested.wait()
         finally:
+            # A quit while ARIA is still starting: the start gives back what it took (API
+            # socket, voice, database and owner lock) before the loop ends.
             connect_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.wait([connect_task], timeout=2.0)
+                _done, pending = await asyncio.wait([connect_task], timeout=_START_ABORT_S)
+                if pending:
+                    _LOGGER.warning("ARIA did not finish starting; quitting anyway")
             await self.shutdown()
             for signum in (signal.SIGINT, signal.SIGTERM):
                 with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -339,6 +339,8 @@ class FakeHTTPServer:
         finally:
             if not watcher.done():
                 watcher.cancel()
+            elif not watcher.cancelled():
+                watcher.exception()  # a reset client is a disconnect too: nothing to report
 
 
 # --- helpers for connect failures -------------------------------------------------------------

@@ -86,8 +86,10 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     finally:
         loop.run_until_complete(asyncio.sleep(0))
         loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
+        loop.close()  # collects on this (the GUI) thread and stops the loop's own Qt timers
         asyncio.set_event_loop(None)
+        del loop
+        gc.collect()  # the loop itself, on the GUI thread too
 
 
 Runner = Callable[..., Any]
@@ -105,6 +107,15 @@ def run(qloop: asyncio.AbstractEventLoop) -> Runner:
         return qloop.run_until_complete(bounded())
 
     return runner
+
+
+def process_events(run: Runner) -> None:
+    """Let Qt process what is pending (paint, focus, hide), inside the loop.
+
+    Never ``QApplication.processEvents()`` outside it: due timers would step the loop's tasks
+    while no loop runs, and they die with "no running event loop".
+    """
+    run(asyncio.sleep(0))
 
 
 async def wait_for(predicate: Callable[[], bool], timeout_s: float = 10.0) -> None:
@@ -233,7 +244,9 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
 
     yield make
     for desktop in made:
-        run(desktop.shutdown())
+        # The app's own quit path: windows, hotkeys, then the connection (in-process: the
+        # owner's voice, turns and automations, API server, database), on the GUI thread.
+        run(desktop.shutdown(), timeout_s=30)
         desktop.chat_view.deleteLater()
     made.clear()
     collect_qt_garbage()
@@ -243,12 +256,13 @@ def collect_qt_garbage() -> None:
     """Free dropped Qt objects now, on the GUI thread.
 
     Left to the cyclic garbage collector they may be freed later from whatever thread happens
-    to allocate (a model's worker thread in the voice tests), and Qt widgets destroyed off the
-    GUI thread crash the process at the next event dispatch.
+    to allocate (a model's worker thread in the voice tests), and Qt objects destroyed off the
+    GUI thread crash the process at the next event dispatch. (While the loop is open,
+    ``AriaEventLoop`` keeps automatic collection off; this frees them before the test ends.)
+    Qt's events are not processed here: outside the loop they would step its tasks.
     """
     from PySide6.QtCore import QCoreApplication, QEvent
 
     gc.collect()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
-    QCoreApplication.processEvents()
     gc.collect()

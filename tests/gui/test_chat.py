@@ -7,7 +7,8 @@ import asyncio
 from typing import Any
 
 from PySide6.QtCore import Qt, QUrl
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QMessageBox
+from shiboken6 import Shiboken
 
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain.events import RunEnd
@@ -20,7 +21,7 @@ from tests.fakes.ollama_server import (
     ollama_text,
     ollama_tool_calls,
 )
-from tests.gui.conftest import wait_for
+from tests.gui.conftest import process_events, wait_for
 
 
 def send(desktop: Any, text: str) -> None:
@@ -195,8 +196,9 @@ def test_links_ask_before_opening(desktop_factory: Any, stack: Any, run: Any) ->
     assert box.isVisible()
     assert "https://example.org/page" in box.text()
     box.button(QMessageBox.StandardButton.Cancel).click()
-    QApplication.processEvents()
-    assert not box.isVisible()
+    process_events(run)
+    assert desktop.chat._link_box is None
+    assert not Shiboken.isValid(box)  # closed and freed
     desktop.chat.ask_open_link(QUrl("file:///etc/passwd"))
     assert "does not open file links" in desktop.chat_view.status.text()
 

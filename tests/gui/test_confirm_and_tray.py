@@ -14,7 +14,7 @@ from aria_desktop.domain.events import ActionConfirmRequest, ActionConfirmResult
 from aria_desktop.gui.controllers.tray import NOT_INSTALLED
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text, ollama_tool_calls
-from tests.gui.conftest import wait_for
+from tests.gui.conftest import process_events, wait_for
 
 
 def _consequential_tool(stack: Any, calls: list[dict[str, Any]]) -> None:
@@ -61,7 +61,7 @@ def test_confirm_request_round_trips_with_the_nonce_and_keeps_focus(
     assert "delete_file" in dialog.action.text()
     assert "cannot be undone" in dialog.reason.text()
     assert "notes.txt" in dialog.summary.text()
-    QApplication.processEvents()
+    process_events(run)
     assert editor.hasFocus(), "the dialog took the keyboard focus"
     assert QApplication.focusWidget() is editor
     answered: list[tuple[str, bool, bool]] = []

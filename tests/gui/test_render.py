@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from aria_desktop.domain.events import ActionConfirmRequest
 from tests.fakes import FakeOllama
@@ -27,8 +27,7 @@ REPLY = (
 def settle(run: Any, seconds: float = 0.3) -> None:
     import asyncio
 
-    run(asyncio.sleep(seconds))
-    QApplication.processEvents()
+    run(asyncio.sleep(seconds))  # Qt's pending events are processed in the loop's last pass
 
 
 def screenshot(name: str) -> Path:

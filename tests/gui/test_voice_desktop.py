@@ -1,5 +1,6 @@
-"""Voice in the running desktop app: ``aria desktop``'s own connector (``build_app`` +
-``start_voice``) with the Ollama test server, a real SQLite file and the real voice models.
+"""Voice in the running desktop app: ``aria desktop``'s own connector (the owner path,
+``owner.start_owner``: core, local API, automations, voice) with the Ollama test server, a real
+SQLite file and the real voice models.
 
 This machine has no sound card: without a microphone voice must be a clear "unavailable"
 capability; with a WAV-file source injected, the tray's Push to talk runs a real voice turn.
@@ -13,11 +14,18 @@ import wave
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
+from aria_desktop import paths
+from aria_desktop.api.token import TokenFile
 from aria_desktop.cli.desktop import local_connector
+from aria_desktop.domain.commands import PushToTalk
+from aria_desktop.domain.errors import VoiceUnavailableError
 from aria_desktop.domain.events import Event
+from aria_desktop.memory.owner_lock import read_owner
 from aria_desktop.settings import (
+    ApiSettings,
     LLMSettings,
     MemorySettings,
     OllamaSettings,
@@ -49,6 +57,7 @@ def settings_for(isolated_env: Path, ollama: FakeOllama, monkeypatch: pytest.Mon
             storage=StorageSettings(database=str(isolated_env / "aria.db")),
             memory=MemorySettings(embedder="none", auto_extract=False),
             voice=dataclasses.replace(VoiceSettings(), **voice),
+            api=ApiSettings(port=0),  # the owner serves the API: any free port, never a clash
         )
 
     return make
@@ -95,13 +104,61 @@ def test_without_a_microphone_voice_is_an_unavailable_capability(
     assert desktop.connection.assistant.orchestrator.state == "idle"
 
 
-def test_voice_switched_off_says_so(desktop_factory: Any, settings_for: Any, run: Any) -> None:
+def test_voice_switched_off_says_so_and_how_to_turn_it_on(
+    desktop_factory: Any, settings_for: Any, run: Any, isolated_env: Path
+) -> None:
     desktop = desktop_factory(None, use_tray=True)
     connect(desktop, run, local_connector(settings_for(enabled=False)))
     desktop.tray.refresh_capabilities()
     run(wait_for(lambda: "voice" in desktop.tray.capabilities))
-    assert not desktop.actions.push_to_talk.isEnabled()
-    assert "voice.enabled" in desktop.actions.push_to_talk.toolTip()
+    voice = desktop.tray.capabilities["voice"]
+    assert not voice.available
+    push_to_talk = desktop.actions.push_to_talk
+    assert not push_to_talk.isEnabled()
+    assert push_to_talk.text().endswith("— Voice is switched off")
+    tip = push_to_talk.toolTip()
+    assert tip == voice.reason
+    assert tip.startswith("Voice is switched off. ")
+    assert "Settings → Voice" in tip
+    assert "aria config set voice.enabled true" in tip
+    assert "restart ARIA" in tip
+    # The hotkey explains instead of failing; the voice commands answer with the same words.
+    notices: list[tuple[str, str]] = []
+    desktop.tray.notify = lambda title, text, warning=False: notices.append((title, text))
+    desktop.on_hotkey("push_to_talk", "press")
+    desktop.on_hotkey("push_to_talk", "release")
+    assert notices == [("Push to talk is unavailable", tip)]
+    with pytest.raises(VoiceUnavailableError) as refused:
+        run(desktop.context.assistant.execute(PushToTalk(action="toggle")))
+    assert refused.value.message == "Voice is switched off."
+    assert f"{refused.value.message} {refused.value.hint}" == tip
+    # So does the local API the app serves (on a port of its own choosing).
+    db_path = isolated_env / "aria.db"
+    owner = read_owner(db_path)
+    assert owner is not None
+    assert owner.port
+    url = f"http://127.0.0.1:{owner.port}"
+    assert url in desktop.connection.label
+    token = TokenFile(paths.api_token_path()).read()
+
+    async def listen() -> httpx.Response:
+        async with httpx.AsyncClient(base_url=url, timeout=10) as client:
+            return await client.post("/api/v1/listen", headers={"Authorization": f"Bearer {token}"})
+
+    answer = run(listen())
+    assert answer.status_code == 503
+    assert answer.json()["error"]["code"] == "voice_unavailable"
+    assert answer.json()["error"]["message"] == "Voice is switched off."
+    # The app's quit path stops the owner: the API no longer listens, the data is released.
+    run(desktop.shutdown(), timeout_s=30)
+    assert read_owner(db_path) is None
+
+    async def refused_connection() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=5) as client:
+            with pytest.raises(httpx.ConnectError):
+                await client.get("/api/v1/health")
+
+    run(refused_connection())
 
 
 @pytest.mark.slow

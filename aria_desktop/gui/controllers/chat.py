@@ -404,6 +404,8 @@ class ChatController(QObject):
         def finished() -> None:
             if box.clickedButton() is box.button(QMessageBox.StandardButton.Open):
                 QDesktopServices.openUrl(url)
+            if self._link_box is box:
+                self._link_box = None
             box.deleteLater()
 
         box.finished.connect(finished)
