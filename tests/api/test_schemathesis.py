@@ -6,7 +6,7 @@ operation. ``ignored_auth`` proves that no operation succeeds without the token;
 sweep below checks that too. The endless ``/events`` stream and the WAV upload of
 ``/transcribe`` are exercised by the route tests.
 
-The daemon runs on a private Xvfb display (the fixture of tests/computer), so the screen and
+The daemon runs on a private Xvfb display (the session's, tests/conftest.py), so the screen and
 computer-use routes are fuzzed for real with every check (an empty screen: nothing to click).
 """
 
@@ -22,10 +22,7 @@ import httpx
 import pytest
 
 from tests.api.daemon_proc import REPO, DaemonProcess
-from tests.computer.conftest import display
 from tests.fakes import FakeOllama
-
-__all__ = ["display"]  # the Xvfb fixture shared with tests/computer
 
 EXAMPLES = int(os.environ.get("ARIA_SCHEMATHESIS_EXAMPLES", "100"))
 

@@ -1,7 +1,8 @@
 """Computer use over the HTTP API, for real: an orchestrator wired like ``bootstrap.build_app``
 (real screen, OCR, input and policy adapters) on a private Xvfb display, the PySide6 target app
-as the thing to look at and click, and the API on 127.0.0.1 (httpx). The display, the target
-app and the orchestrator come from tests/computer/conftest.py."""
+as the thing to look at and click, and the API on 127.0.0.1 (httpx). The display
+(tests/conftest.py), the target app and the orchestrator (tests/computer/conftest.py) are
+shared with tests/computer."""
 
 from __future__ import annotations
 
@@ -38,14 +39,13 @@ from tests.computer.conftest import (
     TargetApp,
     anthropic,
     app,
-    display,
     rig_factory,
     target_app,
 )
 from tests.computer.test_agent import click_label, done, script
 from tests.fakes import FakeOllama
 
-__all__ = ["anthropic", "app", "display", "rig_factory", "target_app"]  # shared fixtures
+__all__ = ["anthropic", "app", "rig_factory", "target_app"]  # shared fixtures
 
 P = "/api/v1"
 CONFIRM_TIMEOUT_S = 3.0
