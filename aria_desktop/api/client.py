@@ -33,31 +33,62 @@ from aria_desktop.domain.chat import (
     Usage,
 )
 from aria_desktop.domain.commands import (
+    CaptureScreen,
+    ClickText,
     Command,
     ConfirmAction,
+    FindOnScreen,
     ListAutomations,
     PushToTalk,
+    ReadScreen,
     RunAutomation,
+    RunComputerTask,
+    SetComputerControl,
     Speak,
     StartTurn,
     StopEverything,
     Transcribe,
 )
+from aria_desktop.domain.computer import (
+    ComputerActionOutcome,
+    ComputerTaskStarted,
+    Grounding,
+    OcrBlock,
+    OcrLine,
+    OcrWord,
+    Point,
+    Rect,
+    ScreenElement,
+    Screenshot,
+    ScreenText,
+    TextMatch,
+)
 from aria_desktop.domain.errors import (
+    ActionAbortedError,
     ApiAuthError,
     ApiError,
     AriaError,
     AudioDeviceError,
     AudioFormatError,
     AutomationError,
+    ComputerBusyError,
+    ComputerControlOffError,
+    ComputerError,
     ConfigError,
     ConfirmationError,
+    DisplayUnavailableError,
+    InputUnavailableError,
     MemoryInvalidError,
     MemoryUnavailableError,
+    MonitorNotFoundError,
     NotFoundError,
+    OcrUnavailableError,
     OwnerUnreachableError,
     SpeechRecognitionError,
     SpeechSynthesisError,
+    TargetAmbiguousError,
+    TargetChangedError,
+    TargetNotFoundError,
     VoiceError,
     VoiceModelError,
     VoiceUnavailableError,
@@ -87,8 +118,21 @@ _ERRORS: dict[str, type[AriaError]] = {
         SpeechRecognitionError,
         SpeechSynthesisError,
         VoiceUnavailableError,
+        ComputerError,
+        DisplayUnavailableError,
+        OcrUnavailableError,
+        InputUnavailableError,
+        ComputerControlOffError,
+        ComputerBusyError,
+        MonitorNotFoundError,
+        TargetNotFoundError,
+        TargetAmbiguousError,
+        TargetChangedError,
+        ActionAbortedError,
     )
 }
+_ACT_TIMEOUT = httpx.Timeout(10.0, read=900.0)
+"""A click may wait for the user's confirmation (``agent.confirm_timeout_s``) first."""
 
 
 def _error_from(response: httpx.Response) -> AriaError:
@@ -181,6 +225,67 @@ def _candidate(data: Mapping[str, Any]) -> MemoryCandidate:
         message_ids=tuple(data.get("message_ids", ())),
         created_at=data["created_at"],
     )
+
+
+def _rect(box: Sequence[int]) -> Rect:
+    return Rect(int(box[0]), int(box[1]), int(box[2]), int(box[3]))
+
+
+def _screen_text(data: Mapping[str, Any]) -> ScreenText:
+    lines = tuple(
+        OcrLine(id=ln["id"], text=ln["text"], box=_rect(ln["box"]), block=ln["block"], words=())
+        for ln in data["lines"]
+    )
+    block_of = {line.id: line.block for line in lines}
+    return ScreenText(
+        region=_rect(data["region"]),
+        ocr_ms=data["ocr_ms"],
+        words=tuple(
+            OcrWord(
+                text=w["text"],
+                confidence=w["confidence"],
+                box=_rect(w["box"]),
+                block=block_of.get(w["line"], 0),
+                line=w["line"],
+            )
+            for w in data["words"]
+        ),
+        lines=lines,
+        blocks=tuple(
+            OcrBlock(id=b["id"], text=b["text"], box=_rect(b["box"]), lines=())
+            for b in data["blocks"]
+        ),
+        elements=tuple(
+            ScreenElement(
+                id=e["id"], text=e["text"], box=_rect(e["box"]), confidence=e["confidence"]
+            )
+            for e in data["elements"]
+        ),
+    )
+
+
+def _grounding(data: Mapping[str, Any]) -> Grounding:
+    return Grounding(
+        query=data["query"],
+        status=data["status"],
+        matches=tuple(
+            TextMatch(
+                text=m["text"],
+                box=_rect(m["box"]),
+                center=Point(int(m["center"][0]), int(m["center"][1])),
+                score=m["score"],
+                exact=m["exact"],
+            )
+            for m in data["matches"]
+        ),
+    )
+
+
+def _region_body(region: tuple[int, int, int, int] | None) -> dict[str, Any]:
+    if region is None:
+        return {}
+    x, y, width, height = region
+    return {"region": {"x": x, "y": y, "width": width, "height": height}}
 
 
 def _speech(wav_data: bytes, text: str) -> SpeechAudio:
@@ -373,7 +478,7 @@ class ApiClient:
         self._http.headers["Authorization"] = f"Bearer {token}"
         return True
 
-    async def _request(self, method: str, path: str, *, raw: bool = False, **kwargs: Any) -> Any:
+    async def _request_response(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         try:
             response = await self._http.request(method, f"{_P}{path}", **kwargs)
             if response.status_code == 401 and self._reload_token():
@@ -382,6 +487,10 @@ class ApiClient:
             raise _unreachable(self.base_url, exc) from None
         if not response.is_success:
             raise _error_from(response)
+        return response
+
+    async def _request(self, method: str, path: str, *, raw: bool = False, **kwargs: Any) -> Any:
+        response = await self._request_response(method, path, **kwargs)
         if raw:
             return response.content
         if response.status_code == 204 or not response.content:
@@ -436,8 +545,10 @@ class ApiClient:
     async def execute(self, command: Command) -> Any:
         """The commands the API carries.
 
-        StopEverything, RunAutomation, ListAutomations, and the voice commands Speak,
-        Transcribe and ``PushToTalk(action="listen")``.
+        StopEverything, RunAutomation, ListAutomations, the voice commands Speak,
+        Transcribe and ``PushToTalk(action="listen")``, and the computer-use commands
+        CaptureScreen, ReadScreen, FindOnScreen, ClickText, RunComputerTask and
+        SetComputerControl (they return what the in-process handlers return).
         """
         if isinstance(command, StopEverything):
             return int((await self._request("POST", "/stop"))["cancelled"])
@@ -468,10 +579,59 @@ class ApiClient:
         if isinstance(command, PushToTalk) and command.action == "listen":
             await self._request("POST", "/listen")
             return None
+        computer = await self._execute_computer(command)
+        if computer is not None:
+            return computer
         raise AriaError(
             f"{type(command).__name__} cannot be sent to a running ARIA over its API yet.",
             hint="Use the tray app, or update ARIA.",
         )
+
+    async def _execute_computer(self, command: Command) -> Any:
+        """A computer-use command over its route, or None when ``command`` is not one."""
+        if isinstance(command, CaptureScreen):
+            response = await self._request_response(
+                "POST", "/screen/shot", json={"monitor": command.monitor}
+            )
+            region = response.headers.get("x-screen-region", "0,0,0,0").split(",")
+            box = [int(v) for v in region]
+            return Screenshot(png=response.content, region=_rect(box), monitor=command.monitor)
+        if isinstance(command, ReadScreen):
+            return _screen_text(
+                await self._request("POST", "/screen/ocr", json=_region_body(command.region))
+            )
+        if isinstance(command, FindOnScreen):
+            query = {"text": command.text, **_region_body(command.region)}
+            return _grounding(await self._request("POST", "/screen/find", json=query))
+        if isinstance(command, ClickText):
+            # Subscribers must see the click's confirmation request: connect them first.
+            await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
+            data = await self._request(
+                "POST",
+                "/screen/click",
+                json={"text": command.text, "dry_run": command.dry_run},
+                timeout=_ACT_TIMEOUT,
+            )
+            return ComputerActionOutcome(
+                status=data["status"],
+                action=data["action"],
+                rule=data.get("rule", ""),
+                detail=data.get("detail", ""),
+                dry_run=data.get("dry_run", False),
+            )
+        if isinstance(command, RunComputerTask):
+            await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
+            body: dict[str, Any] = {"task": command.text, "dry_run": command.dry_run}
+            if command.backend:
+                body["backend"] = command.backend
+            started = await self._request("POST", "/do", json=body)
+            return ComputerTaskStarted(run_id=started["run_id"])
+        if isinstance(command, SetComputerControl):
+            data = await self._request(
+                "PUT", "/computer/control", json={"enabled": command.enabled}
+            )
+            return bool(data["enabled"])
+        return None
 
     async def capabilities(self) -> list[CapabilityStatus]:
         """Which capabilities the owner can use now."""

@@ -1,9 +1,10 @@
 """``aria screen`` (look at, read, search and click the screen) and ``aria do`` (a task).
 
 ``shot``, ``ocr`` and ``find`` only look, so they run without the database. ``click`` and ``do``
-act: they go through the whole safety pipeline of the running core (policy, confirmation at
-this terminal, re-verification, audit log), so they take ownership of ARIA's data like
-``aria chat`` does. Ctrl+C during ``do`` is the kill switch.
+act: they go through the whole safety pipeline of the core (policy, confirmation at this
+terminal, re-verification, audit log) — the running daemon's or tray app's over its API when
+one owns ARIA's data, else a core built here — like ``aria chat``. Ctrl+C during ``do`` is the
+kill switch.
 """
 
 from __future__ import annotations
@@ -17,9 +18,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
-from aria_desktop.domain.commands import ConfirmAction, RunComputerTask, StopEverything
-from aria_desktop.domain.computer import Grounding, Rect, ScreenText
+from aria_desktop.core.ports import Assistant, EventSubscription
+from aria_desktop.domain.commands import ClickText, ConfirmAction, RunComputerTask, StopEverything
+from aria_desktop.domain.computer import (
+    ComputerActionOutcome,
+    ComputerTaskStarted,
+    Grounding,
+    Rect,
+    ScreenText,
+)
 from aria_desktop.domain.errors import AriaError, ConfirmationError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -161,36 +170,32 @@ async def _confirm_at_terminal(event: ActionConfirmRequest) -> bool:
     return answer.strip().lower() in {"y", "yes"}
 
 
-async def _answer_confirmations(app: Any) -> None:
-    """Forward every confirmation request to the terminal (runs until cancelled)."""
-    sub = app.orchestrator.bus.subscribe()
-    try:
-        async for event in sub:
-            if isinstance(event, ActionConfirmRequest):
-                approved = await _confirm_at_terminal(event)
-                with contextlib.suppress(ConfirmationError):
-                    await app.orchestrator.handle(
-                        ConfirmAction(
-                            request_id=event.request_id, nonce=event.nonce, approved=approved
-                        )
-                    )
-    finally:
-        sub.close()
+async def _answer_confirmations(assistant: Assistant, sub: EventSubscription) -> None:
+    """Forward the computer's confirmation requests to the terminal (runs until cancelled)."""
+    async for event in sub:
+        if isinstance(event, ActionConfirmRequest) and event.tool == "computer":
+            approved = await _confirm_at_terminal(event)
+            with contextlib.suppress(ConfirmationError):
+                await assistant.confirm_action(
+                    ConfirmAction(request_id=event.request_id, nonce=event.nonce, approved=approved)
+                )
 
 
 async def _cmd_click(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_app
-
-    app = await build_app(settings)
-    answering = asyncio.create_task(_answer_confirmations(app), name="aria-cli-confirm")
-    try:
-        assert app.computer is not None
-        outcome = await app.computer.click_text(args.text, dry_run=args.dry_run)
-    finally:
-        answering.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await answering
-        await app.aclose()
+    async with open_assistant(settings) as assistant:
+        sub = assistant.subscribe()
+        answering = asyncio.create_task(
+            _answer_confirmations(assistant, sub), name="aria-cli-confirm"
+        )
+        try:
+            outcome = await assistant.execute(ClickText(text=args.text, dry_run=args.dry_run))
+        finally:
+            answering.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await answering
+            sub.close()
+    if not isinstance(outcome, ComputerActionOutcome):
+        raise AriaError("Computer use is not available in this ARIA.", hint="Run `aria doctor`.")
     if args.json:
         print_json(
             {
@@ -231,20 +236,24 @@ def _render(event: Event) -> None:
 
 
 async def _cmd_do(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_app
+    async with open_assistant(settings) as assistant:
+        return await _run_task(assistant, args)
 
-    app = await build_app(settings)
-    orchestrator = app.orchestrator
+
+async def _run_task(assistant: Assistant, args: argparse.Namespace) -> int:
+    """Start the task and render its events until it ends (in-process or over the API)."""
     loop = asyncio.get_running_loop()
-    sub = orchestrator.bus.subscribe()
+    sub = assistant.subscribe()
     status = "error"
     try:
-        started = await orchestrator.handle(
+        started = await assistant.execute(
             RunComputerTask(text=" ".join(args.task), dry_run=args.dry_run, backend=args.backend)
         )
+        if not isinstance(started, ComputerTaskStarted):
+            raise AriaError("Computer use is not available in this ARIA.", hint="`aria doctor`.")
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(
-                signal.SIGINT, lambda: loop.create_task(orchestrator.handle(StopEverything()))
+                signal.SIGINT, lambda: loop.create_task(assistant.execute(StopEverything()))
             )
         async for event in sub:
             if event.run_id != started.run_id:
@@ -256,7 +265,7 @@ async def _cmd_do(args: argparse.Namespace, settings: Settings) -> int:
             if isinstance(event, ActionConfirmRequest):
                 approved = await _confirm_at_terminal(event)
                 with contextlib.suppress(ConfirmationError):
-                    await orchestrator.handle(
+                    await assistant.confirm_action(
                         ConfirmAction(
                             request_id=event.request_id, nonce=event.nonce, approved=approved
                         )
@@ -268,5 +277,4 @@ async def _cmd_do(args: argparse.Namespace, settings: Settings) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGINT)
         sub.close()
-        await app.aclose()
     return EXIT_OK if status == "complete" else EXIT_FAILURE

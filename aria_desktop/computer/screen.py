@@ -9,7 +9,7 @@ import threading
 from typing import Any
 
 from aria_desktop.domain.computer import Monitor, Rect
-from aria_desktop.domain.errors import DisplayUnavailableError
+from aria_desktop.domain.errors import DisplayUnavailableError, MonitorNotFoundError
 
 __all__ = ["MssScreen", "display_problem"]
 
@@ -64,10 +64,10 @@ class MssScreen:
         return found
 
     def monitor_rect(self, monitor: int) -> Rect:
-        """The area of ``monitor`` (0 = all monitors); DisplayUnavailableError if unknown."""
+        """The area of ``monitor`` (0 = all monitors); MonitorNotFoundError if unknown."""
         monitors = self.monitors()
         if not 0 <= monitor < len(monitors):
-            raise DisplayUnavailableError(
+            raise MonitorNotFoundError(
                 f"There is no monitor {monitor} (this screen has {len(monitors) - 1}).",
                 hint="Use 0 for all monitors, or 1.. for one of them.",
             )

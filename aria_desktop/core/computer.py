@@ -273,6 +273,18 @@ class ComputerUse:
         if self._orchestrator is not None:
             self._orchestrator.set_state(state, run_id)  # type: ignore[arg-type]
 
+    def _restore_state(self, previous: str | None, run_id: str | None) -> None:
+        """After one action, show again what was shown before it.
+
+        A lone click (CLI, API) must not leave the assistant "acting", which keeps the GUI's
+        overlay up; a task sets and clears "acting" itself, so it is left alone.
+        """
+        orchestrator = self._orchestrator
+        if orchestrator is None or previous is None or previous == "acting":
+            return
+        if orchestrator.state == "acting":
+            self.set_state(previous, run_id)
+
     def track(self, task: asyncio.Task[Any]) -> None:
         """Own a running computer task (the kill switch cancels it)."""
         self._tasks.add(task)
@@ -504,6 +516,7 @@ class ComputerUse:
                 )
             await asyncio.sleep(_SETTLE_AFTER_CONFIRM_S)
         self.publish(start)
+        previous_state = self._orchestrator.state if self._orchestrator is not None else None
         self.set_state("acting", run_id)
         if not self._in_flight:
             # A kill switch earlier left the abort flag set; nothing runs now, so clear it.
@@ -533,9 +546,11 @@ class ComputerUse:
                 dry_run,
                 observation,
             )
+            self._restore_state(previous_state, run_id)
             raise
         except ComputerError as exc:
             status, detail = "error", exc.message
+        self._restore_state(previous_state, run_id)
         latency_ms = (self.clock.monotonic() - started) * 1000
         return await self._finish(
             audit_base,

@@ -48,7 +48,13 @@ from aria_desktop.domain.computer import (
     Observation,
     Point,
 )
-from aria_desktop.domain.errors import AriaError, ComputerError, LLMError, TargetNotFoundError
+from aria_desktop.domain.errors import (
+    AriaError,
+    ComputerBusyError,
+    ComputerError,
+    LLMError,
+    TargetNotFoundError,
+)
 from aria_desktop.domain.events import ComputerTaskEnd, ComputerTaskStart
 
 if TYPE_CHECKING:
@@ -223,12 +229,12 @@ class ComputerAgent:
         """Start a task in the background; its events carry the returned ``run_id``.
 
         Raises:
-            AriaError: a task is already running, or the text is empty.
+            AriaError: the text is empty; ComputerBusyError: a task is already running.
         """
         if not command.text.strip():
             raise AriaError("The task is empty.", hint="Say what ARIA should do on the screen.")
         if self._busy:
-            raise AriaError(
+            raise ComputerBusyError(
                 "A computer task is already running.",
                 hint="Wait for it to finish, or stop it with the kill switch.",
             )

@@ -436,3 +436,15 @@ class ComputerStuckError(ComputerError):
     """The task made no progress (same screen or same action repeated) and was stopped."""
 
     code = "computer_stuck"
+
+
+class ComputerBusyError(ComputerError):
+    """A computer-use task is already running; only one drives the mouse at a time."""
+
+    code = "computer_busy"
+
+
+class MonitorNotFoundError(ComputerError):
+    """The monitor number asked for does not exist on this screen."""
+
+    code = "monitor_not_found"

@@ -5,6 +5,9 @@ negative-data rejection, ignored auth) with positive and negative data, 100 exam
 operation. ``ignored_auth`` proves that no operation succeeds without the token; a direct
 sweep below checks that too. The endless ``/events`` stream and the WAV upload of
 ``/transcribe`` are exercised by the route tests.
+
+The daemon runs on a private Xvfb display (the session's, tests/conftest.py), so the screen and
+computer-use routes are fuzzed for real with every check (an empty screen: nothing to click).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ EXAMPLES = int(os.environ.get("ARIA_SCHEMATHESIS_EXAMPLES", "100"))
 
 
 @pytest.fixture
-def daemon(tmp_path: Path) -> Iterator[DaemonProcess]:
+def daemon(tmp_path: Path, display: str) -> Iterator[DaemonProcess]:
+    assert display  # DaemonProcess passes DISPLAY on: the screen routes work for real
     with FakeOllama() as ollama:
         proc = DaemonProcess(
             tmp_path,
@@ -134,4 +138,4 @@ def test_no_operation_succeeds_without_the_token(daemon: DaemonProcess) -> None:
                 )
                 assert response.status_code == 401, (method, path, response.status_code)
             checked += 1
-    assert checked >= 17
+    assert checked >= 24

@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -35,39 +34,6 @@ from tests.fakes import FakeAnthropic, FakeOllama
 REPO = Path(__file__).resolve().parents[2]
 TARGET_APP = Path(__file__).with_name("target_app.py")
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
-
-
-@pytest.fixture(scope="session")
-def display() -> Iterator[str]:
-    """A fresh Xvfb display without access control (so no XAUTHORITY is needed)."""
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    if not number:
-        proc.kill()
-        pytest.fail("Xvfb did not start")
-    saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY", "QT_QPA_PLATFORM")}
-    os.environ["DISPLAY"] = f":{number}"
-    os.environ.pop("XAUTHORITY", None)
-    os.environ["QT_QPA_PLATFORM"] = "xcb"
-    try:
-        yield os.environ["DISPLAY"]
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
 
 
 class TargetApp:

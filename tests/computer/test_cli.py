@@ -93,3 +93,32 @@ def test_aria_do_runs_a_task_against_the_local_model(
     assert "complete · 1 actions" in result.stderr
     assert app.clicks(mark) == ["cancel"]
     assert len(bodies) == 2
+
+
+def test_screen_click_goes_through_a_running_daemon(tmp_path: Path, app: TargetApp) -> None:
+    """With a daemon owning ARIA's data, ``aria screen click`` uses its API (same policy)."""
+    from tests.api.daemon_proc import DaemonProcess
+
+    root = tmp_path / "daemon"
+    root.mkdir()
+    with FakeOllama() as ollama:
+        daemon = DaemonProcess(
+            root,
+            ollama.url,
+            extra_env={"ARIA_COMPUTER__ENABLED": "true", "ARIA_AGENT__CONFIRM_TIMEOUT_S": "2"},
+        ).start(timeout_s=30)
+        try:
+            same_aria = {k: v for k, v in daemon.env.items() if k.startswith("ARIA_")}
+            mark = app.mark()
+            clicked = aria(tmp_path, "screen", "click", "Save Draft", "--json", env=same_aria)
+            assert clicked.returncode == 0, clicked.stderr
+            assert json.loads(clicked.stdout)["status"] == "ok"
+            # Consequential: the daemon asks; this CLI has no terminal to ask, so it says no.
+            send = aria(tmp_path, "screen", "click", "Send", env=same_aria)
+            assert send.returncode == 1
+            assert "needs confirmation" in send.stderr
+            app.wait_for("click", since=mark)
+            assert app.clicks(mark) == ["save_draft"]
+        finally:
+            daemon.stop()
+    assert "Traceback" not in daemon.output()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -14,6 +15,7 @@ from aria_desktop.domain.commands import (
     SetMicrophoneMuted,
     StopEverything,
 )
+from aria_desktop.domain.events import ComputerControlChanged
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import tray_tooltip
 from aria_desktop.gui.icons import IconSet
@@ -65,6 +67,7 @@ class TrayController(QObject):
         actions.stop_everything.triggered.connect(self.stop_everything)
         overlay.stop_button.clicked.connect(self.stop_everything)
         context.bridge.state_changed.connect(self.show_state)
+        context.bridge.event_received.connect(self._on_event)
         context.on_attach(self._on_attached)
         if tray is not None:
             tray.menu.aboutToShow.connect(self.refresh_capabilities)
@@ -121,6 +124,16 @@ class TrayController(QObject):
         statuses = await self.context.assistant.capabilities()
         self.capabilities = {status.name: status for status in statuses}
         self._apply_capabilities()
+
+    def _on_event(self, event: object) -> None:
+        """Follow computer control switched elsewhere (API, CLI, the kill switch) at once."""
+        if isinstance(event, ComputerControlChanged):
+            current = self.capabilities.get("computer")
+            if current is not None:
+                self.capabilities["computer"] = dataclasses.replace(current, enabled=event.enabled)
+                self._apply_capabilities()
+            else:
+                self.refresh_capabilities()
 
     def _status(self, name: str) -> CapabilityStatus:
         status = self.capabilities.get(name)

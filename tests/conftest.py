@@ -1,0 +1,48 @@
+"""Fixtures shared across test packages.
+
+``display``: one private Xvfb for the whole session. Computer-use tests in several packages
+(tests/computer, tests/api) need it, and must share it: pyautogui and Xlib connect to the
+display once per process, so a second Xvfb later in the session would receive nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def display() -> Iterator[str]:
+    """A fresh Xvfb display without access control (so no XAUTHORITY is needed)."""
+    read_fd, write_fd = os.pipe()
+    proc = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    if not number:
+        proc.kill()
+        pytest.fail("Xvfb did not start")
+    saved = {k: os.environ.get(k) for k in ("DISPLAY", "XAUTHORITY", "QT_QPA_PLATFORM")}
+    os.environ["DISPLAY"] = f":{number}"
+    os.environ.pop("XAUTHORITY", None)
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    try:
+        yield os.environ["DISPLAY"]
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
