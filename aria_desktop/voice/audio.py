@@ -9,6 +9,7 @@ from here).
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 import io
@@ -222,7 +223,7 @@ class PcmPipeSource:
                 yield frame
 
 
-class PacedSink:
+class PacedSink(abc.ABC):
     """Base of sinks that play speech in real time, in 20 ms blocks, and can stop at once.
 
     Subclasses implement ``_emit(block)`` (called in playback order, from the event loop).
@@ -317,8 +318,9 @@ class PacedSink:
             else:
                 await asyncio.sleep(0)
 
+    @abc.abstractmethod
     def _emit(self, block: bytes) -> None:
-        raise NotImplementedError
+        """Hand one block (16-bit mono PCM at ``rate_hz``) to the output."""
 
     async def aclose(self) -> None:
         """Stop the player task."""
