@@ -227,13 +227,16 @@ class PacedSink(abc.ABC):
     """Base of sinks that play speech in real time, in 20 ms blocks, and can stop at once.
 
     Subclasses implement ``_emit(block)`` (called in playback order, from the event loop).
-    ``played_blocks`` records (monotonic time, bytes) of every block emitted, so tests and
-    benchmarks can see exactly when output happened and stopped.
+    ``first_audio_at``, ``last_audio_at`` and ``stopped_at`` (monotonic s) and
+    ``emitted_bytes`` say when output happened and stopped, for tests and benchmarks.
 
     Args:
         rate_hz: the output rate; speech at another rate is resampled.
         realtime: pace output like a sound card; False emits everything at once.
     """
+
+    lead_s = 0.0
+    """How far emission may run ahead of real time (a device's buffer against underruns)."""
 
     def __init__(self, *, rate_hz: int, realtime: bool = True) -> None:
         self.rate_hz = rate_hz
@@ -314,7 +317,7 @@ class PacedSink(abc.ABC):
                 return
             if self.realtime:
                 next_due += len(chunk) / SAMPLE_WIDTH_BYTES / self.rate_hz
-                await asyncio.sleep(max(0.0, next_due - time.monotonic()))
+                await asyncio.sleep(max(0.0, next_due - self.lead_s - time.monotonic()))
             else:
                 await asyncio.sleep(0)
 

@@ -3,6 +3,10 @@
 The only module that imports sounddevice. Having no sound device (no card, no PortAudio, a
 headless server) is a normal state: ``list_devices`` raises ``AudioDeviceError`` with a hint,
 and the doctor reports it as a warning.
+
+PortAudio enumerates devices once, when it initialises. So that a headset plugged in (or a
+sound server started) after ARIA started is found, listing re-initialises PortAudio whenever
+none of ARIA's streams is open (re-initialising would end them).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from aria_desktop.domain.audio import (
     PIPELINE_RATE_HZ,
     SAMPLE_WIDTH_BYTES,
     AudioDevice,
+    SpeechAudio,
 )
 from aria_desktop.domain.errors import AudioDeviceError
 from aria_desktop.voice.audio import FRAME_BYTES, PacedSink, resample_pcm
@@ -32,6 +37,24 @@ _NO_AUDIO_HINT = (
 )
 _QUEUE_FRAMES = 50
 """Captured frames buffered for a slow pipeline (4 s) before the oldest are dropped."""
+_SPEAKER_LEAD_S = 0.12
+"""Speech handed to the speaker ahead of playback, so a busy event loop does not starve the
+device; ``stop`` drops it, so it does not delay an interruption."""
+
+
+class _PortAudio:
+    """Process-wide PortAudio state.
+
+    One lock for (re)initialising and opening streams, and the number of ARIA's streams that
+    are open (PortAudio cannot re-initialise under them).
+    """
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open_streams = 0
+
+
+_PA = _PortAudio()
 
 
 def _sounddevice() -> Any:
@@ -42,13 +65,37 @@ def _sounddevice() -> Any:
     return sounddevice
 
 
+def _rescan(sd: Any) -> None:
+    """Re-initialise PortAudio so its device list is current (caller holds ``_PA.lock``).
+
+    Takes ≈25 ms with ALSA and PulseAudio.
+    """
+    if _PA.open_streams:
+        return
+    # sounddevice's maintainers' documented way to refresh the list (PortAudio has no hotplug
+    # API): https://github.com/spatialaudio/python-sounddevice/issues/125
+    try:
+        sd._terminate()
+        sd._initialize()
+    except Exception as exc:
+        raise AudioDeviceError(f"Cannot list audio devices: {exc}.", hint=_NO_AUDIO_HINT) from None
+
+
 def list_devices() -> list[AudioDevice]:
-    """Every input and output device the system has (may be empty)."""
+    """Every input and output device the system has now (may be empty).
+
+    Blocks for tens of milliseconds (PortAudio probes each device): call it from
+    a worker thread in async code.
+    """
     sd = _sounddevice()
     try:
-        raw = sd.query_devices()
-        apis = sd.query_hostapis()
-        default_in, default_out = sd.default.device
+        with _PA.lock:
+            _rescan(sd)
+            raw = sd.query_devices()
+            apis = sd.query_hostapis()
+            default_in, default_out = sd.default.device
+    except AudioDeviceError:
+        raise
     except Exception as exc:  # PortAudioError: no audio server
         raise AudioDeviceError(f"Cannot list audio devices: {exc}.", hint=_NO_AUDIO_HINT) from None
     devices = []
@@ -134,18 +181,34 @@ class MicrophoneSource:
                 _LOGGER.debug("microphone status: %s", status)
             loop.call_soon_threadsafe(offer, bytes(indata))
 
-        rate = PIPELINE_RATE_HZ
+        stream, rate = await asyncio.to_thread(_open_input, sd, device, callback)
+        _LOGGER.info("Microphone %s open at %d Hz", device.name, rate)
+        pending = b""
         try:
-            stream = sd.RawInputStream(
-                device=device.index,
-                samplerate=rate,
-                channels=1,
-                dtype="int16",
-                blocksize=FRAME_SAMPLES,
-                callback=callback,
-            )
-        except Exception:
-            rate = int(device.default_rate_hz) or 48_000
+            try:
+                stream.start()
+            except Exception as exc:
+                raise AudioDeviceError(
+                    f"Cannot start the microphone {device.name!r}: {exc}.", hint=_NO_AUDIO_HINT
+                ) from None
+            while True:
+                data = await queue.get()
+                if rate != PIPELINE_RATE_HZ:
+                    data = resample_pcm(data, rate, PIPELINE_RATE_HZ)
+                pending += data
+                while len(pending) >= FRAME_BYTES:
+                    frame, pending = pending[:FRAME_BYTES], pending[FRAME_BYTES:]
+                    yield frame
+        finally:
+            _close_stream(stream)
+            _LOGGER.info("Microphone %s closed", device.name)
+
+
+def _open_input(sd: Any, device: AudioDevice, callback: Any) -> tuple[Any, int]:
+    """A raw 16-bit mono input stream at 16 kHz, or at the device's own rate if it cannot."""
+    error: Exception | None = None
+    with _PA.lock:
+        for rate in dict.fromkeys((PIPELINE_RATE_HZ, int(device.default_rate_hz) or 48_000)):
             try:
                 stream = sd.RawInputStream(
                     device=device.index,
@@ -156,54 +219,57 @@ class MicrophoneSource:
                     callback=callback,
                 )
             except Exception as exc:
-                raise AudioDeviceError(
-                    f"Cannot open the microphone {device.name!r}: {exc}.", hint=_NO_AUDIO_HINT
-                ) from None
-        _LOGGER.info("Microphone %s open at %d Hz", device.name, rate)
-        pending = b""
-        try:
-            stream.start()
-            while True:
-                data = await queue.get()
-                if rate != PIPELINE_RATE_HZ:
-                    data = resample_pcm(data, rate, PIPELINE_RATE_HZ)
-                pending += data
-                while len(pending) >= FRAME_BYTES:
-                    frame, pending = pending[:FRAME_BYTES], pending[FRAME_BYTES:]
-                    yield frame
-        finally:
-            with contextlib.suppress(Exception):
-                stream.abort()
-            with contextlib.suppress(Exception):
-                stream.close()
-            _LOGGER.info("Microphone %s closed", device.name)
+                error = exc
+                continue
+            _PA.open_streams += 1
+            return stream, rate
+    raise AudioDeviceError(
+        f"Cannot open the microphone {device.name!r}: {error}.", hint=_NO_AUDIO_HINT
+    ) from None
+
+
+def _close_stream(stream: Any) -> None:
+    """Abort (drop buffered audio) and close a stream opened here."""
+    with contextlib.suppress(Exception):
+        stream.abort()
+    with contextlib.suppress(Exception):
+        stream.close()
+    with _PA.lock:
+        _PA.open_streams -= 1
 
 
 class SpeakerSink(PacedSink):
     """Speech to a speaker.
 
-    The paced player hands 20 ms blocks to a small buffer that PortAudio's callback drains,
-    so ``stop`` silences the output within a block plus the device latency.
+    The paced player hands 20 ms blocks to a small buffer (at most ``lead_s`` ahead of
+    playback) that PortAudio's callback drains; ``stop`` empties that buffer, so the output
+    falls silent within the device's own latency. The output stream opens (in a worker
+    thread) with the first speech and stays open until ``aclose``.
 
     Args:
         device: device index/name ("" = system default).
         rate_hz: output rate (Piper's 22,050 Hz by default; speech is resampled to it).
     """
 
+    lead_s = _SPEAKER_LEAD_S
+
     def __init__(self, device: str = "", *, rate_hz: int = 22_050) -> None:
         super().__init__(rate_hz=rate_hz, realtime=True)
         self._spec = device
+        self._device: AudioDevice | None = None
         self._stream: Any = None
         self._buffer = bytearray()
         self._lock = threading.Lock()
+        self.underruns = 0
+        """Device callbacks that found the buffer short while speech was still queued."""
 
     @property
     def name(self) -> str:
         """The output device."""
-        return f"speaker:{self._spec or 'default'}"
+        return f"speaker:{self._device.name if self._device else self._spec or 'default'}"
 
     def open(self) -> None:
-        """Open the output stream (raises ``AudioDeviceError`` without a speaker)."""
+        """Open the output stream (raises ``AudioDeviceError`` without a speaker); blocking."""
         if self._stream is not None:
             return
         sd = _sounddevice()
@@ -217,26 +283,42 @@ class SpeakerSink(PacedSink):
             outdata[: len(chunk)] = chunk
             if len(chunk) < wanted:
                 outdata[len(chunk) :] = b"\0" * (wanted - len(chunk))
+                if self._queue:
+                    self.underruns += 1
 
+        with _PA.lock:
+            try:
+                stream = sd.RawOutputStream(
+                    device=device.index,
+                    samplerate=self.rate_hz,
+                    channels=1,
+                    dtype="int16",
+                    latency="low",
+                    callback=callback,
+                )
+            except Exception as exc:
+                raise AudioDeviceError(
+                    f"Cannot open the speaker {device.name!r}: {exc}.", hint=_NO_AUDIO_HINT
+                ) from None
+            _PA.open_streams += 1
         try:
-            self._stream = sd.RawOutputStream(
-                device=device.index,
-                samplerate=self.rate_hz,
-                channels=1,
-                dtype="int16",
-                latency="low",
-                callback=callback,
-            )
-            self._stream.start()
+            stream.start()
         except Exception as exc:
-            self._stream = None
+            _close_stream(stream)
             raise AudioDeviceError(
-                f"Cannot open the speaker {device.name!r}: {exc}.", hint=_NO_AUDIO_HINT
+                f"Cannot start the speaker {device.name!r}: {exc}.", hint=_NO_AUDIO_HINT
             ) from None
+        self._stream = stream
+        self._device = device
+        _LOGGER.info("Speaker %s open at %d Hz", device.name, self.rate_hz)
+
+    async def write(self, audio: SpeechAudio) -> None:
+        """Open the speaker if needed (off the event loop), then queue the speech."""
+        if self._stream is None:
+            await asyncio.to_thread(self.open)
+        await super().write(audio)
 
     def _emit(self, block: bytes) -> None:
-        if self._stream is None:
-            self.open()
         with self._lock:
             self._buffer += block
 
@@ -249,8 +331,6 @@ class SpeakerSink(PacedSink):
     async def aclose(self) -> None:
         """Close the output stream."""
         await super().aclose()
-        if self._stream is not None:
-            with contextlib.suppress(Exception):
-                self._stream.abort()
-                self._stream.close()
-            self._stream = None
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            await asyncio.to_thread(_close_stream, stream)
