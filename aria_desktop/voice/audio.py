@@ -318,8 +318,15 @@ class PacedSink(abc.ABC):
             if self.realtime:
                 next_due += len(chunk) / SAMPLE_WIDTH_BYTES / self.rate_hz
                 await asyncio.sleep(max(0.0, next_due - self.lead_s - time.monotonic()))
+                while self._backlog_s() > self.lead_s and self._queue:
+                    await asyncio.sleep(_BLOCK_S)  # the output is behind: let it catch up
+                    next_due = time.monotonic()
             else:
                 await asyncio.sleep(0)
+
+    def _backlog_s(self) -> float:
+        """Seconds of emitted audio the output has not played yet (0: it keeps up)."""
+        return 0.0
 
     @abc.abstractmethod
     def _emit(self, block: bytes) -> None:

