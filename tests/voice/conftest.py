@@ -17,6 +17,7 @@ from aria_desktop.voice.audio import resample_pcm
 from aria_desktop.voice.piper_tts import PiperTTS
 from aria_desktop.voice.whisper import WhisperSTT
 from tests.voice.pulse import PulseServer, pulse_server
+from tests.voice.wyoming_servers import wake_server_process
 
 SpeechMaker = Callable[..., Path]
 
@@ -106,3 +107,9 @@ def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseServer]:
     for the tests of one module (stopped, and this process pointed back, afterwards)."""
     with pulse_server(tmp_path_factory.mktemp("pulse")) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def wake_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Wyoming wake word server (tests/voice/wyoming_wake_server.py) for one module."""
+    yield from wake_server_process(tmp_path_factory.mktemp("wyoming-wake"))

@@ -51,6 +51,7 @@ from aria_desktop.voice.devices import MicrophoneSource, SpeakerSink
 from aria_desktop.voice.piper_tts import PiperTTS
 from aria_desktop.voice.wakeword import OpenWakeWordDetector
 from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
+from aria_desktop.voice.wyoming_client import WyomingWakeWord
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.voice.conftest import SpeechMaker
@@ -157,7 +158,12 @@ async def rig_factory(
     ollama.__enter__()
 
     async def make(
-        source_factory: Any, *, realtime_sink: bool = False, sink: Any = None, **config: Any
+        source_factory: Any,
+        *,
+        realtime_sink: bool = False,
+        sink: Any = None,
+        wake: Any = None,
+        **config: Any,
     ) -> tuple[Rig, FakeOllama]:
         db = await Database.open(tmp_path / f"aria{len(made)}.db")
         router = Router(
@@ -175,7 +181,8 @@ async def rig_factory(
         if sink is None:
             sink = WavSink(tmp_path / f"reply{len(made)}.wav", realtime=realtime_sink)
         speech = SpeechService(bus=orchestrator.bus, tts=piper, stt=whisper, sink=sink)
-        wake = OpenWakeWordDetector(("hey_jarvis",), threshold=0.5)
+        if wake is None:
+            wake = OpenWakeWordDetector(("hey_jarvis",), threshold=0.5)
         pipeline = VoicePipeline(
             orchestrator=orchestrator,
             speech=speech,
@@ -513,3 +520,24 @@ async def test_wake_word_silences_the_real_speaker_within_200_ms(
     silent_after_s = (sound[-1] + 1) / PIPELINE_RATE_HZ
     print(f"real speaker silent {silent_after_s * 1000:.0f} ms after the wake word's audio")
     assert silent_after_s <= 0.2, f"the speaker went on {silent_after_s * 1000:.0f} ms"
+
+
+@pytest.mark.slow
+async def test_voice_turn_with_the_wake_word_on_a_wyoming_server(
+    rig_factory: Any, say_piper: SpeechMaker, wake_server: str
+) -> None:
+    """The pipeline with the remote detector: the asynchronous, repeated detections of one
+    "Hey Jarvis" wake ARIA once, and the command after it is not clipped."""
+    wav = say_piper("Hey Jarvis.", "What is the weather like today?", pause_s=0.4, lead_s=1.5)
+    rig, ollama = await rig_factory(
+        lambda: WavSource(wav, realtime=True, trailing_silence_s=1.5),
+        wake=WyomingWakeWord(wake_server),
+    )
+    ollama.script("/api/chat", ollama_text("Sunny all day.", chunks=2))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_source_ended(timeout_s=60)
+    detections = [e for e in rig.events if isinstance(e, WakeEnd) and e.detected]
+    assert [d.name for d in detections] == ["hey_jarvis"], rig.types()
+    heard = next(e for e in rig.events if isinstance(e, SttEnd))
+    assert "weather like today" in " ".join(normalize(heard.text)), heard.text
+    assert any(isinstance(e, TtsEnd) and e.status == "complete" for e in rig.events)
