@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sys
 import threading
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -53,16 +54,20 @@ class _PortAudio:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.open_streams = 0
+        self.fresh = False
 
 
 _PA = _PortAudio()
 
 
 def _sounddevice() -> Any:
+    fresh = "sounddevice" not in sys.modules
     try:
         import sounddevice
     except (ImportError, OSError) as exc:  # OSError: PortAudio library missing
         raise AudioDeviceError(f"No audio system: {exc}.", hint=_NO_AUDIO_HINT) from None
+    if fresh:
+        _PA.fresh = True  # importing initialised PortAudio: its list is current
     return sounddevice
 
 
@@ -71,7 +76,8 @@ def _rescan(sd: Any) -> None:
 
     Takes ≈25 ms with ALSA and PulseAudio.
     """
-    if _PA.open_streams:
+    if _PA.open_streams or _PA.fresh:
+        _PA.fresh = False
         return
     # sounddevice's maintainers' documented way to refresh the list (PortAudio has no hotplug
     # API): https://github.com/spatialaudio/python-sounddevice/issues/125
