@@ -14,6 +14,7 @@ import logging
 import os
 import threading
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,18 @@ _LOGGER = logging.getLogger(__name__)
 _VAD_CHUNK = 512
 _VAD_CONTEXT = 64
 _INSTALL_HINT = "Reinstall the voice extra: pip install 'aria-desktop[voice]'."
+_RATE_HZ = 16_000
+# Speech-fitted encoder windows (see WhisperSTT._decode_fitted); 100 frames = 1 s.
+_FITTED_MAX_S = 25.0
+_FULL_WINDOW_FRAMES = 3000
+_MIN_WINDOW_FRAMES = 500
+_WINDOW_MARGIN_FRAMES = 100
+_MAX_TOKENS = 440
+_TOKENS_PER_S = 12
+# faster-whisper's own thresholds for a decoding it does not trust.
+_MAX_COMPRESSION_RATIO = 2.4
+_MIN_AVG_LOGPROB = -1.0
+_NO_SPEECH_PROB = 0.6
 
 
 def whisper_model_path(model: str) -> Path:
@@ -75,6 +88,12 @@ def _threads_within_omp_limit(wanted: int) -> int:
     return wanted
 
 
+def _compression_ratio(text: str) -> float:
+    """Bytes per compressed byte: high for looping output ("lights lights lights...")."""
+    raw = text.encode("utf-8")
+    return len(raw) / max(1, len(zlib.compress(raw)))
+
+
 class WhisperSTT:
     """faster-whisper on the CPU (int8), in a worker thread.
 
@@ -98,6 +117,7 @@ class WhisperSTT:
         self._language = language
         self._beam_size = beam_size
         self._model: Any = None
+        self._tokenizers: dict[str | None, Any] = {}
         self._load_lock = asyncio.Lock()
         self._run_lock = threading.Lock()
 
@@ -156,30 +176,106 @@ class WhisperSTT:
         started = time.monotonic()
         with self._run_lock:
             try:
-                segments, info = self._model.transcribe(
-                    audio,
-                    language=language,
-                    beam_size=self._beam_size,
-                    vad_filter=False,
-                    condition_on_previous_text=False,
-                    without_timestamps=True,
-                )
-                text = " ".join(segment.text.strip() for segment in segments).strip()
+                decoded = None
+                if len(audio) <= _FITTED_MAX_S * _RATE_HZ:
+                    decoded = self._decode_fitted(audio, language)
+                if decoded is None:
+                    decoded = self._decode_full(audio, language)
             except Exception as exc:
                 raise SpeechRecognitionError(
                     f"Transcription failed: {exc}.", hint="See the log file for details."
                 ) from None
+        text, detected = decoded
         return Transcript(
             text=text,
-            language=str(info.language or language or ""),
-            audio_s=len(audio) / 16_000,
+            language=detected or language or "",
+            audio_s=len(audio) / _RATE_HZ,
             latency_ms=(time.monotonic() - started) * 1000,
             engine=self.name,
         )
 
+    def _decode_full(self, audio: Any, language: str | None) -> tuple[str, str]:
+        """faster-whisper's own long-form decoding (30 s windows, temperature fallback)."""
+        segments, info = self._model.transcribe(
+            audio,
+            language=language,
+            beam_size=self._beam_size,
+            vad_filter=False,
+            condition_on_previous_text=False,
+            without_timestamps=True,
+        )
+        text = " ".join(segment.text.strip() for segment in segments).strip()
+        return text, str(info.language or "")
+
+    def _decode_fitted(self, audio: Any, language: str | None) -> tuple[str, str] | None:
+        """One greedy pass over an encoder window cut to the speech, or None to fall back.
+
+        Whisper is trained on 30 s windows and faster-whisper always pads to one, so a 2 s
+        command pays for 28 s of silence: the encoder is most of the cost (~150 ms of ~200 ms
+        here). CTranslate2 accepts shorter inputs, and with a margin after the speech (at
+        least a 5 s window) the transcripts are as good on spoken commands (WER on the test
+        commands 4-8 % vs 9 % full window) at 5-10x less time. A result that looks like a
+        known failure of greedy decoding — no end token, repeated text, low confidence — is
+        thrown away and the audio decoded the standard way instead.
+        """
+        from faster_whisper.audio import pad_or_trim
+
+        model = self._model
+        features = model.feature_extractor(audio)
+        frames = int(features.shape[-1])
+        window = min(
+            _FULL_WINDOW_FRAMES,
+            max(_MIN_WINDOW_FRAMES, -(-(frames + _WINDOW_MARGIN_FRAMES) // 100) * 100),
+        )
+        encoded = model.encode(pad_or_trim(features, window))
+        if language is None and model.model.is_multilingual:
+            token, _probability = model.model.detect_language(encoded)[0][0]
+            language = str(token)[2:-2]
+        tokenizer = self._tokenizer(language)
+        prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        max_tokens = min(_MAX_TOKENS, 16 + int(len(audio) / _RATE_HZ * _TOKENS_PER_S))
+        result = model.model.generate(
+            encoded,
+            [prompt],
+            beam_size=self._beam_size,
+            max_length=len(prompt) + max_tokens,
+            suppress_blank=True,
+            suppress_tokens=[-1],
+            return_scores=True,
+            return_no_speech_prob=True,
+        )[0]
+        tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
+        text = str(tokenizer.decode(tokens)).strip()
+        avg_logprob = float(result.scores[0]) * len(tokens) / (len(tokens) + 1)
+        if result.no_speech_prob > _NO_SPEECH_PROB and avg_logprob < _MIN_AVG_LOGPROB:
+            return "", language or ""
+        if (
+            len(tokens) >= max_tokens - 1
+            or _compression_ratio(text) > _MAX_COMPRESSION_RATIO
+            or avg_logprob < _MIN_AVG_LOGPROB
+        ):
+            _LOGGER.debug("fitted-window decoding unsure; decoding the full window")
+            return None
+        return text, language or ""
+
+    def _tokenizer(self, language: str | None) -> Any:
+        tokenizer = self._tokenizers.get(language)
+        if tokenizer is None:
+            from faster_whisper.tokenizer import Tokenizer
+
+            tokenizer = Tokenizer(
+                self._model.hf_tokenizer,
+                self._model.model.is_multilingual,
+                task="transcribe",
+                language=language or "en",
+            )
+            self._tokenizers[language] = tokenizer
+        return tokenizer
+
     async def aclose(self) -> None:
         """Drop the model."""
         self._model = None
+        self._tokenizers.clear()
 
 
 class SileroVAD:
