@@ -23,6 +23,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+# httpx's transport (anyio) imports its asyncio backend on the first request: ~15 ms on the
+# event loop in the middle of the user's first turn (a stall the desktop app shows). Imported
+# here instead, while ARIA is built.
+import anyio._backends._asyncio  # noqa: F401
 import httpx
 
 from aria_desktop.domain.errors import (
