@@ -276,6 +276,55 @@ def error_for_status(
     return BadRequestError(text, hint="This looks like a bug in ARIA; please report it.", **common)
 
 
+class BackendIdentity:
+    """What every chat backend tells the router: its name, model and capabilities."""
+
+    _name: str
+    _model: str
+    _capabilities: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        """Backend name (as in the fallback chain)."""
+        return self._name
+
+    @property
+    def model(self) -> str:
+        """Model sent with every request."""
+        return self._model
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Capabilities the configured model has."""
+        return self._capabilities
+
+
+async def relay_chunks(
+    chunks: AsyncGenerator[Any, None],
+    *,
+    timer: StreamTimer,
+    partial: list[str],
+    backend: str,
+    close: Callable[[], Awaitable[None]],
+) -> AsyncGenerator[Any, None]:
+    """Yield a backend's parsed chunks, then always ``close`` its transport.
+
+    The one place that decides what a failure means to the router: before any content it is
+    the failure itself (the router may retry or fall back); after content it becomes a
+    ``StreamInterruptedError`` carrying the text that arrived (kept, never retried).
+    """
+    try:
+        async with contextlib.aclosing(chunks) as parsed:
+            async for chunk in parsed:
+                yield chunk
+    except LLMError as exc:
+        if timer.content_started:
+            raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
+        raise
+    finally:
+        await close()
+
+
 def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:
     """Wrap a failure that happened after content was delivered (never retryable)."""
     if isinstance(exc, StreamInterruptedError):
