@@ -16,7 +16,7 @@ from aria_desktop.domain.audio import AudioClip
 from aria_desktop.domain.errors import WyomingError
 from aria_desktop.voice.wyoming_client import WyomingSTT, WyomingTTS, check_uri
 from tests.fakes import closed_port
-from tests.voice.wer import normalize
+from tests.voice.wer import word_errors
 
 
 def _free_port() -> int:
@@ -104,7 +104,8 @@ async def test_tts_then_stt_through_real_wyoming_servers(
     transcript = await stt.transcribe(
         AudioClip(pcm=b"".join(p.pcm for p in pieces), sample_rate_hz=22_050)
     )
-    assert normalize(transcript.text) == normalize(text), transcript.text
+    # Piper's output varies a little from run to run: "too" is sometimes heard as "to".
+    assert word_errors(text, transcript.text)[0] <= 1, transcript.text
     assert transcript.engine == f"wyoming {whisper_server}"
     assert transcript.latency_ms > 0
 
