@@ -392,7 +392,10 @@ def build_speech_engines(settings: Settings) -> tuple[Any, Any]:
         stt = WyomingSTT(voice.stt.wyoming_uri, language=voice.stt.language)
     else:
         stt = WhisperSTT(
-            voice.stt.model, cpu_threads=voice.stt.cpu_threads, language=voice.stt.language
+            voice.stt.model,
+            cpu_threads=voice.stt.cpu_threads,
+            language=voice.stt.language,
+            cache_dir=paths.model_cache_dir(),
         )
     return tts, stt
 

@@ -279,7 +279,7 @@ def _check_audio(settings: Settings) -> list[CheckResult]:
 def _check_voice_models(settings: Settings) -> list[CheckResult]:
     from aria_desktop.voice.piper_tts import piper_voice_path
     from aria_desktop.voice.wakeword import resolve_wake_model
-    from aria_desktop.voice.whisper import whisper_model_path
+    from aria_desktop.voice.whisper_models import describe_whisper_model, is_english_only
 
     voice = settings.voice
     checks: list[tuple[str, str, Callable[[], object]]] = []
@@ -287,8 +287,15 @@ def _check_voice_models(settings: Settings) -> list[CheckResult]:
         for model in (voice.wake.model, *voice.wake.custom_models):
             checks.append(("wake word", model, functools.partial(resolve_wake_model, model)))
     if voice.stt.engine == "local":
+        language = voice.stt.language or (
+            "English" if is_english_only(voice.stt.model) else "detected per command"
+        )
         checks.append(
-            ("speech-to-text", voice.stt.model, lambda: whisper_model_path(voice.stt.model))
+            (
+                "speech-to-text",
+                f"{voice.stt.model} (language: {language})",
+                lambda: describe_whisper_model(voice.stt.model, cache_dir=paths.model_cache_dir()),
+            )
         )
     if voice.tts.engine == "local":
         checks.append(

@@ -28,6 +28,7 @@ from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.automations import AutomationEngine
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.automation import AutomationSpec, ConversationMode
+from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import RunEnd
 from aria_desktop.settings import Settings
 
@@ -156,6 +157,16 @@ class Owner:
             _LOGGER.exception("Stopping %s failed; ARIA goes on stopping", what)
 
 
+async def _warm_up_embedder(app: App) -> None:
+    """Load the embedding model in the background now rather than during the first turn."""
+    if app.embedder is None:
+        return
+    try:
+        await app.embedder.warm_up()
+    except AriaError as exc:
+        _LOGGER.warning("Memory embeddings unavailable: %s", exc)
+
+
 async def start_owner(
     settings: Settings,
     *,
@@ -189,6 +200,8 @@ async def start_owner(
             app.database.owner_lock.set_port(port)
         await server.start()
         engine.start()
+        if app.embedder is not None:
+            app.orchestrator.spawn(_warm_up_embedder(app), name="aria-embedder-warm-up")
         await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
     except BaseException:
         if server is not None:

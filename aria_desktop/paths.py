@@ -2,7 +2,8 @@
 
 Every on-disk location goes through this module, so a portable install or a test can move all
 of them with three environment variables (``ARIA_CONFIG_DIR``, ``ARIA_DATA_DIR``,
-``ARIA_STATE_DIR``; ``ARIA_RUNTIME_DIR`` moves the runtime directory too). This is the only
+``ARIA_STATE_DIR``; ``ARIA_RUNTIME_DIR`` moves the runtime directory too, ``ARIA_CACHE_DIR``
+the cache). This is the only
 module that imports ``platformdirs``.
 
 Directories are created on demand with mode 0700: they hold conversations, the audit log and
@@ -28,11 +29,13 @@ __all__ = [
     "api_token_path",
     "audit_checkpoint_path",
     "audit_log_path",
+    "cache_dir",
     "config_dir",
     "data_dir",
     "database_path",
     "default_log_file",
     "ensure_private_dir",
+    "model_cache_dir",
     "resource_path",
     "runtime_dir",
     "secrets_file",
@@ -208,3 +211,21 @@ def api_token_path() -> Path:
     Assistant keep using it across restarts until it is rotated.
     """
     return config_dir() / "api" / "token"
+
+
+def _cache_root() -> Path:
+    return _from_env("ARIA_CACHE_DIR") or Path(_platform_dirs().user_cache_dir)
+
+
+def cache_dir() -> Path:
+    """Directory of files ARIA can rebuild (prepared models); ``ARIA_CACHE_DIR`` wins."""
+    return ensure_private_dir(_cache_root())
+
+
+def model_cache_dir() -> Path:
+    """Where prepared voice models live, ``<cache_dir>/models`` (not created here).
+
+    Only models that need preparing use it (Whisper base is joined from two packages into it,
+    145 MB), so it is created by whoever writes there first, not at every start.
+    """
+    return _cache_root() / "models"

@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 from aria_desktop import paths
+from aria_desktop.domain.audio import WHISPER_LANGUAGES
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.log import scrub_text
 
@@ -43,6 +44,7 @@ __all__ = [
     "BACKEND_NAMES",
     "FALLBACK_REASONS",
     "LOG_LEVELS",
+    "WHISPER_MODELS",
     "AgentSettings",
     "AnthropicSettings",
     "ApiSettings",
@@ -431,21 +433,47 @@ class VadSettings:
     preroll_s: float = field(default=0.5, metadata=_NON_NEGATIVE)
 
 
+WHISPER_MODELS = ("tiny.en", "base")
+"""Whisper models ARIA ships: English tiny.en, multilingual base."""
+
+
+def _stt_model_problem(value: str) -> str | None:
+    """Refuse model names ARIA does not ship ("small", "large-v3") now, not at load."""
+    if value in WHISPER_MODELS or "/" in value or "\\" in value or value.startswith(("~", ".")):
+        return None
+    return (
+        "must be tiny.en (English), base (multilingual), or the path of a folder holding "
+        "a CTranslate2 Whisper model"
+    )
+
+
+def _stt_language_problem(value: str) -> str | None:
+    if not value or value in WHISPER_LANGUAGES:
+        return None
+    return (
+        "must be a Whisper language code such as en, de, fr, es (or empty: English for "
+        "tiny.en, detected for multilingual models)"
+    )
+
+
 @dataclass(frozen=True)
 class SttSettings:
     """Speech-to-text.
 
     Attributes:
         engine: local (faster-whisper) or wyoming.
-        model: tiny.en (packaged) or the folder of a local CTranslate2 Whisper model.
-        language: language code ("" = English for tiny.en, auto-detect otherwise).
+        model: tiny.en (packaged, English), base (packaged, multilingual) or the folder of a
+            local CTranslate2 Whisper model.
+        language: Whisper language code ("" = English for tiny.en, auto-detect otherwise).
         cpu_threads: inference threads.
         wyoming_uri: the Wyoming speech-to-text server (engine = wyoming).
     """
 
     engine: str = field(default="local", metadata=_meta(choices=VOICE_ENGINES))
-    model: str = field(default="tiny.en", metadata=_meta(empty_ok=False))
-    language: str = ""
+    model: str = field(default="tiny.en", metadata=_meta(empty_ok=False, check=_stt_model_problem))
+    language: str = field(
+        default="", metadata=_meta(normalize=str.lower, check=_stt_language_problem)
+    )
     cpu_threads: int = field(default=2, metadata=_AT_LEAST_1)
     wyoming_uri: str = "tcp://127.0.0.1:10300"
 
@@ -1183,6 +1211,7 @@ def _check_named_entry(key: str, entry: Any, flat: Mapping[str, _Raw]) -> None:
 
 
 def _check_cross_fields(settings: Settings, flat: Mapping[str, _Raw]) -> None:
+    _check_stt_language(settings, flat)
     retry = settings.llm.retry
     if retry.max_delay_s < retry.base_delay_s:
         raw = flat.get("llm.retry.max_delay_s") or flat.get("llm.retry.base_delay_s")
@@ -1193,6 +1222,22 @@ def _check_cross_fields(settings: Settings, flat: Mapping[str, _Raw]) -> None:
             retry.max_delay_s,
             source,
         )
+
+
+def _check_stt_language(settings: Settings, flat: Mapping[str, _Raw]) -> None:
+    """An English-only Whisper model with another language would transcribe it as English."""
+    stt = settings.voice.stt
+    english_only = stt.model == "tiny.en" or stt.model.rstrip("/\\").endswith(".en")
+    if stt.engine != "local" or not english_only or stt.language in ("", "en"):
+        return
+    raw = flat.get("voice.stt.language") or flat.get("voice.stt.model")
+    raise _value_error(
+        "voice.stt.language",
+        f"must be empty or en with the English-only model {stt.model} (set voice.stt.model = "
+        '"base" for other languages)',
+        stt.language,
+        raw.source if raw else "defaults",
+    )
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

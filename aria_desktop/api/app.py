@@ -52,6 +52,8 @@ from aria_desktop.api.schemas import (
     MemorySearchIn,
     MemoryUpdate,
     MessageOut,
+    PushToTalkIn,
+    PushToTalkOut,
     ScreenClickIn,
     ScreenFindIn,
     ScreenOcrIn,
@@ -107,6 +109,7 @@ from aria_desktop.domain.errors import (
     ConfirmationError,
     DisplayUnavailableError,
     InputUnavailableError,
+    LanguageNotSupportedError,
     LLMError,
     MemoryInvalidError,
     MemoryUnavailableError,
@@ -240,6 +243,8 @@ def _status_for(exc: AriaError) -> int:
     if isinstance(exc, ConfirmationError):
         return 409
     if isinstance(exc, ConfigError | AutomationError | MemoryInvalidError | AudioFormatError):
+        return 422
+    if isinstance(exc, LanguageNotSupportedError):  # the request's language, not the server
         return 422
     if isinstance(exc, StorageError | MemoryUnavailableError | VoiceError):
         return 503
@@ -913,6 +918,25 @@ def create_app(
     async def listen() -> ListenOut:
         await _voice(PushToTalk(action="listen"))
         return ListenOut()
+
+    @app.post(
+        f"{PREFIX}/push-to-talk",
+        response_model=PushToTalkOut,
+        status_code=202,
+        tags=["voice"],
+        summary="Push-to-talk from a remote button: press, release, toggle or listen",
+        description=(
+            "Hold-to-talk: `press` when the button goes down, `release` when it comes up (the "
+            "command ends there; one never released ends at `voice.vad.max_s`). `toggle` starts "
+            "or ends listening; `listen` ends at the next pause. Follow the turn on "
+            "`GET /api/v1/events` as for `/listen`. Needs a microphone in the ARIA process "
+            "(503 otherwise)."
+        ),
+        responses={**_COMMON, **_BODY, **_VOICE},
+    )
+    async def push_to_talk(body: PushToTalkIn) -> PushToTalkOut:
+        await _voice(PushToTalk(action=body.action))
+        return PushToTalkOut(action=body.action)
 
     # --- computer use ---------------------------------------------------------------------
 

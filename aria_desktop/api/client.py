@@ -546,7 +546,7 @@ class ApiClient:
         """The commands the API carries.
 
         StopEverything, RunAutomation, ListAutomations, the voice commands Speak,
-        Transcribe and ``PushToTalk(action="listen")``, and the computer-use commands
+        Transcribe and PushToTalk (press, release, toggle, listen), and the computer-use commands
         CaptureScreen, ReadScreen, FindOnScreen, ClickText, RunComputerTask and
         SetComputerControl (they return what the in-process handlers return).
         """
@@ -576,8 +576,8 @@ class ApiClient:
                 headers={"Content-Type": "audio/wav"},
             )
             return Transcript(**data)
-        if isinstance(command, PushToTalk) and command.action == "listen":
-            await self._request("POST", "/listen")
+        if isinstance(command, PushToTalk):
+            await self._request("POST", "/push-to-talk", json={"action": command.action})
             return None
         computer = await self._execute_computer(command)
         if computer is not None:

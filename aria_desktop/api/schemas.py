@@ -531,6 +531,24 @@ class ListenOut(BaseModel):
     )
 
 
+class PushToTalkIn(_StrictTypes):
+    """A push-to-talk key event from a remote button or script.
+
+    ``press`` starts listening and ``release`` ends the command (hold-to-talk: a command that
+    is never released still ends at ``voice.vad.max_s``); ``toggle`` starts or ends it;
+    ``listen`` starts listening and ends at the next pause (like ``POST /listen``).
+    """
+
+    action: Literal["press", "release", "toggle", "listen"]
+
+
+class PushToTalkOut(BaseModel):
+    """The key event was taken: what to watch on ``GET /events``."""
+
+    action: Literal["press", "release", "toggle", "listen"]
+    events: list[str] = Field(default_factory=lambda: ListenOut().events)
+
+
 # --- computer use ------------------------------------------------------------------------------
 
 _PX = 100_000

@@ -1,6 +1,7 @@
 """``aria bench gui``: event-loop stalls while a reply streams, and start-up time.
 
-1. Stall: the real desktop (chat window shown) on qasync's loop, ARIA in-process, the Ollama
+1. Stall: the real desktop (chat window shown) on qasync's loop, ARIA in-process as
+   ``aria desktop`` runs it (the owner: core, local HTTP API, automations), the Ollama
    test server streaming a long reply at about 500 tokens/s (one token per chunk). A probe
    sleeps 5 ms at a time and records how late each wake-up is. The same probe over an idle
    loop for the same time is the reference measured in this run.
@@ -76,9 +77,9 @@ async def _probe(lateness: list[float], stop: asyncio.Event, duration_s: float |
 
 async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[float], float]:
     """Stream one reply into the chat window while probing; then probe an idle loop."""
-    from aria_desktop.bootstrap import build_app
     from aria_desktop.cli._desktop_services import LocalSettingsService
     from aria_desktop.gui.app import Desktop, DesktopOptions
+    from aria_desktop.owner import start_owner
     from aria_desktop.paths import resource_path
 
     settings_file = Path(os.environ["ARIA_CONFIG_DIR"]) / "settings.toml"
@@ -90,9 +91,11 @@ async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[fl
             "ARIA_LLM__OLLAMA__URL": url,
             "ARIA_LLM__OLLAMA__MODEL": _MODEL,
             "ARIA_LLM__CHAINS__CHAT": "ollama",
+            "ARIA_API__PORT": "0",
+            "ARIA_VOICE__ENABLED": "false",
         },
     )
-    app = await build_app(settings)
+    owner = await start_owner(settings)  # as `aria desktop` runs: core, local API, automations
     desktop = Desktop(
         LocalSettingsService(),
         DesktopOptions(
@@ -100,7 +103,7 @@ async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[fl
         ),
     )
     try:
-        desktop.context.attach(app.assistant)
+        desktop.context.attach(owner.assistant)
         desktop.show_shell()
         await asyncio.sleep(0.5)
         done = asyncio.Event()
@@ -117,7 +120,7 @@ async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[fl
         return streaming, idle, tokens / stream_s
     finally:
         await desktop.shutdown()
-        await app.aclose()
+        await owner.stop()
 
 
 def _startup_once(env: dict[str, str]) -> tuple[float, float]:

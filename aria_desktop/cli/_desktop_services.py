@@ -22,7 +22,13 @@ from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.errors import AriaError, ConfigError
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
 from aria_desktop.log import register_secret
-from aria_desktop.settings import describe_keys, load_settings, set_value, settings_as_dict
+from aria_desktop.settings import (
+    describe_keys,
+    load_settings,
+    set_value,
+    set_values,
+    settings_as_dict,
+)
 
 __all__ = ["LocalSettingsService", "autostart_entry", "autostart_path"]
 
@@ -148,17 +154,26 @@ class LocalSettingsService:
             if canonical in seen and key in changes:
                 errors[key] = f"{text} is already used for another hotkey."
             seen.setdefault(canonical, key)
+        pending = {k: v for k, v in changes.items() if k not in errors}
         with tempfile.TemporaryDirectory(prefix="aria-settings-check-") as tmp:
+            together = Path(tmp) / "together.toml"
             scratch = Path(tmp) / "settings.toml"
             if self.path.exists():
+                shutil.copyfile(self.path, together)
                 shutil.copyfile(self.path, scratch)
-            for key, value in changes.items():
-                if key in errors:
-                    continue
-                try:
-                    set_value(key, value, path=scratch)
-                except ConfigError as exc:
-                    errors[key] = _reason(exc)
+            try:
+                # Together first: fields that depend on each other (voice.stt.model and
+                # voice.stt.language) may only be valid when changed at once.
+                set_values(list(pending.items()), path=together)
+            except ConfigError as batch_error:
+                for key, value in pending.items():  # one by one, to name every bad field
+                    try:
+                        set_value(key, value, path=scratch)
+                    except ConfigError as exc:
+                        errors[key] = _reason(exc)
+                if not any(key in errors for key in pending):
+                    named = next((k for k in pending if f"'{k}'" in batch_error.message), "")
+                    errors[named or next(iter(pending))] = _reason(batch_error)
         return errors
 
     def apply(self, changes: Mapping[str, str]) -> None:
@@ -167,8 +182,8 @@ class LocalSettingsService:
         if errors:
             key, reason = next(iter(errors.items()))
             raise ConfigError(f"{key}: {reason}", hint="Fix the value and save again.")
-        for key, value in changes.items():
-            set_value(key, value, path=self._path)
+        if changes:
+            set_values(list(changes.items()), path=self._path, source="from the settings dialog")
         if "gui.start_at_login" in changes:
             self.set_start_at_login(changes["gui.start_at_login"].strip().lower() == "true")
 

@@ -296,7 +296,9 @@ class MemoryService:
         Returns:
             How many facts were stored or put in the inbox (0 for malformed replies).
         """
-        known = await self.store.search(MemoryQuery(text=user_text, limit=5, touch=False))
+        known: list[MemoryHit] = []
+        if await self.store.has_active():  # an empty store needs no query embedding
+            known = await self.store.search(MemoryQuery(text=user_text, limit=5, touch=False))
         known_ids = {hit.memory.id for hit in known}
         known_text = "\n".join(
             f"- [{h.memory.id}] (about {_one_line(h.memory.subject)}) {_one_line(h.memory.content)}"

@@ -314,6 +314,16 @@ class SpeechRecognitionError(VoiceError):
     code = "stt_failed"
 
 
+class LanguageNotSupportedError(VoiceError):
+    """The speech-to-text model cannot transcribe the requested language.
+
+    An unknown language code, or an English-only model asked for another language: refused,
+    because faster-whisper would silently transcribe the speech as English.
+    """
+
+    code = "stt_language_unsupported"
+
+
 class SpeechSynthesisError(VoiceError):
     """Text-to-speech failed."""
 

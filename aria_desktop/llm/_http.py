@@ -23,6 +23,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+# httpx's transport (anyio) imports its asyncio backend on the first request: ~15 ms on the
+# event loop in the middle of the user's first turn (a stall the desktop app shows). Imported
+# here instead, while ARIA is built.
+import anyio._backends._asyncio  # noqa: F401
 import httpx
 
 from aria_desktop.domain.errors import (
@@ -270,6 +274,55 @@ def error_for_status(
             **common,
         )
     return BadRequestError(text, hint="This looks like a bug in ARIA; please report it.", **common)
+
+
+class BackendIdentity:
+    """What every chat backend tells the router: its name, model and capabilities."""
+
+    _name: str
+    _model: str
+    _capabilities: frozenset[str]
+
+    @property
+    def name(self) -> str:
+        """Backend name (as in the fallback chain)."""
+        return self._name
+
+    @property
+    def model(self) -> str:
+        """Model sent with every request."""
+        return self._model
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Capabilities the configured model has."""
+        return self._capabilities
+
+
+async def relay_chunks(
+    chunks: AsyncGenerator[Any, None],
+    *,
+    timer: StreamTimer,
+    partial: list[str],
+    backend: str,
+    close: Callable[[], Awaitable[None]],
+) -> AsyncGenerator[Any, None]:
+    """Yield a backend's parsed chunks, then always ``close`` its transport.
+
+    The one place that decides what a failure means to the router: before any content it is
+    the failure itself (the router may retry or fall back); after content it becomes a
+    ``StreamInterruptedError`` carrying the text that arrived (kept, never retried).
+    """
+    try:
+        async with contextlib.aclosing(chunks) as parsed:
+            async for chunk in parsed:
+                yield chunk
+    except LLMError as exc:
+        if timer.content_started:
+            raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
+        raise
+    finally:
+        await close()
 
 
 def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:

@@ -14,7 +14,6 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -42,11 +41,12 @@ from aria_desktop.domain.errors import (
     MalformedResponseError,
 )
 from aria_desktop.llm._http import (
+    BackendIdentity,
     StreamTimer,
     Timeouts,
     error_for_status,
-    interrupted,
     malformed,
+    relay_chunks,
     retry_after_from_headers,
 )
 
@@ -142,7 +142,7 @@ class _Block:
     json_parts: list[str] = field(default_factory=list)
 
 
-class AnthropicBackend:
+class AnthropicBackend(BackendIdentity):
     """A ``ChatBackend`` for Anthropic's Messages API (or a server speaking it).
 
     Args:
@@ -186,21 +186,6 @@ class AnthropicBackend:
         )
         self._auth_hint = f"Set a valid key with `aria config set-secret {name}_api_key`."
         self._model_hint = f"Check llm.{name}.model against `aria models {name}`."
-
-    @property
-    def name(self) -> str:
-        """Backend name (as in the fallback chain)."""
-        return self._name
-
-    @property
-    def model(self) -> str:
-        """Model id sent with every request."""
-        return self._model
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """Capabilities the configured model has."""
-        return self._capabilities
 
     def _translate(self, exc: Exception) -> LLMError:
         """An SDK or transport exception as the matching ``LLMError``."""
@@ -290,17 +275,19 @@ class AnthropicBackend:
         stream = cast("anthropic.AsyncStream[Any]", stream)
         partial: list[str] = []
         events = self._events(stream, timer)
-        try:
-            async with contextlib.aclosing(self._parse(events, timer, partial)) as chunks:
-                async for chunk in chunks:
-                    yield chunk
-        except LLMError as exc:
-            if timer.content_started:
-                raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
-            raise
-        finally:
+
+        async def close() -> None:
             await events.aclose()
             await stream.close()
+
+        async for chunk in relay_chunks(
+            self._parse(events, timer, partial),
+            timer=timer,
+            partial=partial,
+            backend=self._name,
+            close=close,
+        ):
+            yield chunk
 
     async def _events(
         self, stream: anthropic.AsyncStream[Any], timer: StreamTimer

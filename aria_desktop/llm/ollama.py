@@ -10,7 +10,6 @@ while streaming are an ``{"error": "..."}`` line.
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -29,19 +28,20 @@ from aria_desktop.domain.chat import (
     ToolCallChunk,
     Usage,
 )
-from aria_desktop.domain.errors import LLMError, MalformedResponseError
+from aria_desktop.domain.errors import MalformedResponseError
 from aria_desktop.llm._http import (
+    BackendIdentity,
     StreamTimer,
     Timeouts,
     error_for_status,
     get_json,
     httpx_timeout,
-    interrupted,
     iter_lines,
     make_client,
     malformed,
     new_call_id,
     open_stream,
+    relay_chunks,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -111,7 +111,7 @@ def _parse_tool_call(raw: Any, backend: str) -> ToolCall:
     return ToolCall(id=call_id, name=function["name"], arguments=arguments)
 
 
-class OllamaBackend:
+class OllamaBackend(BackendIdentity):
     """A ``ChatBackend`` talking to one Ollama server and model.
 
     Args:
@@ -156,21 +156,6 @@ class OllamaBackend:
             "`ollama list`."
         )
 
-    @property
-    def name(self) -> str:
-        """Backend name (as in the fallback chain)."""
-        return self._name
-
-    @property
-    def model(self) -> str:
-        """Model tag sent with every request."""
-        return self._model
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """Capabilities the configured model has."""
-        return self._capabilities
-
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
@@ -200,17 +185,19 @@ class OllamaBackend:
         )
         partial: list[str] = []
         lines = iter_lines(response, timer, backend=self._name, url=url)
-        try:
-            async with contextlib.aclosing(self._parse(lines, timer, partial)) as chunks:
-                async for chunk in chunks:
-                    yield chunk
-        except LLMError as exc:
-            if timer.content_started:
-                raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
-            raise
-        finally:
+
+        async def close() -> None:
             await lines.aclose()
             await response.aclose()
+
+        async for chunk in relay_chunks(
+            self._parse(lines, timer, partial),
+            timer=timer,
+            partial=partial,
+            backend=self._name,
+            close=close,
+        ):
+            yield chunk
 
     async def _parse(
         self, lines: AsyncIterator[str], timer: StreamTimer, partial: list[str]

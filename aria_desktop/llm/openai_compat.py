@@ -10,7 +10,6 @@ choice's ``finish_reason`` arrives: a stream cut before that can never yield a h
 from __future__ import annotations
 
 import base64
-import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -30,8 +29,9 @@ from aria_desktop.domain.chat import (
     ToolCallChunk,
     Usage,
 )
-from aria_desktop.domain.errors import LLMError, MalformedResponseError
+from aria_desktop.domain.errors import MalformedResponseError
 from aria_desktop.llm._http import (
+    BackendIdentity,
     SSEEvent,
     StreamTimer,
     Timeouts,
@@ -39,12 +39,12 @@ from aria_desktop.llm._http import (
     error_message_from_body,
     get_json,
     httpx_timeout,
-    interrupted,
     iter_sse,
     make_client,
     malformed,
     new_call_id,
     open_stream,
+    relay_chunks,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class _PendingCall:
     arguments: list[str] = field(default_factory=list)
 
 
-class OpenAICompatBackend:
+class OpenAICompatBackend(BackendIdentity):
     """A ``ChatBackend`` for servers speaking OpenAI's chat-completions streaming API.
 
     Args:
@@ -161,21 +161,6 @@ class OpenAICompatBackend:
             "points at the server root."
         )
 
-    @property
-    def name(self) -> str:
-        """Backend name (as in the fallback chain)."""
-        return self._name
-
-    @property
-    def model(self) -> str:
-        """Model name sent with every request."""
-        return self._model
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """Capabilities the configured model has."""
-        return self._capabilities
-
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
@@ -203,17 +188,19 @@ class OpenAICompatBackend:
         )
         partial: list[str] = []
         events = iter_sse(response, timer, backend=self._name, url=url)
-        try:
-            async with contextlib.aclosing(self._parse(events, timer, partial)) as chunks:
-                async for chunk in chunks:
-                    yield chunk
-        except LLMError as exc:
-            if timer.content_started:
-                raise interrupted(exc, backend=self._name, partial_text="".join(partial)) from exc
-            raise
-        finally:
+
+        async def close() -> None:
             await events.aclose()
             await response.aclose()
+
+        async for chunk in relay_chunks(
+            self._parse(events, timer, partial),
+            timer=timer,
+            partial=partial,
+            backend=self._name,
+            close=close,
+        ):
+            yield chunk
 
     async def _parse(
         self, events: AsyncIterator[SSEEvent], timer: StreamTimer, partial: list[str]

@@ -99,6 +99,10 @@ class LocalEmbedder:
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="aria-embed"
         )
+        # Start the worker now, while ARIA is being built: started lazily, the first embedding
+        # (often in the middle of a streamed reply) waits on the event loop thread until the
+        # new thread gets the CPU — 10-20 ms on a busy machine.
+        self._executor.submit(int)
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
@@ -107,6 +111,11 @@ class LocalEmbedder:
     def name(self) -> str:
         """Where vectors come from, for people (doctor, logs)."""
         return f"local {self.model_id}"
+
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (it loads on first use or ``warm_up``)."""
+        return self._session is not None
 
     async def dimension(self) -> int:
         """Vector dimension (fixed for this model; checks that the files are present)."""
@@ -123,6 +132,19 @@ class LocalEmbedder:
             return []
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._embed_all, list(texts))
+
+    async def warm_up(self) -> None:
+        """Load the model now, in the worker thread.
+
+        Loading holds Python's GIL in bursts of up to ~15 ms (onnxruntime, tokenizers): done
+        on first use, that freezes the event loop during the user's turn, so long-running
+        processes call this at start instead.
+
+        Raises:
+            EmbedderError: the model is missing or cannot be loaded.
+        """
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._load)
 
     def embed_sync(self, texts: Sequence[str]) -> list[bytes]:
         """Blocking version of :meth:`embed` for benchmarks and tools (never on the loop)."""

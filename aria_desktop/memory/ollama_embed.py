@@ -56,6 +56,9 @@ class OllamaEmbedder:
         assert self._dim is not None
         return self._dim
 
+    async def warm_up(self) -> None:
+        """Nothing to load here: the Ollama server loads its model on the first request."""
+
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
         """Unit-normalised float32 vectors (little-endian bytes), one per text, in order."""
         out: list[bytes] = []

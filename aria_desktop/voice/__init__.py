@@ -9,6 +9,8 @@ Import the submodules directly; each one imports its heavy library lazily:
 - ``voice.devices``: microphone, speaker and device listing (sounddevice)
 - ``voice.wakeword``: openWakeWord detector (openwakeword)
 - ``voice.whisper``: faster-whisper speech-to-text and Silero VAD (faster_whisper)
+- ``voice.whisper_models``: which Whisper model (tiny.en, multilingual base joined into the
+  cache, a folder) and language (stdlib only)
 - ``voice.piper_tts``: Piper text-to-speech (piper)
 - ``voice.wyoming_client``: remote wake/STT/TTS (wyoming)
 """

@@ -61,6 +61,24 @@ def _aria_tasks() -> set[str]:
     }
 
 
+async def test_the_owner_loads_the_embedding_model_in_the_background(
+    settings: Settings,
+) -> None:
+    from dataclasses import replace
+
+    from aria_desktop.memory.embedding import LocalEmbedder
+
+    owner = await start_owner(replace(settings, memory=MemorySettings(embedder="local")))
+    try:
+        embedder = owner.app.embedder
+        assert isinstance(embedder, LocalEmbedder)
+        async with asyncio.timeout(30):  # loaded without any memory being searched or added
+            while not embedder.loaded:
+                await asyncio.sleep(0.02)
+    finally:
+        await asyncio.wait_for(owner.stop(), timeout=30)
+
+
 async def test_one_stop_ends_automations_voice_api_and_data(settings: Settings) -> None:
     owner = await start_owner(settings)
     db_path = Path(settings.storage.database)

@@ -13,7 +13,7 @@ import pytest
 
 from aria_desktop.api.client import ApiClient
 from aria_desktop.domain.audio import SpeechAudio, Transcript
-from aria_desktop.domain.commands import Speak, Transcribe
+from aria_desktop.domain.commands import PushToTalk, Speak, Transcribe
 from aria_desktop.domain.errors import VoiceUnavailableError
 from tests.api.conftest import Api
 from tests.api.daemon_proc import DaemonProcess
@@ -93,6 +93,15 @@ async def test_transcribe_an_espeak_recording_and_refuse_what_cannot_work(
         )
         assert not_wav.status_code == 422
         assert not_wav.json()["error"]["code"] == "audio_format_invalid"
+        german = client.post(  # tiny.en is English-only: refused, not heard as English
+            f"{P}/transcribe",
+            params={"language": "de"},
+            content=recording,
+            headers={"Content-Type": "audio/wav"},
+        )
+        assert german.status_code == 422, german.text
+        assert german.json()["error"]["code"] == "stt_language_unsupported"
+        assert "voice.stt.model" in german.json()["error"]["hint"]
         json_speak = client.post(
             f"{P}/speak", content=b"text=hi", headers={"Content-Type": "audio/wav"}
         )
@@ -111,6 +120,7 @@ async def test_voice_routes_answer_503_with_a_hint_when_voice_is_not_set_up(api:
         (f"{P}/speak", {"json": {"text": "hello"}}),
         (f"{P}/transcribe", {"content": b"RIFF", "headers": {"Content-Type": "audio/wav"}}),
         (f"{P}/listen", {}),
+        (f"{P}/push-to-talk", {"json": {"action": "press"}}),
     ):
         response = await api.client.post(path, **kwargs)  # type: ignore[arg-type]
         assert response.status_code == 503, (path, response.text)
@@ -120,6 +130,11 @@ async def test_voice_routes_answer_503_with_a_hint_when_voice_is_not_set_up(api:
     async with ApiClient(api.url, api.token) as client:
         with pytest.raises(VoiceUnavailableError):
             await client.execute(Speak(text="hello", play=False))
+        with pytest.raises(VoiceUnavailableError):
+            await client.execute(PushToTalk(action="press"))
+    for body in ({"action": "hold"}, {}, {"action": "press", "extra": 1}, {"action": 1}):
+        response = await api.client.post(f"{P}/push-to-talk", json=body)
+        assert response.status_code == 422, (body, response.text)
 
 
 async def test_a_wav_upload_is_held_to_the_body_cap_with_and_without_length(api: Api) -> None:

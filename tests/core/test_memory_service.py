@@ -87,7 +87,7 @@ async def rig_factory(
 ) -> AsyncIterator[Any]:
     opened: list[tuple[Orchestrator, Router, Database]] = []
 
-    async def make(config: MemoryConfig | None = None) -> Rig:
+    async def make(config: MemoryConfig | None = None, model: LocalEmbedder | None = None) -> Rig:
         db = await Database.open(tmp_path / f"aria{len(opened)}.db")
         conversations = SQLiteConversationStore(db)
         router = Router(
@@ -102,7 +102,7 @@ async def rig_factory(
             audit=audit,
             config=AgentConfig(flush_interval_s=0.05),
         )
-        store = SQLiteMemoryStore(db, embedder)
+        store = SQLiteMemoryStore(db, model or embedder)
         await store.open()
         memory = MemoryService(store=store, model=router, config=config or MemoryConfig())
         memory.install(orchestrator)
@@ -195,6 +195,27 @@ async def test_extraction_stores_facts_from_the_turn(rig_factory: Any, ollama: F
             changed.append(event.action)
     sub.close()
     assert changed == ["added", "added"]
+
+
+async def test_extraction_from_an_empty_store_embeds_nothing(
+    rig_factory: Any, ollama: FakeOllama
+) -> None:
+    # Nothing to compare the new facts with: the turn must not load or run the embedding model
+    # (loading it holds Python's GIL for ~15 ms at a time, which a desktop app would show).
+    fresh = LocalEmbedder()
+    try:
+        rig = await rig_factory(model=fresh)
+        ollama.script("/api/chat", ollama_text("Hello!"), extraction_reply([]))
+        await rig.turn("Tell me something nice about the weather today.")
+
+        async def extracted() -> bool:
+            return len(ollama.requests_to("/api/chat")) == 2
+
+        await wait_for(extracted)
+        await asyncio.sleep(0.2)
+        assert not fresh.loaded
+    finally:
+        fresh.close()
 
 
 async def test_malformed_extraction_is_ignored_with_a_warning(

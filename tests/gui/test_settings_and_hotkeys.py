@@ -94,6 +94,44 @@ def test_valid_changes_are_saved_and_start_at_login_writes_the_autostart_entry(
     assert not entry.exists()
 
 
+def test_speech_model_and_language_are_offered_and_checked_together(
+    desktop_factory: Any, isolated_env: Path
+) -> None:
+    desktop = desktop_factory(None)
+    controller = desktop.settings
+    view = controller.open()
+    model = view.generic["voice.stt.model"]
+    language = view.generic["voice.stt.language"]
+    assert isinstance(model, QLineEdit)
+    assert isinstance(language, QLineEdit)
+    offered = model.completer().model()
+    assert [offered.index(i, 0).data() for i in range(offered.rowCount())] == ["tiny.en", "base"]
+    assert language.completer().model().rowCount() == 100  # Whisper's language codes
+    assert language.placeholderText() == "automatic"
+    # Folder…: a window-modal picker (no nested event loop) fills the field.
+    folder = isolated_env / "whisper-small"
+    folder.mkdir()
+    dialog = controller.choose_folder("voice.stt.model")
+    assert dialog.isVisible()
+    dialog.fileSelected.emit(str(folder))
+    dialog.reject()
+    assert model.text() == str(folder)
+    # German needs the multilingual model: refused with tiny.en, saved with base.
+    model.setText("tiny.en")
+    language.setText("de")
+    assert controller.save() is False
+    assert "English-only model tiny.en" in view.errors["voice.stt.language"].text()
+    model.setText("base")
+    assert controller.save() is True
+    assert settings_file(isolated_env)["voice"]["stt"] == {"model": "base", "language": "de"}
+    # And back to English in one go (the two only make sense together).
+    view = controller.open()
+    model.setText("tiny.en")
+    language.setText("")
+    assert controller.save() is True, view.form_error.text()
+    assert settings_file(isolated_env)["voice"]["stt"] == {"model": "tiny.en", "language": ""}
+
+
 def test_test_connection_fills_the_model_picker(
     desktop_factory: Any, isolated_env: Path, ollama: FakeOllama, run: Any
 ) -> None:

@@ -184,9 +184,10 @@ def test_push_to_talk_from_the_tray_runs_a_voice_turn(
     desktop = desktop_factory(None, use_tray=True)
     connect(desktop, run, connector)
     assistant = desktop.context.assistant
-    # Connected before any model is ready: loading never delays the app.
+    # Connected without waiting for the models: loading never delays the app (with the model
+    # files in the page cache, loading may already be done by now).
     voice = next(c for c in run(assistant.capabilities()) if c.name == "voice")
-    assert voice.reason == "voice models are still loading"
+    assert voice.available or voice.reason == "voice models are still loading", voice
     events: list[Event] = []
     desktop.bridge.event_received.connect(events.append)
     shown: list[str] = []

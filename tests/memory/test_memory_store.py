@@ -426,3 +426,17 @@ async def test_inbox_approve_and_reject(store: SQLiteMemoryStore) -> None:
     with pytest.raises(NotFoundError):
         await store.approve_candidate(second.id)
     assert await store.add_candidate("I am allergic to peanuts") is None  # already remembered
+
+
+async def test_warm_up_loads_the_local_model_before_first_use() -> None:
+    from aria_desktop.memory.embedding import LocalEmbedder
+
+    model = LocalEmbedder()
+    try:
+        assert not model.loaded  # nothing is loaded when ARIA is built
+        await model.warm_up()
+        assert model.loaded
+        (vector,) = await model.embed(["warm"])
+        assert len(vector) == 384 * 4
+    finally:
+        model.close()

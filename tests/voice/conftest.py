@@ -49,6 +49,23 @@ def whisper() -> WhisperSTT:
     return stt
 
 
+@pytest.fixture(scope="session")
+def base_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The session's ``paths.model_cache_dir()`` with ``ARIA_CACHE_DIR`` = its parent: the
+    multilingual base model is joined here (145 MB, removed at the end)."""
+    folder = tmp_path_factory.mktemp("aria-cache") / "models"
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def whisper_base(base_cache: Path) -> WhisperSTT:
+    """Multilingual Whisper base (language detected), loaded once per session."""
+    stt = WhisperSTT("base", cpu_threads=2, cache_dir=base_cache)
+    asyncio.run(stt.load())
+    return stt
+
+
 def piper_pcm16k(piper: PiperTTS, text: str) -> bytes:
     pieces = piper._synthesize(text)
     return b"".join(resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces)
@@ -79,17 +96,17 @@ def say_piper(piper: PiperTTS, speech_dir: Path) -> Iterator[SpeechMaker]:
 
 @pytest.fixture(scope="session")
 def say_espeak(speech_dir: Path) -> Iterator[SpeechMaker]:
-    """Speak a phrase with espeak-ng, converted by sox to 16 kHz mono 16-bit."""
+    """Speak a phrase with espeak-ng (``voice``: en-us, de, fr, ...), as 16 kHz mono 16-bit."""
     if not (shutil.which("espeak-ng") and shutil.which("sox")):
         pytest.fail("espeak-ng and sox are needed (packaging/setup.sh installs them)")
     count = 0
 
-    def make(text: str) -> Path:
+    def make(text: str, voice: str = "en-us") -> Path:
         nonlocal count
         count += 1
         out = speech_dir / f"espeak{count}.wav"
         espeak = subprocess.run(
-            ["espeak-ng", "-v", "en-us", "--stdout", text], capture_output=True, check=True
+            ["espeak-ng", "-v", voice, "--stdout", text], capture_output=True, check=True
         )
         subprocess.run(
             ["sox", "-q", "-t", "wav", "-", "-r", "16000", "-c", "1", "-b", "16", str(out)],

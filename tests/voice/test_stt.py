@@ -77,6 +77,69 @@ async def test_transcript_fields_and_resampling(
     assert transcript.audio_s == pytest.approx(clip.duration_s, abs=0.05)
 
 
+def _record_encoder_windows(whisper: WhisperSTT, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Spy on the real model's encoder: the number of mel frames of each window it encodes."""
+    model = whisper._model
+    real_encode = model.encode
+    windows: list[int] = []
+
+    def encode(features: object) -> object:
+        windows.append(int(features.shape[-1]))  # type: ignore[attr-defined]
+        return real_encode(features)
+
+    monkeypatch.setattr(model, "encode", encode)
+    return windows
+
+
+async def test_a_short_command_is_encoded_in_a_window_fitted_to_it(
+    whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    windows = _record_encoder_windows(whisper, monkeypatch)
+    clip = read_wav(say_piper("Set a timer for ten minutes."))
+    transcript = await whisper.transcribe(clip)
+    assert word_errors("Set a timer for ten minutes.", transcript.text)[0] == 0, transcript.text
+    assert len(windows) == 1
+    assert clip.duration_s * 100 < windows[0] < 3000  # 100 mel frames per second
+
+
+async def test_long_speech_is_decoded_in_full_thirty_second_windows(
+    whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    phrases = COMMANDS[:12]
+    clip = read_wav(say_piper(*phrases, pause_s=0.6))
+    assert clip.duration_s > 25
+    windows = _record_encoder_windows(whisper, monkeypatch)
+    transcript = await whisper.transcribe(clip)
+    assert windows
+    assert set(windows) == {3000}
+    errors, words = word_errors(" ".join(phrases), transcript.text)
+    assert errors / words < 0.15, transcript.text
+
+
+async def test_a_fitted_decoding_cut_short_is_redone_on_the_full_window(
+    whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import aria_desktop.voice.whisper as whisper_module
+
+    # allow the fitted pass far too few tokens: it must not return a truncated transcript
+    monkeypatch.setattr(whisper_module, "_TOKENS_PER_S", 0)
+    monkeypatch.setattr(whisper_module, "_MAX_TOKENS", 4)
+    windows = _record_encoder_windows(whisper, monkeypatch)
+    text = "Remind me to call my mother tomorrow."
+    transcript = await whisper.transcribe(read_wav(say_piper(text)))
+    assert windows[0] < 3000
+    assert windows[-1] == 3000
+    assert word_errors(text, transcript.text)[0] == 0, transcript.text
+
+
+async def test_silence_and_noise_give_an_empty_transcript(whisper: WhisperSTT) -> None:
+    import numpy as np
+
+    noise = (np.random.default_rng(7).normal(0, 0.05, 32_000) * 32_767).astype(np.int16)
+    for pcm in (silence(1.0), silence(4.0), noise.tobytes()):
+        assert (await whisper.transcribe(AudioClip(pcm=pcm))).text == ""
+
+
 async def test_vad_tells_speech_from_silence(say_piper: SpeechMaker) -> None:
     vad = SileroVAD()
     await vad.load()
@@ -110,3 +173,12 @@ def test_empty_wav_is_refused(tmp_path: object) -> None:
         w.setframerate(16000)
     with pytest.raises(AudioFormatError, match="no audio"):
         parse_wav(buffer.getvalue())
+
+
+def test_a_repeated_command_is_recognised_as_a_decoding_failure() -> None:
+    from aria_desktop.voice.whisper import _repeats_a_phrase
+
+    assert _repeats_a_phrase("Turn off the lights in the kitchen. Turn off the lights in the")
+    assert _repeats_a_phrase("Set a timer. Set a timer.")
+    assert not _repeats_a_phrase("Set a timer for ten minutes.")
+    assert not _repeats_a_phrase("That is very, very good, very good indeed.")

@@ -6,7 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
-from PySide6.QtWidgets import QCheckBox, QLineEdit, QListWidgetItem, QMessageBox
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QLineEdit, QListWidgetItem, QMessageBox
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.config import SettingInfo
@@ -107,7 +107,24 @@ class SettingsController(QObject):
         view.copy_token_button.clicked.connect(self._copy_token)
         view.rotate_token_button.clicked.connect(self._ask_rotate)
         view.wizard_button.clicked.connect(self.run_wizard.emit)
+        for key, button in view.folder_buttons.items():
+            button.clicked.connect(lambda _checked=False, key=key: self.choose_folder(key))
         return view
+
+    def choose_folder(self, key: str) -> QFileDialog:
+        """Pick a folder for ``key`` (a Whisper model) in a window-modal dialog (no nested loop)."""
+        view = self.view
+        assert view is not None
+        dialog = QFileDialog(view, "Choose the folder of a CTranslate2 Whisper model")
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        field = view.generic[key]
+        if isinstance(field, QLineEdit):
+            dialog.fileSelected.connect(field.setText)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def load(self) -> None:
         """Put the current values into the form."""

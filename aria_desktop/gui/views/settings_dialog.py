@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -24,12 +25,26 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from aria_desktop.domain.audio import WHISPER_LANGUAGES
 from aria_desktop.domain.config import SettingInfo
 
 __all__ = ["FieldWidget", "SettingsDialogView"]
 
 FieldWidget = QLineEdit | QCheckBox
 _ERROR_STYLE = "color: #b42318; font-size: 11px;"
+# Free-text settings with well-known values: offered as completions, explained in a note.
+_SUGGESTIONS: dict[str, tuple[str, ...]] = {
+    "voice.stt.model": ("tiny.en", "base"),
+    "voice.stt.language": WHISPER_LANGUAGES,
+}
+_NOTES = {
+    "voice.stt.model": "tiny.en: English, fastest. base: multilingual, about three times "
+    "slower. Or the folder of a CTranslate2 Whisper model.",
+    "voice.stt.language": "Empty: English with tiny.en, detected with base. Or a language "
+    "code such as de, fr, es.",
+}
+_PLACEHOLDERS = {"voice.stt.language": "automatic"}
+_FOLDER_KEYS = ("voice.stt.model",)
 
 
 def error_label() -> QLabel:
@@ -60,6 +75,7 @@ class SettingsDialogView(QDialog):
         self.resize(720, 600)
         self.errors: dict[str, QLabel] = {}
         self.generic: dict[str, FieldWidget] = {}
+        self.folder_buttons: dict[str, QPushButton] = {}
         self.tabs = QTabWidget()
         self.tabs.addTab(self._llm_tab(), "Language model")
         self.voice_page = self._section_page()
@@ -184,10 +200,22 @@ class SettingsDialogView(QDialog):
                 widget.setChecked(info.value == "true")
             else:
                 widget = QLineEdit(info.value)
-                widget.setPlaceholderText(info.default)
+                widget.setPlaceholderText(_PLACEHOLDERS.get(info.key, info.default))
+                if info.key in _SUGGESTIONS:
+                    widget.setCompleter(QCompleter(list(_SUGGESTIONS[info.key]), widget))
             widget.setToolTip(f"{info.key} ({info.type_name}); default: {info.default}")
             self.generic[info.key] = widget
-            self._field(form, label.capitalize(), info.key, widget)
+            shown: QWidget = widget
+            if info.key in _FOLDER_KEYS:
+                shown = QWidget()
+                row = QHBoxLayout(shown)
+                row.setContentsMargins(0, 0, 0, 0)
+                row.addWidget(widget, 1)
+                self.folder_buttons[info.key] = QPushButton("Folder…")
+                row.addWidget(self.folder_buttons[info.key])
+            self._field(form, label.capitalize(), info.key, shown)
+            if info.key in _NOTES:
+                form.addRow("", note(_NOTES[info.key]))
         page.setWidget(content)
 
     def _hotkeys_tab(self) -> QWidget:
