@@ -242,6 +242,16 @@ def _check_audio(settings: Settings) -> list[CheckResult]:
         return [CheckResult(name="audio", status="WARN", detail=exc.message, fix=exc.hint)]
     inputs = [d for d in devices if d.inputs > 0]
     outputs = [d for d in devices if d.outputs > 0]
+    if not devices:
+        return [
+            CheckResult(
+                name="audio",
+                status="WARN",
+                detail="no sound device (no microphone, no speaker)",
+                fix="connect a headset or speakers and a microphone to talk to ARIA; typed chat "
+                "works without them",
+            )
+        ]
     if not inputs:
         return [
             CheckResult(

@@ -198,11 +198,13 @@ async def start_owner(
         port = server.bind()
         if app.database.owner_lock is not None:
             app.database.owner_lock.set_port(port)
+        # Voice is installed before the API serves (its models still load in the background):
+        # a request in the first moments must not hear "voice is not set up".
+        await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
         await server.start()
         engine.start()
         if app.embedder is not None:
             app.orchestrator.spawn(_warm_up_embedder(app), name="aria-embedder-warm-up")
-        await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
     except BaseException:
         if server is not None:
             await server.stop()

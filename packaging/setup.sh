@@ -27,6 +27,9 @@ apt_test=(espeak-ng sox)
 # and read the screen back with tesseract.
 apt_runtime+=(tesseract-ocr tesseract-ocr-eng libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)
 apt_test+=(xvfb xauth xdotool tesseract-ocr tesseract-ocr-eng)
+# Voice device tests: a private PulseAudio server with a virtual speaker (null sink) that
+# PortAudio reaches through ALSA's pulse plugin; paplay plays "someone talking" into it.
+apt_test+=(pulseaudio pulseaudio-utils libasound2-plugins)
 
 install_apt() {
   local wanted=("$@") missing=()

@@ -46,3 +46,24 @@ def display() -> Iterator[str]:
         proc.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_sound_server_autospawn(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests never start the user's sound server as a side effect.
+
+    PortAudio probes ALSA's "pulse" device when it initialises; where libpulse autospawns
+    (distributions that enable it, users without systemd socket activation), that would start
+    a PulseAudio with a "Dummy Output" and end this machine's no-sound-card state. Tests that
+    want a sound server start a private one (tests/voice/pulse.py).
+    """
+    if "PULSE_CLIENTCONFIG" in os.environ:
+        yield
+        return
+    conf = tmp_path_factory.mktemp("pulse-client") / "client.conf"
+    conf.write_text("autospawn = no\n")
+    os.environ["PULSE_CLIENTCONFIG"] = str(conf)
+    try:
+        yield
+    finally:
+        os.environ.pop("PULSE_CLIENTCONFIG", None)

@@ -11,7 +11,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
+from aria_desktop.cli._common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    EXIT_USAGE,
+    Subparsers,
+    err,
+    print_json,
+)
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import (
     ErrorEvent,
@@ -48,9 +55,27 @@ def register(sub: Subparsers) -> None:
     transcribe.set_defaults(handler=_cmd_transcribe)
 
     listen = sub.add_parser(
-        "listen", help="one voice turn: wake word -> command -> spoken reply, with timings"
+        "listen",
+        help="one voice turn: wake word -> command -> spoken reply, with timings",
+        description="One voice turn: wait for the wake word, take the command, speak the "
+        "reply, printing each stage and its timing. Audio comes from the microphone, a WAV "
+        "file (--wav) or raw PCM on a pipe (--pcm), e.g.: "
+        "arecord -q -f S16_LE -r 16000 -c 1 | aria listen --pcm -",
     )
-    listen.add_argument("--wav", type=Path, metavar="FILE.wav", help="read audio from a file")
+    source = listen.add_mutually_exclusive_group()
+    source.add_argument("--wav", type=Path, metavar="FILE.wav", help="read audio from a file")
+    source.add_argument(
+        "--pcm",
+        metavar="FILE",
+        help="read raw 16-bit little-endian PCM from a pipe, FIFO or file ('-' = stdin); "
+        "16 kHz mono unless --rate/--channels say otherwise; the turn ends when it closes",
+    )
+    listen.add_argument(
+        "--rate", type=int, default=16_000, metavar="HZ", help="sample rate of --pcm audio"
+    )
+    listen.add_argument(
+        "--channels", type=int, default=1, metavar="N", help="channel count of --pcm audio"
+    )
     listen.add_argument(
         "--no-wake", action="store_true", help="the audio starts with the command itself"
     )
@@ -202,16 +227,50 @@ class _StagePrinter:
         )
 
 
+def _open_pcm(args: argparse.Namespace) -> Any:
+    """The ``--pcm`` source (stdin, a FIFO or a file), checked before anything starts."""
+    from aria_desktop.domain.errors import AudioFormatError
+    from aria_desktop.voice.audio import PcmPipeSource
+
+    if args.pcm == "-":
+        if sys.stdin.isatty():
+            raise AudioFormatError(
+                "--pcm - reads raw audio from stdin, but stdin is a terminal.",
+                hint="Pipe audio into it: arecord -q -f S16_LE -r 16000 -c 1 | aria listen --pcm -",
+            )
+        return PcmPipeSource(
+            sys.stdin.buffer, sample_rate_hz=args.rate, channels=args.channels, label="stdin"
+        )
+    path = Path(args.pcm)
+    if path.is_fifo():
+        err(f"waiting for a program to write to {path}")
+    try:
+        stream = path.open("rb")  # a FIFO: blocks until a writer opens it (Ctrl-C stops)
+    except OSError as exc:
+        raise AudioFormatError(
+            f"Cannot read {path}: {exc.strerror or exc}.",
+            hint="Give a FIFO (mkfifo), a raw PCM file, or '-' for stdin.",
+        ) from None
+    return PcmPipeSource(stream, sample_rate_hz=args.rate, channels=args.channels, label=str(path))
+
+
 async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bootstrap import build_app, build_voice
     from aria_desktop.voice.audio import WavSink, WavSource
 
+    if args.pcm is None and (args.rate != 16_000 or args.channels != 1):
+        err("--rate and --channels describe --pcm audio; use them with --pcm")
+        return EXIT_USAGE
     source_factory: Any = None
+    finite: Any = None  # the file or pipe, when the audio does not come from the microphone
     if args.wav is not None:
-        wav_source = WavSource(args.wav)  # validates the file before anything starts
+        finite = WavSource(args.wav)  # validates the file before anything starts
+    elif args.pcm is not None:
+        finite = _open_pcm(args)
+    if finite is not None:
 
         def source_factory() -> Any:
-            return wav_source
+            return finite
 
     app = await build_app(settings)
     printer = _StagePrinter()
@@ -240,11 +299,18 @@ async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
                     break
                 if isinstance(event, ErrorEvent) and event.run_id is None:
                     break
-                ended = args.wav is not None and pipeline.source_finished
+                ended = finite is not None and pipeline.source_finished
                 if ended and "stt-start" not in printer.marks:
-                    err("no wake word in the audio (use --no-wake if it holds only a command)")
+                    if getattr(finite, "bytes_read", None) == 0:
+                        err(f"no audio arrived: {finite.label} was closed before sending any")
+                    else:
+                        err(
+                            "the audio ended without the wake word (use --no-wake if it holds "
+                            "only a command)"
+                        )
                     break
-        printer.summary()
+        if "stt-end" in printer.marks:
+            printer.summary()
     except TimeoutError:
         err(f"gave up after {args.timeout:g} s")
     finally:

@@ -9,10 +9,12 @@ from here).
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 import io
 import logging
+import threading
 import time
 import wave
 from collections.abc import AsyncGenerator
@@ -51,6 +53,8 @@ _LOGGER = logging.getLogger(__name__)
 FRAME_BYTES = FRAME_SAMPLES * SAMPLE_WIDTH_BYTES
 _BLOCK_S = 0.02
 """Paced playback hands audio over in 20 ms blocks, so a stop takes effect within one block."""
+_PIPE_CHUNKS_AHEAD = 25
+"""Raw-PCM chunks (80 ms each) read ahead of the pipeline: 2 s, then the reader waits."""
 
 
 def pcm_to_int16(pcm: bytes) -> npt.NDArray[np.int16]:
@@ -185,54 +189,127 @@ class WavSource:
 
 
 class PcmPipeSource:
-    """Frames from raw PCM on a pipe (``arecord -f S16_LE -r 16000 -c 1 | aria listen``).
+    """Frames from raw PCM on a pipe (``arecord -f S16_LE -r 16000 -c 1 | aria listen --pcm -``).
+
+    A daemon thread reads the stream (a read on a pipe blocks until the writer writes), at
+    most ``_PIPE_CHUNKS_AHEAD`` chunks ahead of the consumer. Closing the ``frames``
+    generator never waits for the writer: the thread ends at its next chunk, or with the
+    process.
 
     Args:
-        stream: a binary file object (stdin's buffer, a FIFO).
-        sample_rate_hz, channels: the format of the raw samples (16-bit little-endian).
+        stream: a binary file object (stdin's buffer, a FIFO, a file).
+        sample_rate_hz, channels: the format of the raw samples (16-bit little-endian);
+            converted to 16 kHz mono.
+        label: what the stream is, for messages ("stdin", a path).
     """
 
     def __init__(
-        self, stream: BinaryIO, *, sample_rate_hz: int = PIPELINE_RATE_HZ, channels: int = 1
+        self,
+        stream: BinaryIO,
+        *,
+        sample_rate_hz: int = PIPELINE_RATE_HZ,
+        channels: int = 1,
+        label: str = "",
     ) -> None:
+        if not 4_000 <= sample_rate_hz <= 384_000:
+            raise AudioFormatError(
+                f"{sample_rate_hz} Hz is not a sample rate ARIA can read.",
+                hint="Give the rate of the raw audio, e.g. 16000, 44100 or 48000.",
+            )
+        if not 1 <= channels <= 32:
+            raise AudioFormatError(
+                f"{channels} channels is not a channel count ARIA can read.",
+                hint="Give the channel count of the raw audio (1 for mono, 2 for stereo).",
+            )
         self._stream = stream
         self._rate = sample_rate_hz
         self._channels = channels
+        self.label = label or "the pipe"
+        self.bytes_read = 0
+        """Bytes received so far (0 after the end: nothing arrived)."""
 
     @property
     def name(self) -> str:
         """What the source reads."""
-        return f"pcm:{self._rate}Hz/{self._channels}ch"
+        return f"pcm:{self.label} {self._rate}Hz/{self._channels}ch"
 
     async def frames(self) -> AsyncGenerator[bytes, None]:
-        """Frames until the pipe closes (reads happen in a worker thread)."""
-        in_frame = int(FRAME_SAMPLES * self._rate / PIPELINE_RATE_HZ) * self._channels * 2
+        """Frames until the writer closes the pipe; an odd last piece is padded with silence."""
+        loop = asyncio.get_running_loop()
+        sample_bytes = SAMPLE_WIDTH_BYTES * self._channels
+        in_frame = int(FRAME_SAMPLES * self._rate / PIPELINE_RATE_HZ) * sample_bytes
+        chunks: asyncio.Queue[bytes | OSError | None] = asyncio.Queue()
+        room = threading.Semaphore(_PIPE_CHUNKS_AHEAD)
+        closed = threading.Event()
+
+        def hand_over(item: bytes | OSError | None) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(chunks.put_nowait, item)
+
+        def read() -> None:
+            while True:
+                room.acquire()
+                if closed.is_set():
+                    return
+                try:
+                    chunk = self._stream.read(in_frame)
+                except (OSError, ValueError) as exc:  # ValueError: the file was closed
+                    hand_over(exc if isinstance(exc, OSError) else OSError(str(exc)))
+                    return
+                hand_over(chunk or None)
+                if not chunk:
+                    return
+
+        reader = threading.Thread(target=read, name="aria-pcm-reader", daemon=True)
+        reader.start()
         pending = b""
-        while True:
-            chunk = await asyncio.to_thread(self._stream.read, in_frame)
-            if not chunk:
-                break
-            pending += chunk
-            if len(pending) < in_frame:
-                continue
-            usable = len(pending) - len(pending) % (2 * self._channels)
-            data, pending = pending[:usable], pending[usable:]
-            converted = resample_pcm(data, self._rate, PIPELINE_RATE_HZ, self._channels)
-            for frame in _frames_of(converted):
-                yield frame
+        try:
+            while True:
+                item = await chunks.get()
+                room.release()
+                if isinstance(item, OSError):
+                    raise AudioFormatError(
+                        f"Cannot read the raw audio from {self.label}: {item.strerror or item}.",
+                        hint="Check the program that writes the audio.",
+                    )
+                if item is None:
+                    break
+                self.bytes_read += len(item)
+                pending += item
+                usable = len(pending) - len(pending) % sample_bytes
+                if usable < in_frame:
+                    continue
+                data, pending = pending[:usable], pending[usable:]
+                for frame in _frames_of(self._convert(data)):
+                    yield frame
+            if pending:
+                tail = pending + b"\0" * (-len(pending) % sample_bytes)
+                for frame in _frames_of(self._convert(tail)):
+                    yield frame
+        finally:
+            closed.set()
+            room.release()
+
+    def _convert(self, data: bytes) -> bytes:
+        if self._rate == PIPELINE_RATE_HZ and self._channels == 1:
+            return data
+        return resample_pcm(data, self._rate, PIPELINE_RATE_HZ, self._channels)
 
 
-class PacedSink:
+class PacedSink(abc.ABC):
     """Base of sinks that play speech in real time, in 20 ms blocks, and can stop at once.
 
     Subclasses implement ``_emit(block)`` (called in playback order, from the event loop).
-    ``played_blocks`` records (monotonic time, bytes) of every block emitted, so tests and
-    benchmarks can see exactly when output happened and stopped.
+    ``first_audio_at``, ``last_audio_at`` and ``stopped_at`` (monotonic s) and
+    ``emitted_bytes`` say when output happened and stopped, for tests and benchmarks.
 
     Args:
         rate_hz: the output rate; speech at another rate is resampled.
         realtime: pace output like a sound card; False emits everything at once.
     """
+
+    lead_s = 0.0
+    """How far emission may run ahead of real time (a device's buffer against underruns)."""
 
     def __init__(self, *, rate_hz: int, realtime: bool = True) -> None:
         self.rate_hz = rate_hz
@@ -313,12 +390,20 @@ class PacedSink:
                 return
             if self.realtime:
                 next_due += len(chunk) / SAMPLE_WIDTH_BYTES / self.rate_hz
-                await asyncio.sleep(max(0.0, next_due - time.monotonic()))
+                await asyncio.sleep(max(0.0, next_due - self.lead_s - time.monotonic()))
+                while self._backlog_s() > self.lead_s and self._queue:
+                    await asyncio.sleep(_BLOCK_S)  # the output is behind: let it catch up
+                    next_due = time.monotonic()
             else:
                 await asyncio.sleep(0)
 
+    def _backlog_s(self) -> float:
+        """Seconds of emitted audio the output has not played yet (0: it keeps up)."""
+        return 0.0
+
+    @abc.abstractmethod
     def _emit(self, block: bytes) -> None:
-        raise NotImplementedError
+        """Hand one block (16-bit mono PCM at ``rate_hz``) to the output."""
 
     async def aclose(self) -> None:
         """Stop the player task."""

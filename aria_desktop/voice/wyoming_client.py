@@ -11,8 +11,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import AsyncGenerator
+from pathlib import PurePath
 from typing import Any
 
 from aria_desktop.domain.audio import (
@@ -31,6 +33,8 @@ __all__ = ["WyomingSTT", "WyomingTTS", "WyomingWakeWord", "check_uri"]
 _LOGGER = logging.getLogger(__name__)
 _CHUNK_BYTES = 2048 * SAMPLE_WIDTH_BYTES
 _CONNECT_TIMEOUT_S = 5.0
+_VERSION_SUFFIX = re.compile(r"_v[0-9.]+$")
+"""wyoming-openwakeword names detections after the model file: "hey_jarvis_v0.1"."""
 
 
 def check_uri(uri: str) -> str:
@@ -46,7 +50,7 @@ def check_uri(uri: str) -> str:
 class _Connection:
     """One Wyoming connection: connect/disconnect with bounded waits and clear errors."""
 
-    def __init__(self, uri: str, service: str, timeout_s: float) -> None:
+    def __init__(self, uri: str, service: str, timeout_s: float | None) -> None:
         self.uri = check_uri(uri)
         self.service = service
         self.timeout_s = timeout_s
@@ -81,6 +85,9 @@ class _Connection:
             raise self.error(f"connection lost ({exc})") from None
 
     async def read(self) -> Any:
+        """The next event; an ``error`` event from the server becomes ``WyomingError``."""
+        from wyoming.error import Error
+
         try:
             async with asyncio.timeout(self.timeout_s):
                 event = await self.client.read_event()
@@ -90,6 +97,9 @@ class _Connection:
             raise self.error(f"connection lost ({exc})") from None
         if event is None:
             raise self.error("the server closed the connection")
+        if Error.is_type(event.type):
+            problem = Error.from_event(event)
+            raise self.error(f"the server reported an error: {problem.text}")
         return event
 
 
@@ -196,11 +206,24 @@ class WyomingTTS:
         """Nothing stays open between requests."""
 
 
+def _wake_key(name: str) -> str:
+    """A wake word's name as servers know it.
+
+    "Hey Jarvis", "hey_jarvis_v0.1" and ".../hey_jarvis_v0.1.onnx" all become "hey_jarvis".
+    """
+    stem = PurePath(name).stem if name.endswith((".onnx", ".tflite")) else name
+    key = stem.strip().lower().replace(" ", "_").replace("-", "_")
+    return _VERSION_SUFFIX.sub("", key)
+
+
 class WyomingWakeWord:
     """Wake word detection on a Wyoming server (e.g. wyoming-openwakeword).
 
     Audio streams over one long-lived connection; detections arrive asynchronously and are
-    reported with the next frame.
+    reported with the next frame. Servers name a detection after the model file
+    ("hey_jarvis_v0.1") and may send one per frame while the score stays high; names are
+    reported without the version, and the pipeline's refractory period absorbs repeats.
+    The stream waits for detections without a time limit (hours of silence are normal).
     """
 
     def __init__(self, uri: str, *, names: tuple[str, ...] = ("hey_jarvis",)) -> None:
@@ -216,27 +239,60 @@ class WyomingWakeWord:
         return f"{self._names[0]}@{self.uri}"
 
     async def load(self) -> None:
-        """Connect and start streaming."""
+        """Connect, check that the server has the wake words, and start streaming."""
         if self._conn is not None:
             return
         from wyoming.audio import AudioStart
         from wyoming.wake import Detect
 
-        conn = _Connection(self.uri, "wake word", timeout_s=3600.0)
+        conn = _Connection(self.uri, "wake word", timeout_s=None)
         await conn.__aenter__()
-        await conn.write(Detect(names=list(self._names)))
-        await conn.write(AudioStart(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1))
+        try:
+            await self._check_models(conn)
+            await conn.write(Detect(names=[_wake_key(n) for n in self._names]))
+            await conn.write(
+                AudioStart(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1)
+            )
+        except BaseException:
+            await conn.__aexit__(None, None, None)
+            raise
         self._conn = conn
         self._reader = asyncio.create_task(self._read(conn), name="aria-wyoming-wake-reader")
+
+    async def _check_models(self, conn: _Connection) -> None:
+        """Ask the server what it has (``describe``), so a wrong name fails at start."""
+        from wyoming.info import Describe, Info
+
+        await conn.write(Describe())
+        try:
+            async with asyncio.timeout(_CONNECT_TIMEOUT_S):
+                event = await conn.read()
+                while not Info.is_type(event.type):
+                    event = await conn.read()
+        except TimeoutError:
+            raise conn.error(f"no answer to describe within {_CONNECT_TIMEOUT_S:g} s") from None
+        info = Info.from_event(event)
+        available = {_wake_key(model.name) for program in info.wake for model in program.models}
+        missing = [name for name in self._names if _wake_key(name) not in available]
+        if missing:
+            has = ", ".join(sorted(available)) or "no wake words"
+            raise conn.error(f"it has no wake word {missing[0]!r} (it has: {has})")
 
     async def _read(self, conn: _Connection) -> None:
         from wyoming.wake import Detection
 
         while True:
-            event = await conn.read()
-            if Detection.is_type(event.type):
+            try:
+                event = await conn.read()
+                if not Detection.is_type(event.type):
+                    continue  # not-detected, info, ...
                 found = Detection.from_event(event)
-                self._detections.append(WakeDetection(name=found.name or self._names[0], score=1.0))
+            except WyomingError:
+                raise
+            except Exception as exc:  # malformed data from the server
+                raise conn.error(f"unexpected data ({exc})") from None
+            name = _wake_key(found.name or "") or _wake_key(self._names[0])
+            self._detections.append(WakeDetection(name=name, score=1.0))
 
     async def process(self, frame: bytes) -> WakeDetection | None:
         """Send one frame; a detection if the server reported one."""
@@ -247,8 +303,9 @@ class WyomingWakeWord:
         assert self._conn is not None
         if self._reader is not None and self._reader.done():
             exc = self._reader.exception()
-            self._conn = None
-            raise exc if exc is not None else WyomingError("The wake word server went away.")
+            conn, self._conn, self._reader = self._conn, None, None
+            await conn.__aexit__(None, None, None)
+            raise exc if exc is not None else conn.error("the server went away")
         await self._conn.write(
             AudioChunk(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1, audio=frame)
         )

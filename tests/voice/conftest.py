@@ -16,6 +16,8 @@ from aria_desktop.domain.audio import PIPELINE_RATE_HZ
 from aria_desktop.voice.audio import resample_pcm
 from aria_desktop.voice.piper_tts import PiperTTS
 from aria_desktop.voice.whisper import WhisperSTT
+from tests.voice.pulse import PulseServer, pulse_server
+from tests.voice.wyoming_servers import wake_server_process
 
 SpeechMaker = Callable[..., Path]
 
@@ -114,3 +116,17 @@ def say_espeak(speech_dir: Path) -> Iterator[SpeechMaker]:
         return out
 
     return make
+
+
+@pytest.fixture(scope="module")
+def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseServer]:
+    """A private PulseAudio server with a virtual speaker and its monitor as microphone,
+    for the tests of one module (stopped, and this process pointed back, afterwards)."""
+    with pulse_server(tmp_path_factory.mktemp("pulse")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def wake_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Wyoming wake word server (tests/voice/wyoming_wake_server.py) for one module."""
+    yield from wake_server_process(tmp_path_factory.mktemp("wyoming-wake"))

@@ -9,6 +9,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from aria_desktop.core.agent import AgentConfig
@@ -38,13 +39,23 @@ from aria_desktop.domain.events import (
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
-from aria_desktop.voice.audio import FRAME_BYTES, WavSink, WavSource, read_wav, to_pipeline_pcm
+from aria_desktop.voice.audio import (
+    FRAME_BYTES,
+    WavSink,
+    WavSource,
+    pcm_to_int16,
+    read_wav,
+    to_pipeline_pcm,
+)
+from aria_desktop.voice.devices import MicrophoneSource, SpeakerSink
 from aria_desktop.voice.piper_tts import PiperTTS
 from aria_desktop.voice.wakeword import OpenWakeWordDetector
 from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
+from aria_desktop.voice.wyoming_client import WyomingWakeWord
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.voice.conftest import SpeechMaker
+from tests.voice.pulse import PulseServer
 from tests.voice.wer import normalize
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=30.0)
@@ -85,8 +96,31 @@ class LiveSource:
             self.closed = True
 
 
+class Tap:
+    """A source that keeps what it delivers, and when (wall clock, like event timestamps)."""
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.recorded: list[bytes] = []
+        self.delivered_at: list[float] = []
+
+    @property
+    def name(self) -> str:
+        return str(self.source.name)
+
+    async def frames(self) -> AsyncGenerator[bytes, None]:
+        frames = self.source.frames()
+        try:
+            async for frame in frames:
+                self.recorded.append(frame)
+                self.delivered_at.append(time.time())
+                yield frame
+        finally:
+            await frames.aclose()
+
+
 class Rig:
-    def __init__(self, orchestrator: Orchestrator, pipeline: VoicePipeline, sink: WavSink) -> None:
+    def __init__(self, orchestrator: Orchestrator, pipeline: VoicePipeline, sink: Any) -> None:
         self.orchestrator = orchestrator
         self.pipeline = pipeline
         self.sink = sink
@@ -124,7 +158,12 @@ async def rig_factory(
     ollama.__enter__()
 
     async def make(
-        source_factory: Any, *, realtime_sink: bool = False, **config: Any
+        source_factory: Any,
+        *,
+        realtime_sink: bool = False,
+        sink: Any = None,
+        wake: Any = None,
+        **config: Any,
     ) -> tuple[Rig, FakeOllama]:
         db = await Database.open(tmp_path / f"aria{len(made)}.db")
         router = Router(
@@ -139,9 +178,11 @@ async def rig_factory(
             audit=AuditLog(tmp_path / "audit.jsonl", tmp_path / "checkpoint"),
             config=AgentConfig(flush_interval_s=0.05),
         )
-        sink = WavSink(tmp_path / f"reply{len(made)}.wav", realtime=realtime_sink)
+        if sink is None:
+            sink = WavSink(tmp_path / f"reply{len(made)}.wav", realtime=realtime_sink)
         speech = SpeechService(bus=orchestrator.bus, tts=piper, stt=whisper, sink=sink)
-        wake = OpenWakeWordDetector(("hey_jarvis",), threshold=0.5)
+        if wake is None:
+            wake = OpenWakeWordDetector(("hey_jarvis",), threshold=0.5)
         pipeline = VoicePipeline(
             orchestrator=orchestrator,
             speech=speech,
@@ -423,3 +464,80 @@ async def test_states_do_not_flicker_when_the_turn_ends_while_speaking(
     await asyncio.sleep(0.3)  # the pipeline returns to idle after the last sentence
     states = [e.state for e in rig.events[start:] if isinstance(e, StateChanged)]
     assert states == ["listening", "thinking", "speaking", "idle"], states
+
+
+@pytest.mark.slow
+async def test_wake_word_silences_the_real_speaker_within_200_ms(
+    rig_factory: Any, say_piper: SpeechMaker, pulse: PulseServer
+) -> None:
+    """The interruption scenario on real devices: ARIA speaks through SpeakerSink into the
+    PulseAudio virtual speaker; the microphone (MicrophoneSource on the speaker's monitor)
+    hears the room — ARIA's voice plus a user talking over it (paplay). Measured on the
+    speaker itself, in the microphone recording: from the end of the audio the wake word
+    was detected in, to the last sound ARIA made."""
+    tap = Tap(MicrophoneSource("pulse"))
+    speaker = SpeakerSink("default")
+    rig, ollama = await rig_factory(lambda: tap, sink=speaker)
+    long_reply = " ".join(
+        f"This is sentence number {n} of a long answer that goes on and on." for n in range(12)
+    )
+    ollama.script("/api/chat", ollama_text(long_reply, chunks=24))
+    ollama.script("/api/chat", ollama_text("Stopped.", chunks=1))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_ready(timeout_s=60)
+    await rig.wait_for(lambda e: e.type == "wake-start")
+    await asyncio.sleep(1.0)
+    pulse.play(say_piper("Hey Jarvis.", "Tell me a long story.", pause_s=0.3))
+    await rig.wait_for(lambda e: isinstance(e, TtsStart), timeout_s=60)
+    await asyncio.sleep(2.0)  # ARIA is mid-sentence now
+    assert speaker.last_audio_at is not None
+    assert time.monotonic() - speaker.last_audio_at < 0.1, "audio should be playing"
+    pulse.set_playback_volume(50)  # -18 dB: the speaker is farther from the mic than the user
+    pulse.play(say_piper("Hey Jarvis.", lead_s=0.0))
+    wake = await rig.wait_for(
+        lambda e: (
+            isinstance(e, WakeEnd)
+            and e.detected
+            and any(isinstance(x, TtsStart) for x in rig.events[: rig.events.index(e)])
+        ),
+        timeout_s=10,
+    )
+    interrupted = await rig.wait_for(lambda e: isinstance(e, TtsEnd), timeout_s=5)
+    assert isinstance(interrupted, TtsEnd)
+    assert interrupted.status == "interrupted"
+    await asyncio.sleep(1.0)  # the recording runs on past the silence
+    assert speaker.underruns == 0
+
+    # the stretch of the recording from the detection to the next reply ARIA queues (if the
+    # room's audio made a command) or to now
+    heard_until = sum(1 for t in tap.delivered_at if t <= wake.ts)  # frames before detection
+    next_reply = [e.ts for e in rig.events if isinstance(e, TtsStart) and e.ts > wake.ts]
+    end = sum(1 for t in tap.delivered_at if t <= next_reply[0]) if next_reply else None
+    after = pcm_to_int16(b"".join(tap.recorded[heard_until:end]))
+    sound = np.flatnonzero(np.abs(after.astype(np.int32)) > 0.01 * 32768)
+    assert len(sound), "ARIA was speaking when the wake word came"
+    assert len(after) - sound[-1] > 0.3 * PIPELINE_RATE_HZ, "the speaker must stay silent"
+    silent_after_s = (sound[-1] + 1) / PIPELINE_RATE_HZ
+    print(f"real speaker silent {silent_after_s * 1000:.0f} ms after the wake word's audio")
+    assert silent_after_s <= 0.2, f"the speaker went on {silent_after_s * 1000:.0f} ms"
+
+
+@pytest.mark.slow
+async def test_voice_turn_with_the_wake_word_on_a_wyoming_server(
+    rig_factory: Any, say_piper: SpeechMaker, wake_server: str
+) -> None:
+    """The pipeline with the remote detector: the asynchronous, repeated detections of one
+    "Hey Jarvis" wake ARIA once, and the command after it is not clipped."""
+    wav = say_piper("Hey Jarvis.", "What is the weather like today?", pause_s=0.4, lead_s=1.5)
+    rig, ollama = await rig_factory(
+        lambda: WavSource(wav, realtime=True, trailing_silence_s=1.5),
+        wake=WyomingWakeWord(wake_server),
+    )
+    ollama.script("/api/chat", ollama_text("Sunny all day.", chunks=2))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_source_ended(timeout_s=60)
+    detections = [e for e in rig.events if isinstance(e, WakeEnd) and e.detected]
+    assert [d.name for d in detections] == ["hey_jarvis"], rig.types()
+    heard = next(e for e in rig.events if isinstance(e, SttEnd))
+    assert "weather like today" in " ".join(normalize(heard.text)), heard.text
+    assert any(isinstance(e, TtsEnd) and e.status == "complete" for e in rig.events)

