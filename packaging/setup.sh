@@ -27,6 +27,9 @@ apt_test=(espeak-ng sox)
 # and read the screen back with tesseract.
 apt_runtime+=(tesseract-ocr tesseract-ocr-eng libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libegl1 libxkbcommon-x11-0 libgl1)
 apt_test+=(xvfb xauth xdotool tesseract-ocr tesseract-ocr-eng)
+# A real freedesktop (XEmbed) system tray host for the tray app's tests (stalonetray is not in
+# Debian 12).
+apt_test+=(trayer)
 
 install_apt() {
   local wanted=("$@") missing=()
