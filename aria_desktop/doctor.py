@@ -470,6 +470,7 @@ def _check_desktop_app() -> list[CheckResult]:
             fix="use the tray menu (or the chat window's ARIA menu) instead" if problem else "",
         )
     )
+    results.append(_check_system_tray())
     from aria_desktop.cli._desktop_services import autostart_path
 
     entry = autostart_path()
@@ -482,6 +483,85 @@ def _check_desktop_app() -> list[CheckResult]:
         )
     )
     return results
+
+
+_NO_TRAY_FIX = (
+    "nothing to do: the chat window opens instead, and ARIA moves into a tray that appears "
+    "later (add a tray/StatusNotifier applet to your panel to have the icon)"
+)
+
+
+def _check_system_tray(display: str | None = None) -> CheckResult:
+    """Whether a system tray host exists for the tray icon (else the chat window opens).
+
+    Qt shows the icon through a StatusNotifier host on D-Bus when one is registered, or else
+    through the freedesktop XEmbed tray: the owner of the ``_NET_SYSTEM_TRAY_S<screen>`` X
+    selection.
+    """
+    if _has_status_notifier_host():
+        return CheckResult(name="system tray", status="OK", detail="StatusNotifier host (D-Bus)")
+    display = display or os.environ.get("DISPLAY")
+    if not display:
+        return CheckResult(
+            name="system tray", status="WARN", detail="no X11 display", fix=_NO_TRAY_FIX
+        )
+    if importlib.util.find_spec("Xlib") is None:
+        return CheckResult(
+            name="system tray",
+            status="WARN",
+            detail="not checked: python-xlib is not installed",
+            fix="pip install 'aria-desktop[computer]'",
+        )
+    try:
+        from Xlib import display as xdisplay
+
+        connection = xdisplay.Display(display)
+        try:
+            screen = connection.get_default_screen()
+            selection = connection.intern_atom(f"_NET_SYSTEM_TRAY_S{screen}")
+            owner = getattr(connection.get_selection_owner(selection), "id", 0)
+        finally:
+            connection.close()
+    except Exception as exc:
+        return CheckResult(
+            name="system tray",
+            status="WARN",
+            detail=f"cannot connect to the X display {display}: {exc}",
+            fix="check DISPLAY and XAUTHORITY (xhost/xauth)",
+        )
+    if owner:
+        return CheckResult(
+            name="system tray", status="OK", detail=f"XEmbed tray host on display {display}"
+        )
+    return CheckResult(
+        name="system tray",
+        status="WARN",
+        detail=f"no system tray on display {display}",
+        fix=_NO_TRAY_FIX,
+    )
+
+
+def _has_status_notifier_host() -> bool:
+    """A StatusNotifierWatcher owns its name on the session bus (``dbus-send``, bounded)."""
+    tool = shutil.which("dbus-send")
+    if tool is None or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return False
+    import subprocess
+
+    try:
+        result = subprocess.run(
+            [
+                tool, "--session", "--print-reply", "--reply-timeout=2000",
+                "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner", "string:org.kde.StatusNotifierWatcher",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=5,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return "boolean true" in result.stdout
 
 
 # --- local HTTP API, daemon, automations ------------------------------------------------------

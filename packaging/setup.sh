@@ -30,6 +30,9 @@ apt_test+=(xvfb xauth xdotool tesseract-ocr tesseract-ocr-eng)
 # Voice device tests: a private PulseAudio server with a virtual speaker (null sink) that
 # PortAudio reaches through ALSA's pulse plugin; paplay plays "someone talking" into it.
 apt_test+=(pulseaudio pulseaudio-utils libasound2-plugins)
+# A real freedesktop (XEmbed) system tray host for the tray app's tests (stalonetray is not in
+# Debian 12).
+apt_test+=(trayer)
 
 install_apt() {
   local wanted=("$@") missing=()

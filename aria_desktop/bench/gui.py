@@ -9,7 +9,8 @@
    tray host, the chat window) is shown; the bare-Qt floor (a process that only shows a
    QLabel) is the reference. Connecting to ARIA happens after that, in the background.
 
-Needs a display: ``DISPLAY`` (X11), else Xvfb when installed, else Qt's offscreen platform.
+Needs a display: ``DISPLAY`` (X11), else Xvfb when installed (with trayer as its system tray
+when that is installed too), else Qt's offscreen platform.
 """
 
 from __future__ import annotations
@@ -58,12 +59,54 @@ def _display() -> Iterator[str]:
     with os.fdopen(read_fd) as pipe:
         number = pipe.readline().strip()
     os.environ["DISPLAY"] = f":{number}"
+    tray = _start_tray_host(f":{number}")
     try:
-        yield f"Xvfb :{number} (1280x800)"
+        host = " + trayer (XEmbed system tray)" if tray is not None else " (no tray host)"
+        yield f"Xvfb :{number} (1280x800){host}"
     finally:
         os.environ.pop("DISPLAY", None)
-        process.terminate()
-        process.wait(timeout=10)
+        for child in (tray, process):
+            if child is not None:
+                child.terminate()
+                try:
+                    child.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait(timeout=10)
+
+
+def _start_tray_host(display: str) -> subprocess.Popen[bytes] | None:
+    """A real system tray on the private Xvfb (trayer), or None without trayer/python-xlib.
+
+    Start-up is then timed to the tray icon, as on a desktop, not to the no-tray window.
+    Returns once trayer owns the ``_NET_SYSTEM_TRAY_S0`` selection (bounded, 10 s).
+    """
+    import importlib.util
+    import shutil
+
+    if shutil.which("trayer") is None or importlib.util.find_spec("Xlib") is None:
+        return None
+    from Xlib import display as xdisplay
+
+    process = subprocess.Popen(
+        ["trayer", "--edge", "top", "--align", "right", "--widthtype", "request"],
+        env={**os.environ, "DISPLAY": display},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    connection = xdisplay.Display(display)
+    try:
+        selection = connection.intern_atom("_NET_SYSTEM_TRAY_S0")
+        deadline = time.monotonic() + 10
+        while getattr(connection.get_selection_owner(selection), "id", 0) == 0:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                process.wait(timeout=10)
+                return None
+            time.sleep(0.02)
+    finally:
+        connection.close()
+    return process
 
 
 async def _probe(lateness: list[float], stop: asyncio.Event, duration_s: float | None) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
 from aria_desktop.core.ports import Assistant, SettingsService
@@ -60,6 +60,9 @@ __all__ = [
 _LOGGER = logging.getLogger(__name__)
 _START_ABORT_S = 30.0
 """How long a quit during start-up waits for the start to undo itself (bounded)."""
+
+TRAY_WATCH_MS = 2_000
+"""How often the no-tray fallback looks for a tray host that started after ARIA (ms)."""
 
 NO_TRAY_MESSAGE = (
     "Your desktop has no system tray, so ARIA opened this window instead. Everything the tray "
@@ -153,6 +156,11 @@ class Desktop(QObject):
         self.wizard = WizardController(services, self.icons.app) if services else None
         self.hotkeys: GlobalHotkeys | None = None
         self._ptt_mode = "hold"
+        # At login ARIA may start before the panel that hosts the tray: without a tray it
+        # keeps looking (when the tray was not forced off) and moves in once one appears.
+        self._tray_watch = QTimer(self)
+        self._tray_watch.setInterval(TRAY_WATCH_MS)
+        self._tray_watch.timeout.connect(self._look_for_tray)
         self.connection: Connection | None = None
 
         self.actions.open_chat.triggered.connect(self.open_chat)
@@ -180,6 +188,8 @@ class Desktop(QObject):
         else:
             self.chat_view.show_banner(NO_TRAY_MESSAGE)
             self.open_chat()
+            if self.options.use_tray is None:
+                self._tray_watch.start()
         elapsed_ms = (time.perf_counter() - self.options.started_at) * 1000
         where = "tray icon" if self.tray_view is not None else "chat window (no tray host)"
         _LOGGER.info("ARIA desktop shown: %s after %.0f ms", where, elapsed_ms)
@@ -254,6 +264,7 @@ class Desktop(QObject):
 
     async def shutdown(self) -> None:
         """Close windows, stop hotkeys, events and tasks, then release the connection."""
+        self._tray_watch.stop()
         if self.hotkeys is not None:
             self.hotkeys.stop()
         self.context.detach("ARIA has quit.")
@@ -318,14 +329,45 @@ class Desktop(QObject):
             self.chat_view.hide()
 
     def _on_tray_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
-        if reason in (
-            QSystemTrayIcon.ActivationReason.Trigger,
-            QSystemTrayIcon.ActivationReason.DoubleClick,
-        ):
+        """A click toggles the chat window; a double-click always leaves it open.
+
+        A double-click arrives as a click (toggle) then ``DoubleClick``: toggling on both
+        would end with the window hidden again (seen with a real XEmbed tray host).
+        """
+        _LOGGER.debug("Tray icon activated: %s", reason.name)
+        if reason == QSystemTrayIcon.ActivationReason.Trigger:
             if self.chat_view.isVisible():
                 self.chat_view.hide()
             else:
                 self.open_chat()
+        elif reason == QSystemTrayIcon.ActivationReason.DoubleClick:
+            self.open_chat()
+
+    def _look_for_tray(self) -> None:
+        if QSystemTrayIcon.isSystemTrayAvailable():
+            self._tray_watch.stop()
+            self.adopt_tray()
+
+    def adopt_tray(self) -> None:
+        """A tray host appeared after start (the panel started after ARIA): move into it.
+
+        The chat window stays as the user left it, without the no-tray notice; from now on
+        closing it keeps ARIA running in the tray, as when the tray was there from the start.
+        """
+        if self.tray_view is not None:
+            return
+        view = TrayView(self.actions, self.icons.for_state(self.tray.state))
+        view.icon.activated.connect(self._on_tray_activated)
+        self.tray_view = view
+        self.tray.attach_tray(view)
+        view.show()
+        if self.chat_view.banner.text() == NO_TRAY_MESSAGE:
+            self.chat_view.show_banner("")
+        _LOGGER.info("A system tray appeared: ARIA's icon is in the tray now")
+        self.tray.notify(
+            "ARIA is in the system tray",
+            "Closing the chat window now keeps ARIA running in the tray.",
+        )
 
     def _on_stream_lost(self, message: str) -> None:
         self.context.detach(message)

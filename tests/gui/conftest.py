@@ -12,6 +12,7 @@ import gc
 import os
 import shutil
 import subprocess
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -52,6 +53,45 @@ def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
         process.kill()
         raise RuntimeError("Xvfb did not start")
     return process, f":{number}"
+
+
+TRAY_HOST = ("trayer",)
+"""A real freedesktop XEmbed system tray: trayer (Debian ``trayer``; ``stalonetray`` is not in
+Debian 12). Top right, as wide as its icons, 32 px high; no dock hints (there is no window
+manager under Xvfb to read them)."""
+TRAY_HOST_ARGS = (
+    "--edge", "top", "--align", "right", "--widthtype", "request", "--height", "32",
+    "--SetDockType", "false", "--SetPartialStrut", "false",
+)  # fmt: skip
+
+
+def start_tray_host(display: str, timeout_s: float = 10.0) -> subprocess.Popen[bytes]:
+    """Start a real XEmbed system tray on ``display``; returns once it owns the tray selection.
+
+    Qt (xcb) finds a tray through the owner of the ``_NET_SYSTEM_TRAY_S<screen>`` selection
+    (freedesktop System Tray spec), so that owner existing is what "a tray host runs" means.
+    """
+    from Xlib import display as xdisplay
+
+    process = subprocess.Popen(
+        [*TRAY_HOST, *TRAY_HOST_ARGS],
+        env={**os.environ, "DISPLAY": display},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    connection = xdisplay.Display(display)
+    try:
+        selection = connection.intern_atom("_NET_SYSTEM_TRAY_S0")
+        deadline = time.monotonic() + timeout_s
+        while getattr(connection.get_selection_owner(selection), "id", 0) == 0:  # X.NONE: none
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                process.wait(timeout=5)
+                raise RuntimeError(f"the tray host {TRAY_HOST[0]} did not start on {display}")
+            time.sleep(0.02)
+    finally:
+        connection.close()
+    return process
 
 
 @pytest.fixture(scope="session", autouse=True)

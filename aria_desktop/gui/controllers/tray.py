@@ -74,6 +74,12 @@ class TrayController(QObject):
         self._apply_capabilities()
         self.show_state("offline", "")
 
+    def attach_tray(self, tray: TrayView) -> None:
+        """Drive ``tray`` from now on (a tray host appeared after the app started)."""
+        self.tray = tray
+        tray.menu.aboutToShow.connect(self.refresh_capabilities)
+        tray.set_state(self.icons.for_state(self.state), self.tooltip)
+
     def _on_attached(self, assistant: Assistant) -> None:
         self.detail = ""
         self.show_state(assistant.state, self.backend)
