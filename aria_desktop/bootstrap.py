@@ -1,8 +1,8 @@
 """Composition root: settings -> adapters -> Orchestrator.
 
-The only module (with ``cli`` and ``doctor``) that knows concrete adapter classes.
-``build_app`` opens the database, which takes the owner lock first, so a second process never
-opens it for writing while another owns it (design.md §1); then the LLM router and the audit log.
+The only module (with ``cli`` and ``doctor``) that knows concrete adapter classes. ``build_app``
+opens the database, which takes the owner lock first, so a second process never opens it for
+writing while another owns it (ARCHITECTURE.md: owner); then the LLM router and the audit log.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """The owner process's services: the core, the local HTTP API and automations, together.
 
 ``aria daemon`` and the tray app (``aria desktop``) both use this, so there is one owner path
-(design.md §1): :func:`start_owner` takes ownership of the database (the owner lock), binds the
-API socket, publishes the port in the lock file so the CLI and ``aria desktop --attach`` find
-it, starts the API, the automation scheduler and, when ``voice.enabled``, the voice pipeline.
-:meth:`Owner.stop` is the graceful stop: replies in progress get ``daemon.shutdown_grace_s`` to
-finish, the rest are cancelled (their text so far is kept as interrupted), then the API stops
-(streams get a ``close`` frame) and the database closes, releasing the lock.
+(ARCHITECTURE.md: owner): :func:`start_owner` takes ownership of the database (the owner lock),
+binds the API socket, publishes the port in the lock file so the CLI and ``aria desktop
+--attach`` find it, starts the API, the automation scheduler and, when ``voice.enabled``, the
+voice pipeline. :meth:`Owner.stop` is the graceful stop: replies in progress get
+``daemon.shutdown_grace_s`` to finish, the rest are cancelled (their text so far is kept as
+interrupted), then the API stops (streams get a ``close`` frame) and the database closes,
+releasing the lock.
 """
 
 from __future__ import annotations

@@ -7,9 +7,7 @@ validation keeps FastAPI's 422 shape). The security middleware wraps everything.
 
 from __future__ import annotations
 
-import io
 import logging
-import wave
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -72,7 +70,7 @@ from aria_desktop.api.security import HEALTH_PATH, SecurityMiddleware, error_bod
 from aria_desktop.api.sse import EventStreamResponse, StreamRegistry, event_stream
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant, EventSubscription
-from aria_desktop.domain.audio import SAMPLE_WIDTH_BYTES, SpeechAudio, Transcript
+from aria_desktop.domain.audio import SpeechAudio, Transcript
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import (
@@ -174,17 +172,6 @@ RecordId = Annotated[str, Path(min_length=1, max_length=128)]
 WAV_MEDIA_TYPE = "audio/wav"
 """The one non-JSON request body the API takes (``POST /transcribe``)."""
 TRANSCRIBE_PATH = f"{PREFIX}/transcribe"
-
-
-def wav_bytes(audio: SpeechAudio) -> bytes:
-    """``audio`` as a mono 16-bit PCM WAV file."""
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as writer:
-        writer.setnchannels(1)
-        writer.setsampwidth(SAMPLE_WIDTH_BYTES)
-        writer.setframerate(audio.sample_rate_hz)
-        writer.writeframes(audio.pcm)
-    return buffer.getvalue()
 
 
 _COMPUTER: _Responses = {
@@ -858,7 +845,7 @@ def create_app(
         audio = await _voice(Speak(text=body.text, play=body.play))
         if not isinstance(audio, SpeechAudio):
             raise _VOICE_NOT_SET_UP
-        return Response(wav_bytes(audio), media_type=WAV_MEDIA_TYPE)
+        return Response(audio.to_wav(), media_type=WAV_MEDIA_TYPE)
 
     @app.post(
         TRANSCRIBE_PATH,

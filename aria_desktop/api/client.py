@@ -11,10 +11,8 @@ events, as in-process. Streams the server closes for idleness are reopened trans
 from __future__ import annotations
 
 import asyncio
-import io
 import json
 import logging
-import wave
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
@@ -22,7 +20,7 @@ import httpx
 
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.audio import SpeechAudio, Transcript
+from aria_desktop.domain.audio import SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.chat import (
     CapabilityStatus,
@@ -289,12 +287,8 @@ def _region_body(region: tuple[int, int, int, int] | None) -> dict[str, Any]:
 
 
 def _speech(wav_data: bytes, text: str) -> SpeechAudio:
-    with wave.open(io.BytesIO(wav_data), "rb") as reader:
-        return SpeechAudio(
-            pcm=reader.readframes(reader.getnframes()),
-            sample_rate_hz=reader.getframerate(),
-            text=text,
-        )
+    clip = decode_wav(wav_data, name="The speech ARIA sent", allow_empty=True)
+    return SpeechAudio(pcm=clip.pcm, sample_rate_hz=clip.sample_rate_hz, text=text)
 
 
 class _End:

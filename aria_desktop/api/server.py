@@ -1,10 +1,10 @@
 """Serving the API on the running event loop (plain asyncio or qasync), never in a thread.
 
-Pitfalls handled here (design.md §8): the socket is bound by us, so a busy port is an
-``ApiBindError`` instead of uvicorn's ``sys.exit`` inside a task; uvicorn's signal capture is
+Pitfalls handled here (ARCHITECTURE.md: one loop): the socket is bound by us, so a busy port is
+an ``ApiBindError`` instead of uvicorn's ``sys.exit`` inside a task; uvicorn's signal capture is
 switched off (the owner handles SIGINT/SIGTERM with ``loop.add_signal_handler`` and calls
-:meth:`ApiServer.stop`); open event streams are ended by us at shutdown, so they never hold
-the stop up.
+:meth:`ApiServer.stop`); open event streams are ended by us at shutdown, so they never hold the
+stop up.
 """
 
 from __future__ import annotations

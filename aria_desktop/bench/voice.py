@@ -23,12 +23,11 @@ import os
 import statistics
 import tempfile
 import time
-import wave
 from pathlib import Path
 from typing import Any
 
 from aria_desktop.bench._util import scripted_ollama_server
-from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip
+from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip, encode_wav
 from aria_desktop.domain.events import SttVadEnd, TtsEnd
 from aria_desktop.settings import load_settings
 
@@ -43,11 +42,7 @@ _COMMANDS = [
 
 
 def _write_wav(path: Path, pcm: bytes) -> Path:
-    with wave.open(str(path), "wb") as writer:
-        writer.setnchannels(1)
-        writer.setsampwidth(2)
-        writer.setframerate(PIPELINE_RATE_HZ)
-        writer.writeframes(pcm)
+    path.write_bytes(encode_wav(pcm, PIPELINE_RATE_HZ))
     return path
 
 

@@ -1,7 +1,7 @@
 """The desktop app's ``SettingsService``: settings file, keyring, autostart entry, API token.
 
 Lives at the CLI level because it touches files and the keyring, which the GUI must not
-import (design.md §3).
+import (ARCHITECTURE.md: layers).
 """
 
 from __future__ import annotations

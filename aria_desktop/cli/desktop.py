@@ -1,6 +1,6 @@
 """``aria desktop``: the tray app, with ARIA in this process or attached to a running daemon.
 
-In-process, the tray app is the owner (design.md §1): it starts through the same
+In-process, the tray app is the owner (ARCHITECTURE.md: owner): it starts through the same
 ``owner.start_owner`` as ``aria daemon``, so it also serves the local HTTP API (and automations,
 and voice when enabled). If a daemon already owns the data, it attaches to it instead.
 """

@@ -1,4 +1,4 @@
-"""The computer-use safety policy, as pure deterministic code (design.md §5).
+"""The computer-use safety policy, as pure deterministic code (ARCHITECTURE.md: safety).
 
 Every proposed action — from the model, the CLI or the API — is classified and decided here,
 from the action itself and the facts on screen where it would land (``ActionContext``), never

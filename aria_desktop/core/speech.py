@@ -13,20 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
-import wave
 from collections.abc import AsyncIterator, Callable
 
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.ports import AudioSink, Clock, SpeechToText, TextToSpeech
 from aria_desktop.core.speech_text import SentenceSplitter, speakable
-from aria_desktop.domain.audio import SAMPLE_WIDTH_BYTES, AudioClip, SpeechAudio, Transcript
-from aria_desktop.domain.errors import AriaError, AudioFormatError, VoiceUnavailableError
+from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, decode_wav
+from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
 from aria_desktop.domain.events import ErrorEvent, TtsEnd, TtsStart
 
-__all__ = ["SpeechOutcome", "SpeechService", "parse_wav"]
+__all__ = ["SpeechOutcome", "SpeechService"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -35,31 +33,6 @@ SpeechOutcome = str
 
 SpeechObserver = Callable[[SpeechAudio, float], None]
 """Told about each piece of speech handed to the sink and its playback start (monotonic s)."""
-
-
-def parse_wav(data: bytes) -> AudioClip:
-    """A PCM WAV file's samples (16-bit only), or ``AudioFormatError`` saying what is wrong."""
-    try:
-        with wave.open(io.BytesIO(data), "rb") as reader:
-            if reader.getsampwidth() != SAMPLE_WIDTH_BYTES:
-                raise AudioFormatError(
-                    f"The WAV file has {8 * reader.getsampwidth()}-bit samples; ARIA reads "
-                    "16-bit PCM.",
-                    hint="Convert it, e.g. `sox in.wav -b 16 out.wav`.",
-                )
-            clip = AudioClip(
-                pcm=reader.readframes(reader.getnframes()),
-                sample_rate_hz=reader.getframerate(),
-                channels=reader.getnchannels(),
-            )
-    except (wave.Error, EOFError) as exc:
-        raise AudioFormatError(
-            f"Not a PCM WAV file: {exc}.",
-            hint="Send a 16-bit PCM WAV (`sox in.mp3 -b 16 out.wav` converts most audio).",
-        ) from None
-    if not clip.pcm:
-        raise AudioFormatError("The WAV file holds no audio.", hint="Record something first.")
-    return clip
 
 
 class SpeechService:
@@ -107,7 +80,7 @@ class SpeechService:
 
     async def transcribe_wav(self, wav: bytes, *, language: str | None = None) -> Transcript:
         """Transcribe a WAV file's bytes (the ``Transcribe`` command)."""
-        return await self.transcribe(parse_wav(wav), language=language)
+        return await self.transcribe(decode_wav(wav), language=language)
 
     async def synthesize(self, text: str) -> SpeechAudio:
         """The whole of ``text`` as one piece of speech (not played)."""

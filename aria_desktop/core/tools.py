@@ -1,8 +1,8 @@
 """The tool registry and the policy hook every tool call passes.
 
-A tool declares a name, a description, a JSON schema for its arguments and a permission
-class. Arguments are validated before execution; the policy hook then decides allow / deny /
-confirm deterministically, outside the model (design.md §5). The default policy allows
+A tool declares a name, a description, a JSON schema for its arguments and a permission class.
+Arguments are validated before execution; the policy hook then decides allow / deny / confirm
+deterministically, outside the model (ARCHITECTURE.md: safety). The default policy allows
 read-only and reversible tools and requires confirmation for consequential ones; capability
 issues (computer use) install stricter policies.
 """

@@ -2,9 +2,9 @@
 
 Signals are handled with ``loop.add_signal_handler`` (never ``signal.signal`` from a library,
 which uvicorn would otherwise install and then re-raise after its own shutdown, killing the
-process before our cleanup; design.md §8). The first signal starts the graceful stop; the
-stop itself is bounded by the service. Under systemd (``Type=notify``) readiness and stopping
-are reported through ``$NOTIFY_SOCKET``.
+process before our cleanup; ARCHITECTURE.md: one loop). The first signal starts the graceful
+stop; the stop itself is bounded by the service. Under systemd (``Type=notify``) readiness and
+stopping are reported through ``$NOTIFY_SOCKET``.
 """
 
 from __future__ import annotations

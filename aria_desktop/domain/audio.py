@@ -7,7 +7,11 @@ speech they are given to whatever the output device wants.
 
 from __future__ import annotations
 
+import io
+import wave
 from dataclasses import dataclass
+
+from aria_desktop.domain.errors import AudioFormatError
 
 __all__ = [
     "FRAME_SAMPLES",
@@ -19,6 +23,8 @@ __all__ = [
     "SpeechAudio",
     "Transcript",
     "WakeDetection",
+    "decode_wav",
+    "encode_wav",
 ]
 
 PIPELINE_RATE_HZ = 16_000
@@ -63,6 +69,10 @@ class AudioClip:
         frame_bytes = SAMPLE_WIDTH_BYTES * self.channels
         return len(self.pcm) / frame_bytes / self.sample_rate_hz if self.sample_rate_hz else 0.0
 
+    def to_wav(self) -> bytes:
+        """The clip as the bytes of a 16-bit PCM WAV file."""
+        return encode_wav(self.pcm, self.sample_rate_hz, self.channels)
+
 
 @dataclass(frozen=True, kw_only=True)
 class SpeechAudio:
@@ -77,6 +87,10 @@ class SpeechAudio:
     pcm: bytes
     sample_rate_hz: int
     text: str = ""
+
+    def to_wav(self) -> bytes:
+        """The speech as the bytes of a mono 16-bit PCM WAV file."""
+        return encode_wav(self.pcm, self.sample_rate_hz, 1)
 
     @property
     def duration_s(self) -> float:
@@ -137,3 +151,52 @@ class AudioDevice:
     is_default_input: bool = False
     is_default_output: bool = False
     host_api: str = ""
+
+
+def encode_wav(pcm: bytes, sample_rate_hz: int, channels: int = 1) -> bytes:
+    """Signed 16-bit PCM as the bytes of a WAV file (the one WAV writer in ARIA)."""
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as writer:
+        writer.setnchannels(channels)
+        writer.setsampwidth(SAMPLE_WIDTH_BYTES)
+        writer.setframerate(sample_rate_hz)
+        writer.writeframes(pcm)
+    return buffer.getvalue()
+
+
+def decode_wav(data: bytes, *, name: str = "The WAV file", allow_empty: bool = False) -> AudioClip:
+    """A 16-bit PCM WAV file's samples (the one WAV reader in ARIA).
+
+    Every reader — uploads to the API, files on disk, audio the API sends back — applies the
+    same checks, so a file one path accepts is never refused by another.
+
+    Args:
+        data: the file's bytes.
+        name: how to name the file in error messages (a path, or "The WAV file").
+        allow_empty: accept a file with no samples (speech output may legitimately be empty).
+
+    Raises:
+        AudioFormatError: not a PCM WAV, not 16-bit, or (unless allowed) no samples.
+    """
+    try:
+        with wave.open(io.BytesIO(data), "rb") as reader:
+            width = reader.getsampwidth()
+            if width != SAMPLE_WIDTH_BYTES:
+                raise AudioFormatError(
+                    f"{name} has {8 * width}-bit samples; ARIA reads 16-bit PCM.",
+                    hint="Convert it, e.g. `sox in.wav -b 16 out.wav`.",
+                )
+            clip = AudioClip(
+                pcm=reader.readframes(reader.getnframes()),
+                sample_rate_hz=reader.getframerate(),
+                channels=reader.getnchannels(),
+            )
+    except (wave.Error, EOFError) as exc:
+        raise AudioFormatError(
+            f"{name} is not a PCM WAV file ({exc}).",
+            hint="Send a 16-bit PCM WAV (`sox in.mp3 -b 16 -r 16000 -c 1 out.wav` converts most "
+            "audio).",
+        ) from None
+    if not clip.pcm and not allow_empty:
+        raise AudioFormatError(f"{name} holds no audio.", hint="Record something first.")
+    return clip

@@ -19,6 +19,8 @@ AssistantState = Literal[
     "idle", "listening", "thinking", "speaking", "acting", "muted", "error", "offline"
 ]
 RunStatus = Literal["complete", "interrupted", "error", "cancelled"]
+Locality = Literal["local", "cloud"]
+"""Where a model runs: on this machine/network (``local``) or at a third party (``cloud``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,6 +101,9 @@ class ThinkEnd(Event):
 
     Attributes:
         backend, model: who answered ("" if the step failed before any backend answered).
+        locality: ``local`` or ``cloud`` — whether that backend keeps the conversation on
+            this machine/network; decided once at composition (``""`` when no backend
+            answered). Front-ends show it as it is, never guess it from the name.
         usage: token counts of this step.
         first_token_ms: time from think-start to the first text or tool call, milliseconds.
         latency_ms: time from think-start to the end of the step, milliseconds.
@@ -108,6 +113,7 @@ class ThinkEnd(Event):
     step: int = 1
     backend: str = ""
     model: str = ""
+    locality: Locality | Literal[""] = ""
     usage: Usage = field(default_factory=Usage)
     first_token_ms: float | None = None
     latency_ms: float = 0.0

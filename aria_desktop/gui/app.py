@@ -5,7 +5,7 @@ QApplication and qasync's event loop, shows the tray icon first (start-up feels 
 then connects to ARIA in the background (building the orchestrator or attaching to a daemon).
 Every way of quitting — the tray's Quit, SIGINT/SIGTERM, closing the window when there is no
 tray, the session ending — sets one asyncio Event; the shutdown that follows closes the
-windows, stops the hotkeys and the connection, then Qt quits (design.md §8).
+windows, stops the hotkeys and the connection, then Qt quits (ARCHITECTURE.md: one loop).
 """
 
 from __future__ import annotations
@@ -446,7 +446,8 @@ def _log_unhandled(
 def create_application() -> tuple[QApplication, AriaEventLoop]:
     """The QApplication and qasync's loop (set as the thread's loop), ready to run."""
     ensure_display()
-    sys.setswitchinterval(0.001)  # threads holding the GIL delay the loop less (design.md §8)
+    # threads holding the GIL delay the loop less (ARCHITECTURE.md: one loop)
+    sys.setswitchinterval(0.001)
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         app = QApplication(sys.argv[:1])

@@ -1,10 +1,11 @@
 """Global hotkeys on X11 through pynput (quick ask, push-to-talk hold, stop everything).
 
 pynput listens on its own thread (X RECORD); every press and release is handed to the asyncio
-loop with ``call_soon_threadsafe`` (design.md §8), never handled on pynput's thread. The
-listener is never ``join``-ed on the GUI thread: it only notices ``stop`` at the next X event.
-Where keys cannot be read (no X display, a Wayland session, X RECORD missing) ``start`` says so
-in plain words and points to the tray menu; ARIA keeps working without hotkeys.
+loop with ``call_soon_threadsafe`` (ARCHITECTURE.md: one loop), never handled on pynput's
+thread. The listener is never ``join``-ed on the GUI thread: it only notices ``stop`` at the
+next X event. Where keys cannot be read (no X display, a Wayland session, X RECORD missing)
+``start`` says so in plain words and points to the tray menu; ARIA keeps working without
+hotkeys.
 """
 
 from __future__ import annotations

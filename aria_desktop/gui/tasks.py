@@ -1,8 +1,8 @@
 """Fire-and-forget coroutines started from Qt slots, owned and cancelled on quit.
 
-Slots must not block or run nested event loops (design.md §8): they start a named task here.
-A failure is reported to ``on_error`` in plain words (``AriaError`` message and hint); an
-unexpected exception is logged with its traceback and reported without it.
+Slots must not block or run nested event loops (ARCHITECTURE.md: one loop): they start a named
+task here. A failure is reported to ``on_error`` in plain words (``AriaError`` message and
+hint); an unexpected exception is logged with its traceback and reported without it.
 """
 
 from __future__ import annotations

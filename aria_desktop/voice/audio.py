@@ -12,7 +12,6 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
-import io
 import logging
 import threading
 import time
@@ -27,6 +26,7 @@ from aria_desktop.domain.audio import (
     SAMPLE_WIDTH_BYTES,
     AudioClip,
     SpeechAudio,
+    decode_wav,
 )
 from aria_desktop.domain.errors import AriaError, AudioFormatError
 
@@ -46,7 +46,6 @@ __all__ = [
     "read_wav",
     "resample_pcm",
     "to_pipeline_pcm",
-    "wav_bytes",
 ]
 
 _LOGGER = logging.getLogger(__name__)
@@ -107,37 +106,12 @@ def to_pipeline_pcm(clip: AudioClip) -> bytes:
 def read_wav(path: Path) -> AudioClip:
     """A 16-bit PCM WAV file, or ``AudioFormatError`` saying what is wrong with it."""
     try:
-        with wave.open(str(path), "rb") as reader:
-            if reader.getsampwidth() != SAMPLE_WIDTH_BYTES:
-                raise AudioFormatError(
-                    f"{path} has {8 * reader.getsampwidth()}-bit samples; ARIA reads 16-bit PCM.",
-                    hint=f"Convert it: sox {path} -b 16 out.wav",
-                )
-            return AudioClip(
-                pcm=reader.readframes(reader.getnframes()),
-                sample_rate_hz=reader.getframerate(),
-                channels=reader.getnchannels(),
-            )
+        data = path.read_bytes()
     except FileNotFoundError:
         raise AudioFormatError(f"{path} does not exist.", hint="Check the file name.") from None
-    except (wave.Error, EOFError) as exc:
-        raise AudioFormatError(
-            f"{path} is not a PCM WAV file ({exc}).",
-            hint=f"Convert it: sox {path} -b 16 -r 16000 -c 1 out.wav",
-        ) from None
     except OSError as exc:
         raise AudioFormatError(f"Cannot read {path}: {exc.strerror or exc}.") from None
-
-
-def wav_bytes(audio: SpeechAudio) -> bytes:
-    """Speech as the bytes of a mono 16-bit WAV file."""
-    buffer = io.BytesIO()
-    with wave.open(buffer, "wb") as writer:
-        writer.setnchannels(1)
-        writer.setsampwidth(SAMPLE_WIDTH_BYTES)
-        writer.setframerate(audio.sample_rate_hz)
-        writer.writeframes(audio.pcm)
-    return buffer.getvalue()
+    return decode_wav(data, name=str(path), allow_empty=True)
 
 
 def _frames_of(pcm: bytes) -> list[bytes]:

@@ -1,6 +1,7 @@
-"""`aria desktop` is an owner like the daemon (design.md §1): in-process it also serves the
-local HTTP API (health, chat against the Ollama test server), and `--attach` drives a running
-`aria daemon` through the real API client."""
+"""`aria desktop` is an owner like the daemon (ARCHITECTURE.md: owner).
+
+In-process it also serves the local HTTP API (health, chat against the Ollama test server), and
+`--attach` drives a running `aria daemon` through the real API client."""
 
 from __future__ import annotations
 

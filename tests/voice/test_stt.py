@@ -7,8 +7,7 @@ import wave
 
 import pytest
 
-from aria_desktop.core.speech import parse_wav
-from aria_desktop.domain.audio import AudioClip
+from aria_desktop.domain.audio import AudioClip, decode_wav
 from aria_desktop.domain.errors import AudioFormatError, VoiceModelError
 from aria_desktop.voice.audio import read_wav
 from aria_desktop.voice.whisper import SileroVAD, WhisperSTT, whisper_model_path
@@ -157,8 +156,8 @@ async def test_vad_tells_speech_from_silence(say_piper: SpeechMaker) -> None:
 def test_bad_inputs_are_clear_errors(tmp_path: object) -> None:
     with pytest.raises(VoiceModelError, match=r"ships tiny\.en"):
         whisper_model_path("large-v3")
-    with pytest.raises(AudioFormatError, match="Not a PCM WAV"):
-        parse_wav(b"RIFF....not a wav at all")
+    with pytest.raises(AudioFormatError, match="not a PCM WAV"):
+        decode_wav(b"RIFF....not a wav at all")
     with pytest.raises(VoiceModelError):
         asyncio.run(WhisperSTT("/nonexistent/model").load())
 
@@ -172,7 +171,7 @@ def test_empty_wav_is_refused(tmp_path: object) -> None:
         w.setsampwidth(2)
         w.setframerate(16000)
     with pytest.raises(AudioFormatError, match="no audio"):
-        parse_wav(buffer.getvalue())
+        decode_wav(buffer.getvalue())
 
 
 def test_a_repeated_command_is_recognised_as_a_decoding_failure() -> None:

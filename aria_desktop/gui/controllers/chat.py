@@ -210,7 +210,7 @@ class ChatController(QObject):
 
         box.finished.connect(finished)
         self._delete_box = box
-        box.open()  # never exec(): that would nest an event loop (design.md §8)
+        box.open()  # never exec(): that would nest an event loop (ARCHITECTURE.md: one loop)
 
     def delete_conversation(self, conversation_id: str) -> None:
         """Delete a conversation (after the user confirmed)."""
