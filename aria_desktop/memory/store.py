@@ -53,8 +53,8 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     MemoryStatus,
 )
-from aria_desktop.memory.connection import Connection
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.connection import Connection
+from aria_desktop.storage.database import Database
 
 __all__ = [
     "RRF_K",

@@ -12,12 +12,12 @@ import pytest
 
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
 from aria_desktop.domain.memory import MemoryQuery
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.embedding import LOCAL_MODEL_ID, LocalEmbedder
 from aria_desktop.memory.ollama_embed import OllamaEmbedder
 from aria_desktop.memory.store import SQLiteMemoryStore, fts_query
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
-from tests.memory._subprocess import read_line, spawn
+from tests.storage._subprocess import read_line, spawn
 
 FACTS = [
     "My wife's name is Dana",
@@ -208,7 +208,7 @@ async def test_killed_writer_leaves_only_whole_memories(tmp_path: Path) -> None:
     path = tmp_path / "crash.db"
     script = (
         "import asyncio, sys\n"
-        "from aria_desktop.memory.database import Database\n"
+        "from aria_desktop.storage.database import Database\n"
         "from aria_desktop.memory.store import SQLiteMemoryStore\n"
         "from aria_desktop.memory.embedding import LocalEmbedder\n"
         "async def main():\n"

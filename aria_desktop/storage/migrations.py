@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from aria_desktop.domain.errors import AriaError, SchemaTooNewError
-from aria_desktop.memory.connection import Connection, driver_errors, storage_error
+from aria_desktop.storage.connection import Connection, driver_errors, storage_error
 
 _LOGGER = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any, NoReturn, TypeVar
 
 from aria_desktop.domain.errors import AriaError, DatabaseOwnedError, StorageError
-from aria_desktop.memory.connection import (
+from aria_desktop.storage.connection import (
     Connection,
     connect,
     driver_errors,
@@ -33,14 +33,14 @@ from aria_desktop.memory.connection import (
     sqlite_info,
     storage_error,
 )
-from aria_desktop.memory.migrations import (
+from aria_desktop.storage.migrations import (
     MIGRATIONS,
     Migration,
     check_not_too_new,
     migrate,
     schema_version,
 )
-from aria_desktop.memory.owner_lock import OwnerLock, make_private_dirs
+from aria_desktop.storage.owner_lock import OwnerLock, make_private_dirs
 
 _LOGGER = logging.getLogger(__name__)
 
