@@ -14,8 +14,9 @@ from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, Storag
 from aria_desktop.domain.memory import MemoryQuery
 from aria_desktop.memory.embedding import LOCAL_MODEL_ID, LocalEmbedder
 from aria_desktop.memory.ollama_embed import OllamaEmbedder
-from aria_desktop.memory.store import SQLiteMemoryStore, fts_query
+from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.storage.database import Database
+from aria_desktop.storage.text import fts_query
 from tests.fakes import FakeOllama
 from tests.storage._subprocess import read_line, spawn
 
