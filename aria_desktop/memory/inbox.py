@@ -13,6 +13,7 @@ from collections.abc import Callable
 from aria_desktop.domain.memory import MemoryCandidate
 from aria_desktop.memory.rows import (
     CANDIDATE_COLUMNS,
+    CANDIDATE_FIELDS,
     NewMemory,
     candidate_not_found,
     new_id,
@@ -26,14 +27,7 @@ from aria_desktop.storage.text import content_hash
 __all__ = ["MemoryInbox"]
 
 _APPROVED_FIELDS = (
-    "content",
-    "kind",
-    "subject",
-    "topic",
-    "importance",
-    "confidence",
-    "conversation_id",
-    "message_ids",
+    *(name for name in CANDIDATE_FIELDS if name not in ("id", "created_at")),
     "supersedes",
 )
 """The candidate columns an approved memory takes over."""

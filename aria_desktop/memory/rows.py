@@ -62,19 +62,9 @@ MEMORY_FIELDS = (
 """The ``memories`` columns that are :class:`Memory` fields, in select order."""
 MEMORY_COLUMNS = ", ".join(("seq", *MEMORY_FIELDS))
 """Select list of a memory row: its ``seq`` (shared with the indexes), then the fields."""
-CANDIDATE_FIELDS = (
-    "id",
-    "content",
-    "kind",
-    "subject",
-    "topic",
-    "importance",
-    "confidence",
-    "conversation_id",
-    "message_ids",
-    "created_at",
-)
-"""The ``memory_candidates`` columns that are :class:`MemoryCandidate` fields."""
+CANDIDATE_FIELDS = (*MEMORY_FIELDS[:7], "conversation_id", "message_ids", "created_at")
+"""The ``memory_candidates`` columns that are :class:`MemoryCandidate` fields: what a
+memory says (its first seven fields, ``id`` to ``confidence``), then where it came from."""
 CANDIDATE_COLUMNS = ", ".join(CANDIDATE_FIELDS)
 
 

@@ -27,24 +27,10 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from aria_desktop.domain.memory import (
-    Memory,
-    MemoryAction,
-    MemoryCandidate,
-    MemoryHit,
-    MemoryQuery,
-)
+from aria_desktop.domain.memory import Memory, MemoryAction, MemoryCandidate, MemoryHit, MemoryQuery
+from aria_desktop.memory import rows
 from aria_desktop.memory.inbox import MemoryInbox
 from aria_desktop.memory.indexes import Embedder, MemoryIndexes
-from aria_desktop.memory.rows import (
-    MEMORY_COLUMNS,
-    NewMemory,
-    check_fields,
-    clamp01,
-    memory_not_found,
-    new_id,
-    row_to_memory,
-)
 from aria_desktop.memory.search import memory_filters, search_memories
 from aria_desktop.memory.transfer import ImportReport, export_all, import_missing, parse_lines
 from aria_desktop.storage.connection import Connection, placeholders
@@ -172,14 +158,14 @@ class SQLiteMemoryStore:
         Raises:
             MemoryInvalidError: empty or too long content, unknown kind, bad 0-1 values.
         """
-        text, kind, subject = check_fields(content, kind, subject)
-        item = NewMemory(
+        text, kind, subject = rows.check_fields(content, kind, subject)
+        item = rows.NewMemory(
             content=text,
             kind=kind,
             subject=subject,
             topic=" ".join(topic.split()).casefold()[:200],
-            importance=clamp01(importance, "importance"),
-            confidence=clamp01(confidence, "confidence"),
+            importance=rows.clamp01(importance, "importance"),
+            confidence=rows.clamp01(confidence, "confidence"),
             provenance=provenance or "manual",
             conversation_id=conversation_id,
             message_ids=tuple(message_ids),
@@ -188,7 +174,7 @@ class SQLiteMemoryStore:
         )
         return await self._write_new(item)
 
-    async def _write_new(self, item: NewMemory) -> tuple[Memory, MemoryAction]:
+    async def _write_new(self, item: rows.NewMemory) -> tuple[Memory, MemoryAction]:
         """Embed ``item`` and write it by the lifecycle rules (see :meth:`add`)."""
         vectors = await self._indexes.embed([item.content])
         if vectors is not None:
@@ -211,7 +197,7 @@ class SQLiteMemoryStore:
             How many new memories were written (reinforcements not counted).
         """
         written = 0
-        chunk: list[NewMemory] = []
+        chunk: list[rows.NewMemory] = []
         for raw in items:
             chunk.append(self._bulk_item(raw))
             if len(chunk) >= batch:
@@ -221,22 +207,22 @@ class SQLiteMemoryStore:
             written += await self._write_chunk(chunk, dedupe=dedupe)
         return written
 
-    def _bulk_item(self, raw: Mapping[str, Any]) -> NewMemory:
+    def _bulk_item(self, raw: Mapping[str, Any]) -> rows.NewMemory:
         """One :meth:`add_many` item, checked; a vector of the wrong dimension is dropped."""
-        text, kind, subject = check_fields(
+        text, kind, subject = rows.check_fields(
             str(raw.get("content", "")), str(raw.get("kind", "fact")), raw.get("subject") or ""
         )
         vector = raw.get("vector")
         index = self._indexes.vectors
         if vector is not None and (index is None or not index.fits(vector)):
             vector = None
-        return NewMemory(
+        return rows.NewMemory(
             content=text,
             kind=kind,
             subject=subject,
             topic=str(raw.get("topic", "")).casefold(),
-            importance=clamp01(float(raw.get("importance", 0.5)), "importance"),
-            confidence=clamp01(float(raw.get("confidence", 1.0)), "confidence"),
+            importance=rows.clamp01(float(raw.get("importance", 0.5)), "importance"),
+            confidence=rows.clamp01(float(raw.get("confidence", 1.0)), "confidence"),
             provenance=str(raw.get("provenance", "manual")),
             conversation_id=raw.get("conversation_id"),
             message_ids=tuple(raw.get("message_ids", ())),
@@ -244,7 +230,7 @@ class SQLiteMemoryStore:
             vector=vector,
         )
 
-    async def _write_chunk(self, chunk: list[NewMemory], *, dedupe: bool) -> int:
+    async def _write_chunk(self, chunk: list[rows.NewMemory], *, dedupe: bool) -> int:
         """Embed the items lacking a vector and write the chunk in one transaction."""
         missing = [i for i, item in enumerate(chunk) if item.vector is None]
         if missing:
@@ -263,14 +249,14 @@ class SQLiteMemoryStore:
         return added
 
     def _add_tx(
-        self, conn: Connection, item: NewMemory, now: float, *, dedupe: bool
+        self, conn: Connection, item: rows.NewMemory, now: float, *, dedupe: bool
     ) -> tuple[Memory, MemoryAction]:
         if dedupe:
             existing = self._find_duplicate(conn, item)
             if existing is not None:
                 return self._reinforce(conn, existing, item, now), "reinforced"
         old = self._find_superseded(conn, item) if dedupe or item.supersedes else None
-        memory_id = item.id or new_id("mem")
+        memory_id = item.id or rows.new_id("mem")
         cursor = conn.execute(
             "INSERT INTO memories (id, content, content_hash, kind, subject, topic, importance, "
             "confidence, status, provenance, conversation_id, message_ids, created_at, "
@@ -316,9 +302,9 @@ class SQLiteMemoryStore:
             action = "superseded"
         return _memory_at(conn, seq), action
 
-    def _find_duplicate(self, conn: Connection, item: NewMemory) -> tuple[Any, ...] | None:
+    def _find_duplicate(self, conn: Connection, item: rows.NewMemory) -> tuple[Any, ...] | None:
         row = conn.execute(
-            f"SELECT {MEMORY_COLUMNS} FROM memories "
+            f"SELECT {rows.MEMORY_COLUMNS} FROM memories "
             "WHERE content_hash = ? AND status = 'active' LIMIT 1",
             (content_hash(item.content),),
         ).fetchone()
@@ -330,14 +316,14 @@ class SQLiteMemoryStore:
         near = index.nearest(conn, item.vector, 1, status="active")
         if near and cosine_from_l2(near[0][1]) >= DUPLICATE_COSINE:
             found = conn.execute(
-                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE seq = ? AND status = 'active'",
+                f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ? AND status = 'active'",
                 (near[0][0],),
             ).fetchone()
             return tuple(found) if found is not None else None
         return None
 
     @staticmethod
-    def _find_superseded(conn: Connection, item: NewMemory) -> tuple[int, str] | None:
+    def _find_superseded(conn: Connection, item: rows.NewMemory) -> tuple[int, str] | None:
         row = None
         if item.supersedes:
             row = conn.execute(
@@ -354,7 +340,9 @@ class SQLiteMemoryStore:
         return (int(row[0]), str(row[1])) if row is not None else None
 
     @staticmethod
-    def _reinforce(conn: Connection, row: Sequence[Any], item: NewMemory, now: float) -> Memory:
+    def _reinforce(
+        conn: Connection, row: Sequence[Any], item: rows.NewMemory, now: float
+    ) -> Memory:
         conn.execute(
             "UPDATE memories SET confidence = min(1.0, max(confidence, ?) + 0.1), "
             "importance = max(importance, ?), updated_at = ?, decayed_at = NULL, "
@@ -381,14 +369,14 @@ class SQLiteMemoryStore:
         """
         current = await self.get(memory_id)
         if current is None:
-            raise memory_not_found(memory_id)
-        text, new_kind, new_subject = check_fields(
+            raise rows.memory_not_found(memory_id)
+        text, new_kind, new_subject = rows.check_fields(
             current.content if content is None else content,
             current.kind if kind is None else kind,
             current.subject if subject is None else subject,
         )
         new_importance = (
-            current.importance if importance is None else clamp01(importance, "importance")
+            current.importance if importance is None else rows.clamp01(importance, "importance")
         )
         vector: bytes | None = None
         if text != current.content:
@@ -400,7 +388,7 @@ class SQLiteMemoryStore:
             row = conn.execute("SELECT seq, content FROM memories WHERE id = ?", (memory_id,))
             found = row.fetchone()
             if found is None:
-                raise memory_not_found(memory_id)
+                raise rows.memory_not_found(memory_id)
             seq, old_text = int(found[0]), str(found[1])
             conn.execute(
                 "UPDATE memories SET content = ?, content_hash = ?, kind = ?, subject = ?, "
@@ -437,7 +425,7 @@ class SQLiteMemoryStore:
         def tx(conn: Connection) -> Memory:
             found = conn.execute("SELECT seq FROM memories WHERE id = ?", (memory_id,)).fetchone()
             if found is None:
-                raise memory_not_found(memory_id)
+                raise rows.memory_not_found(memory_id)
             seq = int(found[0])
             conn.execute(
                 "UPDATE memories SET status = 'forgotten', updated_at = ? WHERE seq = ?",
@@ -484,9 +472,9 @@ class SQLiteMemoryStore:
 
         def read(conn: Connection) -> Memory | None:
             row = conn.execute(
-                f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+                f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
             ).fetchone()
-            return row_to_memory(row) if row is not None else None
+            return rows.row_to_memory(row) if row is not None else None
 
         return await self._db.read(read)
 
@@ -503,12 +491,12 @@ class SQLiteMemoryStore:
         where, params = memory_filters(kinds, subject, statuses, None, None)
 
         def read(conn: Connection) -> list[Memory]:
-            rows = conn.execute(
-                f"SELECT {MEMORY_COLUMNS} FROM memories AS m WHERE {where} "
+            found = conn.execute(
+                f"SELECT {rows.MEMORY_COLUMNS} FROM memories AS m WHERE {where} "
                 "ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?",
                 (*params, max(0, limit), max(0, offset)),
             ).fetchall()
-            return [row_to_memory(row) for row in rows]
+            return [rows.row_to_memory(row) for row in found]
 
         return await self._db.read(read)
 
@@ -592,14 +580,14 @@ class SQLiteMemoryStore:
         supersedes: str | None = None,
     ) -> MemoryCandidate | None:
         """Put a proposed memory in the inbox; None when it is already there or remembered."""
-        text, kind, subject = check_fields(content, kind, subject)
-        item = NewMemory(
+        text, kind, subject = rows.check_fields(content, kind, subject)
+        item = rows.NewMemory(
             content=text,
             kind=kind,
             subject=subject,
             topic=" ".join(topic.split()).casefold(),
-            importance=clamp01(importance, "importance"),
-            confidence=clamp01(confidence, "confidence"),
+            importance=rows.clamp01(importance, "importance"),
+            confidence=rows.clamp01(confidence, "confidence"),
             provenance="conversation",
             conversation_id=conversation_id,
             message_ids=tuple(message_ids),
@@ -669,8 +657,8 @@ class SQLiteMemoryStore:
 
 def _memory_at(conn: Connection, seq: int) -> Memory:
     """The memory in row ``seq`` (which exists: the caller just wrote it)."""
-    return row_to_memory(
-        conn.execute(f"SELECT {MEMORY_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()
+    return rows.row_to_memory(
+        conn.execute(f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()
     )
 
 
