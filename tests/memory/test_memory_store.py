@@ -216,17 +216,21 @@ async def test_killed_writer_leaves_only_whole_memories(tmp_path: Path) -> None:
         f"    db = await Database.open({str(path)!r})\n"
         "    store = SQLiteMemoryStore(db, LocalEmbedder())\n"
         "    await store.open()\n"
-        "    i = 0\n"
+        "    i = rows = 0\n"
         "    while True:\n"
-        "        await store.add(f'Crash test fact number {i} about item {i * 7}')\n"
+        "        _, action = await store.add(f'Crash test fact number {i} about item {i * 7}')\n"
         "        i += 1\n"
-        "        if i == 5: print('READY', flush=True)\n"
+        "        rows += action != 'reinforced'\n"
+        "        if action != 'reinforced' and rows in (5, 7):\n"
+        "            print('READY' if rows == 5 else 'WRITING', flush=True)\n"
         "asyncio.run(main())\n"
     )
     proc = spawn("-c", script)
     try:
         assert read_line(proc, 60) == "READY"
-        time.sleep(0.3)
+        # Killed while it keeps adding (five memories are committed by now): the next one
+        # is being embedded or written.
+        assert read_line(proc, 60) == "WRITING"
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -434,9 +438,9 @@ async def test_warm_up_loads_the_local_model_before_first_use() -> None:
 
     model = LocalEmbedder()
     try:
-        assert not model.loaded  # nothing is loaded when ARIA is built
+        loaded_when_built = model.loaded  # nothing is loaded when ARIA is built
         await model.warm_up()
-        assert model.loaded
+        assert (loaded_when_built, model.loaded) == (False, True)
         (vector,) = await model.embed(["warm"])
         assert len(vector) == 384 * 4
     finally:
