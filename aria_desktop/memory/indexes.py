@@ -106,6 +106,11 @@ class MemoryIndexes:
         self.status = f"{self._embedder.name}, {dim}-d vectors"
         return pending
 
+    def count_written(self, vectors: int) -> None:
+        """Count vectors the store just wrote: the index size decides exact vs. coarse KNN."""
+        if self.vectors is not None:
+            self.vectors.size += vectors
+
     async def embed(self, texts: Sequence[str]) -> list[bytes] | None:
         """Vectors for ``texts``, or None (logged) when vector search is off or fails."""
         index = self.vectors

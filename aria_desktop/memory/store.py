@@ -122,11 +122,6 @@ class SQLiteMemoryStore:
         """Counts that must agree for a healthy index (tests, doctor): rows, FTS, vectors."""
         return await self._indexes.consistency()
 
-    def _count_vectors(self, written: int) -> None:
-        """Count vectors just written: the index size decides exact vs. coarse KNN."""
-        if self._indexes.vectors is not None:
-            self._indexes.vectors.size += written
-
     # --- writing ----------------------------------------------------------------------------
 
     async def add(
@@ -182,7 +177,7 @@ class SQLiteMemoryStore:
         now = self._clock()
         result = await self._db.write(lambda conn: self._add_tx(conn, item, now, dedupe=True))
         if result[1] != "reinforced" and item.vector is not None:
-            self._count_vectors(1)
+            self._indexes.count_written(1)
         return result
 
     async def add_many(
@@ -245,7 +240,7 @@ class SQLiteMemoryStore:
             return sum(1 for action in actions if action != "reinforced")
 
         added = await self._db.write(tx)
-        self._count_vectors(sum(1 for item in chunk if item.vector is not None))
+        self._indexes.count_written(sum(1 for item in chunk if item.vector is not None))
         return added
 
     def _add_tx(
@@ -618,7 +613,7 @@ class SQLiteMemoryStore:
 
         result = await self._db.write(tx)
         if result[1] != "reinforced" and item.vector is not None:
-            self._count_vectors(1)
+            self._indexes.count_written(1)
         return result
 
     async def reject_candidate(self, candidate_id: str) -> None:
@@ -651,7 +646,7 @@ class SQLiteMemoryStore:
                 conn, items, lambda c, item: self._add_tx(c, item, now, dedupe=False)
             )
         )
-        self._count_vectors(sum(1 for item in items if item.vector is not None))
+        self._indexes.count_written(sum(1 for item in items if item.vector is not None))
         return ImportReport(added=added, skipped=skipped, rejected=rejected)
 
 
