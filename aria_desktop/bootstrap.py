@@ -35,11 +35,11 @@ from aria_desktop.llm.ollama import OllamaBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
 from aria_desktop.llm.router import BreakerPolicy, RetryPolicy, Router, Timeouts
 from aria_desktop.log import scrub_text
-from aria_desktop.memory.connection import sqlite_info
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
+from aria_desktop.storage.connection import sqlite_info
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 
 if TYPE_CHECKING:
     from aria_desktop.computer.controller import DesktopController

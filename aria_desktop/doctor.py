@@ -54,8 +54,8 @@ def _check_config(settings: Settings) -> CheckResult:
 
 def _check_sqlite(settings: Settings) -> list[CheckResult]:
     from aria_desktop.bootstrap import database_path
-    from aria_desktop.memory.connection import sqlite_info
-    from aria_desktop.memory.owner_lock import read_owner
+    from aria_desktop.storage.connection import sqlite_info
+    from aria_desktop.storage.owner_lock import read_owner
 
     info = sqlite_info()
     results = [
@@ -341,7 +341,7 @@ def _check_voice_models(settings: Settings) -> list[CheckResult]:
 async def _check_memory(settings: Settings) -> list[CheckResult]:
     """Whether memory search can use vectors, and if not, why (it still works by keywords)."""
     from aria_desktop.bootstrap import build_embedder
-    from aria_desktop.memory.connection import sqlite_info
+    from aria_desktop.storage.connection import sqlite_info
 
     choice = settings.memory.embedder
     lexical_fix = "memory still works with keyword search only"
@@ -573,9 +573,9 @@ def _check_api(settings: Settings) -> list[CheckResult]:
     import stat
 
     from aria_desktop.api.server import is_loopback
-    from aria_desktop.memory.owner_lock import read_owner
     from aria_desktop.owner import automation_specs
     from aria_desktop.settings import resolve_database_path
+    from aria_desktop.storage.owner_lock import read_owner
 
     results: list[CheckResult] = []
     api = settings.api

@@ -27,9 +27,9 @@ from aria_desktop.bench._util import percentile
 from aria_desktop.bench.memory_data import quality_set
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.memory import MemoryQuery
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.embedding import LocalEmbedder
 from aria_desktop.memory.store import SQLiteMemoryStore
+from aria_desktop.storage.database import Database
 
 __all__ = ["run_memory_bench"]
 

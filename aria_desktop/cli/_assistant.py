@@ -15,8 +15,8 @@ from aria_desktop.api.client import ApiClient
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
-from aria_desktop.memory.owner_lock import read_owner
 from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.storage.owner_lock import read_owner
 
 __all__ = ["open_assistant", "owner_client"]
 

@@ -19,8 +19,8 @@ from aria_desktop.api.token import TokenFile
 from aria_desktop.cli._assistant import owner_client
 from aria_desktop.cli._common import EXIT_OK, Subparsers
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
-from aria_desktop.memory.owner_lock import read_owner
 from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.storage.owner_lock import read_owner
 
 if TYPE_CHECKING:
     from aria_desktop.gui.app import Connection

@@ -92,7 +92,7 @@ _NEEDS_THE_DATABASE = frozenset({"export", "import", "reindex"})
 async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bootstrap import open_memory
     from aria_desktop.cli._assistant import owner_client
-    from aria_desktop.memory.owner_lock import read_owner
+    from aria_desktop.storage.owner_lock import read_owner
 
     lines: list[dict[str, Any]] = []
     if args.action == "import":

@@ -1,35 +1,20 @@
-"""SQLite storage: the owner's database, its schema, and the conversation store.
+"""Long-term memory: the memory lifecycle over the SQLite layer, and the embedders.
+
+Built on :mod:`aria_desktop.storage` (the owner's database and the shared hybrid-search
+machinery); see ``aria_desktop/ARCHITECTURE.md`` for where memory sits among the adapters.
 
 Public names:
-    connect, load_vec, sqlite_info, SQLiteInfo, Connection: the one connection factory.
-    Database: the owner's writer/reader threads with ``write``/``read``/``close``.
-    Migration, MIGRATIONS, migrate, schema_version: the ordered schema steps.
-    OwnerLock, OwnerInfo, read_owner, lock_path_for: one process owns the database.
-    SQLiteConversationStore: ``core.ports.ConversationStore`` over ``Database``.
+    SQLiteMemoryStore: ``core.ports.MemoryStore`` over the owner's ``Database``.
+    Embedder: what the store needs from an embedding model.
+    ImportReport: the outcome of importing exported memories.
+
+The embedders live in :mod:`aria_desktop.memory.embedding` (``LocalEmbedder``, the embedded
+ONNX model) and :mod:`aria_desktop.memory.ollama_embed` (``OllamaEmbedder``); they are not
+re-exported here so that importing the store never loads their libraries.
 """
 
 from __future__ import annotations
 
-from aria_desktop.memory.connection import Connection, SQLiteInfo, connect, load_vec, sqlite_info
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
-from aria_desktop.memory.migrations import MIGRATIONS, Migration, migrate, schema_version
-from aria_desktop.memory.owner_lock import OwnerInfo, OwnerLock, lock_path_for, read_owner
+from aria_desktop.memory.store import Embedder, ImportReport, SQLiteMemoryStore
 
-__all__ = [
-    "MIGRATIONS",
-    "Connection",
-    "Database",
-    "Migration",
-    "OwnerInfo",
-    "OwnerLock",
-    "SQLiteConversationStore",
-    "SQLiteInfo",
-    "connect",
-    "load_vec",
-    "lock_path_for",
-    "migrate",
-    "read_owner",
-    "schema_version",
-    "sqlite_info",
-]
+__all__ = ["Embedder", "ImportReport", "SQLiteMemoryStore"]

@@ -28,10 +28,10 @@ from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain.automation import AutomationSpec
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.settings import FileSettingsAccess
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)

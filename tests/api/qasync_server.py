@@ -21,8 +21,8 @@ from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.llm import OllamaBackend, Router, Timeouts
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 
 
 async def main(ollama_url: str, root: Path) -> None:

@@ -16,7 +16,6 @@ from aria_desktop.api.token import TokenFile
 from aria_desktop.bootstrap import VOICE_OFF, VOICE_OFF_HINT
 from aria_desktop.domain.commands import Speak
 from aria_desktop.domain.errors import VoiceUnavailableError
-from aria_desktop.memory.owner_lock import read_owner
 from aria_desktop.owner import start_owner
 from aria_desktop.settings import (
     ApiSettings,
@@ -29,6 +28,7 @@ from aria_desktop.settings import (
     StorageSettings,
     VoiceSettings,
 )
+from aria_desktop.storage.owner_lock import read_owner
 from tests.fakes import FakeOllama
 
 

@@ -26,9 +26,9 @@ from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import default_policy
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.settings import ComputerSettings, Settings
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 
 REPO = Path(__file__).resolve().parents[2]

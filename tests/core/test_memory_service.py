@@ -28,10 +28,10 @@ from aria_desktop.domain.errors import MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import Event, MemoryChanged, RunEnd
 from aria_desktop.domain.memory import MemoryQuery
 from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.embedding import LocalEmbedder
 from aria_desktop.memory.store import SQLiteMemoryStore
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 

@@ -38,8 +38,8 @@ from aria_desktop.domain.events import (
 )
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.http_server import Drop, Hang, Send, Sleep
 from tests.fakes.ollama_server import (

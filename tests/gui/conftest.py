@@ -25,9 +25,9 @@ from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 
 T = TypeVar("T")

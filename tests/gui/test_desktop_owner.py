@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from aria_desktop.api.token import TokenFile
-from aria_desktop.memory.owner_lock import read_owner
+from aria_desktop.storage.owner_lock import read_owner
 from tests.api.daemon_proc import DaemonProcess
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text

@@ -23,7 +23,6 @@ from aria_desktop.cli.desktop import local_connector
 from aria_desktop.domain.commands import PushToTalk
 from aria_desktop.domain.errors import VoiceUnavailableError
 from aria_desktop.domain.events import Event
-from aria_desktop.memory.owner_lock import read_owner
 from aria_desktop.settings import (
     ApiSettings,
     LLMSettings,
@@ -34,6 +33,7 @@ from aria_desktop.settings import (
     VoiceSettings,
     WakeSettings,
 )
+from aria_desktop.storage.owner_lock import read_owner
 from aria_desktop.voice.audio import WavSink, WavSource
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text

@@ -12,12 +12,13 @@ import pytest
 
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
 from aria_desktop.domain.memory import MemoryQuery
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.embedding import LOCAL_MODEL_ID, LocalEmbedder
 from aria_desktop.memory.ollama_embed import OllamaEmbedder
-from aria_desktop.memory.store import SQLiteMemoryStore, fts_query
+from aria_desktop.memory.store import SQLiteMemoryStore
+from aria_desktop.storage.database import Database
+from aria_desktop.storage.text import fts_query
 from tests.fakes import FakeOllama
-from tests.memory._subprocess import read_line, spawn
+from tests.storage._subprocess import read_line, spawn
 
 FACTS = [
     "My wife's name is Dana",
@@ -208,24 +209,28 @@ async def test_killed_writer_leaves_only_whole_memories(tmp_path: Path) -> None:
     path = tmp_path / "crash.db"
     script = (
         "import asyncio, sys\n"
-        "from aria_desktop.memory.database import Database\n"
+        "from aria_desktop.storage.database import Database\n"
         "from aria_desktop.memory.store import SQLiteMemoryStore\n"
         "from aria_desktop.memory.embedding import LocalEmbedder\n"
         "async def main():\n"
         f"    db = await Database.open({str(path)!r})\n"
         "    store = SQLiteMemoryStore(db, LocalEmbedder())\n"
         "    await store.open()\n"
-        "    i = 0\n"
+        "    i = rows = 0\n"
         "    while True:\n"
-        "        await store.add(f'Crash test fact number {i} about item {i * 7}')\n"
+        "        _, action = await store.add(f'Crash test fact number {i} about item {i * 7}')\n"
         "        i += 1\n"
-        "        if i == 5: print('READY', flush=True)\n"
+        "        rows += action != 'reinforced'\n"
+        "        if action != 'reinforced' and rows in (5, 7):\n"
+        "            print('READY' if rows == 5 else 'WRITING', flush=True)\n"
         "asyncio.run(main())\n"
     )
     proc = spawn("-c", script)
     try:
         assert read_line(proc, 60) == "READY"
-        time.sleep(0.3)
+        # Killed while it keeps adding (five memories are committed by now): the next one
+        # is being embedded or written.
+        assert read_line(proc, 60) == "WRITING"
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     finally:
@@ -433,9 +438,9 @@ async def test_warm_up_loads_the_local_model_before_first_use() -> None:
 
     model = LocalEmbedder()
     try:
-        assert not model.loaded  # nothing is loaded when ARIA is built
+        loaded_when_built = model.loaded  # nothing is loaded when ARIA is built
         await model.warm_up()
-        assert model.loaded
+        assert (loaded_when_built, model.loaded) == (False, True)
         (vector,) = await model.embed(["warm"])
         assert len(vector) == 384 * 4
     finally:

@@ -37,8 +37,8 @@ from aria_desktop.domain.events import (
     WakeEnd,
 )
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from aria_desktop.voice.audio import (
     FRAME_BYTES,
     WavSink,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.memory.connection import connect
-from tests.memory._subprocess import read_line, spawn
+from aria_desktop.storage.connection import connect
+from tests.storage._subprocess import read_line, spawn
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="uses SIGKILL")
 
@@ -26,7 +26,7 @@ class _Child:
     """One crash_writer process, started early and released with ``go``."""
 
     def __init__(self, db_path: Path) -> None:
-        self.proc = spawn("-m", "tests.memory.crash_writer", str(db_path))
+        self.proc = spawn("-m", "tests.storage.crash_writer", str(db_path))
         self._output = b""
         self._drain: threading.Thread | None = None
 

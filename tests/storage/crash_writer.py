@@ -1,6 +1,6 @@
 """Child process for the crash test: writes through the storage API until it is killed.
 
-Usage: ``python -m tests.memory.crash_writer DBPATH``. Imports everything, prints ``loaded``,
+Usage: ``python -m tests.storage.crash_writer DBPATH``. Imports everything, prints ``loaded``,
 waits for a line on stdin (so the parent can overlap our start-up with its own work), opens
 the database, prints ``ready``, then adds messages as fast as it can, printing
 ``committed <id>`` after each awaited write has returned (one unbuffered write per line).
@@ -15,8 +15,8 @@ import random
 import sys
 
 from aria_desktop.domain.chat import ToolCall
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 
 
 def _say(text: str) -> None:

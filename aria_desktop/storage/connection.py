@@ -113,6 +113,11 @@ def driver_errors() -> tuple[type[Exception], ...]:
     return (cast(type[Exception], module.Error), cast(type[Exception], sqlite3.Error))
 
 
+def placeholders(count: int) -> str:
+    """``?, ?, ...`` for ``count`` values bound into an ``IN (...)`` list (never interpolated)."""
+    return ", ".join("?" * count)
+
+
 def storage_error(exc: BaseException, action: str, path: Path | str = "") -> StorageError:
     """Translate a driver or OS exception into a :class:`StorageError` with a useful hint.
 

@@ -10,10 +10,10 @@ import pytest
 from aria_desktop.core.ports import ConversationStore
 from aria_desktop.domain.chat import ToolCall, ToolCallRecord, Usage
 from aria_desktop.domain.errors import NotFoundError
-from aria_desktop.memory.connection import Connection
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
-from tests.memory.conftest import FakeClock
+from aria_desktop.storage.connection import Connection
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
+from tests.storage.conftest import FakeClock
 
 pytestmark = pytest.mark.timeout(30)
 

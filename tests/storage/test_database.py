@@ -6,17 +6,16 @@ import asyncio
 import os
 import stat
 import threading
-import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
 from aria_desktop.domain.errors import DatabaseOwnedError, NotFoundError, StorageError
-from aria_desktop.memory.connection import Connection, driver
-from aria_desktop.memory.database import Database
-from aria_desktop.memory.migrations import Migration
-from aria_desktop.memory.owner_lock import OwnerLock, read_owner
+from aria_desktop.storage.connection import Connection, driver
+from aria_desktop.storage.database import Database
+from aria_desktop.storage.migrations import Migration
+from aria_desktop.storage.owner_lock import OwnerLock, read_owner
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -108,42 +107,46 @@ async def test_writes_run_one_at_a_time_in_submission_order(notes_db: Database) 
 
 async def test_reads_do_not_wait_behind_a_long_write(notes_db: Database) -> None:
     started = threading.Event()
-    hold_s = 1.5
+    may_finish = threading.Event()
 
     def long_write(conn: Connection) -> None:
         conn.execute("INSERT INTO notes VALUES ('slow')")
         started.set()
-        time.sleep(hold_s)
+        # The write holds its transaction until the read below has returned: a read that
+        # waited behind it would never return and the timeout would fail the test.
+        assert may_finish.wait(WAIT_S)
 
     async with asyncio.timeout(WAIT_S):
         writing = asyncio.create_task(notes_db.write(long_write))
         assert await asyncio.to_thread(started.wait, WAIT_S)
-        begin = time.monotonic()
         seen = await notes_db.read(_bodies)
-        read_s = time.monotonic() - begin
         assert not writing.done()
+        may_finish.set()
         await writing
     assert seen == []  # the uncommitted row is invisible
-    assert read_s < hold_s / 3
     assert await notes_db.read(_bodies) == ["slow"]
 
 
 async def test_event_loop_keeps_running_during_a_long_write(notes_db: Database) -> None:
-    ticks = 0
+    started = threading.Event()
+    may_finish = threading.Event()
 
-    async def tick() -> None:
-        nonlocal ticks
-        while True:
-            await asyncio.sleep(0.01)
-            ticks += 1
+    def long_write(conn: Connection) -> None:
+        started.set()
+        # Only a coroutine on the event loop releases the write: it can finish only if the
+        # loop keeps running while the write is in progress.
+        assert may_finish.wait(WAIT_S)
 
-    ticker = asyncio.create_task(tick())
-    try:
-        async with asyncio.timeout(WAIT_S):
-            await notes_db.write(lambda conn: time.sleep(0.5))
-    finally:
-        ticker.cancel()
-    assert ticks >= 10
+    async def release_after_loop_turns(turns: int) -> None:
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        may_finish.set()
+
+    async with asyncio.timeout(WAIT_S):
+        writing = asyncio.create_task(notes_db.write(long_write))
+        assert await asyncio.to_thread(started.wait, WAIT_S)
+        await release_after_loop_turns(10)
+        await writing
 
 
 async def test_read_sees_one_snapshot_even_when_a_write_commits_meanwhile(
@@ -171,14 +174,16 @@ async def test_read_sees_one_snapshot_even_when_a_write_commits_meanwhile(
 
 async def test_write_cancelled_before_it_starts_never_runs(notes_db: Database) -> None:
     release = threading.Event()
+    blocking_started = threading.Event()
 
     def blocker(conn: Connection) -> None:
+        blocking_started.set()
         assert release.wait(WAIT_S)
 
     async with asyncio.timeout(WAIT_S):
         blocking = asyncio.create_task(notes_db.write(blocker))
         queued = asyncio.create_task(notes_db.write(_insert("cancelled")))
-        await asyncio.sleep(0.05)
+        assert await asyncio.to_thread(blocking_started.wait, WAIT_S)
         queued.cancel()
         # Cancellation reaches the queued job asynchronously: let it arrive before the writer
         # thread is free to pick the job up.

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.domain.errors import StorageError
-from aria_desktop.memory import connection
-from aria_desktop.memory.connection import connect, driver, load_vec, sqlite_info
-from aria_desktop.memory.database import Database
+from aria_desktop.storage import connection
+from aria_desktop.storage.connection import connect, driver, load_vec, sqlite_info
+from aria_desktop.storage.database import Database
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -121,7 +121,7 @@ def test_load_vec_returns_false_and_logs_why_when_driver_cannot_load_extensions(
     if hasattr(plain, "enable_load_extension"):
         pytest.skip("this interpreter's sqlite3 can load extensions")
     try:
-        with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.connection"):
+        with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
             assert load_vec(plain) is False
         assert "cannot load extensions" in caplog.text
     finally:
@@ -164,7 +164,7 @@ def test_driver_choice_prefers_first_candidate_that_can_load_extensions(
 def test_driver_choice_falls_back_to_stdlib_when_nothing_can_load_extensions(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.connection"):
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
         chosen = connection._select_driver(("not_installed_driver",))
     assert chosen is sqlite3
     assert "vector search is disabled" in caplog.text
@@ -178,7 +178,7 @@ def test_old_sqlite_version_is_warned_about_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     connection._warn_old_version.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.connection"):
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
         connect(tmp_path / "a.db").close()
         connect(tmp_path / "b.db").close()
     warnings = [r for r in caplog.records if "3.51.3" in r.getMessage()]

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from aria_desktop.domain.errors import AriaError, SchemaTooNewError
-from aria_desktop.memory.connection import Connection, driver_errors, storage_error
+from aria_desktop.storage.connection import Connection, driver_errors, storage_error
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -99,6 +99,15 @@ CONVERSATIONS = Migration(
     ),
 )
 
+_STATEMENT_COLUMNS = """kind TEXT NOT NULL
+                CHECK (kind IN ('fact', 'preference', 'event', 'skill', 'document')),
+            subject TEXT NOT NULL DEFAULT 'user',
+            topic TEXT NOT NULL DEFAULT '',
+            importance REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
+            confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),"""
+"""What a memory and an inbox candidate both say, in their tables' columns (one wording, so
+the two tables cannot drift apart)."""
+
 LONG_TERM_MEMORY = Migration(
     name="long_term_memory",
     statements=(
@@ -106,18 +115,13 @@ LONG_TERM_MEMORY = Migration(
         # the public id. ``embedding`` keeps the unit float32 vector for exact re-ranking and
         # near-duplicate checks; the vec0 table (created at run time, since its dimension
         # depends on the embedding model) is derived from it and from ``content``.
-        """
+        f"""
         CREATE TABLE memories (
             seq INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,
             content TEXT NOT NULL CHECK (length(trim(content)) > 0),
             content_hash TEXT NOT NULL,
-            kind TEXT NOT NULL
-                CHECK (kind IN ('fact', 'preference', 'event', 'skill', 'document')),
-            subject TEXT NOT NULL DEFAULT 'user',
-            topic TEXT NOT NULL DEFAULT '',
-            importance REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
-            confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+            {_STATEMENT_COLUMNS}
             status TEXT NOT NULL DEFAULT 'active'
                 CHECK (status IN ('active', 'superseded', 'forgotten')),
             provenance TEXT NOT NULL,
@@ -164,16 +168,11 @@ LONG_TERM_MEMORY = Migration(
             VALUES (new.seq, new.content, new.subject);
         END
         """,
-        """
+        f"""
         CREATE TABLE memory_candidates (
             id TEXT PRIMARY KEY,
             content TEXT NOT NULL CHECK (length(trim(content)) > 0),
-            kind TEXT NOT NULL
-                CHECK (kind IN ('fact', 'preference', 'event', 'skill', 'document')),
-            subject TEXT NOT NULL DEFAULT 'user',
-            topic TEXT NOT NULL DEFAULT '',
-            importance REAL NOT NULL CHECK (importance BETWEEN 0 AND 1),
-            confidence REAL NOT NULL CHECK (confidence BETWEEN 0 AND 1),
+            {_STATEMENT_COLUMNS}
             conversation_id TEXT,
             message_ids TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(message_ids)),
             supersedes TEXT,

@@ -1,7 +1,7 @@
 """Conversations, messages and tool executions in SQLite.
 
 Satisfies ``core.ports.ConversationStore`` structurally (this package may not import core).
-Every method is one :class:`~aria_desktop.memory.database.Database` job, so each change is one
+Every method is one :class:`~aria_desktop.storage.database.Database` job, so each change is one
 transaction and each query one consistent snapshot.
 """
 
@@ -24,8 +24,8 @@ from aria_desktop.domain.chat import (
     Usage,
 )
 from aria_desktop.domain.errors import NotFoundError, StorageError
-from aria_desktop.memory.connection import Connection
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.connection import Connection
+from aria_desktop.storage.database import Database
 
 _LOGGER = logging.getLogger(__name__)
 

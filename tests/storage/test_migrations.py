@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.domain.errors import SchemaTooNewError, StorageError
-from aria_desktop.memory.connection import Connection, connect, driver
-from aria_desktop.memory.database import Database
-from aria_desktop.memory.migrations import MIGRATIONS, Migration, migrate, schema_version
-from aria_desktop.memory.owner_lock import read_owner
+from aria_desktop.storage.connection import Connection, connect, driver
+from aria_desktop.storage.database import Database
+from aria_desktop.storage.migrations import MIGRATIONS, Migration, migrate, schema_version
+from aria_desktop.storage.owner_lock import read_owner
 
 pytestmark = pytest.mark.timeout(30)
 

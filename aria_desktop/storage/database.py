@@ -22,10 +22,10 @@ import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Final, NoReturn, TypeVar
 
 from aria_desktop.domain.errors import AriaError, DatabaseOwnedError, StorageError
-from aria_desktop.memory.connection import (
+from aria_desktop.storage.connection import (
     Connection,
     connect,
     driver_errors,
@@ -33,14 +33,14 @@ from aria_desktop.memory.connection import (
     sqlite_info,
     storage_error,
 )
-from aria_desktop.memory.migrations import (
+from aria_desktop.storage.migrations import (
     MIGRATIONS,
     Migration,
     check_not_too_new,
     migrate,
     schema_version,
 )
-from aria_desktop.memory.owner_lock import OwnerLock, make_private_dirs
+from aria_desktop.storage.owner_lock import OwnerLock, make_private_dirs
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -60,6 +60,37 @@ def _reraise(exc: BaseException, action: str) -> NoReturn:
         f"Could not {action}: {type(exc).__name__}: {exc}",
         hint="This is a bug in ARIA; please report it with the log.",
     ) from exc
+
+
+def _in_transaction(
+    conn: Connection, fn: Callable[[Connection], T], *, begin: str, action: str
+) -> T:
+    """Run ``fn(conn)`` between ``begin`` and ``COMMIT``; roll back when it raises.
+
+    A job that ends the transaction itself is a bug (what it does after that escapes the
+    atomicity its caller relies on), so it fails loudly instead of committing.
+
+    Raises:
+        AriaError: whatever ``fn`` raised, unchanged, when it is an ``AriaError``.
+        StorageError: any other failure (the original is its ``__cause__``).
+    """
+    try:
+        conn.execute(begin)
+        try:
+            result = fn(conn)
+            if not conn.in_transaction:
+                raise StorageError(
+                    "A database job ended its own transaction.",
+                    hint="This is a bug in ARIA; please report it with the log.",
+                )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except BaseException as exc:
+        _reraise(exc, action)
+    return result
 
 
 class _Worker:
@@ -164,6 +195,12 @@ class Database:
     Use :meth:`write` for anything that changes the database and :meth:`read` for queries;
     both take a function of the connection that runs on the right thread, inside one
     transaction. ``close`` (or ``async with``) drains queued work and closes everything.
+
+    Attributes:
+        path: the database file (absolute).
+        schema_version: migrations applied (``PRAGMA user_version``) when it was opened.
+        vec_available: whether sqlite-vec is loaded on both connections (vector search
+            possible).
     """
 
     def __init__(
@@ -179,20 +216,15 @@ class Database:
         vec_available: bool,
     ) -> None:
         """Private: use :meth:`open`, which builds the threads and connections."""
-        self._path = path
+        self.path: Final = path
+        self.schema_version: Final = schema_version
+        self.vec_available: Final = vec_available
         self._writer = writer
         self._writer_conn = writer_conn
         self._reader = reader
         self._reader_conn = reader_conn
         self._owner_lock = owner_lock
-        self._schema_version = schema_version
-        self._vec_available = vec_available
         self._close_task: asyncio.Task[None] | None = None
-
-    @property
-    def path(self) -> Path:
-        """The database file."""
-        return self._path
 
     @property
     def owner_lock(self) -> OwnerLock | None:
@@ -202,16 +234,6 @@ class Database:
         through its own :class:`OwnerLock` (then the caller releases that one).
         """
         return self._owner_lock
-
-    @property
-    def schema_version(self) -> int:
-        """Migrations applied (``PRAGMA user_version``) when the database was opened."""
-        return self._schema_version
-
-    @property
-    def vec_available(self) -> bool:
-        """Whether sqlite-vec is loaded on both connections (vector search possible)."""
-        return self._vec_available
 
     @property
     def closed(self) -> bool:
@@ -398,37 +420,17 @@ class Database:
         return await asyncio.wrap_future(self._reader.submit(lambda: self._run_read(fn)))
 
     def _run_write(self, fn: Callable[[Connection], T]) -> T:
-        conn = self._writer_conn
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                result = fn(conn)
-                if not conn.in_transaction:
-                    raise StorageError(
-                        "A database write ended its own transaction.",
-                        hint="This is a bug in ARIA; please report it with the log.",
-                    )
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        except BaseException as exc:
-            _reraise(exc, f"write to the database {self._path}")
-        return result
+        return _in_transaction(
+            self._writer_conn,
+            fn,
+            begin="BEGIN IMMEDIATE",
+            action=f"write to the database {self.path}",
+        )
 
     def _run_read(self, fn: Callable[[Connection], T]) -> T:
-        conn = self._reader_conn
-        try:
-            conn.execute("BEGIN")
-            try:
-                result = fn(conn)
-            finally:
-                if conn.in_transaction:
-                    conn.execute("COMMIT")
-        except BaseException as exc:
-            _reraise(exc, f"read the database {self._path}")
-        return result
+        return _in_transaction(
+            self._reader_conn, fn, begin="BEGIN", action=f"read the database {self.path}"
+        )
 
     async def close(self, *, optimize: bool = True) -> None:
         """Finish queued work, close both connections and give up ownership (idempotent).
@@ -453,8 +455,8 @@ class Database:
             await asyncio.to_thread(self._writer.join, _JOIN_TIMEOUT_S)
             if self._owner_lock is not None:
                 await asyncio.to_thread(self._owner_lock.release)
-            _release_in_process(self._path)
-        _LOGGER.info("Closed database %s", self._path)
+            _release_in_process(self.path)
+        _LOGGER.info("Closed database %s", self.path)
 
     def _close_reader(self) -> None:
         try:

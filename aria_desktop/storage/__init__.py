@@ -1,0 +1,73 @@
+"""The SQLite layer: the owner's database, its schema, conversations, hybrid-search parts.
+
+It holds one connection factory, the owner's database with its threads, the migrations, the
+owner lock and the conversation store, plus the hybrid-search machinery every FTS5 +
+sqlite-vec store shares (long-term memory today, the knowledge base next). An adapter (see
+``aria_desktop/ARCHITECTURE.md``): it imports no other adapter, and ``aria_desktop.memory``
+builds on it.
+
+Public names:
+    connect, load_vec, sqlite_info, SQLiteInfo, Connection: the one connection factory.
+    Database: the owner's writer/reader threads with ``write``/``read``/``close``.
+    Migration, MIGRATIONS, migrate, schema_version: the ordered schema steps.
+    OwnerLock, OwnerInfo, read_owner, lock_path_for: one process owns the database.
+    SQLiteConversationStore: ``core.ports.ConversationStore`` over ``Database``.
+    normalize_content, content_hash, fts_query, query_terms, term_coverage: the keyword leg's
+        text (``storage.text``).
+    VectorTable, VectorIndex, cosine_from_l2: the vector leg's ``vec0`` index
+        (``storage.vectors``).
+    fuse, Fused, Prior, RRF_K: reciprocal rank fusion of the two legs (``storage.fusion``).
+"""
+
+from __future__ import annotations
+
+from aria_desktop.storage.connection import (
+    Connection,
+    SQLiteInfo,
+    connect,
+    load_vec,
+    sqlite_info,
+)
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
+from aria_desktop.storage.fusion import RRF_K, Fused, Prior, fuse
+from aria_desktop.storage.migrations import MIGRATIONS, Migration, migrate, schema_version
+from aria_desktop.storage.owner_lock import OwnerInfo, OwnerLock, lock_path_for, read_owner
+from aria_desktop.storage.text import (
+    content_hash,
+    fts_query,
+    normalize_content,
+    query_terms,
+    term_coverage,
+)
+from aria_desktop.storage.vectors import VectorIndex, VectorTable, cosine_from_l2
+
+__all__ = [
+    "MIGRATIONS",
+    "RRF_K",
+    "Connection",
+    "Database",
+    "Fused",
+    "Migration",
+    "OwnerInfo",
+    "OwnerLock",
+    "Prior",
+    "SQLiteConversationStore",
+    "SQLiteInfo",
+    "VectorIndex",
+    "VectorTable",
+    "connect",
+    "content_hash",
+    "cosine_from_l2",
+    "fts_query",
+    "fuse",
+    "load_vec",
+    "lock_path_for",
+    "migrate",
+    "normalize_content",
+    "query_terms",
+    "read_owner",
+    "schema_version",
+    "sqlite_info",
+    "term_coverage",
+]
