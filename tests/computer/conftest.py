@@ -20,8 +20,7 @@ import pytest
 from aria_desktop.bootstrap import build_computer
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.computer import ComputerUse
-from aria_desktop.core.computer_agent import ComputerAgent
+from aria_desktop.core.computer import ComputerAgent, ComputerUse
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import default_policy
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
