@@ -31,6 +31,7 @@ from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import (
     CaptureScreen,
     ClickText,
+    Command,
     FindOnScreen,
     ReadScreen,
     SetComputerControl,
@@ -49,7 +50,7 @@ from aria_desktop.domain.events import AssistantState, ComputerControlChanged, E
 if TYPE_CHECKING:
     from aria_desktop.core.bus import EventBus
     from aria_desktop.core.confirm import ConfirmationBroker
-    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.orchestrator import CommandHandler, Orchestrator
 
 __all__ = ["ComputerUse"]
 
@@ -109,11 +110,15 @@ class ComputerUse:
         self._confirmations = orchestrator.confirmations
         for tool in self._chat_tools.tools():
             orchestrator.tools.register(tool)
-        orchestrator.register_command(SetComputerControl, self._on_set_control)
-        orchestrator.register_command(CaptureScreen, self._on_capture)
-        orchestrator.register_command(ReadScreen, self._on_read)
-        orchestrator.register_command(FindOnScreen, self._on_find)
-        orchestrator.register_command(ClickText, self._on_click_text)
+        commands: dict[type[Command], CommandHandler] = {
+            SetComputerControl: self._on_set_control,
+            CaptureScreen: self._on_capture,
+            ReadScreen: self._on_read,
+            FindOnScreen: self._on_find,
+            ClickText: self._on_click_text,
+        }
+        for command_type, handler in commands.items():
+            orchestrator.register_command(command_type, handler)
         orchestrator.add_stop_hook(self.stop)
         orchestrator.register_capability("computer", self.capability)
 

@@ -27,13 +27,7 @@ from aria_desktop.domain.computer import (
     Observation,
     TargetExpectation,
 )
-from aria_desktop.domain.errors import (
-    ActionAbortedError,
-    AriaError,
-    ComputerControlOffError,
-    ComputerError,
-    TargetChangedError,
-)
+from aria_desktop.domain.errors import AriaError, ComputerControlOffError, ComputerError
 from aria_desktop.domain.events import ComputerActionEnd, ComputerActionStart
 
 if TYPE_CHECKING:
@@ -41,11 +35,13 @@ if TYPE_CHECKING:
 
 __all__ = ["ActionPipeline", "Decided", "deny", "off_decision"]
 
-_LOGGER = logging.getLogger(__name__)
-_SETTLE_AFTER_CONFIRM_S = 0.15
-
 Decided = tuple[ComputerDecision, TargetExpectation | None]
 """A policy decision and what the target looked like when it was made."""
+
+_LOGGER = logging.getLogger(__name__)
+_SETTLE_AFTER_CONFIRM_S = 0.15
+_STATUS_BY_ERROR_CODE = {"target_changed": "target_changed", "action_aborted": "aborted"}
+"""How a failed action ends, by the code of its ``ComputerError`` (any other code: error)."""
 
 
 def deny(action: ComputerAction, rule: str, reason: str) -> ComputerDecision:
@@ -213,10 +209,6 @@ class ActionPipeline:
             detail = await self._blocking(
                 self._verify_and_perform, attempt.action, expectation, attempt.dry_run
             )
-        except TargetChangedError as exc:
-            status, detail = "target_changed", exc.message
-        except ActionAbortedError as exc:
-            status, detail = "aborted", exc.message
         except asyncio.CancelledError:
             computer.port.abort()
             latency_ms = (computer.clock.monotonic() - started) * 1000
@@ -224,7 +216,7 @@ class ActionPipeline:
             computer.restore_state(previous_state, attempt.run_id)
             raise
         except ComputerError as exc:
-            status, detail = "error", exc.message
+            status, detail = _STATUS_BY_ERROR_CODE.get(exc.code, "error"), exc.message
         computer.restore_state(previous_state, attempt.run_id)
         latency_ms = (computer.clock.monotonic() - started) * 1000
         return await self._finish(attempt, status, detail, latency_ms)

@@ -27,7 +27,7 @@ import json
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from aria_desktop.core.clock import SystemClock
@@ -87,6 +87,11 @@ class TaskResult:
     summary: str = ""
     steps: int = 0
     actions: int = 0
+
+    def end_event(self, run_id: str, latency_ms: float) -> ComputerTaskEnd:
+        """The ``computer-task-end`` event reporting this result (summary cut to 1,000 chars)."""
+        fields = {**asdict(self), "summary": self.summary[:1000]}
+        return ComputerTaskEnd(run_id=run_id, latency_ms=latency_ms, **fields)
 
 
 class _Stop(Exception):
@@ -199,32 +204,25 @@ class ComputerAgent:
         except AriaError as exc:
             result.status, result.summary = "error", exc.message
         finally:
-            self._busy = False
-            computer.policy.end_task(run_id)
-            computer.set_state("idle", run_id)
-            computer.publish(
-                ComputerTaskEnd(
-                    run_id=run_id,
-                    status=result.status,
-                    steps=result.steps,
-                    actions=result.actions,
-                    summary=result.summary[:1000],
-                    latency_ms=(self.clock.monotonic() - started) * 1000,
-                )
-            )
-            with contextlib.suppress(Exception):
-                await asyncio.shield(
-                    computer.audit.append(
-                        "computer-task-end",
-                        {
-                            "run_id": run_id,
-                            "status": result.status,
-                            "steps": result.steps,
-                            "actions": result.actions,
-                        },
-                    )
-                )
+            await self._end(run_id, result, started)
         return result
+
+    async def _end(self, run_id: str, result: TaskResult, started: float) -> None:
+        """Close a task however it ended: counters, visible state, ``computer-task-end``, audit.
+
+        The event is published before the first suspension, so even a cancelled task (kill
+        switch) reports its end.
+        """
+        computer = self.computer
+        self._busy = False
+        computer.policy.end_task(run_id)
+        computer.set_state("idle", run_id)
+        computer.publish(result.end_event(run_id, (self.clock.monotonic() - started) * 1000))
+        counts = {"status": result.status, "steps": result.steps, "actions": result.actions}
+        with contextlib.suppress(Exception):
+            await asyncio.shield(
+                computer.audit.append("computer-task-end", {"run_id": run_id, **counts})
+            )
 
     # --- model choice ---------------------------------------------------------------------------
 
