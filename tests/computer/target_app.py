@@ -179,12 +179,13 @@ class TargetApp(QObject):
         name = command.get("cmd")
         if name == "state":
             QGuiApplication.sync()
+            focused = QApplication.focusWidget()
             emit(
                 "state",
                 fields={key: edit.text() for key, edit in self.fields.items()},
                 master=self.master.text(),
                 checkbox=self.checkbox.isChecked(),
-                focus=QApplication.focusWidget().objectName() if QApplication.focusWidget() else "",
+                focus=focused.objectName() if focused is not None else "",
             )
         elif name == "raise_vault":
             x, y, _w, _h = MAIN_GEOMETRY
