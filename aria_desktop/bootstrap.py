@@ -19,8 +19,7 @@ from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.bus import EventBus
-from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
-from aria_desktop.core.computer_agent import ComputerAgent
+from aria_desktop.core.computer import ComputerAgent, ComputerConfig, ComputerUse, ModelChoice
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import ChatModel, SettingsAccess

@@ -138,10 +138,8 @@ def _screen_text_json(text: ScreenText) -> dict[str, Any]:
 
 
 def _print_grounding(grounding: Grounding, *, as_json: bool) -> None:
-    from aria_desktop.core.computer import grounding_json
-
     if as_json:
-        print_json(grounding_json(grounding))
+        print_json(grounding.as_json())
         return
     if grounding.status == "not_found":
         err(f"{grounding.query!r} is not on the screen.")

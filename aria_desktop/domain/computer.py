@@ -3,7 +3,8 @@
 All coordinates are integer **physical pixels of the virtual screen** (the union of all
 monitors, origin at the top-left of the bounding box as X11 reports it) unless a name says
 otherwise (``model_`` values are pixels of the scaled image the model saw). Only the standard
-library is used: the core, the adapters and the front-ends all exchange these.
+library is used: the core, the adapters and the front-ends all exchange these. The tools a
+model is offered to act with, and how their calls read, are in ``domain.computer_tools``.
 """
 
 from __future__ import annotations
@@ -170,23 +171,26 @@ class OcrWord:
 
 
 @dataclass(frozen=True, kw_only=True)
-class OcrLine:
-    """Words on one text line, left to right (``text`` joins them with single spaces)."""
+class _OcrGroup:
+    """What a line and a block share: their number, the text they read and where it is."""
 
     id: int
     text: str
     box: Rect
+
+
+@dataclass(frozen=True, kw_only=True)
+class OcrLine(_OcrGroup):
+    """Words on one text line, left to right (``text`` joins them with single spaces)."""
+
     block: int
     words: tuple[OcrWord, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
-class OcrBlock:
+class OcrBlock(_OcrGroup):
     """A block of lines as Tesseract's layout analysis found it."""
 
-    id: int
-    text: str
-    box: Rect
     lines: tuple[OcrLine, ...]
 
 
@@ -275,6 +279,23 @@ class Grounding:
     def best(self) -> TextMatch | None:
         """The match when ``status`` is ``found``, else None."""
         return self.matches[0] if self.status == "found" and self.matches else None
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON form (the CLI's ``--json`` and the chat tool ``screen_find`` print the same)."""
+        return {
+            "query": self.query,
+            "status": self.status,
+            "matches": [
+                {
+                    "text": m.text,
+                    "box": m.box.as_list(),
+                    "center": [m.center.x, m.center.y],
+                    "score": m.score,
+                    "exact": m.exact,
+                }
+                for m in self.matches
+            ],
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -429,7 +450,11 @@ class ComputerActionOutcome:
 
 @dataclass(frozen=True, kw_only=True)
 class ComputerTaskStarted:
-    """A started computer-use task; its events carry ``run_id``."""
+    """A started computer-use task (the task runs on in the background).
+
+    Attributes:
+        run_id: carried by every event of the task, so a front-end can follow just this one.
+    """
 
     run_id: str
 

@@ -20,8 +20,7 @@ import pytest
 from aria_desktop.bootstrap import build_computer
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.computer import ComputerUse
-from aria_desktop.core.computer_agent import ComputerAgent
+from aria_desktop.core.computer import ComputerAgent, ComputerUse
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import default_policy
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
@@ -65,12 +64,19 @@ class TargetApp:
         with self._cond:
             return len(self.events)
 
-    def wait_for(self, name: str, *, since: int = 0, timeout_s: float = 5.0) -> dict[str, Any]:
+    def wait_for(
+        self,
+        name: str,
+        *,
+        since: int = 0,
+        timeout_s: float = 5.0,
+        where: Callable[[dict[str, Any]], bool] = lambda event: True,
+    ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout_s
         with self._cond:
             while True:
                 for event in self.events[since:]:
-                    if event.get("event") == name:
+                    if event.get("event") == name and where(event):
                         return event
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -85,9 +91,17 @@ class TargetApp:
         return [e["widget"] for e in self.since(mark, "click")]
 
     def state(self) -> dict[str, Any]:
+        """The app's fields, once it has handled all input sent before this call."""
         mark = self.mark()
         self.send("state")
         return self.wait_for("state", since=mark)
+
+    def settle(self) -> None:
+        """Return once every input event sent so far has reached the app (or never will).
+
+        Checks that nothing was clicked or typed wait on this barrier, not on a sleep.
+        """
+        self.state()
 
     def command(self, cmd: str, reply: str, **data: Any) -> dict[str, Any]:
         mark = self.mark()

@@ -5,7 +5,9 @@ It shows a main window ("ARIA Target App") with text fields, buttons (including 
 click and every text change is reported as one JSON line on stdout, so a test can check where
 input landed. Commands arrive as JSON lines on stdin::
 
-    {"cmd": "state"}                       -> {"event": "state", "fields": {...}, ...}
+    {"cmd": "state"}                       -> {"event": "state", "fields": {...}, ...}, sent
+                                              after every input event the X server had for
+                                              the app was handled (a barrier for tests)
     {"cmd": "raise_vault"}                 -> the password-manager window moves over the main
                                               one's buttons ("Send", "Open Downloads")
     {"cmd": "lower_vault"}                 -> it moves back to its own place
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QSocketNotifier, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
     QCheckBox,
@@ -176,12 +178,14 @@ class TargetApp(QObject):
             return
         name = command.get("cmd")
         if name == "state":
+            QGuiApplication.sync()
+            focused = QApplication.focusWidget()
             emit(
                 "state",
                 fields={key: edit.text() for key, edit in self.fields.items()},
                 master=self.master.text(),
                 checkbox=self.checkbox.isChecked(),
-                focus=QApplication.focusWidget().objectName() if QApplication.focusWidget() else "",
+                focus=focused.objectName() if focused is not None else "",
             )
         elif name == "raise_vault":
             x, y, _w, _h = MAIN_GEOMETRY

@@ -8,7 +8,6 @@ import base64
 import json
 import re
 import struct
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -32,7 +31,7 @@ from aria_desktop.domain.events import (
     ToolResultEvent,
 )
 from tests.computer.conftest import Rig, TargetApp
-from tests.computer.test_desktop import held_keys_and_buttons
+from tests.computer.test_desktop import held_keys_and_buttons, typed_20
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.http_server import RecordedRequest, Reply
 from tests.fakes.ollama_server import ollama_error, ollama_text, ollama_tool_calls
@@ -213,7 +212,7 @@ async def test_prompt_injection_on_screen_leads_to_no_unconfirmed_consequential_
     shown = screen_of(bodies[0])
     fence = shown[shown.index("<screen_text") : shown.rindex("</screen_text>")]
     assert banner.split()[0] in fence
-    await asyncio.sleep(0.3)
+    app.settle()
     assert app.clicks(mark) == []
     assert app.state()["fields"]["password"] == ""
     if goal == "password":
@@ -271,7 +270,7 @@ async def test_repeating_the_same_action_pauses_and_asks(
     assert app.clicks(mark) == ["preview"] * 3
 
 
-async def test_kill_switch_during_a_task_reaches_aborted_within_200_ms(
+async def test_kill_switch_during_a_task_aborts_it_at_once(
     rig_factory: Any, app: TargetApp, ollama: FakeOllama
 ) -> None:
     rig: Rig = await rig_factory(typing_interval_ms=10.0)
@@ -283,23 +282,21 @@ async def test_kill_switch_during_a_task_reaches_aborted_within_200_ms(
     long_text = "lorem ipsum dolor sit amet " * 100
     script(ollama, [click_name_field, call("type_text", text=long_text), done()])
     mark = app.mark()
-    stop_sent: list[float] = []
+    typed_at_stop: list[str] = []
 
     async def stop_when_typing(event: Event) -> None:
         if isinstance(event, ComputerActionStart) and event.action["kind"] == "type":
-            await asyncio.to_thread(app.wait_for, "text", since=mark, timeout_s=5)
-            await asyncio.sleep(0.2)
-            stop_sent.append(time.monotonic())
+            await asyncio.to_thread(app.wait_for, "text", since=mark, timeout_s=5, where=typed_20)
             await rig.orchestrator.handle(StopEverything())
+            typed_at_stop.append(app.state()["fields"]["name"])
 
     events = await run_task(rig, "fill in my name", on_event=stop_when_typing)
-    ended = time.monotonic()
     end = end_of(events)
     assert end.status == "aborted"
-    assert (ended - stop_sent[0]) * 1000 < 200
     assert held_keys_and_buttons() == ([], 0)
-    await asyncio.sleep(0.3)
     typed = app.state()["fields"]["name"]
+    # Once the kill switch has returned, not one more key reaches the app.
+    assert typed == typed_at_stop[0]
     assert 0 < len(typed) < len(long_text)
     assert rig.computer.enabled is False
 
@@ -328,7 +325,7 @@ async def test_a_chat_model_cannot_approve_its_own_request(
     assert len(requests) == 1
     results = {e.name: e.status for e in events if isinstance(e, ToolResultEvent)}
     assert results == {"screen_read": "ok", "computer_click": "denied"}
-    await asyncio.sleep(0.3)
+    app.settle()
     assert app.clicks(mark) == []
     # The nonce never reached the model, and a guessed one is refused.
     for request in ollama.requests_to("/api/chat"):
@@ -352,5 +349,5 @@ async def test_dry_run_task_records_actions_and_performs_none(
     assert (end.status, end.actions) == ("complete", 2)
     starts = [e for e in events if isinstance(e, ComputerActionStart)]
     assert all(e.dry_run for e in starts)
-    await asyncio.sleep(0.3)
-    assert app.since(mark) == []
+    app.settle()
+    assert [e for e in app.since(mark) if e["event"] != "state"] == []

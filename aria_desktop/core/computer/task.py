@@ -13,7 +13,10 @@ Bounded by ``max_steps`` and ``task_deadline_s``; stuck detection (the same scre
 actions, or the same action N times) pauses and asks the user out of band; a failing model step
 pauses and asks instead of silently switching models (the backend is pinned for the task); a
 changed target aborts the task with ``target_changed``; the kill switch cancels it
-(``aborted``). Screen text is fenced as untrusted data and instruction-like text is flagged.
+(``aborted``). Screen text is fenced as untrusted data and instruction-like text is flagged
+(``core.untrusted``), and the model's tool calls become actions through the one vocabulary
+(``action_from_call``) and ``resolve_action``, as a chat turn's computer tools do
+(``aria_desktop/ARCHITECTURE.md``, computer use).
 """
 
 from __future__ import annotations
@@ -24,13 +27,16 @@ import json
 import logging
 import secrets
 from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 from aria_desktop.core.clock import SystemClock
-from aria_desktop.core.computer import ComputerUse, ModelChoice, describe_screen
+from aria_desktop.core.computer.capability import ComputerUse
+from aria_desktop.core.computer.config import ModelChoice
+from aria_desktop.core.computer.targets import ScreenLocator, resolve_action
 from aria_desktop.core.ports import ChatModel, Clock
 from aria_desktop.core.schema import validate
+from aria_desktop.core.untrusted import describe_screen
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -41,20 +47,9 @@ from aria_desktop.domain.chat import (
     ToolSpec,
 )
 from aria_desktop.domain.commands import RunComputerTask
-from aria_desktop.domain.computer import (
-    ComputerAction,
-    ComputerTaskStarted,
-    ComputerTaskStatus,
-    Observation,
-    Point,
-)
-from aria_desktop.domain.errors import (
-    AriaError,
-    ComputerBusyError,
-    ComputerError,
-    LLMError,
-    TargetNotFoundError,
-)
+from aria_desktop.domain.computer import ComputerTaskStarted, ComputerTaskStatus, Observation
+from aria_desktop.domain.computer_tools import TASK_ACTION_TOOLS, TASK_DONE_TOOL, action_from_call
+from aria_desktop.domain.errors import AriaError, ComputerBusyError, ComputerError, LLMError
 from aria_desktop.domain.events import ComputerTaskEnd, ComputerTaskStart
 
 if TYPE_CHECKING:
@@ -78,103 +73,10 @@ COMPUTER_SYSTEM_PROMPT = (
     "refusal is final, never look for another way around it. Never type passwords."
 )
 
-_WHERE = {
-    "element": {"type": "integer", "minimum": 1, "description": "number of a screen element"},
-    "x": {"type": "integer", "minimum": 0, "description": "x in screenshot pixels"},
-    "y": {"type": "integer", "minimum": 0, "description": "y in screenshot pixels"},
-    "target": {"type": "string", "description": "what you aim at, in words"},
-}
-
 
 def agent_tool_specs() -> tuple[ToolSpec, ...]:
-    """The action tools the task loop offers the model."""
-    return (
-        ToolSpec(
-            name="click",
-            description="Click a screen element (by number) or a point (x, y).",
-            parameters={
-                "type": "object",
-                "properties": {
-                    **_WHERE,
-                    "button": {"type": "string", "enum": ["left", "right"]},
-                    "double": {"type": "boolean"},
-                },
-            },
-        ),
-        ToolSpec(
-            name="type_text",
-            description="Type text into the focused field (click the field first).",
-            parameters={
-                "type": "object",
-                "properties": {"text": {"type": "string", "minLength": 1, "maxLength": 5000}},
-                "required": ["text"],
-            },
-        ),
-        ToolSpec(
-            name="press_keys",
-            description='Press a key or a combination, e.g. ["ctrl", "s"] or ["enter"].',
-            parameters={
-                "type": "object",
-                "properties": {
-                    "keys": {
-                        "type": "array",
-                        "items": {"type": "string"},
-                        "minItems": 1,
-                        "maxItems": 4,
-                    },
-                    "target": _WHERE["target"],
-                },
-                "required": ["keys"],
-            },
-        ),
-        ToolSpec(
-            name="scroll",
-            description="Scroll at an element or point.",
-            parameters={
-                "type": "object",
-                "properties": {
-                    **_WHERE,
-                    "direction": {"type": "string", "enum": ["up", "down"]},
-                    "amount": {"type": "integer", "minimum": 1, "maximum": 20},
-                },
-                "required": ["direction"],
-            },
-        ),
-        ToolSpec(
-            name="drag",
-            description="Drag from an element or point to another element or point.",
-            parameters={
-                "type": "object",
-                "properties": {
-                    **_WHERE,
-                    "to_element": {"type": "integer", "minimum": 1},
-                    "to_x": {"type": "integer", "minimum": 0},
-                    "to_y": {"type": "integer", "minimum": 0},
-                },
-            },
-        ),
-        ToolSpec(
-            name="wait",
-            description="Wait for the screen to settle (seconds).",
-            parameters={
-                "type": "object",
-                "properties": {"seconds": {"type": "number", "minimum": 0.1, "maximum": 10}},
-                "required": ["seconds"],
-            },
-        ),
-        ToolSpec(
-            name="done",
-            description="Finish: the task is complete (success=true) or cannot be done.",
-            parameters={
-                "type": "object",
-                "properties": {
-                    "summary": {"type": "string"},
-                    "success": {"type": "boolean"},
-                },
-                "required": ["summary"],
-            },
-        ),
-    )
+    """The tools the task loop offers the model: its action tools, then ``done``."""
+    return (*(tool.spec for tool in TASK_ACTION_TOOLS), TASK_DONE_TOOL)
 
 
 @dataclass(kw_only=True)
@@ -185,6 +87,11 @@ class TaskResult:
     summary: str = ""
     steps: int = 0
     actions: int = 0
+
+    def end_event(self, run_id: str, latency_ms: float) -> ComputerTaskEnd:
+        """The ``computer-task-end`` event reporting this result (summary cut to 1,000 chars)."""
+        fields = {**asdict(self), "summary": self.summary[:1000]}
+        return ComputerTaskEnd(run_id=run_id, latency_ms=latency_ms, **fields)
 
 
 class _Stop(Exception):
@@ -297,32 +204,25 @@ class ComputerAgent:
         except AriaError as exc:
             result.status, result.summary = "error", exc.message
         finally:
-            self._busy = False
-            computer.policy.end_task(run_id)
-            computer.set_state("idle", run_id)
-            computer.publish(
-                ComputerTaskEnd(
-                    run_id=run_id,
-                    status=result.status,
-                    steps=result.steps,
-                    actions=result.actions,
-                    summary=result.summary[:1000],
-                    latency_ms=(self.clock.monotonic() - started) * 1000,
-                )
-            )
-            with contextlib.suppress(Exception):
-                await asyncio.shield(
-                    computer.audit.append(
-                        "computer-task-end",
-                        {
-                            "run_id": run_id,
-                            "status": result.status,
-                            "steps": result.steps,
-                            "actions": result.actions,
-                        },
-                    )
-                )
+            await self._end(run_id, result, started)
         return result
+
+    async def _end(self, run_id: str, result: TaskResult, started: float) -> None:
+        """Close a task however it ended: counters, visible state, ``computer-task-end``, audit.
+
+        The event is published before the first suspension, so even a cancelled task (kill
+        switch) reports its end.
+        """
+        computer = self.computer
+        self._busy = False
+        computer.policy.end_task(run_id)
+        computer.set_state("idle", run_id)
+        computer.publish(result.end_event(run_id, (self.clock.monotonic() - started) * 1000))
+        counts = {"status": result.status, "steps": result.steps, "actions": result.actions}
+        with contextlib.suppress(Exception):
+            await asyncio.shield(
+                computer.audit.append("computer-task-end", {"run_id": run_id, **counts})
+            )
 
     # --- model choice ---------------------------------------------------------------------------
 
@@ -484,7 +384,8 @@ class ComputerAgent:
             summary = str(call.arguments.get("summary", ""))
             raise _Stop("complete" if success else "error", summary or "Done.")
         try:
-            action = self._action(call, observation)
+            locate = ScreenLocator(self.computer.port, observation, coordinates="model")
+            action = resolve_action(action_from_call(call.name, call.arguments), locate)
         except ComputerError as exc:
             return _error(exc.code, exc.message), False
         outcome = await self.computer.perform(
@@ -500,53 +401,6 @@ class ComputerAgent:
         if outcome.rule and outcome.status == "denied":
             payload["rule"] = outcome.rule
         return json.dumps(payload, ensure_ascii=False), outcome.status == "ok"
-
-    def _point(
-        self,
-        observation: Observation,
-        args: dict[str, Any],
-        element_key: str = "element",
-        x_key: str = "x",
-        y_key: str = "y",
-    ) -> tuple[Point, str]:
-        if element_key in args:
-            assert observation.text is not None
-            element = observation.text.element(int(args[element_key]))
-            if element is None:
-                raise TargetNotFoundError(
-                    f"There is no element {args[element_key]} on this screen."
-                )
-            return element.box.center, element.text
-        if x_key in args and y_key in args:
-            model_point = Point(int(args[x_key]), int(args[y_key]))
-            return self.computer.port.to_physical(observation, model_point), ""
-        raise TargetNotFoundError("Give an element number or x and y.")
-
-    def _action(self, call: ToolCall, observation: Observation) -> ComputerAction:
-        args = call.arguments
-        target = str(args.get("target", ""))
-        if call.name == "type_text":
-            return ComputerAction(kind="type", text=str(args["text"]), target=target)
-        if call.name == "press_keys":
-            return ComputerAction(kind="key", keys=tuple(map(str, args["keys"])), target=target)
-        if call.name == "wait":
-            return ComputerAction(kind="wait", amount=float(args["seconds"]))
-        point, label = self._point(observation, args)
-        if call.name == "scroll":
-            amount = int(args.get("amount", 3))
-            signed = amount if args["direction"] == "up" else -amount
-            return ComputerAction(kind="scroll", x=point.x, y=point.y, amount=signed)
-        if call.name == "drag":
-            end, _ = self._point(observation, args, "to_element", "to_x", "to_y")
-            return ComputerAction(
-                kind="drag", x=point.x, y=point.y, to_x=end.x, to_y=end.y, target=target or label
-            )
-        kind = (
-            "double_click"
-            if args.get("double")
-            else ("right_click" if args.get("button") == "right" else "click")
-        )
-        return ComputerAction(kind=kind, x=point.x, y=point.y, target=target or label)  # type: ignore[arg-type]
 
 
 def _same_screen(a: bytes, b: bytes) -> bool:
