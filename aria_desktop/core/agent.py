@@ -345,6 +345,7 @@ class AgentLoop:
                     step=step,
                     backend=end.backend if end else "",
                     model=end.model if end else "",
+                    locality=end.locality if end else "",
                     usage=end.usage if end else Usage(),
                     first_token_ms=first_token_ms,
                     latency_ms=(clock.monotonic() - started) * 1000,

@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.locality import Locality as Locality  # re-exported: events carry it
 
 AssistantState = Literal[
     "idle", "listening", "thinking", "speaking", "acting", "muted", "error", "offline"
 ]
 RunStatus = Literal["complete", "interrupted", "error", "cancelled"]
-Locality = Literal["local", "cloud"]
-"""Where a model runs: on this machine/network (``local``) or at a third party (``cloud``)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -26,7 +26,6 @@ from aria_desktop.domain.events import (
     ErrorEvent,
     Event,
     LlmDelta,
-    Locality,
     RunEnd,
     RunStart,
     RunStatus,
@@ -35,6 +34,7 @@ from aria_desktop.domain.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from aria_desktop.domain.locality import Locality
 
 __all__ = ["ToolCallRecord", "TurnTranscript"]
 

@@ -40,6 +40,7 @@ from aria_desktop.domain.errors import (
     LLMTimeoutError,
     MalformedResponseError,
 )
+from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
     BackendIdentity,
     StreamTimer,
@@ -152,6 +153,8 @@ class AnthropicBackend(BackendIdentity):
         timeouts: deadlines per reply.
         capabilities: what the model can do.
         name: backend name used in events, errors and the fallback chain.
+        locality: where the model runs; None applies the one rule
+            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
     """
 
     def __init__(
@@ -163,12 +166,14 @@ class AnthropicBackend(BackendIdentity):
         timeouts: Timeouts,
         capabilities: frozenset[str] = frozenset({"tools", "vision"}),
         name: str = "anthropic",
+        locality: Locality | None = None,
     ) -> None:
         """Create the SDK client; no I/O happens until the first request."""
         self._model = model
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
+        self._locality = locality or backend_locality("anthropic", base_url or "")
         self._base_url = base_url or "https://api.anthropic.com"
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
@@ -365,6 +370,7 @@ class AnthropicBackend(BackendIdentity):
             elif kind == "message_stop":
                 yield StreamEnd(
                     backend=self._name,
+                    locality=self._locality,
                     model=str(model),
                     usage=Usage(input_tokens=input_tokens, output_tokens=output_tokens),
                     stop_reason=stop_reason,
