@@ -50,6 +50,7 @@ from aria_desktop.domain.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from aria_desktop.domain.locality import Locality
 
 __all__ = ["AgentConfig", "AgentLoop", "AgentResult"]
 
@@ -83,11 +84,12 @@ class AgentConfig:
 
 @dataclass(kw_only=True)
 class AgentResult:
-    """What a turn produced: final text and who answered the last step."""
+    """What a turn produced: final text and who answered the last step (and where it runs)."""
 
     text: str = ""
     backend: str = ""
     model: str = ""
+    locality: Locality | Literal[""] = ""
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
 
@@ -221,7 +223,12 @@ class AgentLoop:
             text, calls, end = await self._step(turn, step, request)
             turn.user_saved = None
             result = AgentResult(
-                text=text, backend=end.backend, model=end.model, usage=end.usage, steps=step
+                text=text,
+                backend=end.backend,
+                model=end.model,
+                locality=end.locality,
+                usage=end.usage,
+                steps=step,
             )
             if not calls:
                 return result

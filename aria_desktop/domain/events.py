@@ -184,11 +184,14 @@ class StateChanged(Event):
     Attributes:
         state: idle, listening, thinking, speaking, acting, muted, error, offline.
         backend: backend in use or last used ("" if none yet).
+        locality: where that backend runs, as its ``think-end`` said (``""`` if none yet), so
+            a front-end that joins between turns can show it without guessing.
     """
 
     type: ClassVar[str] = "state-changed"
     state: AssistantState
     backend: str = ""
+    locality: Locality | Literal[""] = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -164,17 +164,17 @@ class AnthropicBackend(BackendIdentity):
         model: str,
         base_url: str | None = None,
         timeouts: Timeouts,
+        locality: Locality | None = None,
         capabilities: frozenset[str] = frozenset({"tools", "vision"}),
         name: str = "anthropic",
-        locality: Locality | None = None,
     ) -> None:
         """Create the SDK client; no I/O happens until the first request."""
         self._model = model
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
-        self._locality = locality or backend_locality("anthropic", base_url or "")
         self._base_url = base_url or "https://api.anthropic.com"
+        self._locality = locality or backend_locality("anthropic", self._base_url)
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url,
