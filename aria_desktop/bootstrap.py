@@ -494,18 +494,6 @@ def _computer_unavailable() -> str | None:
     return None
 
 
-def _is_cloud(name: str, settings: Settings) -> bool:
-    """Whether a backend sends data off this machine/network (needs the user's consent)."""
-    from urllib.parse import urlparse
-
-    if name == "anthropic":
-        return True
-    if name == "openai":
-        host = urlparse(settings.llm.openai.url).hostname or ""
-        return host not in {"localhost", "127.0.0.1", "::1"}
-    return False
-
-
 def build_computer(
     settings: Settings,
     *,
@@ -544,7 +532,7 @@ def build_computer(
                     backend=name,
                     model=backend.model,
                     vision="vision" in backend.capabilities,
-                    cloud=_is_cloud(name, settings),
+                    cloud=backend.locality == "cloud",
                 )
             )
     thumbnails = ThumbnailStore(

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes import FakeOllama
-from tests.fakes.http_server import closed_port
+from tests.fakes import FakeOllama, FakeOpenAI
+from tests.fakes.http_server import REMOTE_URL, closed_port, proxy_env
 from tests.fakes.ollama_server import ollama_text
+from tests.fakes.openai_server import openai_text
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -75,7 +76,7 @@ def test_chat_streams_the_reply_and_records_the_model(
     no_traceback(result)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "Paris is the capital of France."
-    assert "ollama · llama3.2" in result.stderr
+    assert "— ollama · llama3.2 · local ·" in result.stderr
 
     listed = aria(aria_env, "conversations", "list", "--json")
     [conversation] = json.loads(listed.stdout)
@@ -89,6 +90,27 @@ def test_chat_streams_the_reply_and_records_the_model(
     deleted = aria(aria_env, "conversations", "delete", conversation["id"])
     assert deleted.returncode == 0
     assert json.loads(aria(aria_env, "conversations", "list", "--json").stdout) == []
+
+
+def test_chat_names_a_model_server_on_another_host_as_cloud(aria_env: dict[str, str]) -> None:
+    with FakeOpenAI() as server:
+        server.script("/v1/chat/completions", openai_text("Answered from afar.", chunks=3))
+        aria_env.update(proxy_env(server))  # REMOTE_URL's traffic goes to the test server
+        aria_env.update(
+            ARIA_LLM__OPENAI__URL=REMOTE_URL,
+            ARIA_LLM__OPENAI__MODEL="smollm2",
+            ARIA_LLM__CHAINS__CHAT="openai",
+            ARIA_LLM__CHAINS__EXTRACT="openai",
+            ARIA_LLM__RETRY__MAX_ATTEMPTS="1",
+        )
+        result = aria(aria_env, "chat", "Where do you run?")
+        sent = server.requests_to("/v1/chat/completions")
+    no_traceback(result)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "Answered from afar."
+    assert "— openai · smollm2 · cloud ·" in result.stderr
+    assert sent
+    assert {request.headers["host"] for request in sent} == {"models.example.test:8080"}
 
 
 def test_chat_json_prints_one_event_per_line(aria_env: dict[str, str], ollama: FakeOllama) -> None:

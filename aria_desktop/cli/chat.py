@@ -29,10 +29,10 @@ from aria_desktop.domain.events import (
     Event,
     LlmDelta,
     RunEnd,
-    ThinkEnd,
     ToolCallEvent,
     ToolResultEvent,
 )
+from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.settings import Settings
 
 __all__ = ["register"]
@@ -51,15 +51,19 @@ def register(sub: Subparsers) -> None:
 
 
 class _ChatRenderer:
-    """Prints one turn's events: reply text to stdout as it streams, the rest to stderr."""
+    """Prints one turn's events: reply text to stdout as it streams, the rest to stderr.
+
+    The events are folded by a ``TurnTranscript`` (the one fold every front-end shares), so
+    the closing line names who answered and where it runs as the events carry it.
+    """
 
     def __init__(self, *, as_json: bool) -> None:
         self.as_json = as_json
-        self.backend = ""
-        self.model = ""
+        self.transcript = TurnTranscript()
         self.wrote_text = False
 
     def render(self, event: Event) -> None:
+        self.transcript.add(event)
         if self.as_json:
             print_json(event.to_dict())
             return
@@ -67,8 +71,6 @@ class _ChatRenderer:
             sys.stdout.write(event.text)
             sys.stdout.flush()
             self.wrote_text = True
-        elif isinstance(event, ThinkEnd) and event.backend:
-            self.backend, self.model = event.backend, event.model
         elif isinstance(event, BackendFallback):
             self._end_line()
             err(f"[{event.from_backend} failed ({event.reason}); trying {event.to_backend}]")
@@ -86,12 +88,21 @@ class _ChatRenderer:
         elif isinstance(event, RunEnd):
             self._end_line()
             if event.status == "complete":
-                where = f"{self.backend} · {self.model}" if self.backend else "no model"
-                err(f"— {where} · {event.latency_ms / 1000:.1f} s · {event.conversation_id}")
+                err(
+                    f"— {self._answered_by()} · {event.latency_ms / 1000:.1f} s · "
+                    f"{event.conversation_id}"
+                )
             elif event.status == "interrupted":
                 err("— the reply was cut off; what arrived is saved as interrupted")
             elif event.status == "cancelled":
                 err("— stopped; what arrived is saved as interrupted")
+
+    def _answered_by(self) -> str:
+        """``ollama · llama3.2 · local``: backend, model and where it runs (as carried)."""
+        folded = self.transcript
+        if not folded.backend:
+            return "no model"
+        return " · ".join(part for part in (folded.backend, folded.model, folded.locality) if part)
 
     def _end_line(self) -> None:
         if self.wrote_text:

@@ -50,6 +50,7 @@ from aria_desktop.domain.events import (
     ToolCallEvent,
     ToolResultEvent,
 )
+from aria_desktop.domain.locality import Locality
 
 __all__ = ["AgentConfig", "AgentLoop", "AgentResult"]
 
@@ -83,11 +84,12 @@ class AgentConfig:
 
 @dataclass(kw_only=True)
 class AgentResult:
-    """What a turn produced: final text and who answered the last step."""
+    """What a turn produced: final text and who answered the last step (and where it runs)."""
 
     text: str = ""
     backend: str = ""
     model: str = ""
+    locality: Locality | Literal[""] = ""
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
 
@@ -221,7 +223,12 @@ class AgentLoop:
             text, calls, end = await self._step(turn, step, request)
             turn.user_saved = None
             result = AgentResult(
-                text=text, backend=end.backend, model=end.model, usage=end.usage, steps=step
+                text=text,
+                backend=end.backend,
+                model=end.model,
+                locality=end.locality,
+                usage=end.usage,
+                steps=step,
             )
             if not calls:
                 return result
@@ -345,6 +352,7 @@ class AgentLoop:
                     step=step,
                     backend=end.backend if end else "",
                     model=end.model if end else "",
+                    locality=end.locality if end else "",
                     usage=end.usage if end else Usage(),
                     first_token_ms=first_token_ms,
                     latency_ms=(clock.monotonic() - started) * 1000,

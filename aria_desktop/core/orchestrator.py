@@ -13,7 +13,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, overload
+from typing import Any, Literal, overload
 
 from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult
 from aria_desktop.core.bus import EventBus
@@ -44,6 +44,7 @@ from aria_desktop.domain.events import (
     RunStatus,
     StateChanged,
 )
+from aria_desktop.domain.locality import Locality
 
 __all__ = [
     "CommandHandler",
@@ -159,6 +160,7 @@ class Orchestrator:
         self._turns: dict[str, TurnHandle] = {}
         self._state: AssistantState = "idle"
         self._last_backend = ""
+        self._last_locality: Locality | Literal[""] = ""
         self._stopping = False
         self._context_providers: list[ContextProvider] = []
         self._observers: list[TurnObserver] = []
@@ -334,7 +336,7 @@ class Orchestrator:
                     f"The turn took longer than {self.config.turn_deadline_s:g} s and was stopped.",
                     hint="Raise agent.turn_deadline_s or check that the model server is healthy.",
                 ) from None
-            self._last_backend = result.backend
+            self._last_backend, self._last_locality = result.backend, result.locality
             status = "complete"
         except asyncio.CancelledError:
             status = "cancelled"
@@ -419,7 +421,14 @@ class Orchestrator:
             return  # other turns are still thinking
         if state != self._state:
             self._state = state
-            self.bus.publish(StateChanged(run_id=run_id, state=state, backend=self._last_backend))
+            self.bus.publish(
+                StateChanged(
+                    run_id=run_id,
+                    state=state,
+                    backend=self._last_backend,
+                    locality=self._last_locality,
+                )
+            )
 
     def _cancel(self, run_id: str | None) -> int:
         handles = list(self._turns.values())

@@ -35,6 +35,7 @@ from aria_desktop.domain.computer import (
 )
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
+from aria_desktop.domain.locality import Locality
 from aria_desktop.domain.memory import (
     Memory,
     MemoryAction,
@@ -72,6 +73,9 @@ class ChatBackend(Protocol):
 
     @property
     def capabilities(self) -> frozenset[str]: ...
+
+    @property
+    def locality(self) -> Locality: ...
 
     def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
 

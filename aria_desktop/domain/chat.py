@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from aria_desktop.domain.locality import Locality
+
 Role = Literal["system", "user", "assistant", "tool"]
 MessageStatus = Literal["complete", "interrupted", "error"]
 
@@ -125,12 +127,15 @@ class StreamEnd:
     Attributes:
         backend: name of the backend that answered.
         model: model that answered.
+        locality: where that backend runs, as decided at composition and carried by the
+            backend (``""`` from a backend nobody told).
         usage: token counts.
         stop_reason: backend's reason ("stop", "tool_use", "length", ...).
     """
 
     backend: str
     model: str
+    locality: Locality | Literal[""] = ""
     usage: Usage = field(default_factory=Usage)
     stop_reason: str = "stop"
 

@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.locality import Locality as Locality  # re-exported: events carry it
 
 AssistantState = Literal[
     "idle", "listening", "thinking", "speaking", "acting", "muted", "error", "offline"
 ]
 RunStatus = Literal["complete", "interrupted", "error", "cancelled"]
-Locality = Literal["local", "cloud"]
-"""Where a model runs: on this machine/network (``local``) or at a third party (``cloud``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -185,11 +184,14 @@ class StateChanged(Event):
     Attributes:
         state: idle, listening, thinking, speaking, acting, muted, error, offline.
         backend: backend in use or last used ("" if none yet).
+        locality: where that backend runs, as its ``think-end`` said (``""`` if none yet), so
+            a front-end that joins between turns can show it without guessing.
     """
 
     type: ClassVar[str] = "state-changed"
     state: AssistantState
     backend: str = ""
+    locality: Locality | Literal[""] = ""
 
 
 @dataclass(frozen=True, kw_only=True)

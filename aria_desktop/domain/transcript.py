@@ -21,20 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from aria_desktop.domain.events import (
-    BackendFallback,
-    ErrorEvent,
-    Event,
-    LlmDelta,
-    Locality,
-    RunEnd,
-    RunStart,
-    RunStatus,
-    ThinkEnd,
-    ThinkStart,
-    ToolCallEvent,
-    ToolResultEvent,
-)
+from aria_desktop.domain import events
+from aria_desktop.domain.locality import Locality
 
 __all__ = ["ToolCallRecord", "TurnTranscript"]
 
@@ -78,8 +66,8 @@ class TurnTranscript:
     input_tokens: int = 0
     output_tokens: int = 0
     tool_calls: dict[str, ToolCallRecord] = field(default_factory=dict)
-    error: ErrorEvent | None = None
-    status: RunStatus | None = None
+    error: events.ErrorEvent | None = None
+    status: events.RunStatus | None = None
     latency_ms: float = 0.0
 
     @property
@@ -87,45 +75,45 @@ class TurnTranscript:
         """Whether the turn's ``run-end`` has been seen."""
         return self.status is not None
 
-    def accepts(self, event: Event) -> bool:
+    def accepts(self, event: events.Event) -> bool:
         """Whether ``event`` belongs to this turn (always, before a run id is known)."""
         return self.run_id is None or event.run_id is None or event.run_id == self.run_id
 
-    def add(self, event: Event) -> None:
+    def add(self, event: events.Event) -> None:
         """Fold one event in (events of another run are ignored)."""
         if event.run_id is not None and self.run_id is None:
             self.run_id = event.run_id
         elif event.run_id is not None and event.run_id != self.run_id:
             return
-        if isinstance(event, LlmDelta):
+        if isinstance(event, events.LlmDelta):
             self.text += event.text
             self.segment_text += event.text
-        elif isinstance(event, ThinkStart):
+        elif isinstance(event, events.ThinkStart):
             self.text = ""
-        elif isinstance(event, ThinkEnd):
+        elif isinstance(event, events.ThinkEnd):
             if event.backend:
                 self.backend, self.model = event.backend, event.model
                 self.locality = event.locality
             self.input_tokens += event.usage.input_tokens
             self.output_tokens += event.usage.output_tokens
-        elif isinstance(event, ToolCallEvent):
+        elif isinstance(event, events.ToolCallEvent):
             self.segment_text = ""
             self.tool_calls[event.call_id] = ToolCallRecord(
                 call_id=event.call_id, name=event.name, arguments=dict(event.arguments)
             )
-        elif isinstance(event, ToolResultEvent):
+        elif isinstance(event, events.ToolResultEvent):
             record = self.tool_calls.setdefault(
                 event.call_id, ToolCallRecord(call_id=event.call_id, name=event.name, arguments={})
             )
             record.status, record.result = event.status, event.result
-        elif isinstance(event, BackendFallback):
+        elif isinstance(event, events.BackendFallback):
             self.segment_text = ""
-        elif isinstance(event, ErrorEvent):
+        elif isinstance(event, events.ErrorEvent):
             self.segment_text = ""
             if self.error is None:
                 self.error = event
-        elif isinstance(event, RunStart):
+        elif isinstance(event, events.RunStart):
             self.conversation_id = event.conversation_id
-        elif isinstance(event, RunEnd):
+        elif isinstance(event, events.RunEnd):
             self.conversation_id = event.conversation_id or self.conversation_id
             self.status, self.latency_ms = event.status, event.latency_ms

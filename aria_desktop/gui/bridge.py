@@ -27,8 +27,8 @@ class EventBridge(QObject):
     """Emits every event of an Assistant as a Qt signal while started."""
 
     event_received = Signal(object)
-    state_changed = Signal(str, str)
-    """``(state, backend)`` from ``state-changed`` events."""
+    state_changed = Signal(str, str, str)
+    """``(state, backend, locality)`` from ``state-changed`` events."""
     stream_lost = Signal(str)
     """The event stream ended unexpectedly (a daemon went away); the text says so."""
 
@@ -72,7 +72,7 @@ class EventBridge(QObject):
         try:
             async for event in subscription:
                 if isinstance(event, StateChanged):
-                    self.state_changed.emit(event.state, event.backend)
+                    self.state_changed.emit(event.state, event.backend, event.locality)
                 self.event_received.emit(event)
         except asyncio.CancelledError:
             raise

@@ -6,16 +6,12 @@ import json
 from typing import Any
 
 __all__ = [
-    "CLOUD_BACKENDS",
-    "backend_place",
+    "model_place",
     "reply_badge",
     "state_label",
     "tool_card",
     "tray_tooltip",
 ]
-
-CLOUD_BACKENDS = frozenset({"anthropic"})
-"""Backends that send the conversation off this network; the rest run on your own machines."""
 
 _STATE_LABELS = {
     "idle": "Ready",
@@ -34,30 +30,35 @@ def state_label(state: str) -> str:
     return _STATE_LABELS.get(state, state.replace("-", " ").capitalize())
 
 
-def backend_place(backend: str) -> str:
-    """``local`` or ``cloud`` for a backend name ("" when unknown)."""
+def model_place(backend: str, locality: str) -> str:
+    """``cloud (openai)``: where the model runs and which backend it is.
+
+    ``locality`` is the value the events carry (decided once when the backend was built); it
+    is never guessed from the name, so where it is unknown (a stored reply) only the backend
+    is named (ARCHITECTURE.md: one fact, decided once).
+    """
     if not backend:
         return ""
-    return "cloud" if backend in CLOUD_BACKENDS else "local"
+    return f"{locality} ({backend})" if locality else backend
 
 
-def tray_tooltip(state: str, backend: str, detail: str = "") -> str:
-    """The tray icon's tooltip: state and the backend in use."""
+def tray_tooltip(state: str, backend: str, locality: str, detail: str = "") -> str:
+    """The tray icon's tooltip: state, and where the backend in use runs."""
     lines = [f"ARIA — {state_label(state)}"]
     if backend:
-        lines.append(f"Model: {backend_place(backend)} ({backend})")
+        lines.append(f"Model: {model_place(backend, locality)}")
     if detail:
         lines.append(detail)
     return "\n".join(lines)
 
 
-def reply_badge(model: str, backend: str, latency_ms: float | None) -> str:
-    """``llama3.2 · local · 1.4 s`` under a reply."""
+def reply_badge(model: str, backend: str, locality: str, latency_ms: float | None) -> str:
+    """``llama3.2 · local (ollama) · 1.4 s`` under a reply."""
     parts = []
     if model:
         parts.append(model)
     if backend:
-        parts.append(f"{backend_place(backend)} ({backend})")
+        parts.append(model_place(backend, locality))
     if latency_ms is not None and latency_ms > 0:
         seconds = latency_ms / 1000
         parts.append(f"{seconds:.1f} s" if seconds < 60 else f"{seconds / 60:.1f} min")

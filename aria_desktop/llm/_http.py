@@ -43,6 +43,7 @@ from aria_desktop.domain.errors import (
     ServerError,
     StreamInterruptedError,
 )
+from aria_desktop.domain.locality import Locality
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -277,11 +278,12 @@ def error_for_status(
 
 
 class BackendIdentity:
-    """What every chat backend tells the router: its name, model and capabilities."""
+    """What every chat backend tells the router: its name, model, capabilities and locality."""
 
     _name: str
     _model: str
     _capabilities: frozenset[str]
+    _locality: Locality
 
     @property
     def name(self) -> str:
@@ -297,6 +299,16 @@ class BackendIdentity:
     def capabilities(self) -> frozenset[str]:
         """Capabilities the configured model has."""
         return self._capabilities
+
+    @property
+    def locality(self) -> Locality:
+        """Where the model runs: ``local`` or ``cloud``, fixed when the backend is built.
+
+        It comes from the one rule (``domain.locality.backend_locality``) unless the
+        composition root says otherwise. Every ``StreamEnd`` carries it, so front-ends show
+        it and never guess it from a name (ARCHITECTURE.md: one fact, decided once).
+        """
+        return self._locality
 
 
 async def relay_chunks(

@@ -40,6 +40,7 @@ from aria_desktop.domain.errors import (
     LLMTimeoutError,
     MalformedResponseError,
 )
+from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
     BackendIdentity,
     StreamTimer,
@@ -152,6 +153,8 @@ class AnthropicBackend(BackendIdentity):
         timeouts: deadlines per reply.
         capabilities: what the model can do.
         name: backend name used in events, errors and the fallback chain.
+        locality: where the model runs; None applies the one rule
+            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
     """
 
     def __init__(
@@ -161,6 +164,7 @@ class AnthropicBackend(BackendIdentity):
         model: str,
         base_url: str | None = None,
         timeouts: Timeouts,
+        locality: Locality | None = None,
         capabilities: frozenset[str] = frozenset({"tools", "vision"}),
         name: str = "anthropic",
     ) -> None:
@@ -170,6 +174,7 @@ class AnthropicBackend(BackendIdentity):
         self._capabilities = capabilities
         self._name = name
         self._base_url = base_url or "https://api.anthropic.com"
+        self._locality = locality or backend_locality("anthropic", self._base_url)
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url,
@@ -365,6 +370,7 @@ class AnthropicBackend(BackendIdentity):
             elif kind == "message_stop":
                 yield StreamEnd(
                     backend=self._name,
+                    locality=self._locality,
                     model=str(model),
                     usage=Usage(input_tokens=input_tokens, output_tokens=output_tokens),
                     stop_reason=stop_reason,

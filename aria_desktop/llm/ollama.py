@@ -29,6 +29,7 @@ from aria_desktop.domain.chat import (
     Usage,
 )
 from aria_desktop.domain.errors import MalformedResponseError
+from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
     BackendIdentity,
     StreamTimer,
@@ -124,6 +125,8 @@ class OllamaBackend(BackendIdentity):
             lacking what a request needs.
         client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
         name: backend name used in events, errors and the fallback chain.
+        locality: where the model runs; None applies the one rule
+            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
     """
 
     def __init__(
@@ -136,6 +139,7 @@ class OllamaBackend(BackendIdentity):
         capabilities: frozenset[str] = frozenset({"tools"}),
         client: httpx.AsyncClient | None = None,
         name: str = "ollama",
+        locality: Locality | None = None,
     ) -> None:
         """Store settings; no I/O happens until the first request."""
         self._base_url = base_url.rstrip("/")
@@ -144,6 +148,7 @@ class OllamaBackend(BackendIdentity):
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
+        self._locality = locality or backend_locality("ollama", base_url)
         self._owns_client = client is None
         # Ollama usually runs on this machine or the LAN: environment proxies would only hurt.
         self._client = client if client is not None else make_client(timeouts, trust_env=False)
@@ -236,6 +241,7 @@ class OllamaBackend(BackendIdentity):
                 stop_reason = "tool_use" if saw_tool_call else _STOP_REASONS.get(reason, reason)
                 yield StreamEnd(
                     backend=self._name,
+                    locality=self._locality,
                     model=str(data.get("model") or self._model),
                     usage=Usage(
                         input_tokens=_int(data.get("prompt_eval_count")),

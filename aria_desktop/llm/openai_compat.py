@@ -30,6 +30,7 @@ from aria_desktop.domain.chat import (
     Usage,
 )
 from aria_desktop.domain.errors import MalformedResponseError
+from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
     BackendIdentity,
     SSEEvent,
@@ -127,6 +128,8 @@ class OpenAICompatBackend(BackendIdentity):
         timeouts: deadlines per reply.
         capabilities: what the model can do ("tools", "vision").
         name: backend name used in events, errors and the fallback chain.
+        locality: where the model runs; None applies the one rule
+            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
         client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
     """
 
@@ -139,6 +142,7 @@ class OpenAICompatBackend(BackendIdentity):
         timeouts: Timeouts,
         capabilities: frozenset[str] = frozenset({"tools"}),
         name: str = "openai",
+        locality: Locality | None = None,
         client: httpx.AsyncClient | None = None,
     ) -> None:
         """Store settings; no I/O happens until the first request."""
@@ -149,6 +153,7 @@ class OpenAICompatBackend(BackendIdentity):
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
+        self._locality = locality or backend_locality("openai", base_url)
         self._owns_client = client is None
         self._client = client if client is not None else make_client(timeouts)
         self._unreachable_hint = (
@@ -255,6 +260,7 @@ class OpenAICompatBackend(BackendIdentity):
             raise self._cut(pending)
         yield StreamEnd(
             backend=self._name,
+            locality=self._locality,
             model=model,
             usage=usage,
             stop_reason=_STOP_REASONS.get(finish_reason, finish_reason),

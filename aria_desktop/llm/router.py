@@ -46,6 +46,7 @@ from aria_desktop.domain.errors import (
     ServerError,
     StreamInterruptedError,
 )
+from aria_desktop.domain.locality import Locality
 from aria_desktop.llm._http import Timeouts
 
 __all__ = [
@@ -89,6 +90,9 @@ class _Backend(Protocol):
 
     @property
     def capabilities(self) -> frozenset[str]: ...
+
+    @property
+    def locality(self) -> Locality: ...
 
     def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
 

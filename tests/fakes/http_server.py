@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True)
@@ -266,6 +267,10 @@ class FakeHTTPServer:
                 parts.append(await reader.readexactly(size))
                 await reader.readexactly(2)
             body = b"".join(parts)
+        if "://" in target:
+            # Absolute form (RFC 9112 §3.2.2): a client uses this server as its HTTP proxy, so
+            # a test can give a backend a non-loopback URL while all traffic stays on loopback.
+            target = urlsplit(target).path or "/"
         path = target.split("?", 1)[0]
         return RecordedRequest(method=method, path=path, headers=headers, body=body)
 
@@ -341,6 +346,29 @@ class FakeHTTPServer:
                 watcher.cancel()
             elif not watcher.cancelled():
                 watcher.exception()  # a reset client is a disconnect too: nothing to report
+
+
+# --- a non-loopback URL that stays on loopback ----------------------------------------------
+
+REMOTE_URL = "http://models.example.test:8080/v1"
+"""A model server on another host, as far as ARIA can tell (``.test`` never resolves)."""
+
+
+def proxy_env(proxy: FakeHTTPServer) -> dict[str, str]:
+    """Environment that sends plain-HTTP requests for other hosts through ``proxy``.
+
+    httpx honours these (``trust_env``) and sends the absolute URL to the proxy, which this
+    server accepts, so a backend configured with :data:`REMOTE_URL` really talks to the test
+    server while no packet leaves 127.0.0.1; loopback hosts (the API, Ollama) go direct.
+    """
+    loopback = "127.0.0.1,localhost,::1"
+    return {
+        "HTTP_PROXY": proxy.url,
+        "http_proxy": proxy.url,
+        "NO_PROXY": loopback,
+        "no_proxy": loopback,
+        **{name: "" for name in ("HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy")},
+    }
 
 
 # --- helpers for connect failures -------------------------------------------------------------

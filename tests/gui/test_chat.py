@@ -169,7 +169,8 @@ def test_conversations_list_search_rename_delete_and_reopen(
     chat.open_conversation(alpha_id)
     run(wait_for(lambda: "First reply." in view.transcript.plain_text()))
     assert "alpha question" in view.transcript.plain_text()
-    assert "llama3.2 · local (ollama)" in view.transcript.plain_text()
+    # Where a stored reply ran is not stored: the backend is named, its place never guessed.
+    assert "llama3.2 · ollama" in view.transcript.plain_text()
     # Delete asks first (non-modal box); confirming deletes it.
     view.conversations.setCurrentRow(
         next(
@@ -224,3 +225,37 @@ def test_events_of_other_runs_and_unknown_types_are_ignored(
     stack.orchestrator.set_state("listening")
     run(wait_for(lambda: states[-1:] == ["listening"]))
     assert desktop.context.bridge.running
+
+
+def test_quick_ask_answers_with_the_last_steps_text_and_where_it_ran(
+    desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
+) -> None:
+    async def recall(args: dict[str, Any]) -> dict[str, Any]:
+        return {"memories": ["The user prefers tea."]}
+
+    stack.orchestrator.tools.register(
+        Tool(
+            name="memory_recall",
+            description="Recall memories",
+            parameters={"type": "object", "properties": {"query": {"type": "string"}}},
+            permission="read_only",
+            handler=recall,
+        )
+    )
+    ollama.script(
+        "/api/chat",
+        ollama_tool_calls([("memory_recall", {"query": "drinks"})], text="Let me check."),
+        ollama_text("You prefer tea."),
+    )
+    desktop = desktop_factory(stack.assistant)
+    answered: list[str] = []
+    desktop.quick_ask.answered.connect(lambda _run, status: answered.append(status))
+    desktop.open_quick_ask()
+    view = desktop.quick_ask_view
+    view.prompt.setText("What do I like to drink?")
+    view.prompt.returnPressed.emit()
+    run(wait_for(lambda: answered == ["complete"]))
+    text = view.answer.plain_text()
+    assert "You prefer tea." in text
+    assert "Let me check." not in text  # the reply is the last model step's text
+    assert "llama3.2 · local (ollama) ·" in text

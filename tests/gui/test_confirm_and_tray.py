@@ -194,6 +194,7 @@ def test_tray_icon_and_tooltip_follow_states_and_the_overlay_stops_everything(
         assert desktop.tray_view.icon.toolTip().startswith("ARIA — ")
     assert "Microphone muted" not in desktop.tray_view.icon.toolTip()
     stack.orchestrator._last_backend = "anthropic"
+    stack.orchestrator._last_locality = "cloud"  # as the last think-end said
     stack.orchestrator.set_state("acting")
     run(wait_for(lambda: tray.state == "acting"))
     assert desktop.tray_view.icon.toolTip() == (

@@ -59,6 +59,7 @@ async def test_streams_text_and_reports_usage(anthropic_server: FakeAnthropic) -
     end = chunks[-1]
     assert isinstance(end, StreamEnd)
     assert (end.backend, end.model, end.stop_reason) == ("anthropic", MODEL, "stop")
+    assert end.locality == backend.locality == "cloud"  # even at a loopback test URL
     assert (end.usage.input_tokens, end.usage.output_tokens) == (40, 4)
     sent = anthropic_server.requests_to("/v1/messages")[0]
     # SDK 2.x sends the key as a bearer token; older ones used x-api-key.

@@ -59,6 +59,7 @@ async def test_streams_text_and_ends_with_usage_and_stop_reason(ollama_server: F
     end = chunks[-1]
     assert isinstance(end, StreamEnd)
     assert (end.backend, end.model, end.stop_reason) == ("ollama", "llama3.2", "stop")
+    assert end.locality == backend.locality == "local"
     assert (end.usage.input_tokens, end.usage.output_tokens) == (30, 6)
 
 

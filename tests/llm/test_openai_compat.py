@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -23,6 +25,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.llm import OpenAICompatBackend, Timeouts
 from tests.fakes import Drop, FakeOpenAI, Hang, Send, Sleep
+from tests.fakes.http_server import REMOTE_URL, proxy_env
 from tests.fakes.openai_server import (
     DONE,
     chunk,
@@ -53,7 +56,36 @@ async def test_streams_text_with_usage_from_the_final_chunk(openai_server: FakeO
     end = chunks[-1]
     assert isinstance(end, StreamEnd)
     assert (end.backend, end.model, end.stop_reason) == ("openai", "smollm2", "stop")
+    assert end.locality == backend.locality == "local"  # the test server is on 127.0.0.1
     assert (end.usage.input_tokens, end.usage.output_tokens) == (9, 5)
+
+
+async def test_a_server_on_another_host_is_cloud_and_says_so_on_stream_end(
+    openai_server: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in proxy_env(openai_server).items():
+        monkeypatch.setenv(name, value)  # REMOTE_URL's traffic goes to the test server
+    openai_server.script("/v1/chat/completions", openai_text("From afar.", chunks=2))
+    backend = OpenAICompatBackend(base_url=REMOTE_URL, model="smollm2", api_key="", timeouts=FAST)
+    chunks = await collect(backend.stream_chat(REQUEST))
+    await backend.aclose()
+    assert text_of(chunks) == "From afar."
+    end = chunks[-1]
+    assert isinstance(end, StreamEnd)
+    assert end.locality == backend.locality == "cloud"
+    (sent,) = openai_server.requests_to("/v1/chat/completions")
+    assert sent.headers["host"] == "models.example.test:8080"  # it went through the proxy
+
+
+async def test_the_composition_root_can_state_the_locality(openai_server: FakeOpenAI) -> None:
+    openai_server.script("/v1/chat/completions", openai_text("Hi."))
+    backend = OpenAICompatBackend(
+        base_url=openai_server.url, model="m", api_key=None, timeouts=FAST, locality="cloud"
+    )
+    chunks = await collect(backend.stream_chat(REQUEST))
+    await backend.aclose()
+    assert isinstance(chunks[-1], StreamEnd)
+    assert chunks[-1].locality == "cloud"
 
 
 async def test_request_uses_chat_completions_format_and_bearer_key(

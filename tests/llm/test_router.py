@@ -344,7 +344,7 @@ async def test_falls_back_from_unreachable_ollama_to_anthropic(
     assert text_of(chunks) == "Claude here."
     end = chunks[-1]
     assert isinstance(end, StreamEnd)
-    assert (end.backend, end.model) == ("anthropic", CLAUDE)
+    assert (end.backend, end.model, end.locality) == ("anthropic", CLAUDE, "cloud")
     assert clock.sleeps == [0.5, 1.0]  # ollama was retried before falling back
 
 
@@ -532,6 +532,7 @@ class _StubBackend:
         self.name = name
         self.model = "m"
         self.capabilities = frozenset({"tools"})
+        self.locality = "local"
         self.closed = 0
 
     async def stream_chat(self, request: ChatRequest) -> AsyncIterator[LLMChunk]:

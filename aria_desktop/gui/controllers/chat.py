@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
@@ -11,19 +11,9 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QListWidgetItem, QMessageBox
 
 from aria_desktop.core.ports import Assistant
+from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
-from aria_desktop.domain.events import (
-    ActionConfirmRequest,
-    BackendFallback,
-    ErrorEvent,
-    Event,
-    LlmDelta,
-    RunEnd,
-    RunStart,
-    ThinkEnd,
-    ToolCallEvent,
-    ToolResultEvent,
-)
+from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import reply_badge, state_label, tool_card
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
@@ -34,17 +24,22 @@ _LOGGER = logging.getLogger(__name__)
 FLUSH_INTERVAL_MS = 33
 """Streamed text is re-rendered at most this often (30 Hz): smooth, and cheap at any rate."""
 _SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
+_SEGMENT_ENDS = (events.ToolCallEvent, events.BackendFallback, events.ErrorEvent)
+"""Events drawn below the reply text so far: that text is closed before they are shown."""
 
 
 @dataclass
-class _Run:
+class _ShownTurn:
+    """The turn streaming into this window: its events folded, and the text drawn so far."""
+
     run_id: str
-    conversation_id: str
-    text: str = ""
-    backend: str = ""
-    model: str = ""
-    tools: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    transcript: TurnTranscript
     rendered: str = ""
+
+    @classmethod
+    def start(cls, run_id: str, conversation_id: str) -> _ShownTurn:
+        """Follow turn ``run_id`` (events of other turns are ignored by its transcript)."""
+        return cls(run_id, TurnTranscript(run_id=run_id, conversation_id=conversation_id))
 
 
 class ChatController(QObject):
@@ -61,7 +56,7 @@ class ChatController(QObject):
         self.context = context
         self.conversation_id: str | None = None
         self._titles: list[tuple[str, str]] = []
-        self._run: _Run | None = None
+        self._run: _ShownTurn | None = None
         self._awaiting: str | None = None
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
@@ -160,12 +155,13 @@ class ChatController(QObject):
                         "interrupted": "This reply was cut off.",
                         "error": "This reply failed.",
                     }.get(message.status, "")
-                    badge = reply_badge(message.model, message.backend, None)
+                    # Where a stored reply ran is not stored: name the backend, never guess.
+                    badge = reply_badge(message.model, message.backend, "", None)
                     transcript.append_reply(message.content, badge, note=note)
             elif message.role == "tool":
                 name, arguments = calls.get(message.tool_call_id or "", (message.name or "", {}))
                 transcript.append_tool_card(*tool_card(name, arguments, message.content), "ok")
-        if self._run is not None and self._run.conversation_id == conversation_id:
+        if self._run is not None and self._run.transcript.conversation_id == conversation_id:
             transcript.begin_reply()
             self._flush()
 
@@ -254,7 +250,7 @@ class ChatController(QObject):
         )
         self._awaiting = None
         if self._run is None:
-            self._run = _Run(run_id=started.run_id, conversation_id=started.conversation_id)
+            self._run = _ShownTurn.start(started.run_id, started.conversation_id)
         if self.conversation_id != started.conversation_id:
             self.conversation_id = started.conversation_id
             self.refresh_conversations()
@@ -279,55 +275,55 @@ class ChatController(QObject):
         """The run shown as streaming, if any."""
         return self._run.run_id if self._run is not None else None
 
-    def _on_state(self, state: str, _backend: str) -> None:
+    def _on_state(self, state: str, _backend: str, _locality: str) -> None:
         if self._run is None:
             self.view.status.setText(state_label(state))
 
-    def _on_event(self, event: Event) -> None:
-        run = self._run
-        if isinstance(event, RunStart):
+    def _on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.RunStart):
             self._adopt(event)
             return
+        run = self._run
         if run is None or event.run_id != run.run_id:
             return
+        if isinstance(event, _SEGMENT_ENDS):
+            self._close_segment()
+        run.transcript.add(event)
+        self._show(run, event)
+
+    def _show(self, run: _ShownTurn, event: events.Event) -> None:
+        """Draw what ``event`` (already folded into ``run``'s transcript) changed."""
         transcript = self.view.transcript
-        if isinstance(event, LlmDelta):
-            run.text += event.text
+        if isinstance(event, events.LlmDelta):
             if not self._flush_timer.isActive():
                 self._flush_timer.start()
             self.view.status.setText("Answering…")
-        elif isinstance(event, ThinkEnd):
-            if event.backend:
-                run.backend, run.model = event.backend, event.model
-        elif isinstance(event, ToolCallEvent):
-            self._close_segment()
-            run.tools[event.call_id] = (event.name, dict(event.arguments))
+        elif isinstance(event, events.ToolCallEvent):
             self.view.status.setText(f"Using {event.name}…")
-        elif isinstance(event, ToolResultEvent):
-            name, arguments = run.tools.get(event.call_id, (event.name, {}))
-            transcript.append_tool_card(*tool_card(name, arguments, event.result), event.status)
-        elif isinstance(event, BackendFallback):
-            self._close_segment()
+        elif isinstance(event, events.ToolResultEvent):
+            call = run.transcript.tool_calls[event.call_id]
+            card = tool_card(call.name, call.arguments, event.result)
+            transcript.append_tool_card(*card, event.status)
+        elif isinstance(event, events.BackendFallback):
             transcript.append_notice(
                 f"{event.from_backend} did not answer ({event.reason.replace('_', ' ')}); "
                 f"trying {event.to_backend}."
             )
-        elif isinstance(event, ActionConfirmRequest):
+        elif isinstance(event, events.ActionConfirmRequest):
             self.view.status.setText("Waiting for you to approve or deny an action…")
-        elif isinstance(event, ErrorEvent):
-            self._close_segment()
+        elif isinstance(event, events.ErrorEvent):
             transcript.append_error(event.message, event.hint)
-        elif isinstance(event, RunEnd):
-            self._finish(run, event)
+        elif isinstance(event, events.RunEnd):
+            self._finish(run, event.status)
 
-    def _adopt(self, event: RunStart) -> None:
+    def _adopt(self, event: events.RunStart) -> None:
         """Show a turn started elsewhere (voice, quick ask) in the open conversation."""
         if self._run is not None and self._run.run_id == event.run_id:
             return
         if self._run is None and event.run_id is not None and self._awaiting is not None:
             if event.source == "text" and event.text == self._awaiting:
                 # Over the HTTP API the events can overtake the answer to start_turn.
-                self._run = _Run(run_id=event.run_id, conversation_id=event.conversation_id)
+                self._run = _ShownTurn.start(event.run_id, event.conversation_id)
             return
         if (
             self._run is None
@@ -335,19 +331,20 @@ class ChatController(QObject):
             and event.conversation_id == self.conversation_id
             and event.source != "text"
         ):
-            self._run = _Run(run_id=event.run_id, conversation_id=event.conversation_id)
+            self._run = _ShownTurn.start(event.run_id, event.conversation_id)
             self.view.transcript.append_user(event.text)
             self.view.set_busy(True)
 
     def _flush(self) -> None:
         run = self._run
-        if run is None or run.text == run.rendered:
+        if run is None or run.transcript.segment_text == run.rendered:
             return
+        text = run.transcript.segment_text
         if not self.view.transcript.reply_open:
             self.view.transcript.begin_reply()
-        self.view.transcript.set_reply_markdown(run.text)
-        run.rendered = run.text
-        self.reply_rendered.emit(run.text)
+        self.view.transcript.set_reply_markdown(text)
+        run.rendered = text
+        self.reply_rendered.emit(text)
 
     def _close_segment(self) -> None:
         """End the reply text shown so far (a tool card or notice follows it)."""
@@ -356,34 +353,32 @@ class ChatController(QObject):
         if self.view.transcript.reply_open:
             self.view.transcript.end_reply()
         if self._run is not None:
-            self._run.text = self._run.rendered = ""
+            self._run.rendered = ""
 
-    def _finish(self, run: _Run, event: RunEnd) -> None:
+    def _finish(self, run: _ShownTurn, status: events.RunStatus) -> None:
         self._flush_timer.stop()
         self._flush()
-        transcript = self.view.transcript
-        badge = reply_badge(run.model, run.backend, event.latency_ms)
-        if event.status == "complete":
+        transcript, folded = self.view.transcript, run.transcript
+        badge = reply_badge(folded.model, folded.backend, folded.locality, folded.latency_ms)
+        if status == "complete":
             if transcript.reply_open:
                 transcript.end_reply(badge)
             else:
                 transcript.append_notice(f"Done · {badge}")
-        elif event.status == "cancelled":
+        elif status == "cancelled":
             if transcript.reply_open:
                 transcript.end_reply(note="Stopped — what arrived is kept.")
             else:
                 transcript.append_notice("Stopped.")
-        elif event.status == "interrupted":
+        elif status == "interrupted":
             transcript.end_reply(note="The reply was cut off; what arrived is kept.")
         else:
             transcript.end_reply()
         self._run = None
         self.view.set_busy(False)
-        self.view.status.setText(
-            {"complete": "Ready", "cancelled": "Stopped"}.get(event.status, "Ready")
-        )
+        self.view.status.setText({"complete": "Ready", "cancelled": "Stopped"}.get(status, "Ready"))
         self.refresh_conversations()
-        self.turn_finished.emit(run.run_id, event.status)
+        self.turn_finished.emit(run.run_id, status)
 
     # --- links --------------------------------------------------------------------------------
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from aria_desktop.domain.commands import StartTurn
-from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd, RunStart, ThinkEnd
+from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd, RunStart
+from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import reply_badge
 from aria_desktop.gui.views.quick_ask import QuickAskView
@@ -25,9 +26,7 @@ class QuickAskController(QObject):
         self.context = context
         self.run_id: str | None = None
         self._awaiting: str | None = None
-        self._text = ""
-        self._backend = ""
-        self._model = ""
+        self._transcript = TurnTranscript()
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(33)
@@ -54,7 +53,7 @@ class QuickAskController(QObject):
         self.view.answer.show_placeholder("")
         self.view.answer.append_user(text)
         self.view.hint.setText("Thinking…")
-        self._text = ""
+        self._transcript = TurnTranscript()
         self._awaiting = text
         self.context.tasks.spawn(
             self._start(text), name="aria-gui-quick-ask", on_error=self._failed
@@ -78,25 +77,25 @@ class QuickAskController(QObject):
             return
         if self.run_id is None or event.run_id != self.run_id:
             return
+        answer = self._transcript
+        answer.add(event)
         if isinstance(event, LlmDelta):
-            self._text += event.text
             if not self._timer.isActive():
                 self._timer.start()
-        elif isinstance(event, ThinkEnd) and event.backend:
-            self._backend, self._model = event.backend, event.model
         elif isinstance(event, ErrorEvent):
             self.view.answer.append_error(event.message, event.hint)
         elif isinstance(event, RunEnd):
             self._timer.stop()
             self._flush()
-            badge = reply_badge(self._model, self._backend, event.latency_ms)
+            badge = reply_badge(answer.model, answer.backend, answer.locality, answer.latency_ms)
             self.view.answer.end_reply(badge if event.status == "complete" else "")
             self.view.hint.setText("" if event.status == "complete" else event.status.capitalize())
             run_id, self.run_id = self.run_id, None
             self.answered.emit(run_id, event.status)
 
     def _flush(self) -> None:
-        if not self._text:
+        """Draw the answer so far: the text of the current model step (the transcript's rule)."""
+        if not self._transcript.text:
             return
-        self.view.answer.set_reply_markdown(self._text)
+        self.view.answer.set_reply_markdown(self._transcript.text)
         self.view.hint.setText("")

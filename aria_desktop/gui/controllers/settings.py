@@ -34,7 +34,8 @@ _SECTIONS = (
         "privacy",
         ("memory.", "privacy."),
         "Memory and privacy settings appear here once memory "
-        "is installed. Conversations go to the cloud only if Claude is in the fallback order.",
+        "is installed. Conversations go to the cloud only if Claude, or an OpenAI-compatible "
+        "server on another computer, is in the fallback order.",
     ),
 )
 

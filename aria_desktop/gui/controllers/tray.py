@@ -56,6 +56,7 @@ class TrayController(QObject):
         self.tray = tray
         self.state = "offline"
         self.backend = ""
+        self.locality = ""
         self.detail = "Starting…"
         self.capabilities: dict[str, CapabilityStatus] = {}
         self._refresh_timer = QTimer(self)
@@ -64,15 +65,15 @@ class TrayController(QObject):
         actions.push_to_talk.triggered.connect(lambda: self.push_to_talk("toggle"))
         actions.mute.triggered.connect(self._on_mute_clicked)
         actions.computer_control.triggered.connect(self._on_computer_clicked)
-        actions.stop_everything.triggered.connect(self.stop_everything)
-        overlay.stop_button.clicked.connect(self.stop_everything)
+        for kill_switch in (actions.stop_everything.triggered, overlay.stop_button.clicked):
+            kill_switch.connect(self.stop_everything)
         context.bridge.state_changed.connect(self.show_state)
         context.bridge.event_received.connect(self._on_event)
         context.on_attach(self._on_attached)
         if tray is not None:
             tray.menu.aboutToShow.connect(self.refresh_capabilities)
         self._apply_capabilities()
-        self.show_state("offline", "")
+        self.show_state("offline", "", "")
 
     def attach_tray(self, tray: TrayView) -> None:
         """Drive ``tray`` from now on (a tray host appeared after the app started)."""
@@ -82,7 +83,7 @@ class TrayController(QObject):
 
     def _on_attached(self, assistant: Assistant) -> None:
         self.detail = ""
-        self.show_state(assistant.state, self.backend)
+        self.show_state(assistant.state, self.backend, self.locality)
         self.refresh_capabilities()
         self._refresh_timer.start()
 
@@ -92,16 +93,20 @@ class TrayController(QObject):
         self._refresh_timer.stop()
         self.capabilities = {}
         self._apply_capabilities()
-        self.show_state("offline", "")
+        self.show_state("offline", "", "")
 
     # --- state --------------------------------------------------------------------------------
 
-    def show_state(self, state: str, backend: str) -> None:
-        """Icon, tooltip, mute check mark and the acting overlay for ``state``."""
+    def show_state(self, state: str, backend: str, locality: str) -> None:
+        """Icon, tooltip, mute check mark and the acting overlay for ``state``.
+
+        ``backend`` and its ``locality`` come from the ``state-changed`` event ("" keeps the
+        last known pair): the tooltip shows where the model runs as decided, never guessed.
+        """
         self.state = state
         if backend:
-            self.backend = backend
-        tooltip = tray_tooltip(state, self.backend, self.detail)
+            self.backend, self.locality = backend, locality
+        tooltip = self.tooltip
         if self.tray is not None:
             self.tray.set_state(self.icons.for_state(state), tooltip)
         if state == "acting":
@@ -117,7 +122,7 @@ class TrayController(QObject):
     @property
     def tooltip(self) -> str:
         """The tooltip as shown now."""
-        return tray_tooltip(self.state, self.backend, self.detail)
+        return tray_tooltip(self.state, self.backend, self.locality, self.detail)
 
     # --- capabilities -------------------------------------------------------------------------
 

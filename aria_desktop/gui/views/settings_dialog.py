@@ -159,8 +159,9 @@ class SettingsDialogView(QDialog):
         form.addRow(
             "",
             note(
-                "Drag to reorder; untick a backend to leave it out. Claude "
-                "(anthropic) sends the conversation to the cloud."
+                "Drag to reorder; untick a backend to leave it out. Claude (anthropic), "
+                "and an OpenAI-compatible server on another computer, send the "
+                "conversation to the cloud."
             ),
         )
         self.fallback_on: dict[str, QCheckBox] = {}
