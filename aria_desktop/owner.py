@@ -17,21 +17,26 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aria_desktop import __version__, paths
-from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.outgoing import HttpResultSender
-from aria_desktop.api.server import ApiServer
-from aria_desktop.api.token import TokenFile
-from aria_desktop.bootstrap import App, build_app, start_voice
-from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.automations import AutomationEngine
-from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.automation import AutomationSpec, ConversationMode
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import RunEnd
 from aria_desktop.settings import Settings
+
+if TYPE_CHECKING:
+    # The web server (FastAPI, uvicorn, pydantic) and the core are imported when an owner
+    # starts: ``client_host`` serves every CLI command that talks to a running owner, and
+    # those must start fast (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.api.config import ApiConfig
+    from aria_desktop.api.outgoing import HttpResultSender
+    from aria_desktop.api.server import ApiServer
+    from aria_desktop.bootstrap import App
+    from aria_desktop.core.assistant import LocalAssistant
+    from aria_desktop.core.automations import AutomationEngine
+    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.ports import AudioSink, AudioSource
 
 __all__ = ["Owner", "api_config", "automation_specs", "client_host", "start_owner"]
 
@@ -41,6 +46,8 @@ _POLL_S = 0.05
 
 def api_config(settings: Settings) -> ApiConfig:
     """The API server's configuration from the settings."""
+    from aria_desktop.api.config import ApiConfig
+
     api = settings.api
     return ApiConfig(
         host=api.host,
@@ -171,8 +178,8 @@ async def _warm_up_embedder(app: App) -> None:
 async def start_owner(
     settings: Settings,
     *,
-    voice_source_factory: Callable[[], Any] | None = None,
-    voice_sink: Any = None,
+    voice_source_factory: Callable[[], AudioSource] | None = None,
+    voice_sink: AudioSink | None = None,
 ) -> Owner:
     """Take ownership of the data and start the core, the API, automations and voice.
 
@@ -184,6 +191,12 @@ async def start_owner(
         ApiBindError: the API cannot listen where the settings say.
         ConfigError: an automation is invalid.
     """
+    from aria_desktop.api.outgoing import HttpResultSender
+    from aria_desktop.api.server import ApiServer
+    from aria_desktop.api.token import TokenFile
+    from aria_desktop.bootstrap import build_app, start_voice
+    from aria_desktop.core.automations import AutomationEngine
+
     app = await build_app(settings)
     sender = HttpResultSender()
     server: ApiServer | None = None

@@ -40,6 +40,10 @@ def register(sub: Subparsers) -> None:
         "computer", help="screenshot, OCR, find-and-click and grounding on a real app"
     )
     computer.add_argument("--rounds", type=int, default=10, help="repetitions per figure")
+    cli = bench_sub.add_parser(
+        "cli", help="start-to-exit time of aria commands beside `python -c pass`"
+    )
+    cli.add_argument("--runs", type=int, default=5, help="timed runs per command")
     bench.set_defaults(handler=_cmd_bench)
 
 

@@ -14,15 +14,13 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop import paths
-from aria_desktop.api.client import ApiClient
-from aria_desktop.api.token import TokenFile
-from aria_desktop.cli._assistant import owner_client
+from aria_desktop.cli._assistant import connect_client, owner_client
 from aria_desktop.cli._common import EXIT_OK, Subparsers
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
-from aria_desktop.memory.owner_lock import read_owner
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
+    from aria_desktop.api.client import ApiClient
     from aria_desktop.gui.app import Connection
 
 __all__ = ["local_connector", "register"]
@@ -59,6 +57,8 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
 
     async def connect_remote() -> Connection:
         return await _attached(await _attach_client(settings, attach or None))
+
+    from aria_desktop.memory.owner_lock import read_owner
 
     if attach == "" and read_owner(resolve_database_path(settings)) is None:
         raise _nothing_to_attach()  # before any window opens
@@ -128,15 +128,10 @@ async def _attached(client: ApiClient) -> Connection:
 
 async def _attach_client(settings: Settings, url: str | None) -> ApiClient:
     """A connected API client for ``url``, or for the owner the lock file advertises."""
+    from aria_desktop.memory.owner_lock import read_owner
+
     if url:
-        token_file = TokenFile(paths.api_token_path())
-        client = ApiClient(url, token_file.read(), token_file=token_file)
-        try:
-            await client.connect()
-        except BaseException:
-            await client.aclose()
-            raise
-        return client
+        return await connect_client(url)
     owner = read_owner(resolve_database_path(settings))
     if owner is None:
         raise _nothing_to_attach()
