@@ -8,11 +8,12 @@ writing while another owns it (ARCHITECTURE.md: owner); then the LLM router and 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from aria_desktop import __version__, paths
 from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     # builder that uses them: a command pays only for what it builds (ARCHITECTURE.md:
     # start-up cost).
     from collections.abc import AsyncGenerator
+
+    from _typeshed import DataclassInstance
 
     from aria_desktop.computer.controller import DesktopController
     from aria_desktop.core.assistant import LocalAssistant
@@ -66,6 +69,7 @@ __all__ = [
     "build_stt",
     "build_tts",
     "build_voice",
+    "config_from",
     "database_path",
     "microphone_problem",
     "open_audit_log",
@@ -74,6 +78,25 @@ __all__ = [
 ]
 
 _LOGGER = logging.getLogger(__name__)
+
+_Config = TypeVar("_Config", bound="DataclassInstance")
+
+
+def config_from(config_type: type[_Config], section: object, **overrides: object) -> _Config:
+    """A component's config dataclass filled from the settings section of the same names.
+
+    Each field of ``config_type`` that ``section`` has an attribute of the same name for takes
+    that value; ``overrides`` set the others (or convert a value), and the rest keep their
+    defaults. One copy rule instead of a keyword per field at every join, so a setting added
+    under the component's own name reaches it without editing the composition root.
+    """
+    values: dict[str, object] = {
+        f.name: getattr(section, f.name)
+        for f in dataclasses.fields(config_type)
+        if hasattr(section, f.name)
+    }
+    values.update(overrides)
+    return config_type(**values)
 
 
 def database_path(settings: Settings) -> Path:
@@ -234,21 +257,13 @@ async def build_app(
     store = SQLiteConversationStore(database)
     router = build_router(settings)
     audit = open_audit_log()
-    agent = settings.agent
     computer = build_computer(settings, audit=audit, router=router)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
         policy=computer.policy_hook(default_policy),
-        config=AgentConfig(
-            max_steps=agent.max_steps,
-            turn_deadline_s=agent.turn_deadline_s,
-            history_token_budget=agent.history_token_budget,
-            confirm_timeout_s=agent.confirm_timeout_s,
-            system_prompt=agent.system_prompt,
-            max_tokens=settings.llm.max_tokens,
-        ),
+        config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
     )
     embedder = build_embedder(settings)
     memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
@@ -300,15 +315,11 @@ def memory_config(settings: Settings) -> MemoryConfig:
     from aria_desktop.core.memory import MemoryConfig
 
     mem = settings.memory
-    return MemoryConfig(
-        auto_extract=mem.auto_extract,
-        ask_first=mem.ask_first,
-        recall_limit=mem.recall_limit,
-        max_facts_per_turn=mem.max_facts_per_turn,
+    return config_from(
+        MemoryConfig,
+        mem,
         private_conversations=frozenset(mem.private_conversations),
         private_sources=frozenset(mem.private_apps),
-        decay_after_days=mem.decay_after_days,
-        decay_per_day=mem.decay_per_day,
         min_confidence=min(1.0, mem.min_confidence),
     )
 

@@ -47,20 +47,9 @@ _POLL_S = 0.05
 def api_config(settings: Settings) -> ApiConfig:
     """The API server's configuration from the settings."""
     from aria_desktop.api.config import ApiConfig
+    from aria_desktop.bootstrap import config_from
 
-    api = settings.api
-    return ApiConfig(
-        host=api.host,
-        port=api.port,
-        allow_remote=api.allow_remote,
-        allowed_origins=api.allowed_origins,
-        max_body_bytes=api.max_body_bytes,
-        max_header_bytes=api.max_header_bytes,
-        max_sse_streams=api.max_sse_streams,
-        sse_idle_timeout_s=api.sse_idle_timeout_s,
-        rate_limit_per_s=api.rate_limit_per_s,
-        rate_limit_burst=api.rate_limit_burst,
-    )
+    return config_from(ApiConfig, settings.api)
 
 
 def client_host(host: str) -> str:
