@@ -9,7 +9,9 @@ The children compile ARIA's modules once into a temporary bytecode cache (an ins
 has its bytecode), so the figures do not include compiling source files on every start even
 where ``PYTHONDONTWRITEBYTECODE`` is set.
 
-The start-up targets (ARCHITECTURE.md: start-up cost) are printed beside the figures.
+The start-up targets (ARCHITECTURE.md: start-up cost) are printed beside the figures. The
+children's CPU time (user + system) is printed too: on a busy machine wall time grows with the
+load, CPU time much less.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import resource
 import shutil
 import socket
 import statistics
@@ -55,12 +58,14 @@ class CommandTiming:
     Attributes:
         label: the command as a person would type it.
         median_s: median wall time of the timed runs, seconds (None: not measured).
+        cpu_s: median CPU time (user + system) of the timed runs, seconds.
         target_s: the start-up target, seconds (None: the reference row has none).
         note: why the command was not measured, or "".
     """
 
     label: str
     median_s: float | None
+    cpu_s: float | None = None
     target_s: float | None = None
     note: str = ""
 
@@ -90,12 +95,27 @@ def _free_port() -> int:
         return port
 
 
-async def _run(argv: Sequence[str], env: Mapping[str, str]) -> float:
-    """Run one command to its end; its wall time in seconds.
+@dataclass(frozen=True)
+class _Times:
+    """Wall and CPU time of one or more runs of a command, seconds."""
+
+    wall_s: float
+    cpu_s: float
+
+
+def _children_cpu_s() -> float:
+    """CPU time (user + system) of this process's finished children so far, seconds."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def _run(argv: Sequence[str], env: Mapping[str, str]) -> _Times:
+    """Run one command to its end; its wall and CPU time.
 
     Raises:
         AriaError: the command failed (its error output is in the message).
     """
+    cpu_before = _children_cpu_s()
     started = time.perf_counter()
     process = await asyncio.create_subprocess_exec(
         *argv, env=dict(env), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
@@ -113,13 +133,17 @@ async def _run(argv: Sequence[str], env: Mapping[str, str]) -> float:
             f"`{' '.join(argv)}` failed (exit {process.returncode}): "
             f"{stderr.decode(errors='replace').strip()[-500:]}"
         )
-    return elapsed
+    return _Times(wall_s=elapsed, cpu_s=_children_cpu_s() - cpu_before)
 
 
-async def _median(argv: Sequence[str], env: Mapping[str, str], runs: int) -> float:
-    """Median wall time of ``runs`` timed runs after one untimed warm-up run."""
+async def _median(argv: Sequence[str], env: Mapping[str, str], runs: int) -> _Times:
+    """Median wall and CPU time of ``runs`` timed runs after one untimed warm-up run."""
     await _run(argv, env)
-    return statistics.median([await _run(argv, env) for _ in range(runs)])
+    times = [await _run(argv, env) for _ in range(runs)]
+    return _Times(
+        wall_s=statistics.median(t.wall_s for t in times),
+        cpu_s=statistics.median(t.cpu_s for t in times),
+    )
 
 
 def _pad_to(pcm: bytes, sample_rate_hz: int, seconds: float) -> bytes:
@@ -211,15 +235,28 @@ async def _daemon(env: Mapping[str, str]) -> AsyncIterator[None]:
                 await process.wait()
 
 
+async def _row(
+    label: str,
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    runs: int,
+    *,
+    target_s: float | None = None,
+    note: str = "",
+) -> CommandTiming:
+    """Time ``argv`` and describe it as one report row."""
+    times = await _median(argv, env, runs)
+    return CommandTiming(
+        label=label, median_s=times.wall_s, cpu_s=times.cpu_s, target_s=target_s, note=note
+    )
+
+
 async def _timed_rows(home: Path, env: Mapping[str, str], runs: int) -> list[CommandTiming]:
     """Measure every command in the temporary home ``home``."""
-    python_s = await _median([sys.executable, "-c", "pass"], env, runs)
-    rows = [CommandTiming(label="python -c pass", median_s=python_s)]
-    rows.append(
-        CommandTiming(
-            label="aria --help", median_s=await _median(_aria("--help"), env, runs), target_s=0.3
-        )
-    )
+    rows = [
+        await _row("python -c pass", [sys.executable, "-c", "pass"], env, runs),
+        await _row("aria --help", _aria("--help"), env, runs, target_s=0.3),
+    ]
     clip = home / "clip.wav"
     label = f"aria transcribe ({CLIP_S:g} s clip)"
     try:
@@ -227,42 +264,33 @@ async def _timed_rows(home: Path, env: Mapping[str, str], runs: int) -> list[Com
     except AriaError as exc:
         rows.append(CommandTiming(label=label, median_s=None, target_s=1.2, note=exc.message))
     else:
-        median_s = await _median(_aria("transcribe", str(clip)), env, runs)
-        rows.append(
-            CommandTiming(label=label, median_s=median_s, target_s=1.2, note=f"clip by {voice}")
-        )
+        transcribe = _aria("transcribe", str(clip))
+        rows.append(await _row(label, transcribe, env, runs, target_s=1.2, note=f"clip by {voice}"))
     for text in _MEMORIES:
         await _run(_aria("memory", "add", text), env)
     search = _aria("memory", "search", _QUERY)
-    rows.append(
-        CommandTiming(
-            label="aria memory search (no owner)",
-            median_s=await _median(search, env, runs),
-            target_s=0.8,
-        )
-    )
+    rows.append(await _row("aria memory search (no owner)", search, env, runs, target_s=0.8))
     async with _daemon(env):
         rows.append(
-            CommandTiming(
-                label="aria memory search (through owner)",
-                median_s=await _median(search, env, runs),
-                target_s=0.3,
-            )
+            await _row("aria memory search (through owner)", search, env, runs, target_s=0.3)
         )
     return rows
 
 
 def format_rows(rows: Sequence[CommandTiming], runs: int) -> list[str]:
-    """The report: one line per command with its median, target and margin over Python."""
+    """The report: one line per command with its median, CPU time, target and verdict."""
     base = rows[0].median_s or 0.0
     lines = [
         f"aria bench cli: median wall time of {runs} run(s) per command, after one warm-up run",
-        f"  {'command':38} {'median':>8}  {'target':>8}  {'over python':>11}  verdict",
+        f"  {'command':38} {'median':>8}  {'cpu':>7}  {'target':>8}  {'over python':>11}  verdict",
     ]
     for row in rows:
         if row.median_s is None:
-            lines.append(f"  {row.label:38} {'-':>8}  {'':>8}  {'':>11}  skipped: {row.note}")
+            lines.append(
+                f"  {row.label:38} {'-':>8}  {'':>7}  {'':>8}  {'':>11}  skipped: {row.note}"
+            )
             continue
+        cpu = f"{row.cpu_s:5.2f} s" if row.cpu_s is not None else ""
         target = f"<= {row.target_s:g} s" if row.target_s is not None else ""
         over = f"+{row.median_s - base:.3f} s" if row is not rows[0] else ""
         verdict = ""
@@ -271,7 +299,8 @@ def format_rows(rows: Sequence[CommandTiming], runs: int) -> list[str]:
         if row.note:
             verdict += f" ({row.note})"
         lines.append(
-            f"  {row.label:38} {row.median_s:6.3f} s  {target:>8}  {over:>11}  {verdict}".rstrip()
+            f"  {row.label:38} {row.median_s:6.3f} s  {cpu:>7}  {target:>8}  {over:>11}  "
+            f"{verdict}".rstrip()
         )
     return lines
 

@@ -28,7 +28,7 @@ _LABELS = (
 def test_rows_show_median_target_margin_and_verdict() -> None:
     rows = [
         CommandTiming(label="python -c pass", median_s=0.02),
-        CommandTiming(label="aria --help", median_s=0.25, target_s=0.3),
+        CommandTiming(label="aria --help", median_s=0.25, cpu_s=0.2, target_s=0.3),
         CommandTiming(label="aria memory search (no owner)", median_s=0.9, target_s=0.8),
         CommandTiming(label="aria transcribe (2 s clip)", median_s=None, note="no voice"),
     ]
@@ -38,6 +38,7 @@ def test_rows_show_median_target_margin_and_verdict() -> None:
     assert "+" not in body["python -c pass"]
     assert "<= 0.3 s" in body["aria --help"]
     assert "+0.230 s" in body["aria --help"]
+    assert " 0.20 s" in body["aria --help"]  # CPU time
     assert body["aria --help"].endswith("meets target")
     assert body["aria memory search (no owner)"].endswith("OVER target")
     assert body["aria transcribe (2 s clip)"].endswith("skipped: no voice")
@@ -61,6 +62,7 @@ async def test_suite_times_every_command_and_prints_its_row(
     rows = await run_cli_bench(runs=1)
     assert [row.label for row in rows] == list(_LABELS)
     assert all(row.median_s is not None and row.median_s > 0 for row in rows)
+    assert all(row.cpu_s is not None and row.cpu_s > 0 for row in rows)
     out = capsys.readouterr().out.splitlines()
     assert "1 run(s)" in out[0]
     for label in _LABELS:
