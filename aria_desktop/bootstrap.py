@@ -7,7 +7,6 @@ writing while another owns it (ARCHITECTURE.md: owner); then the LLM router and 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -17,9 +16,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from aria_desktop import __version__, paths
 from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
-from aria_desktop.domain.chat import CapabilityStatus
-from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
-from aria_desktop.domain.errors import AriaError, AudioDeviceError, VoiceUnavailableError
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
 
 if TYPE_CHECKING:
@@ -55,8 +51,6 @@ if TYPE_CHECKING:
     from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 
 __all__ = [
-    "VOICE_OFF",
-    "VOICE_OFF_HINT",
     "App",
     "MemoryStorage",
     "build_app",
@@ -71,10 +65,8 @@ __all__ = [
     "build_voice",
     "config_from",
     "database_path",
-    "microphone_problem",
     "open_audit_log",
     "open_memory",
-    "start_voice",
 ]
 
 _LOGGER = logging.getLogger(__name__)
@@ -644,94 +636,4 @@ def build_computer(
             models=tuple(models),
         ),
         unavailable_reason=_computer_unavailable,
-    )
-
-
-def microphone_problem(device: str) -> str:
-    """Why the configured microphone cannot be used ("" when it can be opened).
-
-    Blocking (PortAudio enumerates devices): call it in a worker thread.
-    """
-    from aria_desktop.voice.devices import find_device
-
-    try:
-        find_device(device, output=False)
-    except AudioDeviceError as exc:
-        return f"Unavailable: no microphone. {exc.message} {exc.hint}".strip()
-    return ""
-
-
-async def start_voice(
-    app: App,
-    *,
-    source_factory: Callable[[], AudioSource] | None = None,
-    sink: AudioSink | None = None,
-) -> VoicePipeline | None:
-    """Voice for a running owner (daemon, tray app), as ``voice.enabled`` says.
-
-    With a microphone (or an injected ``source_factory``) the pipeline starts: its models
-    load in the background (``voice-load-*`` events) and the wake word listener opens once
-    they are ready; nothing here waits for a model. Without a microphone the pipeline is
-    still installed, so the "voice" capability says why it cannot listen (tray items show
-    the reason) and Speak / Transcribe keep working. Switched off, the capability and the
-    voice commands say so and how to turn it on.
-
-    Returns:
-        The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
-        voice is switched off.
-    """
-    settings = app.settings
-    if not settings.voice.enabled:
-        _LOGGER.info("Voice is switched off (voice.enabled = false)")
-        _install_voice_unavailable(app.orchestrator, VOICE_OFF, hint=VOICE_OFF_HINT)
-        return None
-    problem = ""
-    if source_factory is None:
-        problem = await asyncio.to_thread(microphone_problem, settings.voice.input_device)
-        if problem:
-            _LOGGER.info("Voice: %s", problem)
-    try:
-        pipeline = build_voice(
-            settings,
-            app.orchestrator,
-            source_factory=source_factory,
-            sink=sink,
-            use_microphone=not problem,
-            no_microphone_reason=problem,
-        )
-        if not problem:
-            await pipeline.start()
-    except AriaError as exc:
-        _LOGGER.error("Voice is unavailable: %s", exc.message)
-        _install_voice_unavailable(
-            app.orchestrator, f"Voice is unavailable: {exc.message}", hint="Run `aria doctor`."
-        )
-        return None
-    app.voice = pipeline
-    return pipeline
-
-
-VOICE_OFF = "Voice is switched off."
-VOICE_OFF_HINT = (
-    "To use it, tick Enabled in Settings → Voice (voice.enabled) or run "
-    "`aria config set voice.enabled true`, then restart ARIA."
-)
-
-
-def _install_voice_unavailable(orchestrator: Orchestrator, message: str, *, hint: str) -> None:
-    """Voice commands and the "voice" capability say why voice is missing and what to do.
-
-    Push to talk, mute, speak and transcribe (tray, hotkeys, API) then answer with
-    ``VoiceUnavailableError(message, hint)`` instead of "unknown command"; the capability's
-    reason (menu items and their tooltips) is the same text.
-    """
-
-    async def refuse(_command: object) -> None:
-        raise VoiceUnavailableError(message, hint=hint)
-
-    for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
-        orchestrator.register_command(command_type, refuse)
-    reason = f"{message} {hint}"
-    orchestrator.register_capability(
-        "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
     )
