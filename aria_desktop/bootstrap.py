@@ -7,48 +7,52 @@ writing while another owns it (ARCHITECTURE.md: owner); then the LLM router and 
 
 from __future__ import annotations
 
-import asyncio
+import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
-from aria_desktop import __version__, keystore, paths
-from aria_desktop.core.agent import AgentConfig
-from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.bus import EventBus
-from aria_desktop.core.computer import ComputerAgent, ComputerConfig, ComputerUse, ModelChoice
-from aria_desktop.core.memory import MemoryConfig, MemoryService
-from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import ChatModel, SettingsAccess
-from aria_desktop.core.speech import SpeechService
-from aria_desktop.core.tools import default_policy
-from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
-from aria_desktop.domain.chat import CapabilityStatus
-from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
-from aria_desktop.domain.errors import AriaError, AudioDeviceError, VoiceUnavailableError
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.ollama import OllamaBackend
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
-from aria_desktop.llm.router import BreakerPolicy, RetryPolicy, Router, Timeouts
-from aria_desktop.log import scrub_text
-from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
+from aria_desktop import __version__, paths
+from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
-from aria_desktop.storage.connection import sqlite_info
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 
 if TYPE_CHECKING:
+    # Adapters (and the core services that only some commands need) are imported inside the
+    # builder that uses them: a command pays only for what it builds (ARCHITECTURE.md:
+    # start-up cost).
+    from collections.abc import AsyncGenerator
+
+    from _typeshed import DataclassInstance
+
     from aria_desktop.computer.controller import DesktopController
+    from aria_desktop.core.assistant import LocalAssistant
+    from aria_desktop.core.audit import AuditLog
+    from aria_desktop.core.bus import EventBus
+    from aria_desktop.core.computer import ComputerAgent
+    from aria_desktop.core.memory import MemoryConfig, MemoryService
+    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.ports import (
+        AudioSink,
+        AudioSource,
+        ChatModel,
+        SettingsAccess,
+        SpeechToText,
+        TextToSpeech,
+        WakeWordDetector,
+    )
+    from aria_desktop.core.speech import SpeechService
+    from aria_desktop.core.voice_pipeline import VoicePipeline
+    from aria_desktop.domain.chat import ChatRequest, LLMChunk
+    from aria_desktop.llm.router import Router
+    from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
+    from aria_desktop.storage.conversations import SQLiteConversationStore
+    from aria_desktop.storage.database import Database
 
 __all__ = [
-    "VOICE_OFF",
-    "VOICE_OFF_HINT",
     "App",
     "MemoryStorage",
-    "Storage",
     "build_app",
     "build_computer",
     "build_embedder",
@@ -56,16 +60,35 @@ __all__ = [
     "build_router",
     "build_speech",
     "build_speech_engines",
+    "build_stt",
+    "build_tts",
     "build_voice",
+    "config_from",
     "database_path",
-    "microphone_problem",
     "open_audit_log",
     "open_memory",
-    "open_storage",
-    "start_voice",
 ]
 
 _LOGGER = logging.getLogger(__name__)
+
+_Config = TypeVar("_Config", bound="DataclassInstance")
+
+
+def config_from(config_type: type[_Config], section: object, **overrides: object) -> _Config:
+    """A component's config dataclass filled from the settings section of the same names.
+
+    Each field of ``config_type`` that ``section`` has an attribute of the same name for takes
+    that value; ``overrides`` set the others (or convert a value), and the rest keep their
+    defaults. One copy rule instead of a keyword per field at every join, so a setting added
+    under the component's own name reaches it without editing the composition root.
+    """
+    values: dict[str, object] = {
+        f.name: getattr(section, f.name)
+        for f in dataclasses.fields(config_type)
+        if hasattr(section, f.name)
+    }
+    values.update(overrides)
+    return config_type(**values)
 
 
 def database_path(settings: Settings) -> Path:
@@ -75,11 +98,20 @@ def database_path(settings: Settings) -> Path:
 
 def open_audit_log() -> AuditLog:
     """The audit log at its standard place (checkpoint kept in another directory)."""
+    from aria_desktop.core.audit import AuditLog
+    from aria_desktop.log import scrub_text
+
     return AuditLog(paths.audit_log_path(), paths.audit_checkpoint_path(), redact=scrub_text)
 
 
 def build_router(settings: Settings) -> Router:
     """LLM backends from the settings (those that are configured) behind the fallback router."""
+    from aria_desktop import keystore
+    from aria_desktop.llm.anthropic import AnthropicBackend
+    from aria_desktop.llm.ollama import OllamaBackend
+    from aria_desktop.llm.openai_compat import OpenAICompatBackend
+    from aria_desktop.llm.router import BreakerPolicy, RetryPolicy, Router, Timeouts
+
     llm = settings.llm
     timeouts = Timeouts(
         connect_s=llm.timeouts.connect_s,
@@ -156,6 +188,8 @@ class App:
         same capabilities.
         """
         if self._assistant is None:
+            from aria_desktop.core.assistant import LocalAssistant
+
             self._assistant = LocalAssistant(
                 self.orchestrator, memory=self.memory, settings=self.settings_access
             )
@@ -193,6 +227,14 @@ async def build_app(
         DatabaseOwnedError: another ARIA process owns the database.
         StorageError, SchemaTooNewError: the database cannot be opened for writing.
     """
+    from aria_desktop.core.agent import AgentConfig
+    from aria_desktop.core.computer import ComputerAgent
+    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.tools import default_policy
+    from aria_desktop.storage.connection import sqlite_info
+    from aria_desktop.storage.conversations import SQLiteConversationStore
+    from aria_desktop.storage.database import Database
+
     db_path = database_path(settings)
     info = sqlite_info()
     _LOGGER.info(
@@ -207,21 +249,13 @@ async def build_app(
     store = SQLiteConversationStore(database)
     router = build_router(settings)
     audit = open_audit_log()
-    agent = settings.agent
     computer = build_computer(settings, audit=audit, router=router)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
         policy=computer.policy_hook(default_policy),
-        config=AgentConfig(
-            max_steps=agent.max_steps,
-            turn_deadline_s=agent.turn_deadline_s,
-            history_token_budget=agent.history_token_budget,
-            confirm_timeout_s=agent.confirm_timeout_s,
-            system_prompt=agent.system_prompt,
-            max_tokens=settings.llm.max_tokens,
-        ),
+        config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
     )
     embedder = build_embedder(settings)
     memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
@@ -244,25 +278,6 @@ async def build_app(
         computer_agent=computer_agent,
         settings_access=settings_access or FileSettingsAccess(),
     )
-
-
-@dataclass(kw_only=True)
-class Storage:
-    """Owned storage without the LLM side, for CLI commands that only read or edit records."""
-
-    store: SQLiteConversationStore
-    database: Database
-
-    async def aclose(self) -> None:
-        """Close the database (which releases the owner lock)."""
-        await self.database.close()
-
-
-async def open_storage(settings: Settings) -> Storage:
-    """Take ownership of the database and open the conversation store."""
-    db_path = database_path(settings)
-    database = await Database.open(db_path)
-    return Storage(store=SQLiteConversationStore(database), database=database)
 
 
 # --- long-term memory ------------------------------------------------------------------------
@@ -289,16 +304,14 @@ def build_embedder(settings: Settings) -> Embedder | None:
 
 def memory_config(settings: Settings) -> MemoryConfig:
     """``MemoryConfig`` from ``settings.memory``."""
+    from aria_desktop.core.memory import MemoryConfig
+
     mem = settings.memory
-    return MemoryConfig(
-        auto_extract=mem.auto_extract,
-        ask_first=mem.ask_first,
-        recall_limit=mem.recall_limit,
-        max_facts_per_turn=mem.max_facts_per_turn,
+    return config_from(
+        MemoryConfig,
+        mem,
         private_conversations=frozenset(mem.private_conversations),
         private_sources=frozenset(mem.private_apps),
-        decay_after_days=mem.decay_after_days,
-        decay_per_day=mem.decay_per_day,
         min_confidence=min(1.0, mem.min_confidence),
     )
 
@@ -316,6 +329,9 @@ async def build_memory(
         The service, its store, and how many memories still need a vector from the current
         embedder (build them with ``store.sync_vectors()``, in the background).
     """
+    from aria_desktop.core.memory import MemoryService
+    from aria_desktop.memory.store import SQLiteMemoryStore
+
     memory_store = SQLiteMemoryStore(database, embedder)
     pending = await memory_store.open()
     _LOGGER.info("Memory search: %s", memory_store.vector_status)
@@ -323,6 +339,33 @@ async def build_memory(
         store=memory_store, model=model, conversations=conversations, config=memory_config(settings)
     )
     return service, memory_store, pending
+
+
+class RouterOnFirstUse:
+    """A ``ChatModel`` that builds the LLM router when the first reply is asked for.
+
+    ``aria memory`` needs a model only to extract facts, which its actions never do; building
+    the router reads the keyring and imports the HTTP clients, so it waits for a real use
+    (ARCHITECTURE.md: start-up cost).
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        """Remember the settings the router will be built from."""
+        self._settings = settings
+        self._router: Router | None = None
+
+    def stream(
+        self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
+    ) -> AsyncGenerator[LLMChunk, None]:
+        """Stream through the router, building it first if this is the first reply."""
+        if self._router is None:
+            self._router = build_router(self._settings)
+        return self._router.stream(request, agent=agent, backend=backend)
+
+    async def aclose(self) -> None:
+        """Close the router's backends, if the router was ever built."""
+        if self._router is not None:
+            await self._router.aclose()
 
 
 @dataclass(kw_only=True)
@@ -333,13 +376,13 @@ class MemoryStorage:
     store: SQLiteMemoryStore
     pending_vectors: int
     database: Database
-    router: Router
+    model: RouterOnFirstUse
     embedder: Embedder | None
 
     async def aclose(self) -> None:
         """Close the embedder, the backends and the database (releases the owner lock)."""
         try:
-            await self.router.aclose()
+            await self.model.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
         finally:
@@ -348,15 +391,17 @@ class MemoryStorage:
 
 async def open_memory(settings: Settings) -> MemoryStorage:
     """Take ownership of the database and open long-term memory (CLI use)."""
+    from aria_desktop.storage.conversations import SQLiteConversationStore
+    from aria_desktop.storage.database import Database
+
     database = await Database.open(database_path(settings))
     embedder = build_embedder(settings)
-    router = build_router(settings)
+    model = RouterOnFirstUse(settings)
     try:
         memory, memory_store, pending = await build_memory(
-            settings, database, embedder, router, SQLiteConversationStore(database)
+            settings, database, embedder, model, SQLiteConversationStore(database)
         )
     except BaseException:
-        await router.aclose()
         if embedder is not None:
             await embedder.aclose()
         await database.close()
@@ -366,7 +411,7 @@ async def open_memory(settings: Settings) -> MemoryStorage:
         store=memory_store,
         pending_vectors=pending,
         database=database,
-        router=router,
+        model=model,
         embedder=embedder,
     )
 
@@ -374,33 +419,45 @@ async def open_memory(settings: Settings) -> MemoryStorage:
 # --- voice -------------------------------------------------------------------------------------
 
 
-def build_speech_engines(settings: Settings) -> tuple[Any, Any]:
-    """The configured (text-to-speech, speech-to-text) engines, not yet loaded."""
-    from aria_desktop.voice.piper_tts import PiperTTS
-    from aria_desktop.voice.whisper import WhisperSTT
-    from aria_desktop.voice.wyoming_client import WyomingSTT, WyomingTTS
-
+def build_tts(settings: Settings) -> TextToSpeech:
+    """The configured text-to-speech engine, not yet loaded."""
     voice = settings.voice
-    tts: Any
-    stt: Any
     if voice.tts.engine == "wyoming":
-        tts = WyomingTTS(voice.tts.wyoming_uri, voice=voice.tts.voice)
-    else:
-        tts = PiperTTS(voice.tts.voice, length_scale=voice.tts.length_scale)
+        from aria_desktop.voice.wyoming_client import WyomingTTS
+
+        return WyomingTTS(voice.tts.wyoming_uri, voice=voice.tts.voice)
+    from aria_desktop.voice.piper_tts import PiperTTS
+
+    return PiperTTS(voice.tts.voice, length_scale=voice.tts.length_scale)
+
+
+def build_stt(settings: Settings) -> SpeechToText:
+    """The configured speech-to-text engine, not yet loaded (``aria transcribe`` needs no TTS)."""
+    voice = settings.voice
     if voice.stt.engine == "wyoming":
-        stt = WyomingSTT(voice.stt.wyoming_uri, language=voice.stt.language)
-    else:
-        stt = WhisperSTT(
-            voice.stt.model,
-            cpu_threads=voice.stt.cpu_threads,
-            language=voice.stt.language,
-            cache_dir=paths.model_cache_dir(),
-        )
-    return tts, stt
+        from aria_desktop.voice.wyoming_client import WyomingSTT
+
+        return WyomingSTT(voice.stt.wyoming_uri, language=voice.stt.language)
+    from aria_desktop.voice.whisper import WhisperSTT
+
+    return WhisperSTT(
+        voice.stt.model,
+        cpu_threads=voice.stt.cpu_threads,
+        language=voice.stt.language,
+        cache_dir=paths.model_cache_dir(),
+    )
 
 
-def build_speech(settings: Settings, bus: EventBus, *, sink: Any = None) -> SpeechService:
+def build_speech_engines(settings: Settings) -> tuple[TextToSpeech, SpeechToText]:
+    """The configured (text-to-speech, speech-to-text) engines, not yet loaded."""
+    return build_tts(settings), build_stt(settings)
+
+
+def build_speech(
+    settings: Settings, bus: EventBus, *, sink: AudioSink | None = None
+) -> SpeechService:
     """Text-to-speech and speech-to-text with an output (the speaker when ``sink`` is None)."""
+    from aria_desktop.core.speech import SpeechService
     from aria_desktop.voice.devices import SpeakerSink
 
     tts, stt = build_speech_engines(settings)
@@ -413,8 +470,8 @@ def build_voice(
     settings: Settings,
     orchestrator: Orchestrator,
     *,
-    source_factory: Callable[[], Any] | None = None,
-    sink: Any = None,
+    source_factory: Callable[[], AudioSource] | None = None,
+    sink: AudioSink | None = None,
     use_microphone: bool = True,
     no_microphone_reason: str = "",
 ) -> VoicePipeline:
@@ -431,24 +488,18 @@ def build_voice(
 
     Call ``await pipeline.start()`` to load the models and open the microphone.
     """
+    from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
     from aria_desktop.voice.devices import MicrophoneSource
-    from aria_desktop.voice.wakeword import OpenWakeWordDetector
     from aria_desktop.voice.whisper import SileroVAD
-    from aria_desktop.voice.wyoming_client import WyomingWakeWord
 
     voice = settings.voice
     speech = build_speech(settings, orchestrator.bus, sink=sink)
     models = (voice.wake.model, *voice.wake.custom_models)
-    wake: Any = None
-    if voice.wake.enabled:
-        if voice.wake.engine == "wyoming":
-            wake = WyomingWakeWord(voice.wake.wyoming_uri, names=tuple(models))
-        else:
-            wake = OpenWakeWordDetector(models, threshold=voice.wake.threshold)
+    wake = _build_wake_word(settings, models) if voice.wake.enabled else None
     if source_factory is None and use_microphone:
         device = voice.input_device
 
-        def source_factory() -> Any:
+        def source_factory() -> AudioSource:
             return MicrophoneSource(device)
 
     phrases = tuple(Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m)
@@ -475,6 +526,18 @@ def build_voice(
     )
     pipeline.install()
     return pipeline
+
+
+def _build_wake_word(settings: Settings, models: tuple[str, ...]) -> WakeWordDetector:
+    """The configured wake word detector (a Wyoming server or openWakeWord in-process)."""
+    wake = settings.voice.wake
+    if wake.engine == "wyoming":
+        from aria_desktop.voice.wyoming_client import WyomingWakeWord
+
+        return WyomingWakeWord(wake.wyoming_uri, names=models)
+    from aria_desktop.voice.wakeword import OpenWakeWordDetector
+
+    return OpenWakeWordDetector(models, threshold=wake.threshold)
 
 
 # --- computer use ------------------------------------------------------------------------------
@@ -561,91 +624,4 @@ def build_computer(
             models=tuple(models),
         ),
         unavailable_reason=_computer_unavailable,
-    )
-
-
-def microphone_problem(device: str) -> str:
-    """Why the configured microphone cannot be used ("" when it can be opened).
-
-    Blocking (PortAudio enumerates devices): call it in a worker thread.
-    """
-    from aria_desktop.voice.devices import find_device
-
-    try:
-        find_device(device, output=False)
-    except AudioDeviceError as exc:
-        return f"Unavailable: no microphone. {exc.message} {exc.hint}".strip()
-    return ""
-
-
-async def start_voice(
-    app: App, *, source_factory: Callable[[], Any] | None = None, sink: Any = None
-) -> VoicePipeline | None:
-    """Voice for a running owner (daemon, tray app), as ``voice.enabled`` says.
-
-    With a microphone (or an injected ``source_factory``) the pipeline starts: its models
-    load in the background (``voice-load-*`` events) and the wake word listener opens once
-    they are ready; nothing here waits for a model. Without a microphone the pipeline is
-    still installed, so the "voice" capability says why it cannot listen (tray items show
-    the reason) and Speak / Transcribe keep working. Switched off, the capability and the
-    voice commands say so and how to turn it on.
-
-    Returns:
-        The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
-        voice is switched off.
-    """
-    settings = app.settings
-    if not settings.voice.enabled:
-        _LOGGER.info("Voice is switched off (voice.enabled = false)")
-        _install_voice_unavailable(app.orchestrator, VOICE_OFF, hint=VOICE_OFF_HINT)
-        return None
-    problem = ""
-    if source_factory is None:
-        problem = await asyncio.to_thread(microphone_problem, settings.voice.input_device)
-        if problem:
-            _LOGGER.info("Voice: %s", problem)
-    try:
-        pipeline = build_voice(
-            settings,
-            app.orchestrator,
-            source_factory=source_factory,
-            sink=sink,
-            use_microphone=not problem,
-            no_microphone_reason=problem,
-        )
-        if not problem:
-            await pipeline.start()
-    except AriaError as exc:
-        _LOGGER.error("Voice is unavailable: %s", exc.message)
-        _install_voice_unavailable(
-            app.orchestrator, f"Voice is unavailable: {exc.message}", hint="Run `aria doctor`."
-        )
-        return None
-    app.voice = pipeline
-    return pipeline
-
-
-VOICE_OFF = "Voice is switched off."
-VOICE_OFF_HINT = (
-    "To use it, tick Enabled in Settings → Voice (voice.enabled) or run "
-    "`aria config set voice.enabled true`, then restart ARIA."
-)
-
-
-def _install_voice_unavailable(orchestrator: Orchestrator, message: str, *, hint: str) -> None:
-    """Voice commands and the "voice" capability say why voice is missing and what to do.
-
-    Push to talk, mute, speak and transcribe (tray, hotkeys, API) then answer with
-    ``VoiceUnavailableError(message, hint)`` instead of "unknown command"; the capability's
-    reason (menu items and their tooltips) is the same text.
-    """
-
-    async def refuse(_command: object) -> None:
-        raise VoiceUnavailableError(message, hint=hint)
-
-    for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
-        orchestrator.register_command(command_type, refuse)
-    reason = f"{message} {hint}"
-    orchestrator.register_capability(
-        "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
     )

@@ -26,15 +26,17 @@ import stat
 import tomllib
 from collections.abc import Mapping, MutableMapping
 from pathlib import Path
-from typing import Any, Literal
-
-import keyring
-import keyring.backend
-import keyring.errors
+from typing import TYPE_CHECKING, Any, Literal
 
 from aria_desktop import paths
 from aria_desktop.domain.errors import ConfigError, SecretStoreError
 from aria_desktop.log import register_secret
+
+if TYPE_CHECKING:
+    # ``keyring`` (with importlib-metadata and its entry points) is imported by the functions
+    # that use the keyring: most commands only scrub the environment (ARCHITECTURE.md:
+    # start-up cost).
+    import keyring.backend
 
 __all__ = [
     "KNOWN_SECRETS",
@@ -186,6 +188,8 @@ def set_secret(name: str, value: str, *, allow_file_fallback: bool = False) -> S
     register_secret(value)
     reason = _unusable_reason()
     if reason is None:
+        import keyring.errors
+
         try:
             keyring.set_password(SERVICE, name, value)
             if keyring.get_password(SERVICE, name) != value:
@@ -224,6 +228,8 @@ def delete_secret(name: str) -> bool:
     for var in KNOWN_SECRETS[name]:
         removed = os.environ.pop(var, None) is not None or removed
     if _unusable_reason() is None:
+        import keyring.errors
+
         try:
             if keyring.get_password(SERVICE, name) is not None:
                 keyring.delete_password(SERVICE, name)
@@ -240,6 +246,8 @@ def delete_secret(name: str) -> bool:
 
 def keyring_status() -> tuple[bool, str]:
     """Whether a usable keyring exists, and a description of it, for ``aria doctor``."""
+    import keyring
+
     backend = keyring.get_keyring()
     reason = _unusable_reason()
     name = _backend_name(backend)
@@ -256,6 +264,8 @@ def _backend_name(backend: keyring.backend.KeyringBackend) -> str:
 
 def _unusable_reason() -> str | None:
     """Why the configured keyring cannot keep a secret safely, or None when it can."""
+    import keyring
+
     try:
         backend = keyring.get_keyring()
     except Exception as exc:  # backend initialisation itself failed
@@ -286,6 +296,8 @@ def _keyring_get(name: str) -> str | None:
     global _keyring_warned
     if _unusable_reason() is not None:
         return None
+    import keyring
+
     try:
         value = keyring.get_password(SERVICE, name)
     except Exception as exc:  # locked, D-Bus gone, ...: carry on with the other sources

@@ -17,23 +17,41 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aria_desktop import __version__, paths
-from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.outgoing import HttpResultSender
-from aria_desktop.api.server import ApiServer
-from aria_desktop.api.token import TokenFile
-from aria_desktop.bootstrap import App, build_app, start_voice
-from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.automations import AutomationEngine
-from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.automation import AutomationSpec, ConversationMode
-from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.chat import CapabilityStatus
+from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
+from aria_desktop.domain.errors import AriaError, AudioDeviceError, VoiceUnavailableError
 from aria_desktop.domain.events import RunEnd
 from aria_desktop.settings import Settings
 
-__all__ = ["Owner", "api_config", "automation_specs", "client_host", "start_owner"]
+if TYPE_CHECKING:
+    # The web server (FastAPI, uvicorn, pydantic) and the core are imported when an owner
+    # starts: ``client_host`` serves every CLI command that talks to a running owner, and
+    # those must start fast (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.api.config import ApiConfig
+    from aria_desktop.api.outgoing import HttpResultSender
+    from aria_desktop.api.server import ApiServer
+    from aria_desktop.bootstrap import App
+    from aria_desktop.core.assistant import LocalAssistant
+    from aria_desktop.core.automations import AutomationEngine
+    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.ports import AudioSink, AudioSource
+    from aria_desktop.core.voice_pipeline import VoicePipeline
+
+__all__ = [
+    "VOICE_OFF",
+    "VOICE_OFF_HINT",
+    "Owner",
+    "api_config",
+    "automation_specs",
+    "client_host",
+    "microphone_problem",
+    "start_owner",
+    "start_voice",
+]
 
 _LOGGER = logging.getLogger(__name__)
 _POLL_S = 0.05
@@ -41,19 +59,10 @@ _POLL_S = 0.05
 
 def api_config(settings: Settings) -> ApiConfig:
     """The API server's configuration from the settings."""
-    api = settings.api
-    return ApiConfig(
-        host=api.host,
-        port=api.port,
-        allow_remote=api.allow_remote,
-        allowed_origins=api.allowed_origins,
-        max_body_bytes=api.max_body_bytes,
-        max_header_bytes=api.max_header_bytes,
-        max_sse_streams=api.max_sse_streams,
-        sse_idle_timeout_s=api.sse_idle_timeout_s,
-        rate_limit_per_s=api.rate_limit_per_s,
-        rate_limit_burst=api.rate_limit_burst,
-    )
+    from aria_desktop.api.config import ApiConfig
+    from aria_desktop.bootstrap import config_from
+
+    return config_from(ApiConfig, settings.api)
 
 
 def client_host(host: str) -> str:
@@ -171,8 +180,8 @@ async def _warm_up_embedder(app: App) -> None:
 async def start_owner(
     settings: Settings,
     *,
-    voice_source_factory: Callable[[], Any] | None = None,
-    voice_sink: Any = None,
+    voice_source_factory: Callable[[], AudioSource] | None = None,
+    voice_sink: AudioSink | None = None,
 ) -> Owner:
     """Take ownership of the data and start the core, the API, automations and voice.
 
@@ -184,6 +193,12 @@ async def start_owner(
         ApiBindError: the API cannot listen where the settings say.
         ConfigError: an automation is invalid.
     """
+    from aria_desktop.api.outgoing import HttpResultSender
+    from aria_desktop.api.server import ApiServer
+    from aria_desktop.api.token import TokenFile
+    from aria_desktop.bootstrap import build_app
+    from aria_desktop.core.automations import AutomationEngine
+
     app = await build_app(settings)
     sender = HttpResultSender()
     server: ApiServer | None = None
@@ -219,4 +234,99 @@ async def start_owner(
         automations=engine,
         sender=sender,
         grace_s=settings.daemon.shutdown_grace_s,
+    )
+
+
+# --- voice -------------------------------------------------------------------------------------
+
+
+def microphone_problem(device: str) -> str:
+    """Why the configured microphone cannot be used ("" when it can be opened).
+
+    Blocking (PortAudio enumerates devices): call it in a worker thread.
+    """
+    from aria_desktop.voice.devices import find_device
+
+    try:
+        find_device(device, output=False)
+    except AudioDeviceError as exc:
+        return f"Unavailable: no microphone. {exc.message} {exc.hint}".strip()
+    return ""
+
+
+async def start_voice(
+    app: App,
+    *,
+    source_factory: Callable[[], AudioSource] | None = None,
+    sink: AudioSink | None = None,
+) -> VoicePipeline | None:
+    """Voice for a running owner (daemon, tray app), as ``voice.enabled`` says.
+
+    With a microphone (or an injected ``source_factory``) the pipeline starts: its models
+    load in the background (``voice-load-*`` events) and the wake word listener opens once
+    they are ready; nothing here waits for a model. Without a microphone the pipeline is
+    still installed, so the "voice" capability says why it cannot listen (tray items show
+    the reason) and Speak / Transcribe keep working. Switched off, the capability and the
+    voice commands say so and how to turn it on.
+
+    Returns:
+        The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
+        voice is switched off.
+    """
+    from aria_desktop.bootstrap import build_voice
+
+    settings = app.settings
+    if not settings.voice.enabled:
+        _LOGGER.info("Voice is switched off (voice.enabled = false)")
+        _install_voice_unavailable(app.orchestrator, VOICE_OFF, hint=VOICE_OFF_HINT)
+        return None
+    problem = ""
+    if source_factory is None:
+        problem = await asyncio.to_thread(microphone_problem, settings.voice.input_device)
+        if problem:
+            _LOGGER.info("Voice: %s", problem)
+    try:
+        pipeline = build_voice(
+            settings,
+            app.orchestrator,
+            source_factory=source_factory,
+            sink=sink,
+            use_microphone=not problem,
+            no_microphone_reason=problem,
+        )
+        if not problem:
+            await pipeline.start()
+    except AriaError as exc:
+        _LOGGER.error("Voice is unavailable: %s", exc.message)
+        _install_voice_unavailable(
+            app.orchestrator, f"Voice is unavailable: {exc.message}", hint="Run `aria doctor`."
+        )
+        return None
+    app.voice = pipeline
+    return pipeline
+
+
+VOICE_OFF = "Voice is switched off."
+VOICE_OFF_HINT = (
+    "To use it, tick Enabled in Settings → Voice (voice.enabled) or run "
+    "`aria config set voice.enabled true`, then restart ARIA."
+)
+
+
+def _install_voice_unavailable(orchestrator: Orchestrator, message: str, *, hint: str) -> None:
+    """Voice commands and the "voice" capability say why voice is missing and what to do.
+
+    Push to talk, mute, speak and transcribe (tray, hotkeys, API) then answer with
+    ``VoiceUnavailableError(message, hint)`` instead of "unknown command"; the capability's
+    reason (menu items and their tooltips) is the same text.
+    """
+
+    async def refuse(_command: object) -> None:
+        raise VoiceUnavailableError(message, hint=hint)
+
+    for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
+        orchestrator.register_command(command_type, refuse)
+    reason = f"{message} {hint}"
+    orchestrator.register_capability(
+        "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
     )

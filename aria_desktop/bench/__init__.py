@@ -38,6 +38,11 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
             seconds=args.seconds, concurrency=args.concurrency, sse_turns=args.sse_turns
         )
         return 0
+    if name == "cli":
+        from aria_desktop.bench.cli import run_cli_bench
+
+        await run_cli_bench(runs=args.runs)
+        return 0
     if name == "computer":
         from aria_desktop.bench.computer import run_computer_bench
 
@@ -45,5 +50,5 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
         return 0
     raise AriaError(
         f"Unknown benchmark suite {name!r}.",
-        hint="Available: core, memory, voice, gui, api, computer.",
+        hint="Available: core, memory, voice, gui, api, computer, cli.",
     )

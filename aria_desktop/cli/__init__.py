@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from aria_desktop import __version__, keystore
+from aria_desktop import __version__
 from aria_desktop.cli import (
     audit,
     bench,
@@ -84,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "handler", None) and sync_handler is None:
         parser.print_help()
         return EXIT_USAGE
+    # Imported here, not at the top: it loads the keyring library, which ``aria --help``
+    # does not need (ARCHITECTURE.md: start-up cost).
+    from aria_desktop import keystore
+
     keystore.scrub_secret_env()
     log_file: Path | None = None
     try:

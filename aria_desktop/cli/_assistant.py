@@ -9,16 +9,21 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 from aria_desktop import paths
-from aria_desktop.api.client import ApiClient
-from aria_desktop.api.token import TokenFile
-from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
 from aria_desktop.settings import Settings, resolve_database_path
 from aria_desktop.storage.owner_lock import read_owner
 
-__all__ = ["open_assistant", "owner_client"]
+if TYPE_CHECKING:
+    # The client pulls in httpx and the core ports: imported when a command connects, so
+    # that ``aria --help`` and commands without an owner do not pay for them
+    # (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.api.client import ApiClient
+    from aria_desktop.core.ports import Assistant
+
+__all__ = ["connect_client", "open_assistant", "owner_client"]
 
 
 async def owner_client(settings: Settings, port: int | None, pid: int) -> ApiClient:
@@ -30,10 +35,16 @@ async def owner_client(settings: Settings, port: int | None, pid: int) -> ApiCli
         )
     from aria_desktop.owner import client_host
 
+    return await connect_client(f"http://{client_host(settings.api.host)}:{port}")
+
+
+async def connect_client(url: str) -> ApiClient:
+    """A connected client for the API at ``url``, with the token from the token file."""
+    from aria_desktop.api.client import ApiClient
+    from aria_desktop.api.token import TokenFile
+
     token_file = TokenFile(paths.api_token_path())
-    client = ApiClient(
-        f"http://{client_host(settings.api.host)}:{port}", token_file.read(), token_file=token_file
-    )
+    client = ApiClient(url, token_file.read(), token_file=token_file)
     try:
         await client.connect()
     except BaseException:

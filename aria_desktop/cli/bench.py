@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 
 from aria_desktop.cli._common import Subparsers
 from aria_desktop.settings import Settings
@@ -10,36 +11,87 @@ from aria_desktop.settings import Settings
 __all__ = ["register"]
 
 
+@dataclass(frozen=True)
+class _Option:
+    """One option of a suite: a number with a default, or (``kind`` None) a switch."""
+
+    flag: str
+    help: str
+    kind: type[int] | type[float] | None = int
+    default: float | None = None
+
+
+#: The suites in the order ``aria bench --help`` lists them: name, help, options.
+_SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
+    (
+        "core",
+        "orchestrator overhead and storage throughput",
+        (
+            _Option("--turns", "turns per side", default=60),
+            _Option("--chunks", "streamed chunks per reply", default=40),
+            _Option("--messages", "messages for the write test", default=2000),
+        ),
+    ),
+    (
+        "memory",
+        "memory retrieval quality (--quality) and search speed (--n N)",
+        (
+            _Option("--quality", "Recall@1/@5 of each search leg", kind=None),
+            _Option("--n", "largest store size for the speed test (100000)"),
+            _Option("--queries", "queries per size", default=200),
+        ),
+    ),
+    (
+        "gui",
+        "event-loop stalls while streaming; start-up time",
+        (
+            _Option("--tokens", "tokens in the streamed reply", default=3000),
+            _Option("--rate", "streamed tokens per second", kind=float, default=500.0),
+            _Option("--startups", "start-up runs", default=5),
+        ),
+    ),
+    (
+        "voice",
+        "wake word, STT, TTS and voice-turn latency",
+        (_Option("--repeats", "runs per figure", default=5),),
+    ),
+    (
+        "api",
+        "local HTTP API throughput, latency and SSE delay",
+        (
+            _Option("--seconds", "load time per measurement", kind=float, default=1.5),
+            _Option("--concurrency", "keep-alive connections", default=16),
+            _Option("--sse-turns", "streamed chat turns", default=30),
+        ),
+    ),
+    (
+        "computer",
+        "screenshot, OCR, find-and-click and grounding on a real app",
+        (_Option("--rounds", "repetitions per figure", default=10),),
+    ),
+    (
+        "cli",
+        "start-to-exit time of aria commands beside `python -c pass`",
+        (_Option("--runs", "timed runs per command", default=5),),
+    ),
+)
+
+
 def register(sub: Subparsers) -> None:
     """Add the ``bench`` subcommand and its suites."""
     bench = sub.add_parser("bench", help="measure performance")
     bench_sub = bench.add_subparsers(dest="suite", required=True, metavar="SUITE")
-    core = bench_sub.add_parser("core", help="orchestrator overhead and storage throughput")
-    core.add_argument("--turns", type=int, default=60, help="turns per side")
-    core.add_argument("--chunks", type=int, default=40, help="streamed chunks per reply")
-    core.add_argument("--messages", type=int, default=2000, help="messages for the write test")
-    memory = bench_sub.add_parser(
-        "memory", help="memory retrieval quality (--quality) and search speed (--n N)"
-    )
-    memory.add_argument("--quality", action="store_true", help="Recall@1/@5 of each search leg")
-    memory.add_argument("--n", type=int, help="largest store size for the speed test (100000)")
-    memory.add_argument("--queries", type=int, default=200, help="queries per size")
-    gui = bench_sub.add_parser("gui", help="event-loop stalls while streaming; start-up time")
-    gui.add_argument("--tokens", type=int, default=3000, help="tokens in the streamed reply")
-    gui.add_argument("--rate", type=float, default=500.0, help="streamed tokens per second")
-    gui.add_argument("--startups", type=int, default=5, help="start-up runs")
-    # Qt must own the main thread: this suite runs its own loops (no asyncio.run around it).
-    gui.set_defaults(sync_handler=_cmd_bench_gui)
-    voice = bench_sub.add_parser("voice", help="wake word, STT, TTS and voice-turn latency")
-    voice.add_argument("--repeats", type=int, default=5, help="runs per figure")
-    api = bench_sub.add_parser("api", help="local HTTP API throughput, latency and SSE delay")
-    api.add_argument("--seconds", type=float, default=1.5, help="load time per measurement")
-    api.add_argument("--concurrency", type=int, default=16, help="keep-alive connections")
-    api.add_argument("--sse-turns", type=int, default=30, help="streamed chat turns")
-    computer = bench_sub.add_parser(
-        "computer", help="screenshot, OCR, find-and-click and grounding on a real app"
-    )
-    computer.add_argument("--rounds", type=int, default=10, help="repetitions per figure")
+    for name, help_text, options in _SUITES:
+        suite = bench_sub.add_parser(name, help=help_text)
+        for option in options:
+            if option.kind is None:
+                suite.add_argument(option.flag, action="store_true", help=option.help)
+            else:
+                suite.add_argument(
+                    option.flag, type=option.kind, default=option.default, help=option.help
+                )
+    # Qt must own the main thread: the gui suite runs its own loops (no asyncio.run around it).
+    bench_sub.choices["gui"].set_defaults(sync_handler=_cmd_bench_gui)
     bench.set_defaults(handler=_cmd_bench)
 
 

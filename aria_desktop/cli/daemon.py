@@ -9,8 +9,6 @@ import sys
 import time
 from typing import Any
 
-import httpx
-
 from aria_desktop import __version__, paths
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, print_json
 from aria_desktop.settings import Settings, resolve_database_path
@@ -108,6 +106,8 @@ async def _cmd_status(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _probe(url: str) -> dict[str, Any]:
     """Health (no token), then state and capabilities (token) of a running owner."""
+    import httpx
+
     from aria_desktop.api.token import TokenFile
     from aria_desktop.domain.errors import AriaError
 

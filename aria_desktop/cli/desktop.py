@@ -14,15 +14,14 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop import paths
-from aria_desktop.api.client import ApiClient
-from aria_desktop.api.token import TokenFile
-from aria_desktop.cli._assistant import owner_client
+from aria_desktop.cli._assistant import connect_client, owner_client
 from aria_desktop.cli._common import EXIT_OK, Subparsers
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
 from aria_desktop.settings import Settings, resolve_database_path
 from aria_desktop.storage.owner_lock import read_owner
 
 if TYPE_CHECKING:
+    from aria_desktop.api.client import ApiClient
     from aria_desktop.gui.app import Connection
 
 __all__ = ["local_connector", "register"]
@@ -129,14 +128,7 @@ async def _attached(client: ApiClient) -> Connection:
 async def _attach_client(settings: Settings, url: str | None) -> ApiClient:
     """A connected API client for ``url``, or for the owner the lock file advertises."""
     if url:
-        token_file = TokenFile(paths.api_token_path())
-        client = ApiClient(url, token_file.read(), token_file=token_file)
-        try:
-            await client.connect()
-        except BaseException:
-            await client.aclose()
-            raise
-        return client
+        return await connect_client(url)
     owner = read_owner(resolve_database_path(settings))
     if owner is None:
         raise _nothing_to_attach()

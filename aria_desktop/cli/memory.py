@@ -90,7 +90,6 @@ _NEEDS_THE_DATABASE = frozenset({"export", "import", "reindex"})
 
 
 async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import open_memory
     from aria_desktop.cli._assistant import owner_client
     from aria_desktop.storage.owner_lock import read_owner
 
@@ -107,6 +106,8 @@ async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
             )
         async with await owner_client(settings, owner.port, owner.pid) as client:
             return await _memory_action(args, client, None, lines)
+    from aria_desktop.bootstrap import open_memory  # only without an owner: builds the core
+
     storage = await open_memory(settings)
     try:
         if storage.pending_vectors and args.action != "reindex":

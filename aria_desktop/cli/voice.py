@@ -119,11 +119,11 @@ async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_speech_engines
+    from aria_desktop.bootstrap import build_stt
     from aria_desktop.voice.audio import read_wav
 
     clip = read_wav(args.file)
-    _tts, stt = build_speech_engines(settings)
+    stt = build_stt(settings)
     try:
         transcript = await stt.transcribe(clip, language=args.language)
     finally:

@@ -51,11 +51,6 @@ class ScaleMap:
         """The model sees physical pixels (no scaling)."""
         return (self.model_width, self.model_height) == (self.region.width, self.region.height)
 
-    @property
-    def factor(self) -> float:
-        """Model pixels per physical pixel (horizontal), for display only."""
-        return self.model_width / self.region.width
-
     def to_model(self, point: Point) -> Point:
         """The model pixel showing physical ``point`` (clamped into the image)."""
         dx = min(max(point.x - self.region.x, 0), self.region.width - 1)

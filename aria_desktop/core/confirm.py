@@ -44,11 +44,6 @@ class ConfirmationBroker:
         self._bus = bus
         self._pending: dict[str, _Pending] = {}
 
-    @property
-    def pending_ids(self) -> list[str]:
-        """Ids of requests still waiting for an answer."""
-        return list(self._pending)
-
     async def request(
         self, *, run_id: str | None, tool: str, summary: str, reason: str, timeout_s: float
     ) -> ConfirmationOutcome:

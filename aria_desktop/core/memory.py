@@ -498,7 +498,13 @@ class MemoryService:
     # --- front-end API --------------------------------------------------------------------
 
     async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]:
-        """Hybrid search (updates access statistics unless ``query.touch`` is False)."""
+        """Hybrid search (updates access statistics unless ``query.touch`` is False).
+
+        A search among active memories of a store that holds none answers at once: embedding
+        the query would load the embedding model for nothing (ARCHITECTURE.md: start-up cost).
+        """
+        if tuple(query.statuses) == ("active",) and not await self.store.has_active():
+            return []
         return await self.store.search(query)
 
     async def list_memories(

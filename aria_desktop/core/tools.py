@@ -108,10 +108,6 @@ class ToolRegistry:
         check_schema(tool.parameters, tool.name)
         self._tools[tool.name] = tool
 
-    def unregister(self, name: str) -> None:
-        """Remove a tool if present."""
-        self._tools.pop(name, None)
-
     def get(self, name: str) -> Tool:
         """The tool called ``name``; ToolNotFoundError if there is none."""
         try:

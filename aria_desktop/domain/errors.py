@@ -442,12 +442,6 @@ class ActionAbortedError(ComputerError):
     code = "action_aborted"
 
 
-class ComputerStuckError(ComputerError):
-    """The task made no progress (same screen or same action repeated) and was stopped."""
-
-    code = "computer_stuck"
-
-
 class ComputerBusyError(ComputerError):
     """A computer-use task is already running; only one drives the mouse at a time."""
 

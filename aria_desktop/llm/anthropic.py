@@ -18,10 +18,7 @@ import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, cast
-
-import anthropic
-import httpx2
+from typing import TYPE_CHECKING, Any, cast
 
 from aria_desktop.domain.chat import (
     ChatMessage,
@@ -50,6 +47,9 @@ from aria_desktop.llm._http import (
     relay_chunks,
     retry_after_from_headers,
 )
+
+if TYPE_CHECKING:
+    import anthropic
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -168,7 +168,14 @@ class AnthropicBackend(BackendIdentity):
         capabilities: frozenset[str] = frozenset({"tools", "vision"}),
         name: str = "anthropic",
     ) -> None:
-        """Create the SDK client; no I/O happens until the first request."""
+        """Create the SDK client; no I/O happens until the first request.
+
+        The SDK is imported here, not at module level: it builds about 1,500 pydantic models
+        (seconds of CPU), which only a configured Anthropic backend should cost
+        (ARCHITECTURE.md: start-up cost).
+        """
+        import anthropic
+
         self._model = model
         self._timeouts = timeouts
         self._capabilities = capabilities
@@ -194,6 +201,9 @@ class AnthropicBackend(BackendIdentity):
 
     def _translate(self, exc: Exception) -> LLMError:
         """An SDK or transport exception as the matching ``LLMError``."""
+        import anthropic
+        import httpx2
+
         if isinstance(exc, anthropic.APITimeoutError):
             return LLMTimeoutError(
                 f"{self._name}: connecting to {self._base_url} timed out",
@@ -399,6 +409,9 @@ class AnthropicBackend(BackendIdentity):
 
         Listing is a convenience (``aria models``), so a failure is logged, not raised.
         """
+        import anthropic
+        import httpx2
+
         try:
             timer = StreamTimer(self._timeouts, backend=self._name)
             page = await timer.guard(self._client.models.list(limit=100))

@@ -69,10 +69,6 @@ def resolve_wake_model(spec: str) -> Path:
     )
 
 
-def _display_name(path: Path) -> str:
-    return path.stem.rsplit("_v", 1)[0]
-
-
 class OpenWakeWordDetector:
     """openWakeWord on 80 ms frames, in a worker thread.
 

@@ -13,10 +13,9 @@ import pytest
 
 from aria_desktop import paths
 from aria_desktop.api.token import TokenFile
-from aria_desktop.bootstrap import VOICE_OFF, VOICE_OFF_HINT
 from aria_desktop.domain.commands import Speak
 from aria_desktop.domain.errors import VoiceUnavailableError
-from aria_desktop.owner import start_owner
+from aria_desktop.owner import VOICE_OFF, VOICE_OFF_HINT, start_owner
 from aria_desktop.settings import (
     ApiSettings,
     AutomationRule,

@@ -19,8 +19,8 @@ from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import Event, RunEnd, StateChanged, ThinkEnd
 from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.anthropic_server import anthropic_text
 from tests.fakes.ollama_server import ollama_text

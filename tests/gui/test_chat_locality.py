@@ -16,9 +16,9 @@ import pytest
 from aria_desktop.bootstrap import build_router
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.settings import LLMSettings, OpenAICompatSettings, RetrySettings, Settings
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes import FakeOpenAI
 from tests.fakes.http_server import REMOTE_URL, proxy_env
 from tests.fakes.openai_server import openai_text

@@ -494,20 +494,20 @@ def test_a_tray_host_started_after_the_app_takes_it_into_the_tray(tmp_path: Path
 
 
 def test_doctor_finds_the_tray_host(tray_display: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from aria_desktop.doctor import _check_system_tray
+    from aria_desktop.doctor.desktop import check_system_tray
 
     monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
-    result = _check_system_tray(tray_display)
+    result = check_system_tray(tray_display)
     assert (result.status, result.detail) == ("OK", f"XEmbed tray host on display {tray_display}")
 
 
 def test_doctor_says_what_happens_without_a_tray_host(
     xvfb_display: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from aria_desktop.doctor import _check_system_tray
+    from aria_desktop.doctor.desktop import check_system_tray
 
     monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS", raising=False)
-    result = _check_system_tray(xvfb_display)  # the session's Xvfb: no tray host
+    result = check_system_tray(xvfb_display)  # the session's Xvfb: no tray host
     assert result.status == "WARN"
     assert result.detail == f"no system tray on display {xvfb_display}"
     assert "the chat window opens instead" in result.fix

@@ -1,0 +1,102 @@
+"""Doctor checks of the local HTTP API and the owner.
+
+Its address, the token file's privacy, a running owner answering (or the port free), and the
+automations it would run.
+"""
+
+from __future__ import annotations
+
+import socket
+import stat
+
+from aria_desktop import paths
+from aria_desktop.doctor.result import CheckResult, judged, ok
+from aria_desktop.settings import Settings, resolve_database_path
+
+__all__ = ["check_api"]
+
+
+def check_api(settings: Settings) -> list[CheckResult]:
+    """Token file privacy, the owner (if any) answering, the port free, automations valid."""
+    from aria_desktop.owner import automation_specs
+
+    results = _address(settings)
+    results.append(_token())
+    results.extend(_owner_or_port(settings))
+    specs = automation_specs(settings)
+    results.append(
+        ok(
+            "automations",
+            ", ".join(f"{s.name} ({s.schedule or 'webhook'})" for s in specs) or "none configured",
+        )
+    )
+    return results
+
+
+def _address(settings: Settings) -> list[CheckResult]:
+    """A warning (or, unless allowed, a failure) when the API listens beyond this machine."""
+    from aria_desktop.api.server import is_loopback
+
+    api = settings.api
+    if is_loopback(api.host):
+        return []
+    return [
+        CheckResult(
+            name="api address",
+            status="WARN" if api.allow_remote else "FAIL",
+            detail=f"api.host = {api.host} is reachable from other computers",
+            fix="Use 127.0.0.1 unless you need remote access (then keep the token secret)."
+            if api.allow_remote
+            else "Set api.host = 127.0.0.1, or api.allow_remote = true on purpose.",
+        )
+    ]
+
+
+def _token() -> CheckResult:
+    """The API token file and its folder are private to the user."""
+    token_path = paths.api_token_path()
+    if not token_path.exists():
+        return ok("api token", "not created yet (made at the first start of ARIA)")
+    mode = stat.S_IMODE(token_path.stat().st_mode)
+    dir_mode = stat.S_IMODE(token_path.parent.stat().st_mode)
+    return judged(
+        "api token",
+        not (mode & 0o077) and not (dir_mode & 0o077),
+        f"{token_path} (file {mode:o}, folder {dir_mode:o})",
+        "Run `aria token rotate` (it writes a private file).",
+        bad="FAIL",
+    )
+
+
+def _owner_or_port(settings: Settings) -> list[CheckResult]:
+    """The running owner and its API port, or else whether the configured port is free."""
+    from aria_desktop.storage.owner_lock import read_owner
+
+    owner = read_owner(resolve_database_path(settings))
+    if owner is not None:
+        detail = f"ARIA runs as pid {owner.pid}"
+        return [
+            judged(
+                "owner",
+                bool(owner.port),
+                detail + (f", API on port {owner.port}" if owner.port else ", no API yet"),
+                "It may still be starting; check `aria status`.",
+            )
+        ]
+    port = settings.api.port
+    if not port:
+        return []
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+            free = True
+        except OSError:
+            free = False
+    return [
+        judged(
+            "api port",
+            free,
+            f"port {port} is " + ("free" if free else "taken by another program"),
+            "Choose another with `aria config set api.port PORT`.",
+        )
+    ]

@@ -1,0 +1,118 @@
+"""Doctor checks of computer use.
+
+Tesseract and its language data, screen capture, synthetic input permissions, and whether
+control is on at start.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import subprocess
+
+from aria_desktop.doctor.result import CheckResult, ok, warn
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.settings import Settings
+
+__all__ = ["check_computer", "check_tesseract"]
+
+_TESSERACT_FIX = "sudo apt-get install tesseract-ocr tesseract-ocr-eng"
+
+
+def check_tesseract() -> CheckResult:
+    """The Tesseract OCR program is installed (ARIA reads the screen with it)."""
+    found = shutil.which("tesseract")
+    if found:
+        return ok("tesseract", found)
+    return warn("tesseract", "not installed: ARIA cannot read the screen", _TESSERACT_FIX)
+
+
+def check_computer(settings: Settings) -> list[CheckResult]:
+    """Screen capture, OCR language data, window facts and input permissions."""
+    from aria_desktop.computer.screen import MssScreen, display_problem
+
+    problem = display_problem()
+    if problem:
+        return [
+            warn(
+                "computer use",
+                f"unavailable: {problem}",
+                "run ARIA inside your desktop session to let it see and operate the screen",
+            )
+        ]
+    results: list[CheckResult] = []
+    try:
+        screen = MssScreen()
+        bounds = screen.monitor_rect(0)
+        screen.grab(type(bounds)(bounds.x, bounds.y, 1, 1))
+        monitors = len(screen.monitors()) - 1
+        results.append(
+            ok("screen capture", f"{bounds.width}x{bounds.height} px, {monitors} monitor(s)")
+        )
+    except AriaError as exc:
+        results.append(
+            warn("screen capture", exc.message, exc.hint or "check DISPLAY and XAUTHORITY")
+        )
+    results.append(_check_ocr_languages())
+    results.append(_check_input())
+    results.append(
+        ok(
+            "computer control",
+            "on at start"
+            if settings.computer.enabled
+            else "off until you turn it on (tray menu, API, or computer.enabled)",
+        )
+    )
+    return results
+
+
+def _check_ocr_languages() -> CheckResult:
+    """Tesseract has English language data."""
+    if shutil.which("tesseract") is None:
+        return warn("ocr", "Tesseract missing: ARIA cannot read the screen", _TESSERACT_FIX)
+    try:
+        output = subprocess.run(
+            ["tesseract", "--list-langs"], capture_output=True, text=True, timeout=10
+        ).stdout
+        listed = [line.strip() for line in output.splitlines()[1:] if line.strip()]
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return warn("ocr", f"tesseract failed: {exc}")
+    if "eng" not in listed:
+        return warn(
+            "ocr",
+            "no English language data for Tesseract",
+            "sudo apt-get install tesseract-ocr-eng",
+        )
+    langs = [lang for lang in listed if lang != "osd"]
+    return ok("ocr", f"languages: {', '.join(langs[:8])}")
+
+
+def _check_input() -> CheckResult:
+    """Whether synthetic input is permitted (X11 XTEST extension, pyautogui importable)."""
+    if importlib.util.find_spec("pyautogui") is None:
+        return warn(
+            "input",
+            "pyautogui not installed: ARIA cannot click or type",
+            "pip install 'aria-desktop[computer]'",
+        )
+    try:
+        from Xlib import display as xdisplay
+
+        connection = xdisplay.Display()
+        try:
+            has_xtest = connection.has_extension("XTEST")
+        finally:
+            connection.close()
+    except Exception as exc:
+        return warn(
+            "input",
+            f"cannot connect to the X display: {exc}",
+            "check DISPLAY and XAUTHORITY (xhost/xauth)",
+        )
+    if not has_xtest:
+        return warn(
+            "input",
+            "the X server refuses synthetic input (no XTEST extension)",
+            "enable the XTEST extension of your X server (Xorg: it is on by default)",
+        )
+    return ok("input", "synthetic mouse and keyboard allowed")
