@@ -16,6 +16,7 @@ import enum
 import math
 import sys
 from collections import deque
+from dataclasses import dataclass, field
 
 __all__ = ["PreRoll", "SegmentEvent", "SpeechSegmenter", "rms_dbfs"]
 
@@ -36,6 +37,7 @@ class SegmentEvent(enum.Enum):
     """No speech began within ``no_speech_timeout_s``: nothing was said."""
 
 
+@dataclass(kw_only=True)
 class SpeechSegmenter:
     """Finds the end of one command from a stream of ``(frame_duration_s, is_speech)``.
 
@@ -51,26 +53,25 @@ class SpeechSegmenter:
     A single speech frame starts the command (the detector's threshold already decides what
     counts as speech). Durations are summed frame by frame, as recorded.
 
-    Args:
+    Attributes:
         silence_s: silence after speech that ends the command, in seconds.
         max_s: longest command, in seconds.
         no_speech_timeout_s: how long to wait for speech to begin, in seconds.
         hold: push-to-talk is held: only ``max_s`` ends the command here.
+        speech_started: whether a speech frame has been seen.
+        heard_s: audio recorded for the command so far, in seconds.
+        trailing_silence_s: silence since the last speech frame (0 before speech), seconds.
+        ended: how the command ended (None while it goes on).
     """
 
-    def __init__(
-        self, *, silence_s: float, max_s: float, no_speech_timeout_s: float, hold: bool = False
-    ) -> None:
-        self.silence_s = silence_s
-        self.max_s = max_s
-        self.no_speech_timeout_s = no_speech_timeout_s
-        self.hold = hold
-        self.speech_started = False
-        self.heard_s = 0.0
-        """Audio recorded for the command so far, in seconds."""
-        self.trailing_silence_s = 0.0
-        """Silence since the last speech frame (0 before speech began), in seconds."""
-        self.ended: SegmentEvent | None = None
+    silence_s: float
+    max_s: float
+    no_speech_timeout_s: float
+    hold: bool = False
+    speech_started: bool = field(default=False, init=False)
+    heard_s: float = field(default=0.0, init=False)
+    trailing_silence_s: float = field(default=0.0, init=False)
+    ended: SegmentEvent | None = field(default=None, init=False)
 
     def process(self, frame_duration_s: float, is_speech: bool) -> tuple[SegmentEvent, ...]:
         """Account for one frame; returns what happened (empty: nothing).

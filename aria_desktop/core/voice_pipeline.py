@@ -174,6 +174,7 @@ class VoicePipeline:
         self.states = VoiceStateMachine(orchestrator.set_state)
         self._models = VoiceModels(bus=self.bus, clock=self.clock)
         self._gate = WakeGate(refractory_s=self.config.refractory_s)
+        self._scan_lock = asyncio.Lock()
         self._preroll = PreRoll(preroll_s=self.config.preroll_s, frame_s=FRAME_S)
         self._recording: _Recording | None = None
         self._capture_task: asyncio.Task[None] | None = None
@@ -407,11 +408,14 @@ class VoicePipeline:
     async def _scan_own_speech(
         self, scanner: SelfSpeechScanner, audio: SpeechAudio, play_at: float
     ) -> None:
-        self._gate.scan_started()
+        scan = self._gate.scan_started(play_at=play_at, duration_s=audio.duration_s)
         try:
-            offsets = await scanner.scan_speech(audio)
+            # One scan at a time, in playback order: the detector's frames share its worker
+            # threads, and the piece playing first must be checked first.
+            async with self._scan_lock:
+                offsets = await scanner.scan_speech(audio)
         finally:
-            self._gate.scan_finished()
+            self._gate.scan_finished(scan)
         if offsets is None:
             self._gate.ignore_playback(play_at=play_at, duration_s=audio.duration_s)
         else:

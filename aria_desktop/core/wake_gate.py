@@ -5,8 +5,11 @@ and the monotonic time of the moment, so the rules can be tested with plain numb
 
 ARIA's own voice must not wake it: before each piece of speech is played, the wake detector
 scans the synthesized audio; microphone detections around the moments where ARIA itself says
-the wake word are ignored. While a scan is pending, or when the detector cannot scan, every
-detection during playback is ignored. See ``aria_desktop/ARCHITECTURE.md``, "Voice pipeline".
+the wake word are ignored. While a piece plays whose scan has not finished, or that the
+detector cannot scan, every detection is ignored. A scan still pending for a piece that plays
+later does not gate the piece playing now: a long reply is queued sentence by sentence ahead
+of playback, and the user must be able to interrupt its first sentence while the later ones
+are still being scanned. See ``aria_desktop/ARCHITECTURE.md``, "Voice pipeline".
 """
 
 from __future__ import annotations
@@ -42,7 +45,8 @@ class WakeGate:
         self._armed = False
         self._last_accepted_audio_s = -1e9
         self._windows: list[tuple[float, float]] = []
-        self._scans_pending = 0
+        self._pending: dict[int, tuple[float, float]] = {}
+        self._scans = 0
 
     @property
     def armed(self) -> bool:
@@ -80,13 +84,23 @@ class WakeGate:
         self._armed = False
         return True
 
-    def scan_started(self) -> None:
-        """A piece of ARIA's speech is being scanned: ignore detections until it is done."""
-        self._scans_pending += 1
+    def scan_started(self, *, play_at: float, duration_s: float) -> int:
+        """A piece of speech is being scanned: ignore detections while it plays, until done.
 
-    def scan_finished(self) -> None:
-        """The scan started last has finished (with or without a result)."""
-        self._scans_pending -= 1
+        Args:
+            play_at: monotonic time at which the piece starts playing, in seconds.
+            duration_s: its length, in seconds.
+
+        Returns:
+            The scan's number, for :meth:`scan_finished`.
+        """
+        self._scans += 1
+        self._pending[self._scans] = (play_at, play_at + duration_s + GATE_AFTER_S)
+        return self._scans
+
+    def scan_finished(self, scan: int) -> None:
+        """Scan number ``scan`` has finished (with or without a result)."""
+        self._pending.pop(scan, None)
 
     def ignore_playback(self, *, play_at: float, duration_s: float) -> None:
         """Ignore detections while a piece of speech that could not be scanned plays.
@@ -109,7 +123,7 @@ class WakeGate:
             self._windows.append((at - GATE_BEFORE_S, at + GATE_AFTER_S))
 
     def _own_voice(self, now: float) -> bool:
-        if self._scans_pending:
+        if any(a <= now <= b for a, b in self._pending.values()):
             return True  # ARIA's speech is playing and not yet checked
         self._windows = [(a, b) for a, b in self._windows if b >= now - _KEEP_S]
         return any(a <= now <= b for a, b in self._windows)

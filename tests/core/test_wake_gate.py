@@ -57,9 +57,18 @@ def test_unscannable_speech_is_ignored_for_its_whole_playback() -> None:
     assert gate.accept(audio_s=1.0, now=23.0 + GATE_AFTER_S + 0.01, speaking=True)
 
 
-def test_every_detection_is_ignored_while_a_scan_is_pending() -> None:
+def test_detections_are_ignored_while_a_piece_not_yet_scanned_plays() -> None:
     gate = armed_gate()
-    gate.scan_started()
+    scan = gate.scan_started(play_at=5.0, duration_s=2.0)
     assert not gate.accept(audio_s=1.0, now=5.0, speaking=True)
-    gate.scan_finished()
+    assert not gate.accept(audio_s=1.0, now=7.0 + GATE_AFTER_S, speaking=True)
+    gate.scan_finished(scan)
     assert gate.accept(audio_s=1.0, now=5.0, speaking=True)
+
+
+def test_a_pending_scan_of_a_later_piece_does_not_gate_the_one_playing() -> None:
+    gate = armed_gate()
+    first = gate.scan_started(play_at=5.0, duration_s=2.0)
+    gate.scan_started(play_at=7.0, duration_s=3.0)  # queued behind it, not scanned yet
+    gate.scan_finished(first)
+    assert gate.accept(audio_s=1.0, now=5.5, speaking=True)
