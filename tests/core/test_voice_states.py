@@ -38,7 +38,16 @@ from aria_desktop.domain.events import (
     WakeStart,
 )
 from aria_desktop.voice.audio import FRAME_BYTES
-from tests.core.voice_rig import SILENT, SPEECH, WAKE, Gate, Rig, command, make_rig
+from tests.core.voice_rig import (
+    SILENT,
+    SPEECH,
+    WAKE,
+    Gate,
+    Rig,
+    ScanningWake,
+    command,
+    make_rig,
+)
 
 STOPPED, WAKING, LISTENING = VoiceState.STOPPED, VoiceState.WAKE, VoiceState.LISTENING
 TRANSCRIBING, THINKING, SPEAKING = (
@@ -458,3 +467,21 @@ async def test_mute_while_speaking_lets_the_reply_finish_then_stops(rigs: RigFac
     assert rig.orchestrator.state == "muted"
     spoken = await rig.event(TtsEnd)
     assert spoken.status == "complete"
+
+
+async def test_aria_saying_the_wake_word_does_not_interrupt_it(rigs: RigFactory) -> None:
+    rig = await waiting(rigs, scanning=True)
+    wake = rig.wake
+    assert isinstance(wake, ScanningWake)
+    wake.offsets = [0.05]  # ARIA's own reply says the wake word 50 ms into the piece
+    rig.sink.playing.close()
+    await wake_and_say(rig, "How do I wake you", ["Just say hey Jarvis."])
+    await rig.reach(SPEAKING)
+    await rig.until(lambda: wake.scanned == ["Just say hey Jarvis."])
+    rig.source.feed(*[SILENT] * REFRACTORY_FRAMES, WAKE)  # the room hears ARIA say it
+    await rig.source.drained()
+    assert rig.pipeline.state is SPEAKING
+    rig.clock.now += 10.0  # later: the user says it
+    rig.source.feed(WAKE)
+    await rig.source.drained()
+    assert rig.after(SPEAKING) == [(SPEAKING, LISTENING)]

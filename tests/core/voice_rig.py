@@ -98,6 +98,19 @@ class FakeWake:
         self.closed = True
 
 
+class ScanningWake(FakeWake):
+    """A detector that also scans ARIA's speech: the wake word is ``offsets`` into each piece."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        super().__init__(clock)
+        self.offsets: list[float] = []
+        self.scanned: list[str] = []
+
+    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None:
+        self.scanned.append(audio.text)
+        return list(self.offsets)
+
+
 class FakeVad:
     async def load(self) -> None:
         return None
@@ -326,10 +339,19 @@ class Rig:
         await self._task
 
 
-async def make_rig(tmp_path: Path, **config: Any) -> tuple[Rig, Database]:
-    """A rig with ``VoiceConfig`` overrides (follow-ups off unless given)."""
+async def make_rig(
+    tmp_path: Path, *, scanning: bool = False, **config: Any
+) -> tuple[Rig, Database]:
+    """A rig with ``VoiceConfig`` overrides (follow-ups off unless given).
+
+    Args:
+        tmp_path: where the conversations database goes.
+        scanning: the wake detector scans ARIA's own speech (``ScanningWake``).
+        config: ``VoiceConfig`` fields.
+    """
     clock = ManualClock()
-    chat, wake, stt, sink, source = FakeChat(), FakeWake(clock), FakeStt(), FakeSink(), FakeSource()
+    wake = ScanningWake(clock) if scanning else FakeWake(clock)
+    chat, stt, sink, source = FakeChat(), FakeStt(), FakeSink(), FakeSource()
     db = await Database.open(tmp_path / "voice.db")
     orchestrator = Orchestrator(
         model=chat, store=SQLiteConversationStore(db), audit=FakeAudit(), clock=clock
