@@ -3,7 +3,7 @@
 Pure and clock-free (no I/O, no time source): the capture loop feeds each frame's duration and
 whether the voice activity detector called it speech, and acts on what comes back. Keeping the
 rules here, apart from the audio I/O, lets them be tested with plain lists of booleans (see
-``aria_desktop/ARCHITECTURE.md``, "Voice pipeline").
+``aria_desktop/ARCHITECTURE.md``, "One voice turn").
 
 Also here: the pre-roll ring buffer (audio kept from before the wake word) and the loudness of a
 frame for the level meter.

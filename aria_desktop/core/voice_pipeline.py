@@ -1,7 +1,7 @@
 """The voice pipeline: wake word -> listen -> transcribe -> turn -> speak -> follow-up.
 
 One capture task reads 80 ms frames from the audio source and routes each one by the
-pipeline's state (:class:`~aria_desktop.core.voice_state.VoiceState`):
+pipeline's state (:class:`~aria_desktop.core.voice_states.VoiceState`):
 
 - **wake**: frames go to the wake word detector and into a short pre-roll ring buffer, so a
   command spoken right after the wake word is not clipped;
@@ -12,13 +12,14 @@ pipeline's state (:class:`~aria_desktop.core.voice_state.VoiceState`):
   ``StartTurn(source="voice")`` and speaks the reply sentence by sentence while ``llm-delta``
   events still arrive. Once the command is transcribed the wake detector is armed again: the
   wake word (or push-to-talk) interrupts — the output is silenced at once, the turn is
-  cancelled, and listening starts.
+  cancelled if the model is still writing (a reply that had streamed whole stays
+  ``complete``: only its speech ends ``interrupted``), and listening starts.
 
 Every state change goes through one transition method, which also shows the matching
-assistant state. ARIA's own voice must not wake it (:class:`~aria_desktop.core.wake_gate.
-WakeGate`). Time comes from the injected clock. Mute closes the capture stream (the source
-generator is closed); nothing is recorded to disk. See ``aria_desktop/ARCHITECTURE.md``,
-"Voice pipeline".
+assistant state. ARIA's own voice must not wake it
+(:class:`~aria_desktop.core.wake_gate.WakeGate`). Time comes from the injected clock. Mute
+closes the capture stream (the source generator is closed); nothing is recorded to disk. See
+``aria_desktop/ARCHITECTURE.md``, "One voice turn".
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from aria_desktop.core.ports import (
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.speech_text import SentenceSplitter, strip_wake_phrase
 from aria_desktop.core.voice_models import Loadable, VoiceModels
-from aria_desktop.core.voice_state import VoiceState, VoiceStateMachine
+from aria_desktop.core.voice_states import VoiceState, VoiceStateMachine
 from aria_desktop.core.wake_gate import WakeGate
 from aria_desktop.domain.audio import (
     FRAME_SAMPLES,
@@ -185,7 +186,8 @@ class VoicePipeline:
         self._audio_s = 0.0
         self._run_id: str | None = None
         self._conversation_id: str | None = None
-        self._last_turn_end = 0.0
+        self._last_turn_end: float | None = None
+        """When the last voice turn ended (``clock`` seconds): continuing it is allowed."""
         self.speech.observer = self._on_speech_queued
 
     # --- installation ----------------------------------------------------------------------
@@ -508,8 +510,9 @@ class VoicePipeline:
             return False
         self.states.transition(VoiceState.THINKING)
         self._arm_wake()  # the wake word now interrupts the answer
-        if self.clock.monotonic() - self._last_turn_end > self.config.conversation_idle_s:
-            self._conversation_id = None
+        last_end = self._last_turn_end
+        if last_end is None or self.clock.monotonic() - last_end > self.config.conversation_idle_s:
+            self._conversation_id = None  # a new conversation
         sub = self.bus.subscribe(event_filter=_reply_events)
         try:
             try:

@@ -9,7 +9,7 @@ the wake word are ignored. While a piece plays whose scan has not finished, or t
 detector cannot scan, every detection is ignored. A scan still pending for a piece that plays
 later does not gate the piece playing now: a long reply is queued sentence by sentence ahead
 of playback, and the user must be able to interrupt its first sentence while the later ones
-are still being scanned. See ``aria_desktop/ARCHITECTURE.md``, "Voice pipeline".
+are still being scanned. See ``aria_desktop/ARCHITECTURE.md``, "One voice turn".
 """
 
 from __future__ import annotations

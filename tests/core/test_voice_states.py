@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.core.voice_state import (
+from aria_desktop.core.voice_states import (
     IllegalVoiceTransition,
     VoiceState,
     VoiceStateMachine,

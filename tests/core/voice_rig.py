@@ -19,7 +19,7 @@ from typing import Any, ClassVar, TypeVar
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
-from aria_desktop.core.voice_state import VoiceState
+from aria_desktop.core.voice_states import VoiceState
 from aria_desktop.domain.audio import FRAME_SAMPLES, AudioClip, SpeechAudio, Transcript
 from aria_desktop.domain.audio import WakeDetection as Detection
 from aria_desktop.domain.chat import ChatRequest, LLMChunk, StreamEnd, TextDelta

@@ -4,7 +4,7 @@ A voice turn moves through waiting for the wake word, listening, transcribing, t
 speaking; muting or losing the microphone stops it. Each change goes through
 :meth:`VoiceStateMachine.transition`, which refuses a change the pipeline never makes (a bug,
 not a user error) and publishes the assistant state that clients show for it (tray icon,
-``state-changed`` events). See ``aria_desktop/ARCHITECTURE.md``, "Voice pipeline".
+``state-changed`` events). See ``aria_desktop/ARCHITECTURE.md``, "One voice turn".
 """
 
 from __future__ import annotations
