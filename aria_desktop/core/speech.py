@@ -32,7 +32,7 @@ SpeechOutcome = str
 """How speaking ended: complete, interrupted or error."""
 
 SpeechObserver = Callable[[SpeechAudio, float], None]
-"""Told about each piece of speech handed to the sink and its playback start (monotonic s)."""
+"""Told about each piece of speech handed to the sink and its playback start (``clock`` s)."""
 
 
 class SpeechService:
@@ -42,7 +42,7 @@ class SpeechService:
         bus: where ``tts-start``/``tts-end`` are published.
         tts, stt: the engines (either may be None when that side is not configured).
         sink: where speech is played (None: ``speak`` only returns audio).
-        clock: time source.
+        clock: time source (playback times given to ``observer``, latencies).
     """
 
     def __init__(
@@ -58,7 +58,8 @@ class SpeechService:
         self.tts = tts
         self.stt = stt
         self.sink = sink
-        self._clock = clock or SystemClock()
+        self.clock: Clock = clock or SystemClock()
+        """Time source of playback times (the voice pipeline's self-speech gate shares it)."""
         self._speaking: asyncio.Task[SpeechOutcome] | None = None
         self._play_until = 0.0
         self.observer: SpeechObserver | None = None
@@ -166,12 +167,12 @@ class SpeechService:
         try:
             async for sentence in sentences:
                 if started is None:
-                    started = self._clock.monotonic()
+                    started = self.clock.monotonic()
                     self.bus.publish(TtsStart(run_id=run_id))
                 async for audio in tts.synthesize(sentence):
                     if first_audio_ms is None:
-                        first_audio_ms = (self._clock.monotonic() - started) * 1000
-                    now = self._clock.monotonic()
+                        first_audio_ms = (self.clock.monotonic() - started) * 1000
+                    now = self.clock.monotonic()
                     play_at = max(now, self._play_until)
                     self._play_until = play_at + audio.duration_s
                     if self.observer is not None:

@@ -1,47 +1,56 @@
 """The voice pipeline: wake word -> listen -> transcribe -> turn -> speak -> follow-up.
 
-One capture task reads 80 ms frames from the audio source and routes each one:
+One capture task reads 80 ms frames from the audio source and routes each one by the
+pipeline's state (:class:`~aria_desktop.core.voice_states.VoiceState`):
 
 - **wake**: frames go to the wake word detector and into a short pre-roll ring buffer, so a
   command spoken right after the wake word is not clipped;
-- **listen**: frames are collected for the command; the voice activity detector ends it after
-  ``silence_s`` of silence (or at ``max_command_s``, or when push-to-talk is released);
-- **busy**: a turn task transcribes the command, starts a ``StartTurn(source="voice")`` and
-  speaks the reply sentence by sentence while ``llm-delta`` events still arrive. The wake
-  detector stays armed: the wake word (or push-to-talk) interrupts — the output is silenced at
-  once, the turn is cancelled, and listening starts.
+- **listening**: frames are collected for the command; the pure
+  :class:`~aria_desktop.core.endpointing.SpeechSegmenter` ends it after ``silence_s`` of
+  silence (or at ``max_command_s``, or when push-to-talk is released);
+- **transcribing / thinking / speaking**: a turn task transcribes the command, starts a
+  ``StartTurn(source="voice")`` and speaks the reply sentence by sentence while ``llm-delta``
+  events still arrive. Once the command is transcribed the wake detector is armed again: the
+  wake word (or push-to-talk) interrupts — the output is silenced at once, the turn is
+  cancelled if the model is still writing (a reply that had streamed whole stays
+  ``complete``: only its speech ends ``interrupted``), and listening starts.
 
-ARIA's own voice must not wake it: before each sentence is played, the wake detector scans the
-synthesized audio; mic detections around the moments where ARIA itself says the wake word are
-ignored. A detector that cannot scan (``scan_speech`` returns None) is muted during playback.
-
-Mute closes the capture stream (the source generator is closed); nothing is recorded to disk.
+Every state change goes through one transition method, which also shows the matching
+assistant state. ARIA's own voice must not wake it
+(:class:`~aria_desktop.core.wake_gate.WakeGate`). Time comes from the injected clock. Mute
+closes the capture stream (the source generator is closed); nothing is recorded to disk. See
+``aria_desktop/ARCHITECTURE.md``, "One voice turn".
 """
 
 from __future__ import annotations
 
-import array
 import asyncio
 import contextlib
 import logging
-import math
-import sys
-import time
-from collections import deque
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from dataclasses import dataclass, field
+from typing import Protocol
 
-from aria_desktop.core.bus import EventBus
+from aria_desktop.core.bus import EventBus, Subscription
+from aria_desktop.core.endpointing import PreRoll, SegmentEvent, SpeechSegmenter, rms_dbfs
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import AudioSource, VoiceActivityDetector, WakeWordDetector
+from aria_desktop.core.ports import (
+    AudioSource,
+    Clock,
+    VoiceActivityDetector,
+    WakeWordDetector,
+)
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.speech_text import SentenceSplitter, strip_wake_phrase
+from aria_desktop.core.voice_models import Loadable, VoiceModels
+from aria_desktop.core.voice_states import VoiceState, VoiceStateMachine
+from aria_desktop.core.wake_gate import WakeGate
 from aria_desktop.domain.audio import (
     FRAME_SAMPLES,
     PIPELINE_RATE_HZ,
     AudioClip,
     SpeechAudio,
+    Transcript,
     WakeDetection,
 )
 from aria_desktop.domain.chat import CapabilityStatus
@@ -64,22 +73,15 @@ from aria_desktop.domain.events import (
     SttStart,
     SttVadEnd,
     SttVadStart,
-    VoiceLoadEnd,
-    VoiceLoadStart,
     WakeEnd,
     WakeStart,
 )
 
-__all__ = ["SelfSpeechScanner", "VoiceConfig", "VoicePipeline"]
+__all__ = ["SelfSpeechScanner", "VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
 
 _LOGGER = logging.getLogger(__name__)
 FRAME_S = FRAME_SAMPLES / PIPELINE_RATE_HZ
-_GATE_BEFORE_S = 0.6
-_GATE_AFTER_S = 1.2
-"""Around a moment where ARIA's own voice says the wake word, mic detections are ignored
-from this long before to this long after (covers room echo and detector latency)."""
-
-Mode = Literal["off", "wake", "listen", "busy"]
+"""Duration of one capture frame, in seconds."""
 
 
 class SelfSpeechScanner(Protocol):
@@ -123,18 +125,13 @@ class VoiceConfig:
 SourceFactory = Callable[[], AudioSource]
 
 
-def rms_dbfs(frame: bytes) -> float:
-    """Loudness of 16-bit PCM in dB relative to full scale (-100 for silence)."""
-    samples = array.array("h")
-    samples.frombytes(frame[: len(frame) - len(frame) % 2])
-    if sys.byteorder == "big":  # pragma: no cover - PCM is little-endian
-        samples.byteswap()
-    if not samples:
-        return -100.0
-    mean_square = math.fsum(s * s for s in samples) / len(samples)
-    if mean_square <= 0:
-        return -100.0
-    return max(-100.0, 10 * math.log10(mean_square / (32768.0 * 32768.0)))
+@dataclass
+class _Recording:
+    """The command being recorded: what started it, its frames, where it ends."""
+
+    trigger: str
+    segmenter: SpeechSegmenter
+    frames: list[bytes] = field(default_factory=list)
 
 
 class VoicePipeline:
@@ -149,6 +146,9 @@ class VoicePipeline:
         config: behaviour.
         no_source_reason: why there is no audio source, shown by the capability probe
             (e.g. "no microphone: there is no microphone on this computer").
+        clock: time source (load latency, self-speech gate, conversation idle time); the
+            speech service's clock by default, which must be the same one, because the
+            playback times the self-speech gate compares with come from it.
     """
 
     def __init__(
@@ -161,6 +161,7 @@ class VoicePipeline:
         source_factory: SourceFactory | None,
         config: VoiceConfig | None = None,
         no_source_reason: str = "",
+        clock: Clock | None = None,
     ) -> None:
         self.orchestrator = orchestrator
         self._no_source_reason = no_source_reason
@@ -170,31 +171,23 @@ class VoicePipeline:
         self.vad = vad
         self._source_factory = source_factory
         self.config = config or VoiceConfig()
-        self._mode: Mode = "off"
-        self._wake_armed = False
-        self._muted = False
-        self._loaded: dict[str, asyncio.Future[None]] = {}
-        self._load_errors: dict[str, str] = {}
+        self.clock: Clock = clock or speech.clock
+        self.states = VoiceStateMachine(orchestrator.set_state)
+        self._models = VoiceModels(bus=self.bus, clock=self.clock)
+        self._gate = WakeGate(refractory_s=self.config.refractory_s)
+        self._scan_lock = asyncio.Lock()
+        self._preroll = PreRoll(preroll_s=self.config.preroll_s, frame_s=FRAME_S)
+        self._recording: _Recording | None = None
         self._capture_task: asyncio.Task[None] | None = None
         self._turn_task: asyncio.Task[None] | None = None
         self._source_error = ""
         self._source_ended = asyncio.Event()
-        self._preroll: deque[bytes] = deque(maxlen=max(1, round(self.config.preroll_s / FRAME_S)))
-        self._command: list[bytes] = []
-        self._trigger = "wake"
-        self._hold = False
-        self._speech_started = False
-        self._silence_s = 0.0
-        self._heard_s = 0.0
-        self._wait_s = self.config.no_speech_timeout_s
+        self._listen_immediately = False
         self._audio_s = 0.0
-        self._last_wake_audio_s = -1e9
         self._run_id: str | None = None
         self._conversation_id: str | None = None
-        self._last_turn_end = 0.0
-        self._gates: list[tuple[float, float]] = []
-        self._scans_pending = 0
-        self._listen_immediately = False
+        self._last_turn_end: float | None = None
+        """When the last voice turn ended (``clock`` seconds): continuing it is allowed."""
         self.speech.observer = self._on_speech_queued
 
     # --- installation ----------------------------------------------------------------------
@@ -219,12 +212,14 @@ class VoicePipeline:
             )
         elif self._source_error:
             reason = self._source_error
-        elif self._load_errors:
-            reason = "; ".join(f"{k}: {v}" for k, v in sorted(self._load_errors.items()))
-        elif not self._ready("vad") or (self.wake is not None and not self._ready("wake")):
+        elif self._models.errors:
+            reason = "; ".join(f"{k}: {v}" for k, v in sorted(self._models.errors.items()))
+        elif not self._models.ready("vad") or (
+            self._detector is not None and not self._models.ready("wake")
+        ):
             reason = "voice models are still loading"
         return CapabilityStatus(
-            name="voice", available=not reason, reason=reason, enabled=not self._muted
+            name="voice", available=not reason, reason=reason, enabled=not self.muted
         )
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -237,72 +232,22 @@ class VoicePipeline:
                 used for WAV files that hold only a command.
         """
         self._listen_immediately = listen_immediately
-        loaders: list[tuple[str, Any]] = []
-        if self.wake is not None and self.config.wake_enabled:
-            loaders.append(("wake", self.wake))
-        if self.vad is not None:
-            loaders.append(("vad", self.vad))
-        if self.speech.stt is not None:
-            loaders.append(("stt", self.speech.stt))
-        if self.speech.tts is not None:
-            loaders.append(("tts", self.speech.tts))
-        loop = asyncio.get_running_loop()
-        for component, _engine in loaders:
-            self._loaded[component] = loop.create_future()
-        self.orchestrator.spawn(self._load_all(loaders), name="aria-voice-load")
-        if self._source_factory is not None and not self._muted:
+        engines: list[tuple[str, Loadable | None]] = [
+            ("wake", self._detector),
+            ("vad", self.vad),
+            ("stt", self.speech.stt),
+            ("tts", self.speech.tts),
+        ]
+        loaders = [(component, engine) for component, engine in engines if engine is not None]
+        self._models.expect([component for component, _engine in loaders])
+        self.orchestrator.spawn(self._models.load_all(loaders), name="aria-voice-load")
+        if self._source_factory is not None and not self.muted:
             self._start_capture()
-
-    async def _load_all(self, loaders: list[tuple[str, Any]]) -> None:
-        # One at a time: the machine may have two cores, and the capture loop needs wake + VAD
-        # first; STT and TTS follow while ARIA already waits for the wake word.
-        for component, engine in loaders:
-            name = getattr(engine, "name", type(engine).__name__)
-            self.bus.publish(VoiceLoadStart(component=component, model=str(name)))
-            started = time.monotonic()
-            future = self._loaded[component]
-            try:
-                await engine.load()
-            except AriaError as exc:
-                self._load_errors[component] = exc.message
-                self.bus.publish(
-                    VoiceLoadEnd(
-                        component=component,
-                        model=str(name),
-                        ok=False,
-                        error=exc.message,
-                        latency_ms=(time.monotonic() - started) * 1000,
-                    )
-                )
-                self.bus.publish(ErrorEvent(code=exc.code, message=exc.message, hint=exc.hint))
-                if not future.done():
-                    future.set_exception(exc)
-                    future.exception()  # retrieved: waiters re-raise it themselves
-                continue
-            self.bus.publish(
-                VoiceLoadEnd(
-                    component=component,
-                    model=str(name),
-                    latency_ms=(time.monotonic() - started) * 1000,
-                )
-            )
-            if not future.done():
-                future.set_result(None)
-
-    def _ready(self, component: str) -> bool:
-        future = self._loaded.get(component)
-        return future is not None and future.done() and future.exception() is None
-
-    async def _wait_loaded(self, component: str) -> None:
-        future = self._loaded.get(component)
-        if future is not None:
-            await asyncio.shield(future)
 
     async def wait_ready(self, timeout_s: float = 120.0) -> None:
         """Wait until every model has loaded (raises the first load failure)."""
         async with asyncio.timeout(timeout_s):
-            for component in list(self._loaded):
-                await self._wait_loaded(component)
+            await self._models.wait_all()
 
     async def wait_source_ended(self, timeout_s: float | None = None) -> None:
         """Wait until a finite source (a WAV file) has been read and its turn has finished."""
@@ -320,17 +265,18 @@ class VoicePipeline:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._mode = "off"
+        self._recording = None
+        if self.state is not VoiceState.STOPPED:
+            self.states.transition(VoiceState.STOPPED)
         await self.speech.aclose()
-        for part in (self.wake,):
-            if part is not None:
-                with contextlib.suppress(Exception):
-                    await part.aclose()
+        if self.wake is not None:
+            with contextlib.suppress(Exception):
+                await self.wake.aclose()
 
     @property
-    def mode(self) -> Mode:
-        """off, wake (waiting for the wake word), listen (taking a command), busy."""
-        return self._mode
+    def state(self) -> VoiceState:
+        """What the pipeline is doing now."""
+        return self.states.state
 
     @property
     def source_finished(self) -> bool:
@@ -340,7 +286,16 @@ class VoicePipeline:
     @property
     def muted(self) -> bool:
         """Whether the microphone is muted (capture stream closed)."""
-        return self._muted
+        return self.states.muted
+
+    @property
+    def _detector(self) -> WakeWordDetector | None:
+        """The wake word detector when the wake word is enabled."""
+        return self.wake if self.config.wake_enabled else None
+
+    @property
+    def _capturing(self) -> bool:
+        return self._capture_task is not None and not self._capture_task.done()
 
     # --- capture ---------------------------------------------------------------------------
 
@@ -351,23 +306,19 @@ class VoicePipeline:
     async def _capture(self) -> None:
         assert self._source_factory is not None
         try:
-            if self.config.wake_enabled and self.wake is not None:
-                await self._wait_loaded("wake")
-            await self._wait_loaded("vad")
+            if self._detector is not None:
+                await self._models.wait_loaded("wake")
+            await self._models.wait_loaded("vad")
         except AriaError:
             return  # reported by the loader
         frames: AsyncIterator[bytes] | None = None
         try:
             source = self._source_factory()
             frames = source.frames()
-            if self._listen_immediately:
-                self._listen_immediately = False
-                self._begin_listening("file", preroll=False)
-            else:
-                self._enter_wake()
+            self._on_capture_opened()
             async for frame in frames:
                 await self._on_frame(frame)
-            if self._mode == "listen":
+            if self.state is VoiceState.LISTENING:
                 await self._end_command("end_of_audio")
         except AriaError as exc:
             self._source_error = exc.message
@@ -377,9 +328,19 @@ class VoicePipeline:
                 with contextlib.suppress(Exception):
                     await frames.aclose()  # type: ignore[attr-defined]
             self._disarm_wake()
-            if self._mode in ("wake", "listen"):
-                self._mode = "off"
+            if self.state in (VoiceState.WAKE, VoiceState.LISTENING):
+                self._recording = None
+                self.states.transition(VoiceState.STOPPED)
             self._source_ended.set()
+
+    def _on_capture_opened(self) -> None:
+        if self._listen_immediately:
+            self._listen_immediately = False
+            self._begin_listening("file", preroll=False)
+        elif self.state is VoiceState.STOPPED:
+            self._enter_wake()
+        elif self.state in (VoiceState.THINKING, VoiceState.SPEAKING):
+            self._arm_wake()  # unmuted while answering: the wake word interrupts again
 
     async def _on_frame(self, frame: bytes) -> None:
         self._audio_s += FRAME_S
@@ -387,139 +348,136 @@ class VoicePipeline:
         # The detector hears every frame, armed or not, so its audio context is never stale:
         # re-armed after a command, it must not fire again on the wake word it already heard.
         detection = None
-        if self.wake is not None and self.config.wake_enabled:
-            detection = await self.wake.process(frame)
-        if self._mode == "listen":
-            speech = await self._listen_frame(frame)
+        if self._detector is not None:
+            detection = await self._detector.process(frame)
+        if self._recording is not None:
+            speech = await self._listen_frame(self._recording, frame)
             self.bus.publish(AudioLevel(rms_dbfs=level, speech=speech))
             return
         self.bus.publish(AudioLevel(rms_dbfs=level))
         self._preroll.append(frame)
-        if detection is not None and self._wake_armed:
+        if detection is not None:
             self._on_wake(detection)
 
     def _on_wake(self, detection: WakeDetection) -> None:
-        if self._audio_s - self._last_wake_audio_s < self.config.refractory_s:
+        accepted = self._gate.accept(
+            audio_s=self._audio_s, now=self.clock.monotonic(), speaking=self.speech.speaking
+        )
+        if not accepted:
             return
-        if self.speech.speaking and self._gated(time.monotonic()):
-            _LOGGER.debug("Wake word ignored: it was ARIA's own voice")
-            return
-        self._last_wake_audio_s = self._audio_s
-        self._wake_armed = False
         self.bus.publish(WakeEnd(detected=True, name=detection.name, score=detection.score))
-        if self._mode == "busy":
+        if self.states.busy:
             self._interrupt()
         self._begin_listening("wake", preroll=True)
 
-    # --- wake state ------------------------------------------------------------------------
+    # --- wake ------------------------------------------------------------------------------
 
     def _arm_wake(self) -> None:
-        if self.wake is None or not self.config.wake_enabled or self._wake_armed:
+        detector = self._detector
+        if detector is None or self._gate.armed or not self._capturing:
             return
-        if self._capture_task is None or self._capture_task.done():
-            return
-        self.wake.reset()
-        self._wake_armed = True
-        self.bus.publish(WakeStart(model=self.wake.name))
+        detector.reset()
+        self._gate.arm()
+        self.bus.publish(WakeStart(model=detector.name))
 
     def _disarm_wake(self) -> None:
-        if self._wake_armed:
-            self._wake_armed = False
+        if self._gate.disarm():
             self.bus.publish(WakeEnd(detected=False))
 
     def _enter_wake(self) -> None:
-        self._mode = "wake"
         self._arm_wake()
-        if not self._muted:
-            self.orchestrator.set_state("idle")
+        self.states.transition(VoiceState.WAKE)
+
+    def _enter_rest(self) -> None:
+        """Wait for the wake word again, or stop when the microphone has been closed."""
+        if self._capturing:
+            self._enter_wake()
+        elif self.state is not VoiceState.STOPPED:
+            self.states.transition(VoiceState.STOPPED)
 
     def _on_speech_queued(self, audio: SpeechAudio, play_at: float) -> None:
         """Scan ARIA's own speech for the wake word before it plays (self-trigger gate)."""
-        if self.wake is None or not self._wake_armed:
+        if self.wake is None or not self._gate.armed:
             return
-        scanner = getattr(self.wake, "scan_speech", None)
-        if scanner is None:
-            self._gates.append((play_at, play_at + audio.duration_s + _GATE_AFTER_S))
+        if not callable(getattr(self.wake, "scan_speech", None)):
+            self._gate.ignore_playback(play_at=play_at, duration_s=audio.duration_s)
             return
+        scanner: SelfSpeechScanner = self.wake  # type: ignore[assignment]
+        self.orchestrator.spawn(
+            self._scan_own_speech(scanner, audio, play_at), name="aria-voice-self-scan"
+        )
 
-        async def scan() -> None:
-            self._scans_pending += 1
-            try:
-                offsets = await scanner(audio)
-            finally:
-                self._scans_pending -= 1
-            if offsets is None:
-                self._gates.append((play_at, play_at + audio.duration_s + _GATE_AFTER_S))
-                return
-            for offset in offsets:
-                at = play_at + offset
-                self._gates.append((at - _GATE_BEFORE_S, at + _GATE_AFTER_S))
-
-        self.orchestrator.spawn(scan(), name="aria-voice-self-scan")
-
-    def _gated(self, now: float) -> bool:
-        if self._scans_pending:
-            return True  # ARIA's speech is playing and not yet checked
-        self._gates = [(a, b) for a, b in self._gates if b >= now - 5.0]
-        return any(a <= now <= b for a, b in self._gates)
+    async def _scan_own_speech(
+        self, scanner: SelfSpeechScanner, audio: SpeechAudio, play_at: float
+    ) -> None:
+        scan = self._gate.scan_started(play_at=play_at, duration_s=audio.duration_s)
+        try:
+            # One scan at a time, in playback order: the detector's frames share its worker
+            # threads, and the piece playing first must be checked first.
+            async with self._scan_lock:
+                offsets = await scanner.scan_speech(audio)
+        finally:
+            self._gate.scan_finished(scan)
+        if offsets is None:
+            self._gate.ignore_playback(play_at=play_at, duration_s=audio.duration_s)
+        else:
+            self._gate.ignore_own_wake_words(play_at=play_at, offsets_s=offsets)
 
     # --- listening -------------------------------------------------------------------------
 
     def _begin_listening(self, trigger: str, *, preroll: bool, hold: bool = False) -> None:
         self._disarm_wake()
-        self._mode = "listen"
-        self._trigger = trigger
-        self._hold = hold
-        self._command = list(self._preroll) if preroll else []
+        frames = self._preroll.take() if preroll else []
         self._preroll.clear()
-        self._speech_started = False
-        self._silence_s = 0.0
-        self._heard_s = 0.0
-        self._wait_s = (
+        wait_s = (
             self.config.follow_up_s if trigger == "follow-up" else self.config.no_speech_timeout_s
         )
+        segmenter = SpeechSegmenter(
+            silence_s=self.config.silence_s,
+            max_s=self.config.max_command_s,
+            no_speech_timeout_s=wait_s,
+            hold=hold,
+        )
+        self._recording = _Recording(trigger=trigger, segmenter=segmenter, frames=frames)
         if self.vad is not None:
             self.vad.reset()
         self.bus.publish(SttStart(trigger=trigger))
-        self.orchestrator.set_state("listening")
+        self.states.transition(VoiceState.LISTENING)
 
-    async def _listen_frame(self, frame: bytes) -> bool:
-        self._command.append(frame)
+    async def _listen_frame(self, recording: _Recording, frame: bytes) -> bool:
+        recording.frames.append(frame)
         speech = False
         if self.vad is not None:
             speech = await self.vad.speech_probability(frame) >= self.config.vad_threshold
-        if self._mode != "listen":
-            return speech
-        self._heard_s += FRAME_S
-        if speech:
-            if not self._speech_started:
-                self._speech_started = True
+        if self._recording is not recording:
+            return speech  # ended (released, muted) while the VAD ran
+        for event in recording.segmenter.process(FRAME_S, speech):
+            if event is SegmentEvent.SPEECH_STARTED:
                 self.bus.publish(SttVadStart())
-            self._silence_s = 0.0
-        elif self._speech_started:
-            self._silence_s += FRAME_S
-        if self._heard_s >= self.config.max_command_s:
-            await self._end_command("max_length")
-        elif self._hold:
-            pass  # push-to-talk held: the release ends the command
-        elif self._speech_started and self._silence_s >= self.config.silence_s:
-            await self._end_command("silence")
-        elif not self._speech_started and self._heard_s >= self._wait_s:
-            await self._end_command("no_speech")
+            else:
+                await self._end_command(event.value)
         return speech
 
     async def _end_command(self, reason: str) -> None:
-        audio = b"".join(self._command)
-        self._command = []
-        self._mode = "busy"
+        recording = self._recording
+        assert recording is not None
+        self._recording = None
+        audio = b"".join(recording.frames)
         self.bus.publish(
             SttVadEnd(reason=reason, audio_ms=len(audio) / 2 / PIPELINE_RATE_HZ * 1000)
         )
         if reason == "no_speech" or (reason == "released" and not audio):
             self.bus.publish(SttEnd(text=""))
-            self._enter_wake()
+            self._enter_rest()
             return
+        self.states.transition(VoiceState.TRANSCRIBING)
         self._turn_task = asyncio.create_task(self._turn(audio), name="aria-voice-turn")
+
+    def _cancel_recording(self) -> None:
+        """Drop the command being recorded (mute, kill switch)."""
+        self._recording = None
+        self.bus.publish(SttVadEnd(reason="cancelled"))
+        self.bus.publish(SttEnd(text=""))
 
     # --- the turn --------------------------------------------------------------------------
 
@@ -536,47 +494,25 @@ class VoicePipeline:
             self.bus.publish(ErrorEvent(code="internal", message=f"The voice turn failed: {exc}"))
         finally:
             self._run_id = None
-            self._last_turn_end = time.monotonic()
-        if self._mode != "busy":
+            self._last_turn_end = self.clock.monotonic()
+        if not self.states.busy:
             return  # interrupted: already listening again
-        if self._capture_task is None or self._capture_task.done():
-            self._mode = "off"
-            self.orchestrator.set_state("muted" if self._muted else "idle")
-        elif follow_up and self.config.follow_up_s > 0:
+        if follow_up and self.config.follow_up_s > 0 and self._capturing:
             self._begin_listening("follow-up", preroll=False)
         else:
-            self._enter_wake()
+            self._enter_rest()
 
     async def _transcribe_and_answer(self, audio: bytes) -> bool:
-        self.orchestrator.set_state("thinking")
-        stt = self.speech.stt
-        if stt is None:
-            raise VoiceUnavailableError("Speech-to-text is not configured.")
-        await self._wait_loaded("stt")
-        try:
-            transcript = await stt.transcribe(
-                AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
-                language=self.config.language,
-            )
-        except AriaError:
-            self.bus.publish(SttEnd(text=""))
-            self.orchestrator.set_state("idle")
-            raise
-        self.bus.publish(
-            SttEnd(
-                text=transcript.text,
-                language=transcript.language,
-                latency_ms=transcript.latency_ms,
-                engine=transcript.engine,
-            )
-        )
+        """Transcribe the command and speak the turn's reply; True if it was spoken whole."""
+        transcript = await self._transcribe_command(audio)
         text = strip_wake_phrase(transcript.text, self.config.wake_phrases)
         if not any(ch.isalnum() for ch in text):
-            self.orchestrator.set_state("idle")
             return False
+        self.states.transition(VoiceState.THINKING)
         self._arm_wake()  # the wake word now interrupts the answer
-        if time.monotonic() - self._last_turn_end > self.config.conversation_idle_s:
-            self._conversation_id = None
+        last_end = self._last_turn_end
+        if last_end is None or self.clock.monotonic() - last_end > self.config.conversation_idle_s:
+            self._conversation_id = None  # a new conversation
         sub = self.bus.subscribe(event_filter=_reply_events)
         try:
             try:
@@ -595,7 +531,36 @@ class VoicePipeline:
             sub.close()
         return status == "complete"
 
-    async def _reply_sentences(self, sub: Any, run_id: str) -> AsyncIterator[str]:
+    async def _transcribe_command(self, audio: bytes) -> Transcript:
+        stt = self.speech.stt
+        if stt is None:
+            raise VoiceUnavailableError("Speech-to-text is not configured.")
+        await self._models.wait_loaded("stt")
+        try:
+            transcript = await stt.transcribe(
+                AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
+                language=self.config.language,
+            )
+        except AriaError:
+            self.bus.publish(SttEnd(text=""))
+            raise
+        self.bus.publish(
+            SttEnd(
+                text=transcript.text,
+                language=transcript.language,
+                latency_ms=transcript.latency_ms,
+                engine=transcript.engine,
+            )
+        )
+        return transcript
+
+    async def _reply_sentences(self, sub: Subscription, run_id: str) -> AsyncIterator[str]:
+        """The reply's sentences as the turn streams them; an apology for each error.
+
+        Every model step's text is spoken as it streams (what was said before a tool call
+        has been heard), so this follows ``llm-delta`` events rather than the turn's final
+        reply text.
+        """
         splitter = SentenceSplitter()
         async for event in sub:
             if event.run_id != run_id:
@@ -617,7 +582,8 @@ class VoicePipeline:
                 return
 
     def _show_speaking(self, run_id: str) -> None:
-        self.orchestrator.set_state("speaking", run_id)
+        if self.state in (VoiceState.THINKING, VoiceState.SPEAKING):
+            self.states.transition(VoiceState.SPEAKING, run_id)
 
     def _interrupt(self) -> None:
         """Silence the output now and cancel the turn being answered."""
@@ -639,56 +605,49 @@ class VoicePipeline:
                 f"Unknown push-to-talk action {action!r}.",
                 hint="Use press, release, toggle or listen.",
             )
-        if action == "release":
-            if self._mode == "listen" and self._hold:
+        recording = self._recording
+        if recording is not None:
+            if action == "toggle" or (action == "release" and recording.segmenter.hold):
                 await self._end_command("released")
             return
-        if self._mode == "listen":
-            if action == "toggle":
-                await self._end_command("released")
+        if action == "release":
             return
         self._require_capture()
-        if self._mode == "busy":
+        if self.states.busy:
             self._interrupt()
         self._begin_listening("push-to-talk", preroll=True, hold=action == "press")
 
     def _require_capture(self) -> None:
-        if self._muted:
+        if self.muted:
             raise VoiceUnavailableError(
                 "The microphone is muted.", hint="Unmute it from the tray or the API first."
             )
-        if self._capture_task is None or self._capture_task.done():
+        if not self._capturing:
             raise VoiceUnavailableError(
                 self._source_error or "No microphone is open.",
                 hint="Connect a microphone and check `aria doctor` (audio).",
             )
 
     async def _on_set_muted(self, command: SetMicrophoneMuted) -> bool:
-        if command.muted == self._muted:
-            return self._muted
-        self._muted = command.muted
-        if command.muted:
-            task = self._capture_task
-            self._capture_task = None
-            if self._mode == "listen":
-                self._command = []
-                self._mode = "off"
-                self.bus.publish(SttVadEnd(reason="cancelled"))
-                self.bus.publish(SttEnd(text=""))
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            if self._mode != "busy":
-                self._mode = "off"
-            self.orchestrator.set_state("muted")
-        else:
+        if command.muted == self.muted:
+            return self.muted
+        self.states.set_muted(command.muted)
+        if not command.muted:
             if self._source_factory is not None:
                 self._start_capture()
-            self.orchestrator.set_state("idle")
-        return self._muted
+            return False
+        task, self._capture_task = self._capture_task, None
+        if self._recording is not None:
+            self._cancel_recording()
+            self.states.transition(VoiceState.STOPPED)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        return True
 
     async def _on_speak(self, command: Speak) -> SpeechAudio:
+        # An announcement outside the listening cycle: it shows speaking, not a voice state.
         if not command.play or self.speech.sink is None:
             return await self.speech.synthesize(command.text)
         pieces: list[SpeechAudio] = []
@@ -707,22 +666,20 @@ class VoicePipeline:
             pcm=b"".join(p.pcm for p in pieces), sample_rate_hz=int(rate), text=command.text
         )
 
-    async def _on_transcribe(self, command: Transcribe) -> Any:
+    async def _on_transcribe(self, command: Transcribe) -> Transcript:
         return await self.speech.transcribe_wav(
             command.wav, language=command.language or self.config.language
         )
 
     async def _on_stop_everything(self) -> None:
         self.speech.interrupt()
-        if self._mode == "listen":
-            self._command = []
-            self.bus.publish(SttVadEnd(reason="cancelled"))
-            self.bus.publish(SttEnd(text=""))
-            self._enter_wake()
+        if self._recording is not None:
+            self._cancel_recording()
+            self._enter_rest()
         if self._turn_task is not None and not self._turn_task.done():
             self._turn_task.cancel()
-            if self._capture_task is not None and not self._capture_task.done():
-                self._enter_wake()
+            if self.states.busy:
+                self._enter_rest()
 
 
 def _reply_events(event: Event) -> bool:
