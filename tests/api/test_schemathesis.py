@@ -10,8 +10,8 @@ The daemon runs on a private Xvfb display (the session's, tests/conftest.py), so
 computer-use routes are fuzzed for real with every check (an empty screen: nothing to click).
 
 Deterministic: schemathesis and hypothesis are pinned by packaging/requirements.lock, the run is
-seeded and derandomized, keeps no example database, and uses one worker. One worker also keeps
-the run clear of a CPython 3.11 bug: ``ast.parse`` in two threads at once can raise
+seeded and derandomized (which also means no example database), and uses one worker. One worker
+also keeps the run clear of a CPython 3.11 bug: ``ast.parse`` in two threads at once can raise
 ``SystemError: AST constructor recursion depth mismatch`` (the AST builder's depth counter is
 shared by the interpreter), and hypothesis parses source whenever it describes a lambda, so two
 schemathesis workers hit it now and then. Should such an error of the tools still occur, the test
@@ -116,9 +116,7 @@ def _run_schemathesis(
             "1",
             "--seed",
             "1",
-            "--generation-deterministic",
-            "--generation-database",
-            "none",
+            "--generation-deterministic",  # implies no example database
             "--no-color",
         ],
         cwd=REPO,
