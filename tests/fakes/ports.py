@@ -54,6 +54,7 @@ __all__ = [
     "InMemoryConversationStore",
     "InMemoryMemoryStore",
     "Raise",
+    "ReplyStep",
     "ScriptedChatModel",
     "text_reply",
     "tool_reply",
@@ -75,6 +76,7 @@ class Raise:
 
 
 ReplyStep = LLMChunk | Hang | Raise
+"""One step of a scripted reply: a chunk to yield, a hang, or an error to raise."""
 
 
 def text_reply(
