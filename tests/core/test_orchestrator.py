@@ -20,7 +20,6 @@ import pytest
 
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, TextDelta, Usage
@@ -32,7 +31,7 @@ from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
-from tests.fakes.harness import FakeCore, TurnHarness, event_types, fake_cores
+from tests.fakes.harness import FakeCore, TurnHarness, event_types, fake_cores, new_audit_log
 from tests.fakes.http_server import Drop, Send, Sleep
 from tests.fakes.ollama_server import (
     chat_line,
@@ -367,7 +366,7 @@ async def harness_factory(
             retry=NO_WAIT_RETRY,
             breaker=BreakerPolicy(failure_threshold=5, reset_s=30.0),
         )
-        audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+        audit = new_audit_log(tmp_path / f"audit{len(opened)}")
         orchestrator = Orchestrator(
             model=router, store=store, audit=audit, config=AgentConfig(flush_interval_s=0.05)
         )

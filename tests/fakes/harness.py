@@ -23,7 +23,12 @@ from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import Event, RunEnd
 from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel
 
-__all__ = ["FakeCore", "TurnHarness", "event_types", "fake_cores"]
+__all__ = ["FakeCore", "TurnHarness", "event_types", "fake_cores", "new_audit_log"]
+
+
+def new_audit_log(folder: Path) -> AuditLog:
+    """A real audit log (hash chain, verification) kept in ``folder``, for one orchestrator."""
+    return AuditLog(folder / "log.jsonl", folder / "checkpoint")
 
 
 def event_types(events: list[Event]) -> list[str]:
@@ -115,9 +120,7 @@ async def fake_cores(
     ) -> FakeCore:
         model = ScriptedChatModel()
         store = InMemoryConversationStore()
-        audit = AuditLog(
-            folder / f"audit{len(made)}" / "log.jsonl", folder / f"state{len(made)}" / "checkpoint"
-        )
+        audit = new_audit_log(folder / f"audit{len(made)}")
         extra: dict[str, Any] = {} if policy is None else {"policy": policy}
         orchestrator = Orchestrator(
             model=model,
