@@ -8,6 +8,7 @@ import asyncio
 import os
 import socket
 import stat
+import time
 import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -177,12 +178,17 @@ async def test_100_streams_extras_refused_while_health_still_answers(api: Api) -
     "api_config", [ApiConfig(port=0, rate_limit_per_s=2.0, rate_limit_burst=5)]
 )
 async def test_rate_limit_answers_429_with_retry_after(api: Api) -> None:
+    # The limiter reads the middleware's clock: stepping it shows the refill without waiting.
+    now = [time.monotonic()]
+    api.server.app.asgi.clock = lambda: now[0]
     statuses = [(await api.client.get("/api/v1/state")).status_code for _ in range(5)]
     assert statuses == [200] * 5
     limited = await api.client.get("/api/v1/state")
     assert limited.status_code == 429
     assert int(limited.headers["retry-after"]) >= 1
-    await asyncio.sleep(0.6)
+    now[0] += 0.4  # 2 requests/s: 0.8 of a request refilled, not enough
+    assert (await api.client.get("/api/v1/state")).status_code == 429
+    now[0] += 0.2
     assert (await api.client.get("/api/v1/state")).status_code == 200
 
 
