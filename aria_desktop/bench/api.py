@@ -8,7 +8,9 @@ for the run (its check still runs on every request). SSE latency: the wall-clock
 the creation of a turn's first ``llm-delta`` event (the model's first token, parsed) to its
 arrival at a streaming ``POST /api/v1/chat`` client. ``POST /api/v1/memories/search`` runs
 over 1,000 seeded memories with the configured embedder (default: the packaged local model),
-so each search embeds the query and fuses keyword and vector results.
+so each search embeds the query and fuses keyword and vector results. Health beside open
+streams: ``GET /api/v1/health`` latency while every allowed event stream is held open (target:
+median under 20 ms; the security tests check only that it answers).
 """
 
 from __future__ import annotations
@@ -89,6 +91,43 @@ async def _reference_server() -> tuple[Any, asyncio.Task[None], int]:
         while not server.started:  # noqa: ASYNC110 - uvicorn offers no "started" event
             await asyncio.sleep(0.01)
     return server, task, int(sock.getsockname()[1])
+
+
+_HEALTH_PROBES = 50
+_HEALTH_MEDIAN_TARGET_MS = 20.0
+
+
+async def _health_beside_open_streams(port: int, token: str, streams: int) -> list[float]:
+    """Latencies (ms) of health checks while ``streams`` event streams are held open.
+
+    Open streams must not slow the server's other answers: each holds a connection and a
+    task, and a client that opens the most allowed should not make ARIA unresponsive.
+    """
+    import httpx
+
+    url = f"http://127.0.0.1:{port}"
+    limits = httpx.Limits(max_connections=streams + 1, max_keepalive_connections=0)
+    headers = {"Authorization": f"Bearer {token}"}
+    latencies_ms: list[float] = []
+    async with httpx.AsyncClient(
+        base_url=url, headers=headers, limits=limits, timeout=10
+    ) as client:
+        opened: list[httpx.Response] = []
+        try:
+            for _ in range(streams):
+                response = await client.send(
+                    client.build_request("GET", "/api/v1/events"), stream=True
+                )
+                opened.append(response)
+            async with httpx.AsyncClient(base_url=url, timeout=10) as probe:
+                for _ in range(_HEALTH_PROBES):
+                    started = time.perf_counter()
+                    (await probe.get("/api/v1/health")).raise_for_status()
+                    latencies_ms.append((time.perf_counter() - started) * 1000)
+        finally:
+            for response in opened:
+                await response.aclose()
+    return latencies_ms
 
 
 _SEED_MEMORIES = 1000
@@ -190,6 +229,15 @@ async def run_api_bench(
                     ]
                     print(f"{text}   {statistics.median(ratios):5.0%} of reference")
                     print(ref_text)
+                streams = settings.api.max_sse_streams
+                health_ms = await _health_beside_open_streams(port, token, streams)
+                median_ms = statistics.median(health_ms)
+                verdict = "ok" if median_ms < _HEALTH_MEDIAN_TARGET_MS else "OVER TARGET"
+                print(
+                    f"  GET /api/v1/health beside {streams} open event streams: median "
+                    f"{median_ms:.2f} ms, max {max(health_ms):.2f} ms ({len(health_ms)} requests; "
+                    f"target median < {_HEALTH_MEDIAN_TARGET_MS:g} ms: {verdict})"
+                )
                 sse = await _loadgen("sse", str(port), str(sse_turns), token=token)
                 delays = sse["delays_ms"]
                 print(

@@ -45,6 +45,9 @@ from tests.computer.conftest import (
 from tests.computer.test_agent import click_label, done, script
 from tests.fakes import FakeOllama
 
+# Outside the fast loop: the real target app under Xvfb, real OCR.
+pytestmark = pytest.mark.slow
+
 __all__ = ["anthropic", "app", "rig_factory", "target_app"]  # shared fixtures
 
 P = "/api/v1"

@@ -8,7 +8,6 @@ import asyncio
 import os
 import socket
 import stat
-import statistics
 import time
 import tracemalloc
 from collections.abc import AsyncIterator
@@ -138,7 +137,12 @@ async def test_huge_headers_are_refused(api: Api) -> None:
 
 @pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=32)])
 @pytest.mark.slow
-async def test_100_streams_extras_refused_while_health_stays_fast(api: Api) -> None:
+async def test_100_streams_extras_refused_while_health_still_answers(api: Api) -> None:
+    """The stream cap holds and the server keeps answering beside the open streams.
+
+    How fast it answers then is measured by ``aria bench api`` (a test asserts no wall-clock
+    figure: a loaded CI machine would fail it, a fast one would hide a regression).
+    """
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
     async with httpx.AsyncClient(
         base_url=api.url, headers=api.headers(), limits=limits, timeout=10
@@ -158,14 +162,10 @@ async def test_100_streams_extras_refused_while_health_stays_fast(api: Api) -> N
             assert statuses.count(200) == 32
             assert set(statuses[32:]) <= {429, 503}
             assert api.server.app.streams.count == 32
-            latencies_ms = []
-            async with httpx.AsyncClient(base_url=api.url) as probe:
+            async with httpx.AsyncClient(base_url=api.url, timeout=10) as probe:
                 for _ in range(50):
-                    started = time.perf_counter()
                     assert (await probe.get("/api/v1/health")).status_code == 200
-                    latencies_ms.append((time.perf_counter() - started) * 1000)
-            assert statistics.median(latencies_ms) < 20
-            assert max(latencies_ms) < 200
+            assert api.server.app.streams.count == 32  # none of them was dropped meanwhile
         finally:
             for response in opened:
                 await response.aclose()
@@ -178,12 +178,17 @@ async def test_100_streams_extras_refused_while_health_stays_fast(api: Api) -> N
     "api_config", [ApiConfig(port=0, rate_limit_per_s=2.0, rate_limit_burst=5)]
 )
 async def test_rate_limit_answers_429_with_retry_after(api: Api) -> None:
+    # The limiter reads the middleware's clock: stepping it shows the refill without waiting.
+    now = [time.monotonic()]
+    api.server.app.asgi.clock = lambda: now[0]
     statuses = [(await api.client.get("/api/v1/state")).status_code for _ in range(5)]
     assert statuses == [200] * 5
     limited = await api.client.get("/api/v1/state")
     assert limited.status_code == 429
     assert int(limited.headers["retry-after"]) >= 1
-    await asyncio.sleep(0.6)
+    now[0] += 0.4  # 2 requests/s: 0.8 of a request refilled, not enough
+    assert (await api.client.get("/api/v1/state")).status_code == 429
+    now[0] += 0.2
     assert (await api.client.get("/api/v1/state")).status_code == 200
 
 
@@ -191,16 +196,16 @@ async def test_stop_ends_open_streams_with_a_close_frame(api: Api) -> None:
     async with api.client.stream("GET", "/api/v1/events") as response:
         lines = response.aiter_lines()
         assert await anext(lines) == ": ready"
-        started = time.perf_counter()
         stopping = asyncio.create_task(api.server.stop())
         rest = []
+        # The stream ends because the server closed it (not at the client's timeout), and stop
+        # returns: the bound only keeps a regression from hanging the suite.
         async with asyncio.timeout(5):
             async for line in lines:
                 rest.append(line)
-        await stopping
+            await stopping
     assert "event: close" in rest
     assert 'data: {"reason":"shutdown"}' in rest
-    assert time.perf_counter() - started < 3
 
 
 def test_token_file_is_private(tmp_path: Path) -> None:

@@ -36,6 +36,9 @@ from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.http_server import RecordedRequest, Reply
 from tests.fakes.ollama_server import ollama_error, ollama_text, ollama_tool_calls
 
+# Outside the fast loop: the real target app under Xvfb.
+pytestmark = pytest.mark.slow
+
 Step = Callable[[dict[str, Any]], Reply]
 
 

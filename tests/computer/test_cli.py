@@ -9,9 +9,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.computer.conftest import REPO, TargetApp
 from tests.computer.test_agent import click_label, done, script
 from tests.fakes import FakeOllama
+
+# Outside the fast loop: `aria` subprocesses and a daemon against the real display.
+pytestmark = pytest.mark.slow
 
 
 def aria(

@@ -29,6 +29,9 @@ from aria_desktop.domain.events import (
 from tests.computer.conftest import Rig, TargetApp
 from tests.computer.target_labels import ALL_LABELS
 
+# Outside the fast loop: the real target app under Xvfb.
+pytestmark = pytest.mark.slow
+
 
 @contextlib.asynccontextmanager
 async def answering(rig: Rig, answer: bool | None) -> AsyncIterator[list[ActionConfirmRequest]]:

@@ -205,14 +205,21 @@ async def test_extraction_from_an_empty_store_embeds_nothing(
     fresh = LocalEmbedder()
     try:
         rig = await rig_factory(model=fresh)
+        extracted = asyncio.Event()
+        extract = rig.memory.extract
+
+        async def extract_then_tell(user_text: str, *, conversation_id: str | None = None) -> int:
+            try:
+                stored: int = await extract(user_text, conversation_id=conversation_id)
+                return stored
+            finally:
+                extracted.set()
+
+        rig.memory.extract = extract_then_tell  # the turn observer calls it after the turn
         ollama.script("/api/chat", ollama_text("Hello!"), extraction_reply([]))
         await rig.turn("Tell me something nice about the weather today.")
-
-        async def extracted() -> bool:
-            return len(ollama.requests_to("/api/chat")) == 2
-
-        await wait_for(extracted)
-        await asyncio.sleep(0.2)
+        await asyncio.wait_for(extracted.wait(), 10)
+        assert len(ollama.requests_to("/api/chat")) == 2
         assert not fresh.loaded
     finally:
         fresh.close()

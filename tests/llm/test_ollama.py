@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import time
 
 import pytest
 
@@ -301,25 +300,20 @@ async def test_connect_timeout_when_the_host_never_answers() -> None:
     timeouts = Timeouts(connect_s=0.3, first_token_s=5.0, stall_s=5.0, total_s=10.0)
     with blackhole_port() as port:
         backend = OllamaBackend(base_url=f"http://127.0.0.1:{port}", model="m", timeouts=timeouts)
-        started = time.monotonic()
         _, error = await collect_until_error(backend.stream_chat(REQUEST))
-        elapsed = time.monotonic() - started
         await backend.aclose()
     assert isinstance(error, LLMTimeoutError)
-    assert error.kind == "connect"
-    assert elapsed < 3.0
+    assert error.kind == "connect"  # the 0.3 s connect limit fired, not the 10 s total
 
 
 async def test_first_token_timeout_when_nothing_arrives(ollama_server: FakeOllama) -> None:
     ollama_server.script("/api/chat", ollama_stream([Sleep(10), *text_steps("late")]))
     backend = make(ollama_server, Timeouts(connect_s=1, first_token_s=0.3, stall_s=5, total_s=10))
-    started = time.monotonic()
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert isinstance(error, LLMTimeoutError)
-    assert error.kind == "first_token"
+    assert error.kind == "first_token"  # the 0.3 s first-token limit, not the 10 s total
     assert not error.retryable  # the full limit was spent: fall back rather than wait again
-    assert time.monotonic() - started < 2.0
 
 
 async def test_stall_timeout_mid_stream_interrupts_with_partial_text(
@@ -339,13 +333,11 @@ async def test_stall_timeout_mid_stream_interrupts_with_partial_text(
 async def test_total_timeout_bounds_a_slow_but_steady_reply(ollama_server: FakeOllama) -> None:
     ollama_server.script("/api/chat", ollama_text("x" * 100, chunks=100, delay_s=0.05))
     backend = make(ollama_server, Timeouts(connect_s=1, first_token_s=5, stall_s=1, total_s=0.6))
-    started = time.monotonic()
     _, error = await collect_until_error(backend.stream_chat(REQUEST))
     await backend.aclose()
     assert isinstance(error, StreamInterruptedError)
     assert isinstance(error.__cause__, LLMTimeoutError)
-    assert error.__cause__.kind == "total"
-    assert time.monotonic() - started < 2.0
+    assert error.__cause__.kind == "total"  # cut at 0.6 s: the whole reply takes 5 s
 
 
 async def test_first_token_timeout_covers_delayed_headers(ollama_server: FakeOllama) -> None:

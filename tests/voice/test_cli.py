@@ -21,6 +21,9 @@ from tests.fakes.ollama_server import ollama_text
 from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import normalize
 
+# Outside the fast loop: `aria` subprocesses loading the real voice models.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,6 +16,9 @@ from aria_desktop.domain.errors import AudioDeviceError
 from aria_desktop.voice.devices import MicrophoneSource, find_device, list_devices
 from tests.voice.pulse import pulse_server
 
+# Outside the fast loop: PulseAudio servers started and stopped under a running ARIA.
+pytestmark = pytest.mark.slow
+
 _ARIA_DIRS = ("ARIA_CONFIG_DIR", "ARIA_DATA_DIR", "ARIA_STATE_DIR")
 
 

@@ -22,6 +22,9 @@ from aria_desktop.voice.whisper import WhisperSTT
 from tests.voice.pulse import PulseServer
 from tests.voice.wer import normalize, word_errors
 
+# Outside the fast loop: a private PulseAudio server and the real Piper voice.
+pytestmark = pytest.mark.slow
+
 _ARIA_DIRS = ("ARIA_CONFIG_DIR", "ARIA_DATA_DIR", "ARIA_STATE_DIR")
 LOUD = 0.05 * 32768
 """A sample this loud is speech, not silence (the null sink adds no noise)."""

@@ -474,6 +474,7 @@ async def test_mute_push_to_talk_and_follow_up(rig_factory: Any, say_piper: Spee
     assert runs[0].conversation_id == runs[1].conversation_id  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 async def test_speak_transcribe_and_kill_switch_commands(
     rig_factory: Any, tmp_path: Path, say_piper: SpeechMaker
 ) -> None:

@@ -14,6 +14,9 @@ from aria_desktop.voice.whisper import SileroVAD, WhisperSTT, whisper_model_path
 from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors
 
+# Outside the fast loop: the real Whisper model.
+pytestmark = pytest.mark.slow
+
 COMMANDS = [
     "What is on my screen?",
     "Open the calendar for next week.",

@@ -13,6 +13,9 @@ from aria_desktop.voice.audio import FRAME_BYTES, read_wav, to_pipeline_pcm
 from aria_desktop.voice.wakeword import OpenWakeWordDetector, packaged_wake_models
 from tests.voice.conftest import SpeechMaker, silence
 
+# Outside the fast loop: the real openWakeWord models.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def detector() -> OpenWakeWordDetector:

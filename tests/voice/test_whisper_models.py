@@ -98,6 +98,7 @@ def test_base_is_joined_once_then_reused_untouched(cache: Path) -> None:
     assert not list(path.glob(".partial-*"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", ["truncate", "overwrite", "crash", "manifest"])
 def test_a_damaged_cache_is_rebuilt(cache: Path, damage: str) -> None:
     path = whisper_model_path("base", cache_dir=cache)
@@ -120,6 +121,7 @@ def test_a_damaged_cache_is_rebuilt(cache: Path, damage: str) -> None:
     assert [p["version"] for p in manifest["source"]["parts"]] == ["1.0.0", "1.0.0"]
 
 
+@pytest.mark.slow
 def test_concurrent_first_use_joins_once(cache: Path, tmp_path: Path) -> None:
     script = """
         import logging, sys, time
@@ -183,6 +185,7 @@ def test_an_unwritable_cache_is_a_clear_error(tmp_path: Path) -> None:
     assert "ARIA_CACHE_DIR" in info.value.hint
 
 
+@pytest.mark.slow
 def test_a_missing_half_names_the_pip_command(tmp_path: Path) -> None:
     # A real environment without part 2: the venv's packages minus that one (python -I -S).
     site = tmp_path / "site"
@@ -234,6 +237,7 @@ def _write_silence(path: Path) -> None:
         writer.writeframes(b"\0" * 16_000)
 
 
+@pytest.mark.slow
 def test_doctor_reports_the_model_and_whether_base_is_joined(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ARIA_")}
     for name in ("CONFIG", "DATA", "STATE", "RUNTIME", "CACHE"):
@@ -301,6 +305,7 @@ async def test_an_english_only_model_refuses_another_language_at_load() -> None:
     assert info.value.code == "stt_language_unsupported"
 
 
+@pytest.mark.slow
 async def test_a_per_request_language_is_checked_too(
     whisper: WhisperSTT, say_espeak: SpeechMaker
 ) -> None:

@@ -20,6 +20,9 @@ from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors
 from tests.voice.wyoming_servers import free_port, serve, wake_server_process
 
+# Outside the fast loop: the real Wyoming servers with their models.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def piper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

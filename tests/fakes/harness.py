@@ -1,0 +1,139 @@
+"""An orchestrator on in-memory ports, and the helpers orchestrator and agent tests share.
+
+``fake_cores`` builds orchestrators whose chat model is a :class:`ScriptedChatModel` and whose
+conversations live in an :class:`InMemoryConversationStore`; the audit log is the real one in a
+temporary folder (its records are part of what the agent tests check). ``TurnHarness`` works
+with any orchestrator, so adapter tests over HTTP and SQLite use the same helpers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.core.agent import AgentConfig
+from aria_desktop.core.audit import AuditLog
+from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.ports import ConversationStore
+from aria_desktop.core.tools import PolicyHook, Tool
+from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.events import Event, RunEnd
+from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel
+
+__all__ = ["FakeCore", "TurnHarness", "event_types", "fake_cores", "new_audit_log"]
+
+
+def new_audit_log(folder: Path) -> AuditLog:
+    """A real audit log (hash chain, verification) kept in ``folder``, for one orchestrator."""
+    return AuditLog(folder / "log.jsonl", folder / "checkpoint")
+
+
+def event_types(events: list[Event]) -> list[str]:
+    """The events' ``type`` names, in order."""
+    return [event.type for event in events]
+
+
+class TurnHarness:
+    """An orchestrator plus what its tests need: running a turn, an echo tool, its stores."""
+
+    def __init__(
+        self, orchestrator: Orchestrator, store: ConversationStore, audit: AuditLog
+    ) -> None:
+        self.orchestrator = orchestrator
+        self.store = store
+        self.audit = audit
+        self.calls: list[dict[str, Any]] = []
+        """Arguments of every call the echo tool executed."""
+
+    async def turn(
+        self, text: str, conversation_id: str | None = None, *, timeout_s: float = 15.0
+    ) -> tuple[list[Event], str]:
+        """Run one turn to its ``run-end``; returns its events (in order) and the conversation."""
+        sub = self.orchestrator.bus.subscribe()
+        try:
+            handle = await self.orchestrator.handle(
+                StartTurn(text=text, conversation_id=conversation_id)
+            )
+            events: list[Event] = []
+            async with asyncio.timeout(timeout_s):
+                async for event in sub:
+                    if event.run_id == handle.run_id:
+                        events.append(event)
+                        if isinstance(event, RunEnd):
+                            break
+            await handle.wait(timeout_s=5)
+            return events, handle.conversation_id
+        finally:
+            sub.close()
+
+    def register_echo(self, permission: Any = "read_only", name: str = "echo") -> None:
+        """A tool that records its arguments in :attr:`calls` and echoes ``text`` back."""
+
+        async def handler(args: dict[str, Any]) -> dict[str, Any]:
+            self.calls.append(args)
+            return {"echoed": args["text"]}
+
+        self.orchestrator.tools.register(
+            Tool(
+                name=name,
+                description="Echo text back",
+                parameters={
+                    "type": "object",
+                    "properties": {"text": {"type": "string"}},
+                    "required": ["text"],
+                },
+                permission=permission,
+                handler=handler,
+            )
+        )
+
+
+class FakeCore(TurnHarness):
+    """A :class:`TurnHarness` on the in-memory ports; script replies on :attr:`model`."""
+
+    def __init__(
+        self,
+        orchestrator: Orchestrator,
+        model: ScriptedChatModel,
+        store: InMemoryConversationStore,
+        audit: AuditLog,
+    ) -> None:
+        super().__init__(orchestrator, store, audit)
+        self.model = model
+
+
+@contextlib.asynccontextmanager
+async def fake_cores(
+    folder: Path,
+) -> AsyncIterator[Callable[..., Awaitable[FakeCore]]]:
+    """A factory of :class:`FakeCore` (keyword arguments: ``config``, ``policy``).
+
+    Every orchestrator it made is stopped on exit, so no turn outlives the test.
+    """
+    made: list[Orchestrator] = []
+
+    async def make(
+        *, config: AgentConfig | None = None, policy: PolicyHook | None = None
+    ) -> FakeCore:
+        model = ScriptedChatModel()
+        store = InMemoryConversationStore()
+        audit = new_audit_log(folder / f"audit{len(made)}")
+        extra: dict[str, Any] = {} if policy is None else {"policy": policy}
+        orchestrator = Orchestrator(
+            model=model,
+            store=store,
+            audit=audit,
+            config=config or AgentConfig(flush_interval_s=0.05),
+            **extra,
+        )
+        made.append(orchestrator)
+        return FakeCore(orchestrator, model, store, audit)
+
+    try:
+        yield make
+    finally:
+        for orchestrator in made:
+            await orchestrator.stop()

@@ -1,0 +1,700 @@
+"""In-memory fakes of the core ports: a scripted chat model and the two stores.
+
+Orchestrator and agent tests use these when the test is about core logic (event order, tool
+execution, confirmations, persistence of a turn), so a test runs in milliseconds, touches no
+socket or file, and fails only for a reason in the core. Adapter behaviour (HTTP streams,
+router fallback, SQLite) is tested against the protocol test servers and the real database;
+``tests/fakes/test_ports_contract.py`` runs the same checks against each fake and its real
+adapter so that the two cannot drift apart.
+
+Every fake is assigned to its protocol at the bottom of this module, so mypy proves it still
+satisfies the port when the port changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import re
+import time
+import uuid
+from collections.abc import AsyncGenerator, Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal, cast, get_args
+
+from aria_desktop.core.ports import ChatModel, ConversationStore, MemoryStore
+from aria_desktop.domain.chat import (
+    ChatRequest,
+    Conversation,
+    LLMChunk,
+    MessageStatus,
+    Role,
+    StoredMessage,
+    StreamEnd,
+    TextDelta,
+    ToolCall,
+    ToolCallChunk,
+    ToolCallRecord,
+    Usage,
+)
+from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
+from aria_desktop.domain.memory import (
+    MEMORY_KINDS,
+    Memory,
+    MemoryAction,
+    MemoryCandidate,
+    MemoryHit,
+    MemoryKind,
+    MemoryQuery,
+)
+
+__all__ = [
+    "Hang",
+    "InMemoryConversationStore",
+    "InMemoryMemoryStore",
+    "Raise",
+    "ReplyStep",
+    "ScriptedChatModel",
+    "text_reply",
+    "tool_reply",
+]
+
+# --- chat model ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hang:
+    """A reply step that never completes: the stream waits until it is closed or cancelled."""
+
+
+@dataclass(frozen=True)
+class Raise:
+    """A reply step that raises ``error`` from the stream (an ``LLMError``, for instance)."""
+
+    error: BaseException
+
+
+ReplyStep = LLMChunk | Hang | Raise
+"""One step of a scripted reply: a chunk to yield, a hang, or an error to raise."""
+
+
+def text_reply(
+    text: str,
+    *,
+    chunks: int = 1,
+    backend: str = "fake",
+    model: str = "fake-model",
+    usage: Usage | None = None,
+) -> list[ReplyStep]:
+    """A streamed text answer in ``chunks`` deltas, ended by a ``StreamEnd``."""
+    size = max(1, -(-len(text) // max(1, chunks)))
+    deltas: list[ReplyStep] = [
+        TextDelta(text=text[i : i + size]) for i in range(0, len(text), size)
+    ]
+    end = StreamEnd(backend=backend, model=model, usage=usage or Usage(), stop_reason="stop")
+    return [*deltas, end]
+
+
+def tool_reply(
+    calls: Iterable[tuple[str, dict[str, object]]],
+    *,
+    ids: Iterable[str] | None = None,
+    backend: str = "fake",
+    model: str = "fake-model",
+) -> list[ReplyStep]:
+    """A reply that asks for tool calls (complete, as adapters yield them), then ends."""
+    listed = list(calls)
+    call_ids = list(ids) if ids is not None else [f"call_{uuid.uuid4().hex[:8]}" for _ in listed]
+    steps: list[ReplyStep] = [
+        ToolCallChunk(call=ToolCall(id=call_id, name=name, arguments=dict(arguments)))
+        for call_id, (name, arguments) in zip(call_ids, listed, strict=True)
+    ]
+    steps.append(StreamEnd(backend=backend, model=model, stop_reason="tool_calls"))
+    return steps
+
+
+class ScriptedChatModel:
+    """``ChatModel`` that plays scripted replies, one per ``stream`` call, in order.
+
+    It records every request, and offers events that tests wait on instead of sleeping:
+    ``hanging`` is set when a stream reaches a :class:`Hang` step (the model is "thinking"),
+    ``closed`` when a stream was closed before its script ended (a cancelled turn).
+    """
+
+    def __init__(self, *replies: Sequence[ReplyStep]) -> None:
+        self._replies: list[list[ReplyStep]] = [list(reply) for reply in replies]
+        self.requests: list[ChatRequest] = []
+        self.agents: list[str] = []
+        self.hanging = asyncio.Event()
+        self.closed = asyncio.Event()
+
+    def script(self, *replies: Sequence[ReplyStep]) -> None:
+        """Queue more replies, played after the ones already queued."""
+        self._replies.extend(list(reply) for reply in replies)
+
+    @property
+    def pending(self) -> int:
+        """Replies scripted but not yet streamed."""
+        return len(self._replies)
+
+    async def stream(
+        self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
+    ) -> AsyncGenerator[LLMChunk, None]:
+        """Yield the next scripted reply's chunks (``ChatModel.stream``)."""
+        self.requests.append(request)
+        self.agents.append(agent)
+        if not self._replies:
+            raise AssertionError(f"no reply scripted for request {len(self.requests)}")
+        steps = self._replies.pop(0)
+        finished = False
+        try:
+            for step in steps:
+                if isinstance(step, Hang):
+                    self.hanging.set()
+                    await asyncio.Event().wait()
+                elif isinstance(step, Raise):
+                    raise step.error
+                else:
+                    yield step
+            finished = True
+        finally:
+            if not finished:
+                self.closed.set()
+
+
+# --- conversation store ---------------------------------------------------------------------
+
+_FinishedStatus = Literal["ok", "error", "denied"]
+_FINISHED_TOOL_STATUSES: frozenset[str] = frozenset(get_args(_FinishedStatus))
+
+
+def _conversation_missing(conversation_id: str) -> NotFoundError:
+    return NotFoundError(
+        f"No conversation with id {conversation_id!r}.",
+        hint="It may have been deleted; list conversations to pick an existing one.",
+    )
+
+
+@dataclass
+class _StoredConversation:
+    conversation: Conversation
+    messages: list[StoredMessage] = field(default_factory=list)
+    tool_calls: dict[str, ToolCallRecord] = field(default_factory=dict)
+
+
+class InMemoryConversationStore:
+    """``ConversationStore`` in dictionaries, with the SQLite store's rules.
+
+    The same errors (``NotFoundError`` for a missing conversation, message or tool call;
+    ``ValueError`` for a bad role, status or paging value), message ids increasing across
+    conversations, ``updated_at`` bumped by new and updated messages but not by renaming, and a
+    tool-call id executed once per conversation.
+
+    Args:
+        clock: wall-clock source for timestamps, UNIX seconds.
+    """
+
+    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+        self._conversations: dict[str, _StoredConversation] = {}
+        self._message_ids = itertools.count(1)
+        self._created = itertools.count()
+        self._order: dict[str, int] = {}
+
+    def _get(self, conversation_id: str) -> _StoredConversation:
+        stored = self._conversations.get(conversation_id)
+        if stored is None:
+            raise _conversation_missing(conversation_id)
+        return stored
+
+    def _touch(self, stored: _StoredConversation, now: float) -> None:
+        stored.conversation = dataclasses.replace(stored.conversation, updated_at=now)
+
+    def _view(self, stored: _StoredConversation) -> Conversation:
+        return dataclasses.replace(stored.conversation, message_count=len(stored.messages))
+
+    async def create_conversation(self, title: str) -> Conversation:
+        """Start an empty conversation with a fresh random id."""
+        now = self._clock()
+        conversation = Conversation(
+            id=uuid.uuid4().hex, title=title, created_at=now, updated_at=now
+        )
+        self._conversations[conversation.id] = _StoredConversation(conversation)
+        self._order[conversation.id] = next(self._created)
+        return conversation
+
+    async def get_conversation(self, conversation_id: str) -> Conversation | None:
+        """The conversation with its message count, or None."""
+        stored = self._conversations.get(conversation_id)
+        return None if stored is None else self._view(stored)
+
+    async def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[Conversation]:
+        """Most recently active first; ties: newest created first."""
+        if limit < 0 or offset < 0:
+            raise ValueError("limit and offset must not be negative")
+        ordered = sorted(
+            self._conversations.values(),
+            key=lambda s: (
+                -s.conversation.updated_at,
+                -s.conversation.created_at,
+                -self._order[s.conversation.id],
+            ),
+        )
+        return [self._view(s) for s in ordered[offset : offset + limit]]
+
+    async def rename_conversation(self, conversation_id: str, title: str) -> None:
+        """Change the title; not counted as activity."""
+        stored = self._get(conversation_id)
+        stored.conversation = dataclasses.replace(stored.conversation, title=title)
+
+    async def delete_conversation(self, conversation_id: str) -> None:
+        """Delete the conversation with its messages and tool calls."""
+        self._get(conversation_id)
+        del self._conversations[conversation_id]
+
+    async def add_message(
+        self,
+        conversation_id: str,
+        *,
+        role: Role,
+        content: str,
+        status: MessageStatus = "complete",
+        tool_calls: Sequence[ToolCall] = (),
+        tool_call_id: str | None = None,
+        name: str | None = None,
+        backend: str = "",
+        model: str = "",
+        usage: Usage | None = None,
+    ) -> StoredMessage:
+        """Append a message and mark the conversation active."""
+        if role not in get_args(Role):
+            raise ValueError(f"Unknown message role {role!r}")
+        if status not in get_args(MessageStatus):
+            raise ValueError(f"Unknown message status {status!r}")
+        stored = self._get(conversation_id)
+        now = self._clock()
+        message = StoredMessage(
+            id=next(self._message_ids),
+            conversation_id=conversation_id,
+            role=role,
+            content=content,
+            status=status,
+            created_at=now,
+            tool_calls=tuple(tool_calls),
+            tool_call_id=tool_call_id,
+            name=name,
+            backend=backend,
+            model=model,
+            usage=usage or Usage(),
+        )
+        stored.messages.append(message)
+        self._touch(stored, now)
+        return message
+
+    async def update_message(
+        self,
+        message_id: int,
+        *,
+        content: str,
+        status: MessageStatus,
+        tool_calls: Sequence[ToolCall] = (),
+        backend: str = "",
+        model: str = "",
+        usage: Usage | None = None,
+    ) -> None:
+        """Replace content, status and calls; backend, model and usage only when given."""
+        if status not in get_args(MessageStatus):
+            raise ValueError(f"Unknown message status {status!r}")
+        for stored in self._conversations.values():
+            for index, message in enumerate(stored.messages):
+                if message.id != message_id:
+                    continue
+                stored.messages[index] = dataclasses.replace(
+                    message,
+                    content=content,
+                    status=status,
+                    tool_calls=tuple(tool_calls),
+                    backend=backend or message.backend,
+                    model=model or message.model,
+                    usage=message.usage if usage is None else usage,
+                )
+                self._touch(stored, self._clock())
+                return
+        raise NotFoundError(
+            f"No message with id {message_id}.",
+            hint="It may have been deleted with its conversation.",
+        )
+
+    async def list_messages(
+        self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
+    ) -> list[StoredMessage]:
+        """Messages oldest first; with ``limit``, the newest ``limit`` (before ``before_id``)."""
+        if limit is not None and limit < 0:
+            raise ValueError("limit must not be negative")
+        messages = self._get(conversation_id).messages
+        if before_id is not None:
+            messages = [m for m in messages if m.id < before_id]
+        if limit is not None:
+            messages = messages[len(messages) - limit :] if limit else []
+        return list(messages)
+
+    async def begin_tool_call(self, conversation_id: str, call: ToolCall) -> ToolCallRecord | None:
+        """Record a call as pending; return the existing record if this id was seen before."""
+        stored = self._get(conversation_id)
+        existing = stored.tool_calls.get(call.id)
+        if existing is not None:
+            return existing
+        stored.tool_calls[call.id] = ToolCallRecord(
+            call_id=call.id,
+            conversation_id=conversation_id,
+            name=call.name,
+            arguments=dict(call.arguments),
+            status="pending",
+        )
+        return None
+
+    async def finish_tool_call(
+        self, conversation_id: str, call_id: str, *, status: str, result: str
+    ) -> None:
+        """Store a call's outcome (ok, error or denied) and its result text."""
+        if status not in _FINISHED_TOOL_STATUSES:
+            raise ValueError(
+                f"A finished tool call's status must be ok, error or denied: {status!r}"
+            )
+        stored = self._conversations.get(conversation_id)
+        record = None if stored is None else stored.tool_calls.get(call_id)
+        if stored is None or record is None:
+            raise NotFoundError(
+                f"No tool call {call_id!r} in conversation {conversation_id!r}.",
+                hint="Record the call with begin_tool_call before finishing it.",
+            )
+        stored.tool_calls[call_id] = dataclasses.replace(
+            record, status=cast(_FinishedStatus, status), result=result
+        )
+
+
+# --- memory store ---------------------------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+_DAY_S = 86_400.0
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in _WORD.findall(text)}
+
+
+def _normalised(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def _check_memory_values(content: str | None, kind: str | None, importance: float | None) -> None:
+    if content is not None and not content.strip():
+        raise MemoryInvalidError("A memory needs some text.", hint="Say what to remember.")
+    if kind is not None and kind not in MEMORY_KINDS:
+        raise MemoryInvalidError(
+            f"Unknown memory kind {kind!r}.", hint=f"Use one of: {', '.join(MEMORY_KINDS)}."
+        )
+    if importance is not None and not 0.0 <= importance <= 1.0:
+        raise MemoryInvalidError(
+            f"Importance must be between 0 and 1, not {importance}.", hint="Use 0.5 if unsure."
+        )
+
+
+def _kind(kind: str) -> MemoryKind:
+    _check_memory_values(None, kind, None)
+    return cast(MemoryKind, kind)
+
+
+class InMemoryMemoryStore:
+    """``MemoryStore`` in a dictionary: keyword-only search, the lifecycle rules of the port.
+
+    An exact duplicate (same words, same subject) reinforces the memory it repeats; the same
+    subject and non-empty topic with other content, or an explicit ``supersedes``, replaces
+    the old memory (kept as ``superseded`` and linked). Search ranks active memories by how
+    many query words they share (ties: importance, then newest), has no vector leg, and
+    records access when the query says ``touch``.
+
+    Args:
+        clock: wall-clock source, UNIX seconds.
+    """
+
+    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+        self._memories: dict[str, Memory] = {}
+        self._candidates: dict[str, MemoryCandidate] = {}
+        self._decayed_at: dict[str, float] = {}
+
+    @property
+    def vector_search_available(self) -> bool:
+        """Never: the fake searches by keywords only."""
+        return False
+
+    @property
+    def vector_status(self) -> str:
+        """Why there is no vector search."""
+        return "off: in-memory test store (keyword search only)"
+
+    def _require(self, memory_id: str) -> Memory:
+        memory = self._memories.get(memory_id)
+        if memory is None:
+            raise NotFoundError(f"No memory with id {memory_id!r}.", hint="List memories.")
+        return memory
+
+    async def has_active(self) -> bool:
+        """Whether any active memory exists."""
+        return any(m.status == "active" for m in self._memories.values())
+
+    async def touch(self, ids: Sequence[str]) -> None:
+        """Record that these memories were used now."""
+        now = self._clock()
+        for memory_id in ids:
+            memory = self._memories.get(memory_id)
+            if memory is not None:
+                self._memories[memory_id] = dataclasses.replace(
+                    memory, last_accessed_at=now, access_count=memory.access_count + 1
+                )
+
+    async def add(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        topic: str = "",
+        importance: float = 0.5,
+        confidence: float = 1.0,
+        provenance: str = "manual",
+        conversation_id: str | None = None,
+        message_ids: Sequence[int] = (),
+        supersedes: str | None = None,
+    ) -> tuple[Memory, MemoryAction]:
+        """Store a memory, reinforcing a duplicate or superseding what it replaces."""
+        _check_memory_values(content, kind, importance)
+        now = self._clock()
+        active = [m for m in self._memories.values() if m.status == "active"]
+        for memory in active:
+            same_subject = memory.subject.lower() == subject.lower()
+            if same_subject and _normalised(memory.content) == _normalised(content):
+                reinforced = dataclasses.replace(
+                    memory,
+                    importance=max(memory.importance, importance),
+                    confidence=min(1.0, max(memory.confidence, confidence) + 0.1),
+                    topic=memory.topic or topic,
+                    updated_at=now,
+                )
+                self._memories[memory.id] = reinforced
+                self._decayed_at.pop(memory.id, None)
+                return reinforced, "reinforced"
+        replaced = self._require(supersedes) if supersedes else None
+        if replaced is None and topic:
+            replaced = next(
+                (
+                    m
+                    for m in active
+                    if m.subject.lower() == subject.lower() and m.topic.lower() == topic.lower()
+                ),
+                None,
+            )
+        memory = Memory(
+            id=f"mem_{uuid.uuid4().hex[:16]}",
+            content=content.strip(),
+            kind=_kind(kind),
+            subject=subject,
+            topic=topic,
+            importance=importance,
+            confidence=confidence,
+            provenance=provenance,
+            conversation_id=conversation_id,
+            message_ids=tuple(message_ids),
+            created_at=now,
+            updated_at=now,
+            supersedes=replaced.id if replaced else None,
+        )
+        self._memories[memory.id] = memory
+        if replaced is None:
+            return memory, "added"
+        self._memories[replaced.id] = dataclasses.replace(
+            replaced, status="superseded", superseded_by=memory.id, updated_at=now
+        )
+        return memory, "superseded"
+
+    async def update(
+        self,
+        memory_id: str,
+        *,
+        content: str | None = None,
+        kind: str | None = None,
+        subject: str | None = None,
+        importance: float | None = None,
+    ) -> Memory:
+        """Edit a memory in place (the user correcting it)."""
+        _check_memory_values(content, kind, importance)
+        memory = self._require(memory_id)
+        updated = dataclasses.replace(
+            memory,
+            content=memory.content if content is None else content.strip(),
+            kind=memory.kind if kind is None else _kind(kind),
+            subject=memory.subject if subject is None else subject,
+            importance=memory.importance if importance is None else importance,
+            updated_at=self._clock(),
+        )
+        self._memories[memory_id] = updated
+        return updated
+
+    async def forget(self, memory_id: str) -> Memory:
+        """Mark a memory forgotten: search no longer finds it."""
+        forgotten = dataclasses.replace(
+            self._require(memory_id), status="forgotten", updated_at=self._clock()
+        )
+        self._memories[memory_id] = forgotten
+        return forgotten
+
+    async def get(self, memory_id: str) -> Memory | None:
+        """The memory, whatever its status, or None."""
+        return self._memories.get(memory_id)
+
+    async def list_memories(
+        self,
+        *,
+        kinds: Sequence[str] = (),
+        subject: str | None = None,
+        statuses: Sequence[str] = ("active",),
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Memory]:
+        """Memories matching the filters, newest first."""
+        chosen = [
+            m
+            for m in self._memories.values()
+            if (not kinds or m.kind in kinds)
+            and (subject is None or m.subject.lower() == subject.lower())
+            and m.status in statuses
+        ]
+        chosen.sort(key=lambda m: m.created_at, reverse=True)
+        return chosen[offset : offset + limit]
+
+    async def search(self, query: MemoryQuery) -> list[MemoryHit]:
+        """Keyword search: memories sharing the most query words first."""
+        if query.mode == "vector":
+            return []
+        wanted = _words(query.text)
+        scored: list[tuple[int, Memory]] = []
+        for memory in self._memories.values():
+            if memory.status not in query.statuses:
+                continue
+            if query.kinds and memory.kind not in query.kinds:
+                continue
+            if query.subject is not None and memory.subject.lower() != query.subject.lower():
+                continue
+            if query.since is not None and memory.created_at < query.since:
+                continue
+            if query.until is not None and memory.created_at > query.until:
+                continue
+            shared = len(wanted & _words(f"{memory.content} {memory.subject} {memory.topic}"))
+            if shared:
+                scored.append((shared, memory))
+        scored.sort(key=lambda pair: (-pair[0], -pair[1].importance, -pair[1].created_at))
+        hits = [
+            MemoryHit(memory=memory, score=shared / len(wanted), lexical_rank=rank)
+            for rank, (shared, memory) in enumerate(scored[: query.limit], start=1)
+        ]
+        if query.touch:
+            await self.touch([hit.memory.id for hit in hits])
+        return hits
+
+    async def decay(
+        self, *, after_days: float, per_day: float, floor: float, now: float | None = None
+    ) -> int:
+        """Lower the confidence of active, never accessed memories older than ``after_days``.
+
+        Confidence falls by ``per_day`` for each day past ``after_days`` since the memory was
+        made or since the last decay run (so two runs on one day lower it once), never below
+        ``floor``. Returns how many memories decayed.
+        """
+        at = self._clock() if now is None else now
+        after_s = after_days * _DAY_S
+        changed = 0
+        for memory in list(self._memories.values()):
+            due = memory.created_at + after_s
+            if memory.status != "active" or memory.access_count or due >= at:
+                continue
+            if memory.confidence <= floor:
+                continue
+            since = max(self._decayed_at.get(memory.id, 0.0), due)
+            confidence = max(floor, memory.confidence - per_day * (at - since) / _DAY_S)
+            self._memories[memory.id] = dataclasses.replace(memory, confidence=confidence)
+            self._decayed_at[memory.id] = at
+            changed += 1
+        return changed
+
+    async def add_candidate(
+        self,
+        content: str,
+        *,
+        kind: str = "fact",
+        subject: str = "user",
+        topic: str = "",
+        importance: float = 0.5,
+        confidence: float = 0.8,
+        conversation_id: str | None = None,
+        message_ids: Sequence[int] = (),
+        supersedes: str | None = None,
+    ) -> MemoryCandidate | None:
+        """Queue a proposed memory for the user; None when it repeats a memory or candidate."""
+        _check_memory_values(content, kind, importance)
+        key = _normalised(content)
+        known = [m.content for m in self._memories.values() if m.status == "active"]
+        known += [c.content for c in self._candidates.values()]
+        if any(_normalised(text) == key for text in known):
+            return None
+        candidate = MemoryCandidate(
+            id=f"cand_{uuid.uuid4().hex[:16]}",
+            content=content.strip(),
+            kind=_kind(kind),
+            subject=subject,
+            topic=topic,
+            importance=importance,
+            confidence=confidence,
+            conversation_id=conversation_id,
+            message_ids=tuple(message_ids),
+            created_at=self._clock(),
+        )
+        self._candidates[candidate.id] = candidate
+        return candidate
+
+    async def list_candidates(self) -> list[MemoryCandidate]:
+        """Waiting candidates, oldest first."""
+        return sorted(self._candidates.values(), key=lambda c: c.created_at)
+
+    def _take_candidate(self, candidate_id: str) -> MemoryCandidate:
+        candidate = self._candidates.pop(candidate_id, None)
+        if candidate is None:
+            raise NotFoundError(f"No memory candidate {candidate_id!r}.", hint="List the inbox.")
+        return candidate
+
+    async def approve_candidate(self, candidate_id: str) -> tuple[Memory, MemoryAction]:
+        """Store the candidate as a memory learned in conversation (the SQLite store's rule)."""
+        candidate = self._take_candidate(candidate_id)
+        return await self.add(
+            candidate.content,
+            kind=candidate.kind,
+            subject=candidate.subject,
+            topic=candidate.topic,
+            importance=candidate.importance,
+            confidence=candidate.confidence,
+            provenance="conversation",
+            conversation_id=candidate.conversation_id,
+            message_ids=candidate.message_ids,
+        )
+
+    async def reject_candidate(self, candidate_id: str) -> None:
+        """Drop the candidate."""
+        self._take_candidate(candidate_id)
+
+
+# mypy checks each fake against its port here: a port change that a fake misses fails the
+# type check (aria_desktop/ARCHITECTURE.md, adapters with fakes at the process boundary).
+_chat_model: ChatModel = ScriptedChatModel()
+_conversation_store: ConversationStore = InMemoryConversationStore()
+_memory_store: MemoryStore = InMemoryMemoryStore()
