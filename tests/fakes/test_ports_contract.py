@@ -17,9 +17,9 @@ from aria_desktop.core.ports import ConversationStore, MemoryStore
 from aria_desktop.domain.chat import ToolCall, Usage
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import MemoryQuery
-from aria_desktop.memory.conversations import SQLiteConversationStore
-from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import SQLiteMemoryStore
+from aria_desktop.storage.conversations import SQLiteConversationStore
+from aria_desktop.storage.database import Database
 from tests.fakes.ports import InMemoryConversationStore, InMemoryMemoryStore
 
 DAY_S = 86_400.0
