@@ -153,7 +153,7 @@ def test_typing_into_password_fields_is_refused() -> None:
 
 def test_read_only_actions_are_always_allowed() -> None:
     for kind in ("screenshot", "read", "find", "wait"):
-        decision = decide(ComputerAction(kind=kind), ctx("Online Banking"))  # type: ignore[arg-type]
+        decision = decide(ComputerAction(kind=kind), ctx("Online Banking"))
         assert (decision.verdict, decision.action_class) == ("allow", "read_only")
 
 

@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Self
 from urllib.parse import urlsplit
 
 
@@ -196,7 +196,7 @@ class FakeHTTPServer:
         if self._thread is not None:
             self._thread.join(10)
 
-    def __enter__(self) -> FakeHTTPServer:
+    def __enter__(self) -> Self:  # noqa: PYI034
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -222,7 +222,7 @@ class FakeHTTPServer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)  # type: ignore[arg-type]
+        self._tasks.add(task)
         try:
             while True:
                 request = await self._read_request(reader)
@@ -238,7 +238,7 @@ class FakeHTTPServer:
         except asyncio.CancelledError:
             pass
         finally:
-            self._tasks.discard(task)  # type: ignore[arg-type]
+            self._tasks.discard(task)
             with contextlib.suppress(Exception):
                 writer.close()
 

@@ -23,6 +23,7 @@ import json
 import math
 import random
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from tests.fakes.http_server import (
@@ -183,7 +184,7 @@ class FakeOllama(FakeHTTPServer):
         super().__init__()
         self.models = models if models is not None else ["llama3.2:latest", "qwen3:8b"]
         self.embed_dim = embed_dim
-        self.default_reply = lambda request: ollama_text(
+        self.default_reply: Callable[[RecordedRequest], Reply] = lambda request: ollama_text(
             "Hello from fake Ollama.", model=_model_of(request)
         )
         self.routes[("POST", "/api/chat")] = lambda r: self.default_reply(r)

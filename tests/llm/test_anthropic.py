@@ -311,7 +311,7 @@ async def test_closing_the_consumer_closes_the_stream(anthropic_server: FakeAnth
     backend = make(anthropic_server, Timeouts(connect_s=1, first_token_s=5, stall_s=30, total_s=60))
     stream = backend.stream_chat(REQUEST)
     assert await asyncio.wait_for(anext(stream), 5) == TextDelta(text="Hi")
-    await asyncio.wait_for(stream.aclose(), 5)  # type: ignore[attr-defined]
+    await asyncio.wait_for(stream.aclose(), 5)
     assert await anthropic_server.wait_disconnect(2.0)
     await backend.aclose()
 

@@ -359,7 +359,7 @@ async def test_closing_the_consumer_closes_the_http_stream(ollama_server: FakeOl
     stream = backend.stream_chat(REQUEST)
     first = await asyncio.wait_for(anext(stream), 5)
     assert first == TextDelta(text="Hi")
-    await asyncio.wait_for(stream.aclose(), 5)  # type: ignore[attr-defined]
+    await asyncio.wait_for(stream.aclose(), 5)
     assert await ollama_server.wait_disconnect(2.0)
     await backend.aclose()
 

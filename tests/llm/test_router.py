@@ -519,7 +519,7 @@ async def test_cancelling_the_router_consumer_closes_the_http_stream(
     r = router({"ollama": backend}, ["ollama"], clock)
     stream = r.stream(REQUEST)
     assert await asyncio.wait_for(anext(stream), 5) == TextDelta(text="Hi")
-    await asyncio.wait_for(stream.aclose(), 5)  # type: ignore[attr-defined]
+    await asyncio.wait_for(stream.aclose(), 5)
     assert await ollama_server.wait_disconnect(2.0)
     assert r.breaker_state("ollama") == "closed"
     await r.aclose()

@@ -320,8 +320,8 @@ async def test_full_voice_turn_from_a_wav(
     stt_end = next(e for e in rig.events if isinstance(e, SttEnd))
     assert "weather like today" in " ".join(normalize(stt_end.text))
     run_start = next(e for e in rig.events if e.type == "run-start")
-    assert run_start.source == "voice"  # type: ignore[attr-defined]
-    assert normalize(run_start.text)[:2] == ["what", "is"]  # type: ignore[attr-defined]
+    assert run_start.source == "voice"
+    assert normalize(run_start.text)[:2] == ["what", "is"]
     sent = ollama.requests[-1].json()["messages"][-1]["content"]
     assert "jarvis" not in sent.lower()
     run_end = next(e for e in rig.events if isinstance(e, RunEnd))
@@ -412,7 +412,7 @@ async def test_aria_saying_the_wake_word_does_not_wake_it(
         original_emit(block)
         source.pending += resample_pcm(block, sink.rate_hz, PIPELINE_RATE_HZ)
 
-    sink._emit = loopback  # type: ignore[method-assign]
+    sink._emit = loopback
     ollama.script(
         "/api/chat",
         ollama_text("Sure. Just say hey Jarvis whenever you need me. I am always here.", chunks=5),
@@ -462,7 +462,7 @@ async def test_mute_push_to_talk_and_follow_up(rig_factory: Any, say_piper: Spee
     await source.consumed()  # the whole command was heard while the button was held
     await orch.handle(PushToTalk(action="release"))
     first = await rig.wait_for(lambda e: isinstance(e, SttEnd) and bool(e.text), timeout_s=20)
-    assert "timer" in first.text.lower()  # type: ignore[attr-defined]
+    assert "timer" in first.text.lower()
     ptt = next(e for e in rig.events if isinstance(e, SttStart))
     assert ptt.trigger == "push-to-talk"
     # after the answer, ARIA listens for a follow-up without the wake word
@@ -471,7 +471,7 @@ async def test_mute_push_to_talk_and_follow_up(rig_factory: Any, say_piper: Spee
     await rig.wait_for(lambda e: isinstance(e, RunEnd) and rig.types().count("run-end") == 2, 30)
     runs = [e for e in rig.events if e.type == "run-start"]
     assert len(runs) == 2
-    assert runs[0].conversation_id == runs[1].conversation_id  # type: ignore[attr-defined]
+    assert runs[0].conversation_id == runs[1].conversation_id
 
 
 @pytest.mark.slow
@@ -508,7 +508,7 @@ async def test_speak_transcribe_and_kill_switch_commands(
     assert realtime.last_audio_at is not None
     assert realtime.last_audio_at - started < 0.2
     end = await rig.wait_for(lambda e: isinstance(e, TtsEnd))
-    assert end.status == "interrupted"  # type: ignore[attr-defined]
+    assert end.status == "interrupted"
     await realtime.aclose()
 
 
