@@ -41,6 +41,7 @@ from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import Drop, Hang, Send, Sleep
 from tests.fakes.ollama_server import (
     chat_line,
@@ -144,7 +145,7 @@ async def harness_factory(
             retry=NO_WAIT_RETRY,
             breaker=BreakerPolicy(failure_threshold=5, reset_s=30.0),
         )
-        audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+        audit = AuditLog(MemoryAuditStore())
         kwargs: dict[str, Any] = {}
         if policy is not None:
             kwargs["policy"] = policy

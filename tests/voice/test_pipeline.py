@@ -53,6 +53,7 @@ from aria_desktop.voice.wakeword import OpenWakeWordDetector
 from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
 from aria_desktop.voice.wyoming_client import WyomingWakeWord
 from tests.fakes import FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ollama_server import ollama_text
 from tests.voice.conftest import SpeechMaker
 from tests.voice.pulse import PulseServer
@@ -175,7 +176,7 @@ async def rig_factory(
         orchestrator = Orchestrator(
             model=router,
             store=SQLiteConversationStore(db),
-            audit=AuditLog(tmp_path / "audit.jsonl", tmp_path / "checkpoint"),
+            audit=AuditLog(MemoryAuditStore()),
             config=AgentConfig(flush_interval_s=0.05),
         )
         if sink is None:
