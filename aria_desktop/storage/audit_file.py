@@ -23,6 +23,7 @@ from aria_desktop.storage.files import (
     atomic_write,
     ensure_private_dir,
     fsync_dir,
+    write_all,
 )
 
 __all__ = ["AuditFile"]
@@ -111,10 +112,7 @@ class AuditFile:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
                 line = b"\n" + line  # a cut-off last line stays a line of its own, and visible
-            view = memoryview(line)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
+            write_all(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)

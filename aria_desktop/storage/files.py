@@ -18,6 +18,7 @@ __all__ = [
     "atomic_write",
     "ensure_private_dir",
     "fsync_dir",
+    "write_all",
 ]
 
 PRIVATE_FILE_MODE = 0o600
@@ -44,6 +45,14 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+def write_all(fd: int, data: bytes) -> None:
+    """Write all of ``data`` to ``fd`` (``os.write`` may write less than it was given)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
 def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
     """Replace ``path`` with ``data`` all at once: readers see the old file or the new one.
 
@@ -61,11 +70,12 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
         mode = (path.stat().st_mode & 0o777) if path.exists() else PRIVATE_FILE_MODE
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp_name, mode)
+        try:
+            write_all(fd, data)
+            os.fsync(fd)
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
         os.replace(tmp_name, path)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
