@@ -51,16 +51,6 @@ class AuditFile:
         self._write_lock = threading.Lock()
 
     @property
-    def log_path(self) -> Path:
-        """The log file."""
-        return self._log_path
-
-    @property
-    def checkpoint_path(self) -> Path:
-        """The checkpoint file."""
-        return self._checkpoint_path
-
-    @property
     def location(self) -> str:
         """The log file's path, for messages."""
         return str(self._log_path)
