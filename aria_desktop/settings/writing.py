@@ -14,13 +14,13 @@ from typing import Any
 
 from aria_desktop import paths
 from aria_desktop.domain.errors import ConfigError
+from aria_desktop.files import atomic_write
 from aria_desktop.settings.coercion import Raw, convert
 from aria_desktop.settings.errors import shown
 from aria_desktop.settings.keys import as_setting_text, leaf_for, leaf_map, settings_as_dict
 from aria_desktop.settings.loading import load_settings, read_toml, settings_from
 from aria_desktop.settings.sources import add_text_value
 from aria_desktop.settings.toml_dump import dump_toml
-from aria_desktop.storage.files import atomic_write
 
 __all__ = ["FileSettingsAccess", "set_value", "set_values"]
 

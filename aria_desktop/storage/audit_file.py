@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 
 from aria_desktop.domain.errors import AuditLogError
-from aria_desktop.storage.files import (
+from aria_desktop.files import (
     PRIVATE_FILE_MODE,
     atomic_write,
     ensure_private_dir,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import time
 from collections.abc import AsyncIterator
@@ -179,7 +178,7 @@ async def test_typing_into_a_password_field_is_refused(rig_factory: Any, app: Ta
     assert app.since(mark, "text") == []
     assert app.state()["fields"]["password"] == ""
     # The typed text never reaches the audit log.
-    assert "hunter2" not in json.dumps([dict(r.data) for r in rig.audit.records()])
+    assert all("hunter2" not in repr(r.data) for r in rig.audit.records())
 
 
 async def test_scaled_screenshot_coordinates_map_back_exactly(

@@ -1,4 +1,4 @@
-"""Atomic, private file writes (``storage.files``), shared by the settings file and the audit."""
+"""Atomic, private file writes (``aria_desktop.files``): the settings file, the audit checkpoint."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.storage.files import atomic_write, write_all
+from aria_desktop.files import atomic_write, write_all
 
 
 def _mode(path: Path) -> int:

@@ -1,9 +1,10 @@
-"""Durable file writes shared by ARIA's on-disk stores: private folders, atomic replace, fsync.
+"""Durable file writes: private folders, atomic replace, fsync (stdlib only).
 
-A store that rewrites a small file (the settings file, the audit checkpoint) must never leave a
+Whoever rewrites a small file (the settings file, the audit checkpoint) must never leave a
 half-written one behind, and must not lose it to a crash right after reporting success; both
 need the same sequence (temporary file, fsync, ``os.replace``, fsync of the folder), so it
-lives here once (see ``aria_desktop/ARCHITECTURE.md``).
+lives here once. It sits beside ``paths`` rather than in ``storage``, so that loading settings
+never imports the SQLite layer (see ``aria_desktop/ARCHITECTURE.md``).
 """
 
 from __future__ import annotations
