@@ -40,7 +40,6 @@ from aria_desktop.memory.conversations import SQLiteConversationStore
 from aria_desktop.memory.database import Database
 from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
-from aria_desktop.storage.audit_file import AuditFile
 
 if TYPE_CHECKING:
     from aria_desktop.computer.controller import DesktopController
@@ -77,6 +76,8 @@ def database_path(settings: Settings) -> Path:
 
 def open_audit_log() -> AuditLog:
     """The audit log at its standard place (checkpoint kept in another directory)."""
+    from aria_desktop.storage.audit_file import AuditFile
+
     store = AuditFile(paths.audit_log_path(), paths.audit_checkpoint_path())
     return AuditLog(store, redact=scrub_text)
 
