@@ -100,8 +100,10 @@ def open_audit_log() -> AuditLog:
     """The audit log at its standard place (checkpoint kept in another directory)."""
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.log import scrub_text
+    from aria_desktop.storage.audit_file import AuditFile
 
-    return AuditLog(paths.audit_log_path(), paths.audit_checkpoint_path(), redact=scrub_text)
+    store = AuditFile(paths.audit_log_path(), paths.audit_checkpoint_path())
+    return AuditLog(store, redact=scrub_text)
 
 
 def build_router(settings: Settings) -> Router:

@@ -3,6 +3,7 @@ server over HTTP. Checks exit codes, output, and that no traceback ever reaches 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -209,12 +210,17 @@ def test_secret_without_keyring_is_refused_unless_the_file_fallback_is_chosen(
 @pytest.mark.slow
 def test_audit_verify_reports_a_tampered_record(aria_env: dict[str, str]) -> None:
     from aria_desktop.core.audit import AuditLog
+    from aria_desktop.storage.audit_file import AuditFile
 
     data = Path(aria_env["ARIA_DATA_DIR"])
     state = Path(aria_env["ARIA_STATE_DIR"])
-    log = AuditLog(data / "audit" / "audit.jsonl", state / "audit.checkpoint")
-    for i in range(3):
-        log.append_sync("tool-call", {"tool": "echo", "n": i})
+    log = AuditLog(AuditFile(data / "audit" / "audit.jsonl", state / "audit.checkpoint"))
+
+    async def fill() -> None:
+        for i in range(3):
+            await log.append("tool-call", {"tool": "echo", "n": i})
+
+    asyncio.run(fill())
     ok = aria(aria_env, "audit", "verify")
     assert ok.returncode == 0
     assert "3 records" in ok.stdout

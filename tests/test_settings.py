@@ -9,6 +9,9 @@ import pytest
 from aria_desktop import paths, settings
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings, load_settings, set_value
+from aria_desktop.settings.coercion import Raw, convert
+from aria_desktop.settings.keys import Leaf
+from aria_desktop.settings.rules import NO_RULES
 
 
 @pytest.fixture(autouse=True)
@@ -167,14 +170,14 @@ def test_env_wrong_type() -> None:
     ("raw", "expected"), [("true", True), ("YES", True), ("1", True), ("off", False), ("no", False)]
 )
 def test_bool_coercion(raw: str, expected: bool) -> None:
-    leaf = settings._Leaf("x.flag", "bool", False, settings._meta())
-    assert settings._convert(leaf, settings._Raw(raw, "test", from_string=True)) is expected
+    leaf = Leaf("x.flag", "bool", False, NO_RULES)
+    assert convert(leaf, Raw(raw, "test", from_string=True)) is expected
 
 
 def test_bool_coercion_rejects_garbage() -> None:
-    leaf = settings._Leaf("x.flag", "bool", False, settings._meta())
+    leaf = Leaf("x.flag", "bool", False, NO_RULES)
     with pytest.raises(ConfigError, match="expected a boolean"):
-        settings._convert(leaf, settings._Raw("maybe", "test", from_string=True))
+        convert(leaf, Raw("maybe", "test", from_string=True))
 
 
 # --- validation messages ----------------------------------------------------------------------

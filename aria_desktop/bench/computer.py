@@ -164,6 +164,7 @@ async def _measure(app: _App, display: str, tmp: Path, rounds: int) -> None:
     from aria_desktop.computer.ocr import TesseractOcr, tesseract_version
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.settings import ComputerSettings, Settings
+    from aria_desktop.storage.audit_file import AuditFile
 
     controller = DesktopController(ocr=TesseractOcr(upscale=2.0, psm=11))
     naive = DesktopController(ocr=TesseractOcr(upscale=1.0, psm=3))
@@ -215,7 +216,7 @@ async def _measure(app: _App, display: str, tmp: Path, rounds: int) -> None:
             enabled=True, max_actions_per_s=100.0, thumbnail_retention_days=1
         ),
     )
-    audit = AuditLog(tmp / "audit" / "log.jsonl", tmp / "state" / "checkpoint")
+    audit = AuditLog(AuditFile(tmp / "audit" / "log.jsonl", tmp / "state" / "checkpoint"))
     computer = build_computer(settings, audit=audit, controller=controller)
     click_ms = []
     landed = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
@@ -36,16 +37,7 @@ async def _cmd_audit(args: argparse.Namespace, settings: Settings) -> int:
     records = list(audit.records(limit=args.limit or None))
     for record in records:
         if args.json:
-            print_json(
-                {
-                    "seq": record.seq,
-                    "ts": record.ts,
-                    "kind": record.kind,
-                    "data": dict(record.data),
-                    "prev": record.prev,
-                    "hash": record.hash,
-                }
-            )
+            print_json(dataclasses.asdict(record))  # seq, ts, kind, data, prev, hash
         else:
             data = json.dumps(dict(record.data), ensure_ascii=False)
             print(f"{record.seq:>6}  {fmt_time(record.ts)}  {record.kind:16} {data[:160]}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from aria_desktop import keystore, paths
@@ -41,40 +42,62 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_config(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.settings import describe_keys, set_value, settings_as_dict
+    _ACTIONS[args.action](args, settings)
+    return EXIT_OK
 
-    if args.action == "path":
-        print(f"settings  {paths.settings_file()}")
-        print(f"database  {resolve_database_path(settings)}")
-        print(f"log       {resolve_log_file(settings)}")
-        print(f"audit     {paths.audit_log_path()}")
-        return EXIT_OK
-    if args.action == "show":
-        data = settings_as_dict(settings)
-        data["secrets"] = {name: keystore.secret_status(name) for name in keystore.SECRET_NAMES}
-        if args.json:
-            print_json(data)
-        else:
-            _print_tree(data)
-        return EXIT_OK
-    if args.action == "keys":
-        for key, type_name, default in describe_keys():
-            print(f"{key:40} {type_name:22} {default}")
-        return EXIT_OK
-    if args.action == "set":
-        set_value(args.key, args.value)
-        err(f"Set {args.key} = {args.value} in {paths.settings_file()}")
-        return EXIT_OK
-    if args.action == "set-secret":
-        value = _read_secret(args.name)
-        keystore.set_secret(args.name, value, allow_file_fallback=args.insecure_file)
-        err(f"Stored {args.name} ({keystore.secret_status(args.name)}).")
-        return EXIT_OK
-    if args.action == "delete-secret":
-        keystore.delete_secret(args.name)
-        err(f"Deleted {args.name}.")
-        return EXIT_OK
-    raise AssertionError(args.action)
+
+def _show_paths(args: argparse.Namespace, settings: Settings) -> None:
+    print(f"settings  {paths.settings_file()}")
+    print(f"database  {resolve_database_path(settings)}")
+    print(f"log       {resolve_log_file(settings)}")
+    print(f"audit     {paths.audit_log_path()}")
+
+
+def _show(args: argparse.Namespace, settings: Settings) -> None:
+    from aria_desktop.settings import settings_as_dict
+
+    data = settings_as_dict(settings)
+    data["secrets"] = {name: keystore.secret_status(name) for name in keystore.SECRET_NAMES}
+    if args.json:
+        print_json(data)
+    else:
+        _print_tree(data)
+
+
+def _show_keys(args: argparse.Namespace, settings: Settings) -> None:
+    from aria_desktop.settings import describe_keys
+
+    for key, type_name, default in describe_keys():
+        print(f"{key:40} {type_name:22} {default}")
+
+
+def _set(args: argparse.Namespace, settings: Settings) -> None:
+    from aria_desktop.settings import set_value
+
+    set_value(args.key, args.value)
+    err(f"Set {args.key} = {args.value} in {paths.settings_file()}")
+
+
+def _set_secret(args: argparse.Namespace, settings: Settings) -> None:
+    value = _read_secret(args.name)
+    keystore.set_secret(args.name, value, allow_file_fallback=args.insecure_file)
+    err(f"Stored {args.name} ({keystore.secret_status(args.name)}).")
+
+
+def _delete_secret(args: argparse.Namespace, settings: Settings) -> None:
+    keystore.delete_secret(args.name)
+    err(f"Deleted {args.name}.")
+
+
+_ACTIONS: dict[str, Callable[[argparse.Namespace, Settings], None]] = {
+    "path": _show_paths,
+    "show": _show,
+    "keys": _show_keys,
+    "set": _set,
+    "set-secret": _set_secret,
+    "delete-secret": _delete_secret,
+}
+"""``aria config <action>`` -> what it does (each prints its result or raises AriaError)."""
 
 
 def _read_secret(name: str) -> str:

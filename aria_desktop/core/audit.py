@@ -10,10 +10,11 @@ first record) and ``hash`` is the SHA-256 of the canonical JSON of the record wi
 Changing, inserting or deleting a record therefore breaks the chain from that record on.
 
 Deleting records from the *end* leaves a valid chain, so after every append a checkpoint
-(``{"seq": n, "head": hash}``) is written atomically to a separate file, normally in another
-directory: a log that ends before the checkpoint's ``seq``, or whose record at that ``seq`` has a
-different hash, was truncated or rewritten. (This makes tampering evident to an attacker who
-edits the log without recomputing the chain and the checkpoint; it is not a signature.)
+(``{"seq": n, "head": hash}``) is stored atomically apart from the log (the file adapter keeps
+it in another directory): a log that ends before the checkpoint's ``seq``, or whose record at
+that ``seq`` has a different hash, was truncated or rewritten. (This makes tampering evident to
+an attacker who edits the log without recomputing the chain and the checkpoint; it is not a
+signature.)
 
 Corruption policy: appending never modifies existing bytes and never "repairs" the log. On
 open, the next record continues from the newest trustworthy head: the checkpoint, or the last
@@ -27,7 +28,10 @@ Nothing in the log may be a secret: callers pass redacted data, and every string
 passed through the optional ``redact`` callable (the composition root hands in the log
 scrubber's ``scrub_text``).
 
-Only the standard library and ``aria_desktop.domain`` are imported (core layer rule).
+Where the bytes live is a port, ``core.ports.AuditStore``: the file adapter is
+``storage.audit_file.AuditFile`` (the log and a checkpoint file in another directory, written
+from a worker thread), tests use an in-memory store. This module stays pure: it builds, chains
+and checks records and never opens a file (see ``aria_desktop/ARCHITECTURE.md``).
 """
 
 from __future__ import annotations
@@ -38,14 +42,12 @@ import hashlib
 import json
 import logging
 import math
-import os
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
+from aria_desktop.core.ports import AuditStore
 from aria_desktop.domain.errors import AuditLogError
 
 __all__ = ["GENESIS_HASH", "AuditLog", "AuditRecord", "AuditReport"]
@@ -56,8 +58,6 @@ GENESIS_HASH = "0" * 64
 """The ``prev`` of the first record."""
 
 _FIELDS = frozenset({"seq", "ts", "kind", "data", "prev", "hash"})
-_FILE_MODE = 0o600
-_DIR_MODE = 0o700
 
 
 class _WallClock(Protocol):
@@ -165,20 +165,15 @@ def _to_record(obj: Mapping[str, Any]) -> AuditRecord:
     )
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:  # pragma: no cover - platforms without directory fds
-        return
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _ensure_dir(path: Path) -> None:
-    if not path.is_dir():
-        path.mkdir(parents=True, exist_ok=True, mode=_DIR_MODE)
+def _split_lines(content: bytes) -> tuple[list[bytes], bool]:
+    """The log's lines (without newlines) and whether the last line was terminated."""
+    if not content:
+        return [], True
+    terminated = content.endswith(b"\n")
+    lines = content.split(b"\n")
+    if terminated:
+        lines.pop()
+    return lines, terminated
 
 
 @dataclass(frozen=True)
@@ -186,63 +181,67 @@ class _Checkpoint:
     seq: int
     head: str
 
+    def encode(self) -> bytes:
+        """The checkpoint as stored: one line of JSON."""
+        return json.dumps({"seq": self.seq, "head": self.head}, sort_keys=True).encode() + b"\n"
+
+
+def _parse_checkpoint(raw: bytes) -> _Checkpoint | str:
+    """The checkpoint in ``raw``, or why it is not one."""
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return "checkpoint file is corrupt"
+    if (
+        not isinstance(obj, dict)
+        or not isinstance(obj.get("seq"), int)
+        or isinstance(obj.get("seq"), bool)
+        or obj["seq"] < 0
+        or not _is_hex64(obj.get("head"))
+    ):
+        return "checkpoint file is corrupt"
+    return _Checkpoint(seq=obj["seq"], head=obj["head"])
+
 
 class AuditLog:
     """Hash-chained JSON-lines audit log with an external checkpoint; satisfies ``AuditSink``.
 
-    Appends are serialised (an asyncio lock for coroutines, a thread lock for the file), each
-    one flushed and fsynced before the checkpoint is replaced, so a returned sequence number is
-    durable.
+    Appends are serialised by an asyncio lock, and the chain only advances once the store has
+    the record and the checkpoint durably, so a returned sequence number is never lost.
     """
 
     def __init__(
         self,
-        log_path: Path,
-        checkpoint_path: Path,
+        store: AuditStore,
         *,
         redact: Callable[[str], str] | None = None,
         clock: _WallClock | None = None,
     ) -> None:
-        """Open (or prepare to create) the log and find where the chain continues.
+        """Open the log in ``store`` and find where the chain continues.
 
         Args:
-            log_path: the JSON-lines log file.
-            checkpoint_path: the checkpoint file; keep it in a different directory.
+            store: where the log and its checkpoint are kept (``storage.audit_file.AuditFile``).
             redact: applied to every string value (and dict key) in appended data.
             clock: wall-clock source with ``time()`` in UNIX seconds (``core.ports.Clock``).
 
         Raises:
-            AuditLogError: the log or checkpoint exists but cannot be read.
+            AuditLogError: the log exists but cannot be read.
         """
-        if log_path.resolve() == checkpoint_path.resolve():
-            raise ValueError("the audit checkpoint must be a different file than the log")
-        self._log_path = log_path
-        self._checkpoint_path = checkpoint_path
+        self._store = store
         self._redact = redact
         self._clock: _WallClock = clock or _SystemClock()
-        self._thread_lock = threading.Lock()
-        self._async_lock = asyncio.Lock()
+        self._lock = asyncio.Lock()
         self._seq, self._head = self._resume()
         self.open_report = self.verify()
         if not self.open_report.ok:
             _LOGGER.error(
                 "audit log %s failed verification: %s (first bad seq %s); new records "
                 "continue the chain after seq %d and the damage stays visible",
-                log_path,
+                store.location,
                 self.open_report.reason,
                 self.open_report.first_bad_seq,
                 self._seq,
             )
-
-    @property
-    def log_path(self) -> Path:
-        """The log file."""
-        return self._log_path
-
-    @property
-    def checkpoint_path(self) -> Path:
-        """The checkpoint file."""
-        return self._checkpoint_path
 
     @property
     def last_seq(self) -> int:
@@ -252,45 +251,15 @@ class AuditLog:
     # --- reading ----------------------------------------------------------------------------
 
     def _read_lines(self) -> tuple[list[bytes], bool]:
-        """The log's lines (without newlines) and whether the last line was terminated."""
-        try:
-            content = self._log_path.read_bytes()
-        except FileNotFoundError:
-            return [], True
-        except OSError as exc:
-            raise AuditLogError(
-                f"Cannot read the audit log {self._log_path}: {exc.strerror}",
-                hint=f"Check the permissions of {self._log_path}.",
-            ) from exc
-        if not content:
-            return [], True
-        terminated = content.endswith(b"\n")
-        lines = content.split(b"\n")
-        if terminated:
-            lines.pop()
-        return lines, terminated
+        return _split_lines(self._store.read_log())
 
     def _read_checkpoint(self) -> _Checkpoint | str | None:
         """The checkpoint, None if there is none, or why it is unreadable."""
         try:
-            raw = self._checkpoint_path.read_bytes()
-        except FileNotFoundError:
-            return None
-        except OSError as exc:
-            return f"checkpoint unreadable: {exc.strerror}"
-        try:
-            obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            return "checkpoint file is corrupt"
-        if (
-            not isinstance(obj, dict)
-            or not isinstance(obj.get("seq"), int)
-            or isinstance(obj.get("seq"), bool)
-            or obj["seq"] < 0
-            or not _is_hex64(obj.get("head"))
-        ):
-            return "checkpoint file is corrupt"
-        return _Checkpoint(seq=obj["seq"], head=obj["head"])
+            raw = self._store.read_checkpoint()
+        except AuditLogError as exc:
+            return exc.message
+        return None if raw is None else _parse_checkpoint(raw)
 
     def _resume(self) -> tuple[int, str]:
         """Sequence number and hash the next append continues from (see module docstring)."""
@@ -325,7 +294,9 @@ class AuditLog:
             else:
                 skipped += 1
         if skipped:
-            _LOGGER.warning("audit log %s: skipped %d malformed line(s)", self._log_path, skipped)
+            _LOGGER.warning(
+                "audit log %s: skipped %d malformed line(s)", self._store.location, skipped
+            )
         yield from selected
 
     def verify(self) -> AuditReport:
@@ -337,59 +308,10 @@ class AuditLog:
         replaced or reordered); then, against the checkpoint: fewer records than it names
         (tail truncated) or a different hash at its ``seq`` (rewritten).
         """
-        lines, terminated = self._read_lines()
-        prev_hash = GENESIS_HASH
-        hashes: dict[int, str] = {}
-        count = 0
-        for index, line in enumerate(lines):
-            expected_seq = index + 1
-            parsed = _parse_line(line)
-            if isinstance(parsed, str):
-                if index == len(lines) - 1 and not terminated:
-                    parsed = f"last record incomplete (interrupted write or truncation); {parsed}"
-                return AuditReport(False, count, expected_seq, f"seq {expected_seq}: {parsed}")
-            if _record_hash(parsed) != parsed["hash"]:
-                reason = f"seq {expected_seq}: hash mismatch (record altered)"
-                return AuditReport(False, count, expected_seq, reason)
-            if parsed["seq"] != expected_seq:
-                reason = (
-                    f"sequence gap: expected seq {expected_seq}, found {parsed['seq']} "
-                    "(record deleted or inserted)"
-                )
-                return AuditReport(False, count, expected_seq, reason)
-            if parsed["prev"] != prev_hash:
-                reason = f"seq {expected_seq}: chain broken (prev does not match seq {index})"
-                return AuditReport(False, count, expected_seq, reason)
-            if not terminated and index == len(lines) - 1:
-                reason = f"seq {expected_seq}: last line has no newline (interrupted write)"
-                return AuditReport(False, count, expected_seq, reason)
-            prev_hash = parsed["hash"]
-            hashes[expected_seq] = prev_hash
-            count += 1
-        checkpoint = self._read_checkpoint()
-        if isinstance(checkpoint, str):
-            return AuditReport(False, count, None, checkpoint)
-        if checkpoint is None:
-            if count:
-                reason = "checkpoint missing: truncation of the log cannot be ruled out"
-                return AuditReport(False, count, None, reason)
-            return AuditReport(True, 0, None, "")
-        if checkpoint.seq > count:
-            reason = (
-                f"log ends at seq {count} but the checkpoint records seq {checkpoint.seq} "
-                "(tail truncated)"
-            )
-            return AuditReport(False, count, count + 1, reason)
-        if checkpoint.seq and hashes[checkpoint.seq] != checkpoint.head:
-            reason = f"seq {checkpoint.seq}: hash differs from the checkpoint (log rewritten)"
-            return AuditReport(False, checkpoint.seq - 1, checkpoint.seq, reason)
-        if count > checkpoint.seq:
-            reason = (
-                f"{count - checkpoint.seq} record(s) after the checkpoint "
-                "(crash between append and checkpoint?)"
-            )
-            return AuditReport(True, count, None, reason)
-        return AuditReport(True, count, None, "")
+        hashes, problem = _check_chain(*self._read_lines())
+        if problem is not None:
+            return problem
+        return _check_against(self._read_checkpoint(), hashes)
 
     # --- writing ----------------------------------------------------------------------------
 
@@ -408,17 +330,17 @@ class AuditLog:
             return [self._clean(v) for v in items]
         return self._clean(str(value))
 
-    def append_sync(self, kind: str, data: Mapping[str, Any]) -> int:
-        """Append one record durably (blocking); return its sequence number.
+    async def append(self, kind: str, data: Mapping[str, Any]) -> int:
+        """Append one record durably; return its sequence number.
 
         Raises:
             ValueError: empty ``kind``.
-            AuditLogError: the log or checkpoint could not be written.
+            AuditLogError: the store could not write the record or the checkpoint.
         """
         if not kind:
             raise ValueError("audit record kind must not be empty")
         clean_data = self._clean(dict(data))
-        with self._thread_lock:
+        async with self._lock:
             record: dict[str, Any] = {
                 "seq": self._seq + 1,
                 "ts": self._clock.time(),
@@ -427,54 +349,68 @@ class AuditLog:
                 "prev": self._head,
             }
             record["hash"] = _record_hash(record)
-            line = _canonical(record) + b"\n"
-            try:
-                self._write_record(line)
-                self._write_checkpoint(record["seq"], record["hash"])
-            except OSError as exc:
-                raise AuditLogError(
-                    f"Cannot write the audit log {self._log_path}: {exc.strerror or exc}",
-                    hint="Check free disk space and the permissions of the ARIA data directory.",
-                ) from exc
-            self._seq, self._head = record["seq"], record["hash"]
+            checkpoint = _Checkpoint(seq=record["seq"], head=record["hash"])
+            await self._store.append(_canonical(record) + b"\n", checkpoint.encode())
+            self._seq, self._head = checkpoint.seq, checkpoint.head
             return self._seq
 
-    async def append(self, kind: str, data: Mapping[str, Any]) -> int:
-        """Append one record without blocking the event loop; return its sequence number."""
-        async with self._async_lock:
-            return await asyncio.to_thread(self.append_sync, kind, data)
 
-    def _write_record(self, line: bytes) -> None:
-        _ensure_dir(self._log_path.parent)
-        created = not self._log_path.exists()
-        fd = os.open(self._log_path, os.O_RDWR | os.O_CREAT | os.O_APPEND, _FILE_MODE)
-        try:
-            size = os.fstat(fd).st_size
-            if size:
-                # A cut-off last line must stay a line of its own (and stay visible).
-                last = os.pread(fd, 1, size - 1)
-                if last != b"\n":
-                    line = b"\n" + line
-            view = memoryview(line)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if created:
-            _fsync_dir(self._log_path.parent)
+def _check_chain(lines: list[bytes], terminated: bool) -> tuple[list[str], AuditReport | None]:
+    """The hashes of the good records before the first bad line, and the report on that line."""
+    hashes: list[str] = []
+    for index, line in enumerate(lines):
+        seq = index + 1
+        cut_off = index == len(lines) - 1 and not terminated
+        parsed = _parse_line(line)
+        if isinstance(parsed, str):
+            if cut_off:
+                parsed = f"last record incomplete (interrupted write or truncation); {parsed}"
+            return hashes, AuditReport(False, index, seq, f"seq {seq}: {parsed}")
+        reason = _chain_problem(parsed, seq, hashes[-1] if hashes else GENESIS_HASH, cut_off)
+        if reason:
+            return hashes, AuditReport(False, index, seq, reason)
+        hashes.append(parsed["hash"])
+    return hashes, None
 
-    def _write_checkpoint(self, seq: int, head: str) -> None:
-        directory = self._checkpoint_path.parent
-        _ensure_dir(directory)
-        tmp = directory / f".{self._checkpoint_path.name}.{os.getpid()}.tmp"
-        payload = json.dumps({"seq": seq, "head": head}, sort_keys=True).encode("ascii")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, _FILE_MODE)
-        try:
-            os.write(fd, payload + b"\n")
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, self._checkpoint_path)
-        _fsync_dir(directory)
+
+def _chain_problem(record: Mapping[str, Any], seq: int, prev_hash: str, cut_off: bool) -> str:
+    """Why a well-formed record at position ``seq`` breaks the chain ("" when it does not)."""
+    if _record_hash(record) != record["hash"]:
+        return f"seq {seq}: hash mismatch (record altered)"
+    if record["seq"] != seq:
+        return (
+            f"sequence gap: expected seq {seq}, found {record['seq']} (record deleted or inserted)"
+        )
+    if record["prev"] != prev_hash:
+        return f"seq {seq}: chain broken (prev does not match seq {seq - 1})"
+    if cut_off:
+        return f"seq {seq}: last line has no newline (interrupted write)"
+    return ""
+
+
+def _check_against(checkpoint: _Checkpoint | str | None, hashes: list[str]) -> AuditReport:
+    """Judge an intact chain of ``hashes`` against the checkpoint (truncation, rewriting)."""
+    count = len(hashes)
+    if isinstance(checkpoint, str):
+        return AuditReport(False, count, None, checkpoint)
+    if checkpoint is None:
+        if count:
+            reason = "checkpoint missing: truncation of the log cannot be ruled out"
+            return AuditReport(False, count, None, reason)
+        return AuditReport(True, 0, None, "")
+    if checkpoint.seq > count:
+        reason = (
+            f"log ends at seq {count} but the checkpoint records seq {checkpoint.seq} "
+            "(tail truncated)"
+        )
+        return AuditReport(False, count, count + 1, reason)
+    if checkpoint.seq and hashes[checkpoint.seq - 1] != checkpoint.head:
+        reason = f"seq {checkpoint.seq}: hash differs from the checkpoint (log rewritten)"
+        return AuditReport(False, checkpoint.seq - 1, checkpoint.seq, reason)
+    if count > checkpoint.seq:
+        reason = (
+            f"{count - checkpoint.seq} record(s) after the checkpoint "
+            "(crash between append and checkpoint?)"
+        )
+        return AuditReport(True, count, None, reason)
+    return AuditReport(True, count, None, "")

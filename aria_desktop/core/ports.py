@@ -251,6 +251,47 @@ class AuditSink(Protocol):
         ...
 
 
+class AuditStore(Protocol):
+    """Where the audit log's lines and its checkpoint are kept (``core.audit.AuditLog``'s store).
+
+    A store keeps bytes, not records: the record format, the hash chain and verification stay
+    in ``core.audit``, so a store only has to keep what it is given, in order and durably (the
+    file adapter is ``storage.audit_file``; see ``aria_desktop/ARCHITECTURE.md``).
+    """
+
+    @property
+    def location(self) -> str:
+        """Where the log lives, for messages (a path, or a name for an in-memory store)."""
+        ...
+
+    def read_log(self) -> bytes:
+        """The whole log as stored; ``b""`` when there is none yet.
+
+        Raises:
+            AuditLogError: the log exists but cannot be read.
+        """
+        ...
+
+    def read_checkpoint(self) -> bytes | None:
+        """The checkpoint as stored; None when there is none yet.
+
+        Raises:
+            AuditLogError: the checkpoint exists but cannot be read (the message says why).
+        """
+        ...
+
+    async def append(self, line: bytes, checkpoint: bytes) -> None:
+        """Add ``line`` (newline-terminated) to the log, then replace the checkpoint.
+
+        Existing bytes are never changed; if the log ends in a cut-off line, a newline goes
+        first so the new record is a line of its own. Both writes are durable on return.
+
+        Raises:
+            AuditLogError: the log or the checkpoint could not be written.
+        """
+        ...
+
+
 class EventSubscription(Protocol):
     """A stream of events published after subscribing, in order.
 

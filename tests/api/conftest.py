@@ -33,6 +33,7 @@ from aria_desktop.settings import FileSettingsAccess
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
 
@@ -99,7 +100,7 @@ async def api(
         retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
         breaker=BreakerPolicy(failure_threshold=1000, reset_s=1.0),
     )
-    audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+    audit = AuditLog(MemoryAuditStore())
     orchestrator = Orchestrator(
         model=router,
         store=store,

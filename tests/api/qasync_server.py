@@ -23,6 +23,7 @@ from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.llm import OllamaBackend, Router, Timeouts
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
+from tests.fakes.audit import MemoryAuditStore
 
 
 async def main(ollama_url: str, root: Path) -> None:
@@ -33,7 +34,7 @@ async def main(ollama_url: str, root: Path) -> None:
     orchestrator = Orchestrator(
         model=router,
         store=SQLiteConversationStore(db),
-        audit=AuditLog(root / "audit.jsonl", root / "checkpoint"),
+        audit=AuditLog(MemoryAuditStore()),
     )
     token = TokenFile(root / "api" / "token")
     server = ApiServer(

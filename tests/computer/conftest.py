@@ -29,6 +29,7 @@ from aria_desktop.settings import ComputerSettings, Settings
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 
 REPO = Path(__file__).resolve().parents[2]
 TARGET_APP = Path(__file__).with_name("target_app.py")
@@ -208,7 +209,7 @@ async def rig_factory(
             retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
             breaker=BreakerPolicy(failure_threshold=50, reset_s=30.0),
         )
-        audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+        audit = AuditLog(MemoryAuditStore())
         computer_use = build_computer(settings, audit=audit, router=router)
         orchestrator = Orchestrator(
             model=router,

@@ -23,6 +23,7 @@ from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.anthropic_server import anthropic_text
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ollama_server import ollama_text
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
@@ -50,7 +51,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
         orchestrator = Orchestrator(
             model=router,
             store=SQLiteConversationStore(db),
-            audit=AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint"),
+            audit=AuditLog(MemoryAuditStore()),
             config=AgentConfig(flush_interval_s=0.05),
         )
         try:

@@ -33,6 +33,7 @@ from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ollama_server import ollama_text
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
@@ -95,7 +96,7 @@ async def rig_factory(
             {"chat": ("ollama",), "extract": ("ollama",)},
             retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
         )
-        audit = AuditLog(tmp_path / f"audit{len(opened)}" / "log.jsonl", tmp_path / "cp")
+        audit = AuditLog(MemoryAuditStore())
         orchestrator = Orchestrator(
             model=router,
             store=conversations,

@@ -366,7 +366,7 @@ async def harness_factory(
             retry=NO_WAIT_RETRY,
             breaker=BreakerPolicy(failure_threshold=5, reset_s=30.0),
         )
-        audit = new_audit_log(tmp_path / f"audit{len(opened)}")
+        audit = new_audit_log()
         orchestrator = Orchestrator(
             model=router, store=store, audit=audit, config=AgentConfig(flush_interval_s=0.05)
         )

@@ -21,14 +21,15 @@ from aria_desktop.core.ports import ConversationStore
 from aria_desktop.core.tools import PolicyHook, Tool
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import Event, RunEnd
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel
 
 __all__ = ["FakeCore", "TurnHarness", "event_types", "fake_cores", "new_audit_log"]
 
 
-def new_audit_log(folder: Path) -> AuditLog:
-    """A real audit log (hash chain, verification) kept in ``folder``, for one orchestrator."""
-    return AuditLog(folder / "log.jsonl", folder / "checkpoint")
+def new_audit_log() -> AuditLog:
+    """A real audit log (hash chain, verification) on the in-memory store, for one orchestrator."""
+    return AuditLog(MemoryAuditStore())
 
 
 def event_types(events: list[Event]) -> list[str]:
@@ -120,7 +121,7 @@ async def fake_cores(
     ) -> FakeCore:
         model = ScriptedChatModel()
         store = InMemoryConversationStore()
-        audit = new_audit_log(folder / f"audit{len(made)}")
+        audit = new_audit_log()
         extra: dict[str, Any] = {} if policy is None else {"policy": policy}
         orchestrator = Orchestrator(
             model=model,

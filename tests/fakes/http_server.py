@@ -196,7 +196,7 @@ class FakeHTTPServer:
         if self._thread is not None:
             self._thread.join(10)
 
-    def __enter__(self) -> Self:  # noqa: PYI034
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -29,6 +29,7 @@ from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 
 T = TypeVar("T")
 REPO = Path(__file__).resolve().parents[2]
@@ -228,7 +229,7 @@ def stack_factory(tmp_path: Path, ollama: FakeOllama, run: Runner) -> Iterator[A
                 retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
                 breaker=BreakerPolicy(failure_threshold=50, reset_s=30.0),
             )
-            audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+            audit = AuditLog(MemoryAuditStore())
             orchestrator = Orchestrator(
                 model=router,
                 store=SQLiteConversationStore(db),

@@ -20,6 +20,7 @@ from aria_desktop.settings import LLMSettings, OpenAICompatSettings, RetrySettin
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeOpenAI
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import REMOTE_URL, proxy_env
 from tests.fakes.openai_server import openai_text
 from tests.gui.conftest import Runner, Stack, wait_for
@@ -47,7 +48,7 @@ def cloud_stack(tmp_path: Path, remote_openai: FakeOpenAI, run: Runner) -> Itera
     async def build() -> Stack:
         db = await Database.open(tmp_path / "aria.db")
         router = build_router(settings)
-        audit = AuditLog(tmp_path / "audit" / "log.jsonl", tmp_path / "state" / "checkpoint")
+        audit = AuditLog(MemoryAuditStore())
         orchestrator = Orchestrator(model=router, store=SQLiteConversationStore(db), audit=audit)
         return Stack(orchestrator, router, db)
 

@@ -11,13 +11,14 @@ from aria_desktop.bootstrap import build_computer
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.domain.commands import SetComputerControl, StopEverything
 from aria_desktop.settings import Settings
+from tests.fakes.audit import MemoryAuditStore
 from tests.gui.conftest import wait_for
 
 
 def test_tray_computer_item_follows_control_switched_elsewhere(
     desktop_factory: Any, stack: Any, run: Any, tmp_path: Path
 ) -> None:
-    audit = AuditLog(tmp_path / "audit2" / "log.jsonl", tmp_path / "state2" / "checkpoint")
+    audit = AuditLog(MemoryAuditStore())
     computer = build_computer(Settings(), audit=audit)
     computer.install(stack.orchestrator)
     desktop = desktop_factory(stack.assistant, use_tray=True)

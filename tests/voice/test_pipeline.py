@@ -53,6 +53,7 @@ from aria_desktop.voice.wakeword import OpenWakeWordDetector
 from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
 from aria_desktop.voice.wyoming_client import WyomingWakeWord
 from tests.fakes import FakeOllama
+from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import Hang
 from tests.fakes.ollama_server import ollama_stream, ollama_text, text_steps
 from tests.voice.conftest import SpeechMaker
@@ -245,7 +246,7 @@ async def rig_factory(
         orchestrator = Orchestrator(
             model=router,
             store=SQLiteConversationStore(db),
-            audit=AuditLog(tmp_path / "audit.jsonl", tmp_path / "checkpoint"),
+            audit=AuditLog(MemoryAuditStore()),
             config=AgentConfig(flush_interval_s=0.05),
         )
         if sink is None:
