@@ -189,7 +189,7 @@ async def test_extraction_stores_facts_from_the_turn(rig_factory: Any, ollama: F
     request = ollama.requests_to("/api/chat")[1].json()
     assert "durable facts" in request["messages"][0]["content"]
     assert "<message>" in request["messages"][1]["content"]
-    changed = []
+    changed: list[str] = []
     while len(changed) < 2:
         event = await sub.get(timeout_s=5)
         if isinstance(event, MemoryChanged):

@@ -166,7 +166,7 @@ class FakeHTTPServer:
 
     # --- lifecycle -------------------------------------------------------------------------
 
-    def start(self, port: int = 0) -> FakeHTTPServer:
+    def start(self, port: int = 0) -> Self:
         ready = threading.Event()
         errors: list[BaseException] = []
 

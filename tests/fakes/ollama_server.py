@@ -23,7 +23,7 @@ import json
 import math
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tests.fakes.http_server import (
@@ -94,9 +94,9 @@ def done_line(
     return json.dumps(obj).encode() + b"\n"
 
 
-def ollama_stream(steps: list[Step], status: int = 200) -> Reply:
+def ollama_stream(steps: Sequence[Step], status: int = 200) -> Reply:
     """A streamed ``/api/chat`` reply made of raw steps."""
-    return Reply(status=status, headers=dict(NDJSON), steps=steps)
+    return Reply(status=status, headers=dict(NDJSON), steps=list(steps))
 
 
 def text_steps(

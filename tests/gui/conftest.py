@@ -255,7 +255,8 @@ def stack_factory(tmp_path: Path, ollama: FakeOllama, run: Runner) -> Iterator[A
 
 @pytest.fixture
 def stack(stack_factory: Any) -> Stack:
-    return stack_factory()
+    made: Stack = stack_factory()
+    return made
 
 
 @pytest.fixture

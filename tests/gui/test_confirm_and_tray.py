@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from PySide6.QtWidgets import QApplication, QLineEdit
@@ -189,7 +190,7 @@ def test_tray_icon_and_tooltip_follow_states_and_the_overlay_stops_everything(
     icons = desktop.icons
     for state in ("listening", "thinking", "speaking", "muted", "error", "idle"):
         stack.orchestrator.set_state(state)
-        run(wait_for(lambda state=state: tray.state == state))
+        run(wait_for(partial(_tray_shows, tray, state)))
         assert desktop.tray_view.icon.icon().cacheKey() == icons.for_state(state).cacheKey()
         assert desktop.tray_view.icon.toolTip().startswith("ARIA — ")
     assert "Microphone muted" not in desktop.tray_view.icon.toolTip()
@@ -217,3 +218,7 @@ def test_offline_until_connected(desktop_factory: Any, stack: Any, run: Any) -> 
     desktop.context.attach(stack.assistant)
     run(wait_for(lambda: desktop.tray.state == "idle"))
     assert desktop.chat_view.send_button.isEnabled()
+
+
+def _tray_shows(tray: Any, state: str) -> bool:
+    return bool(tray.state == state)

@@ -37,7 +37,7 @@ def test_a_tray_host_appearing_later_takes_the_app_into_the_tray(
     desktop_factory: Any, stack: Any, run: Any
 ) -> None:
     desktop = desktop_factory(None, use_tray=None)  # auto: the session's Xvfb has no tray host
-    assert desktop.tray_view is None
+    assert not desktop.tray_view  # (not `is None`: mypy would keep that narrowing below)
     desktop.show_shell()
     assert desktop.chat_view.isVisible()
     assert desktop.chat_view.banner.text() == NO_TRAY_MESSAGE

@@ -77,7 +77,7 @@ def speech_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def say_piper(piper: PiperTTS, speech_dir: Path) -> Iterator[SpeechMaker]:
+def say_piper(piper: PiperTTS, speech_dir: Path) -> SpeechMaker:
     """Speak phrases with Piper into one 16 kHz WAV (``pause_s`` between them)."""
     count = 0
 
@@ -95,7 +95,7 @@ def say_piper(piper: PiperTTS, speech_dir: Path) -> Iterator[SpeechMaker]:
 
 
 @pytest.fixture(scope="session")
-def say_espeak(speech_dir: Path) -> Iterator[SpeechMaker]:
+def say_espeak(speech_dir: Path) -> Callable[[str, str], Path]:
     """Speak a phrase with espeak-ng (``voice``: en-us, de, fr, ...), as 16 kHz mono 16-bit."""
     if not (shutil.which("espeak-ng") and shutil.which("sox")):
         pytest.fail("espeak-ng and sox are needed (packaging/setup.sh installs them)")

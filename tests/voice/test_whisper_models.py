@@ -255,7 +255,7 @@ def test_doctor_reports_the_model_and_whether_base_is_joined(tmp_path: Path) -> 
             timeout=60,
         )
         assert "Traceback" not in run.stderr
-        checks = {c["name"]: c for c in json.loads(run.stdout)}
+        checks: dict[str, dict[str, str]] = {c["name"]: c for c in json.loads(run.stdout)}
         return checks["speech-to-text"]
 
     cache = tmp_path / "cache" / "models"

@@ -6,7 +6,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -47,7 +47,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wake_server_process(tmp: Path) -> Iterator[str]:
+def wake_server_process(tmp: Path) -> Generator[str, None, None]:
     """tests/voice/wyoming_wake_server.py on a free port; yields its URI, stops it after."""
     port = free_port()
     args = ["tests.voice.wyoming_wake_server", "--uri", f"tcp://127.0.0.1:{port}"]
