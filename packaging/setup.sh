@@ -119,6 +119,6 @@ export PATH="$venv/bin:$PATH"
 log "installed versions";  "${lock_check[@]}" --complete
 log "ruff check";          ruff check aria_desktop tests
 log "ruff format --check"; ruff format --check aria_desktop tests
-log "mypy";                mypy aria_desktop
+log "mypy";                mypy aria_desktop tests
 log "import-linter";       lint-imports
 log "pytest";              python -m pytest -q -p no:cacheprovider --durations=15
