@@ -13,53 +13,25 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from collections.abc import Mapping
+from typing import Any, Self, TypeVar, cast
 
 import httpx
 
+from aria_desktop.api import operations as ops
 from aria_desktop.api.token import TokenFile
-from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.audio import SpeechAudio, Transcript, decode_wav
-from aria_desktop.domain.automation import AutomationRun, AutomationSpec
+from aria_desktop.core.ports import Assistant, EventSubscription
+from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import (
     CapabilityStatus,
     Conversation,
     StoredMessage,
-    ToolCall,
     TurnStarted,
-    Usage,
 )
 from aria_desktop.domain.commands import (
-    CaptureScreen,
-    ClickText,
     Command,
     ConfirmAction,
-    FindOnScreen,
-    ListAutomations,
-    PushToTalk,
-    ReadScreen,
-    RunAutomation,
-    RunComputerTask,
-    SetComputerControl,
-    Speak,
     StartTurn,
-    StopEverything,
-    Transcribe,
-)
-from aria_desktop.domain.computer import (
-    ComputerActionOutcome,
-    ComputerTaskStarted,
-    Grounding,
-    OcrBlock,
-    OcrLine,
-    OcrWord,
-    Point,
-    Rect,
-    ScreenElement,
-    Screenshot,
-    ScreenText,
-    TextMatch,
 )
 from aria_desktop.domain.errors import (
     ActionAbortedError,
@@ -92,7 +64,6 @@ from aria_desktop.domain.errors import (
     VoiceUnavailableError,
 )
 from aria_desktop.domain.events import AssistantState, Event, StateChanged, event_from_dict
-from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit, MemoryQuery
 
 __all__ = ["ApiClient", "ApiSubscription"]
 
@@ -100,6 +71,8 @@ _LOGGER = logging.getLogger(__name__)
 _P = "/api/v1"
 _READY_TIMEOUT_S = 5.0
 _PAGE = 500
+_A = TypeVar("_A")
+_R = TypeVar("_R")
 _ERRORS: dict[str, type[AriaError]] = {
     cls.code: cls
     for cls in (
@@ -157,140 +130,6 @@ def _unreachable(base_url: str, exc: Exception) -> OwnerUnreachableError:
     )
 
 
-def _conversation(data: Mapping[str, Any]) -> Conversation:
-    return Conversation(
-        id=data["id"],
-        title=data["title"],
-        created_at=data["created_at"],
-        updated_at=data["updated_at"],
-        message_count=data.get("message_count", 0),
-    )
-
-
-def _message(data: Mapping[str, Any]) -> StoredMessage:
-    return StoredMessage(
-        id=data["id"],
-        conversation_id=data["conversation_id"],
-        role=data["role"],
-        content=data["content"],
-        status=data["status"],
-        created_at=data["created_at"],
-        tool_calls=tuple(
-            ToolCall(id=c["id"], name=c["name"], arguments=c["arguments"])
-            for c in data.get("tool_calls", [])
-        ),
-        tool_call_id=data.get("tool_call_id"),
-        name=data.get("name"),
-        backend=data.get("backend", ""),
-        model=data.get("model", ""),
-        usage=Usage(**data.get("usage", {})),
-    )
-
-
-def _memory(data: Mapping[str, Any]) -> Memory:
-    return Memory(
-        id=data["id"],
-        content=data["content"],
-        kind=data["kind"],
-        subject=data["subject"],
-        importance=data["importance"],
-        confidence=data["confidence"],
-        status=data["status"],
-        provenance=data["provenance"],
-        conversation_id=data.get("conversation_id"),
-        message_ids=tuple(data.get("message_ids", ())),
-        topic=data.get("topic", ""),
-        created_at=data["created_at"],
-        updated_at=data["updated_at"],
-        last_accessed_at=data.get("last_accessed_at"),
-        access_count=data.get("access_count", 0),
-        embedding_model=data.get("embedding_model", ""),
-        supersedes=data.get("supersedes"),
-        superseded_by=data.get("superseded_by"),
-    )
-
-
-def _candidate(data: Mapping[str, Any]) -> MemoryCandidate:
-    return MemoryCandidate(
-        id=data["id"],
-        content=data["content"],
-        kind=data["kind"],
-        subject=data["subject"],
-        topic=data.get("topic", ""),
-        importance=data["importance"],
-        confidence=data["confidence"],
-        conversation_id=data.get("conversation_id"),
-        message_ids=tuple(data.get("message_ids", ())),
-        created_at=data["created_at"],
-    )
-
-
-def _rect(box: Sequence[int]) -> Rect:
-    return Rect(int(box[0]), int(box[1]), int(box[2]), int(box[3]))
-
-
-def _screen_text(data: Mapping[str, Any]) -> ScreenText:
-    lines = tuple(
-        OcrLine(id=ln["id"], text=ln["text"], box=_rect(ln["box"]), block=ln["block"], words=())
-        for ln in data["lines"]
-    )
-    block_of = {line.id: line.block for line in lines}
-    return ScreenText(
-        region=_rect(data["region"]),
-        ocr_ms=data["ocr_ms"],
-        words=tuple(
-            OcrWord(
-                text=w["text"],
-                confidence=w["confidence"],
-                box=_rect(w["box"]),
-                block=block_of.get(w["line"], 0),
-                line=w["line"],
-            )
-            for w in data["words"]
-        ),
-        lines=lines,
-        blocks=tuple(
-            OcrBlock(id=b["id"], text=b["text"], box=_rect(b["box"]), lines=())
-            for b in data["blocks"]
-        ),
-        elements=tuple(
-            ScreenElement(
-                id=e["id"], text=e["text"], box=_rect(e["box"]), confidence=e["confidence"]
-            )
-            for e in data["elements"]
-        ),
-    )
-
-
-def _grounding(data: Mapping[str, Any]) -> Grounding:
-    return Grounding(
-        query=data["query"],
-        status=data["status"],
-        matches=tuple(
-            TextMatch(
-                text=m["text"],
-                box=_rect(m["box"]),
-                center=Point(int(m["center"][0]), int(m["center"][1])),
-                score=m["score"],
-                exact=m["exact"],
-            )
-            for m in data["matches"]
-        ),
-    )
-
-
-def _region_body(region: tuple[int, int, int, int] | None) -> dict[str, Any]:
-    if region is None:
-        return {}
-    x, y, width, height = region
-    return {"region": {"x": x, "y": y, "width": width, "height": height}}
-
-
-def _speech(wav_data: bytes, text: str) -> SpeechAudio:
-    clip = decode_wav(wav_data, name="The speech ARIA sent", allow_empty=True)
-    return SpeechAudio(pcm=clip.pcm, sample_rate_hz=clip.sample_rate_hz, text=text)
-
-
 class _End:
     """Queue marker: the subscription ended."""
 
@@ -298,7 +137,7 @@ class _End:
 _END = _End()
 
 
-class ApiSubscription:
+class ApiSubscription(EventSubscription):
     """Events from ``GET /api/v1/events``, as a ``core.ports.EventSubscription``.
 
     Created by :meth:`ApiClient.subscribe` (needs a running event loop).
@@ -400,18 +239,6 @@ class ApiSubscription:
             self._closed = True
             self._task.cancel()
 
-    def __aiter__(self) -> Self:
-        return self
-
-    async def __anext__(self) -> Event:
-        return await self.get()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self.close()
-
 
 class ApiClient:
     """An ``Assistant`` over the local HTTP API of a running ARIA.
@@ -483,13 +310,20 @@ class ApiClient:
             raise _error_from(response)
         return response
 
-    async def _request(self, method: str, path: str, *, raw: bool = False, **kwargs: Any) -> Any:
-        response = await self._request_response(method, path, **kwargs)
-        if raw:
-            return response.content
-        if response.status_code == 204 or not response.content:
+    async def call(self, operation: ops.Operation[_A, _R], arg: _A) -> _R:
+        """Carry out one operation of the table in ``api.operations`` for ``arg``."""
+        if operation.after_streams:
+            await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
+        response = await self._request_response(
+            operation.method, operation.path(arg), **operation.encode(arg)
+        )
+        return operation.decode(response, arg)
+
+    async def _call_or_none(self, operation: ops.Operation[_A, _R], arg: _A) -> _R | None:
+        try:
+            return await self.call(operation, arg)
+        except NotFoundError:
             return None
-        return response.json()
 
     async def connect(self) -> None:
         """Check that the owner answers and accepts our token (and learn its state)."""
@@ -497,8 +331,7 @@ class ApiClient:
 
     async def refresh_state(self) -> AssistantState:
         """Ask the owner for its state now."""
-        data = await self._request("GET", "/state")
-        self._state = data["state"]
+        self._state = cast(AssistantState, await self.call(ops.STATE, None))
         return self._state
 
     @property
@@ -514,151 +347,55 @@ class ApiClient:
 
     async def start_turn(self, command: StartTurn) -> TurnStarted:
         """Start a turn once open subscriptions are connected (so none misses its events)."""
-        await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
-        body: dict[str, Any] = {"message": command.text, "source": command.source}
-        if command.conversation_id:
-            body["conversation_id"] = command.conversation_id
-        if command.backend:
-            body["backend"] = command.backend
-        data = await self._request("POST", "/turns", json=body)
-        return TurnStarted(run_id=data["run_id"], conversation_id=data["conversation_id"])
+        return await self.call(ops.START_TURN, command)
 
     async def cancel_turn(self, run_id: str | None = None) -> int:
         """Cancel one turn, or all when ``run_id`` is None."""
-        data = await self._request("POST", "/turns/cancel", json={"run_id": run_id})
-        return int(data["cancelled"])
+        return await self.call(ops.CANCEL_TURN, run_id)
 
     async def confirm_action(self, command: ConfirmAction) -> None:
         """Answer a confirmation request (ConfirmationError when refused)."""
-        await self._request(
-            "POST",
-            f"/actions/{command.request_id}/confirm",
-            json={"approved": command.approved, "nonce": command.nonce},
-        )
+        await self.call(ops.CONFIRM_ACTION, command)
 
     async def execute(self, command: Command) -> Any:
-        """The commands the API carries.
+        """The commands the API carries (``api.operations.COMMANDS``).
 
-        StopEverything, RunAutomation, ListAutomations, the voice commands Speak,
-        Transcribe and PushToTalk (press, release, toggle, listen), and the computer-use commands
-        CaptureScreen, ReadScreen, FindOnScreen, ClickText, RunComputerTask and
-        SetComputerControl (they return what the in-process handlers return).
+        They return what the in-process handlers return: StopEverything, RunAutomation,
+        ListAutomations, the voice commands Speak, Transcribe and PushToTalk, and the
+        computer-use commands CaptureScreen, ReadScreen, FindOnScreen, ClickText,
+        RunComputerTask and SetComputerControl.
         """
-        if isinstance(command, StopEverything):
-            return int((await self._request("POST", "/stop"))["cancelled"])
-        if isinstance(command, RunAutomation):
-            data = await self._request("POST", f"/hooks/{command.name}", json=command.payload)
-            return AutomationRun(
-                name=data["name"], run_id=data["run_id"], conversation_id=data["conversation_id"]
+        operation = ops.COMMANDS.get(type(command))
+        if operation is None:
+            raise AriaError(
+                f"{type(command).__name__} cannot be sent to a running ARIA over its API yet.",
+                hint="Use the tray app, or update ARIA.",
             )
-        if isinstance(command, ListAutomations):
-            return [AutomationSpec(**item) for item in await self._request("GET", "/automations")]
-        if isinstance(command, Speak):
-            return _speech(
-                await self._request(
-                    "POST", "/speak", json={"text": command.text, "play": command.play}, raw=True
-                ),
-                command.text,
-            )
-        if isinstance(command, Transcribe):
-            params = {"language": command.language} if command.language else None
-            data = await self._request(
-                "POST",
-                "/transcribe",
-                content=command.wav,
-                params=params,
-                headers={"Content-Type": "audio/wav"},
-            )
-            return Transcript(**data)
-        if isinstance(command, PushToTalk):
-            await self._request("POST", "/push-to-talk", json={"action": command.action})
-            return None
-        computer = await self._execute_computer(command)
-        if computer is not None:
-            return computer
-        raise AriaError(
-            f"{type(command).__name__} cannot be sent to a running ARIA over its API yet.",
-            hint="Use the tray app, or update ARIA.",
-        )
-
-    async def _execute_computer(self, command: Command) -> Any:
-        """A computer-use command over its route, or None when ``command`` is not one."""
-        if isinstance(command, CaptureScreen):
-            response = await self._request_response(
-                "POST", "/screen/shot", json={"monitor": command.monitor}
-            )
-            region = response.headers.get("x-screen-region", "0,0,0,0").split(",")
-            box = [int(v) for v in region]
-            return Screenshot(png=response.content, region=_rect(box), monitor=command.monitor)
-        if isinstance(command, ReadScreen):
-            return _screen_text(
-                await self._request("POST", "/screen/ocr", json=_region_body(command.region))
-            )
-        if isinstance(command, FindOnScreen):
-            query = {"text": command.text, **_region_body(command.region)}
-            return _grounding(await self._request("POST", "/screen/find", json=query))
-        if isinstance(command, ClickText):
-            # Subscribers must see the click's confirmation request: connect them first.
-            await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
-            data = await self._request(
-                "POST",
-                "/screen/click",
-                json={"text": command.text, "dry_run": command.dry_run},
-                timeout=_ACT_TIMEOUT,
-            )
-            return ComputerActionOutcome(
-                status=data["status"],
-                action=data["action"],
-                rule=data.get("rule", ""),
-                detail=data.get("detail", ""),
-                dry_run=data.get("dry_run", False),
-            )
-        if isinstance(command, RunComputerTask):
-            await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
-            body: dict[str, Any] = {"task": command.text, "dry_run": command.dry_run}
-            if command.backend:
-                body["backend"] = command.backend
-            started = await self._request("POST", "/do", json=body)
-            return ComputerTaskStarted(run_id=started["run_id"])
-        if isinstance(command, SetComputerControl):
-            data = await self._request(
-                "PUT", "/computer/control", json={"enabled": command.enabled}
-            )
-            return bool(data["enabled"])
-        return None
+        return await self.call(operation, command)
 
     async def capabilities(self) -> list[CapabilityStatus]:
         """Which capabilities the owner can use now."""
-        return [CapabilityStatus(**item) for item in await self._request("GET", "/capabilities")]
+        return await self.call(ops.CAPABILITIES, None)
 
     async def create_conversation(self, title: str) -> Conversation:
         """A new, empty conversation."""
-        return _conversation(await self._request("POST", "/conversations", json={"title": title}))
+        return await self.call(ops.CREATE_CONVERSATION, title)
 
     async def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[Conversation]:
         """Conversations, most recently updated first."""
-        data = await self._request(
-            "GET", "/conversations", params={"limit": limit, "offset": offset}
-        )
-        return [_conversation(item) for item in data]
+        return await self.call(ops.LIST_CONVERSATIONS, (limit, offset))
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None:
         """One conversation, or None."""
-        try:
-            data = await self._request(
-                "GET", f"/conversations/{conversation_id}", params={"limit": 1}
-            )
-        except NotFoundError:
-            return None
-        return _conversation(data["conversation"])
+        return await self._call_or_none(ops.GET_CONVERSATION, conversation_id)
 
     async def rename_conversation(self, conversation_id: str, title: str) -> None:
         """Change a conversation's title (NotFoundError if it does not exist)."""
-        await self._request("PATCH", f"/conversations/{conversation_id}", json={"title": title})
+        await self.call(ops.RENAME_CONVERSATION, (conversation_id, title))
 
     async def delete_conversation(self, conversation_id: str) -> None:
         """Delete a conversation and its messages (NotFoundError if it does not exist)."""
-        await self._request("DELETE", f"/conversations/{conversation_id}")
+        await self.call(ops.DELETE_CONVERSATION, conversation_id)
 
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
@@ -670,116 +407,58 @@ class ApiClient:
             params: dict[str, Any] = {"limit": page}
             if before_id is not None:
                 params["before_id"] = before_id
-            data = await self._request("GET", f"/conversations/{conversation_id}", params=params)
-            collected[:0] = [_message(m) for m in data["messages"]]
-            before_id = data["next_before_id"]
+            messages, before_id = await self.call(ops.MESSAGES_PAGE, (conversation_id, params))
+            collected[:0] = messages
             if before_id is None or (limit is not None and len(collected) >= limit):
                 return collected
 
     # --- long-term memory -------------------------------------------------------------------
 
-    async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]:
+    async def search_memories(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid keyword + vector search on the owner (``mode`` and ``touch`` are its own)."""
-        body: dict[str, Any] = {
-            "query": query.text,
-            "limit": query.limit,
-            "kinds": list(query.kinds),
-            "statuses": list(query.statuses),
-            "min_similarity": query.min_similarity,
-        }
-        for name in ("subject", "since", "until"):
-            value = getattr(query, name)
-            if value is not None:
-                body[name] = value
-        data = await self._request("POST", "/memories/search", json=body)
-        return [
-            MemoryHit(
-                memory=_memory(item["memory"]),
-                score=item["score"],
-                lexical_rank=item.get("lexical_rank"),
-                vector_rank=item.get("vector_rank"),
-            )
-            for item in data
-        ]
+        return await self.call(ops.SEARCH_MEMORIES, query)
 
     async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]:
+        self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
+    ) -> list[mem.Memory]:
         """Memories newest first, filtered."""
-        params: dict[str, Any] = {
-            "kind": list(kinds),
-            "status": list(statuses),
-            "limit": limit,
-            "offset": offset,
-        }
-        if subject is not None:
-            params["subject"] = subject
-        return [_memory(item) for item in await self._request("GET", "/memories", params=params)]
+        return await self.call(ops.LIST_MEMORIES, which)
 
-    async def get_memory(self, memory_id: str) -> Memory | None:
+    async def get_memory(self, memory_id: str) -> mem.Memory | None:
         """One memory (any status), or None."""
-        try:
-            return _memory(await self._request("GET", f"/memories/{memory_id}"))
-        except NotFoundError:
-            return None
+        return await self._call_or_none(ops.GET_MEMORY, memory_id)
 
-    async def add_memory(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        importance: float = 0.5,
-        provenance: str = "manual",
-    ) -> Memory:
-        """Remember ``content`` on the owner (its provenance there is ``api``)."""
-        body = {"content": content, "kind": kind, "subject": subject, "importance": importance}
-        return _memory(await self._request("POST", "/memories", json=body))
+    async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
+        """Remember ``new`` on the owner (its provenance there is ``api``)."""
+        return await self.call(ops.ADD_MEMORY, new)
 
-    async def update_memory(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory:
+    async def update_memory(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
         """Correct a memory in place (NotFoundError if it does not exist)."""
-        changes = {"content": content, "kind": kind, "subject": subject, "importance": importance}
-        body = {k: v for k, v in changes.items() if v is not None}
-        return _memory(await self._request("PATCH", f"/memories/{memory_id}", json=body))
+        return await self.call(ops.UPDATE_MEMORY, (memory_id, edit))
 
     async def forget_memory(self, memory_id: str) -> None:
         """Forget a memory (NotFoundError if it does not exist)."""
-        await self._request("DELETE", f"/memories/{memory_id}")
+        await self.call(ops.FORGET_MEMORY, memory_id)
 
-    async def list_memory_inbox(self) -> list[MemoryCandidate]:
+    async def list_memory_inbox(self) -> list[mem.MemoryCandidate]:
         """Extracted facts waiting for approval."""
-        return [_candidate(item) for item in await self._request("GET", "/memory-inbox")]
+        return await self.call(ops.MEMORY_INBOX, None)
 
-    async def approve_memory(self, candidate_id: str) -> Memory:
+    async def approve_memory(self, candidate_id: str) -> mem.Memory:
         """Store an inbox entry as a memory (NotFoundError if it does not exist)."""
-        return _memory(await self._request("POST", f"/memory-inbox/{candidate_id}/approve"))
+        return await self.call(ops.APPROVE_MEMORY, candidate_id)
 
     async def reject_memory(self, candidate_id: str) -> None:
         """Drop an inbox entry (NotFoundError if it does not exist)."""
-        await self._request("POST", f"/memory-inbox/{candidate_id}/reject")
+        await self.call(ops.REJECT_MEMORY, candidate_id)
 
     async def get_settings(self) -> dict[str, Any]:
         """Every setting of the owner (no secrets)."""
-        return dict((await self._request("GET", "/settings"))["settings"])
+        return await self.call(ops.GET_SETTINGS, None)
 
     async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Validate and save ``changes`` on the owner; applied after it restarts."""
-        data = await self._request("PATCH", "/settings", json={"changes": dict(changes)})
-        return dict(data["settings"])
+        return await self.call(ops.UPDATE_SETTINGS, changes)
 
 
 def _check_protocol(client: ApiClient) -> Assistant:

@@ -1,20 +1,18 @@
 """Request and response bodies of the HTTP API (pydantic), and their domain conversions.
 
 Events travel as ``Event.to_dict()`` JSON and come back with ``domain.events.event_from_dict``
-(the server and ``api.client`` share both).
+(the server and ``api.client`` share both). Bodies whose fields mirror a domain dataclass read
+it by attribute (``_FromDomain.of``); ``api.wire`` reads them back on the client side.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from aria_desktop.domain.audio import Transcript
-from aria_desktop.domain.automation import AutomationSpec
-from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, Usage
 from aria_desktop.domain.computer import ComputerActionOutcome, Grounding, ScreenText
-from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit
+from aria_desktop.domain.memory import MemoryQuery
 
 __all__ = [
     "AutomationOut",
@@ -49,6 +47,8 @@ __all__ = [
     "OcrBlockOut",
     "OcrLineOut",
     "OcrWordOut",
+    "PushToTalkIn",
+    "PushToTalkOut",
     "RegionIn",
     "ScreenClickIn",
     "ScreenElementOut",
@@ -68,11 +68,26 @@ __all__ = [
     "UsageOut",
 ]
 
-_ID = Field(min_length=1, max_length=128)
-
 
 class _Strict(BaseModel):
+    """No unknown fields: a misspelt field is an error, not silently ignored."""
+
     model_config = ConfigDict(extra="forbid")
+
+
+class _FromDomain(BaseModel):
+    """A response body read from the domain value's attributes (nested values too).
+
+    One conversion for every body whose fields mirror a domain dataclass, instead of a
+    hand-written field-by-field copy per class.
+    """
+
+    model_config = ConfigDict(from_attributes=True)
+
+    @classmethod
+    def of(cls, value: object) -> Self:
+        """From the domain value (its attributes of the same names)."""
+        return cls.model_validate(value)
 
 
 class _StrictTypes(BaseModel):
@@ -102,16 +117,14 @@ class HealthOut(BaseModel):
     version: str
 
 
-class UsageOut(BaseModel):
+class UsageOut(_FromDomain):
     """Token counts."""
 
     input_tokens: int = 0
     output_tokens: int = 0
 
-    @classmethod
-    def of(cls, usage: Usage) -> UsageOut:
-        """From the domain value."""
-        return cls(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens)
+
+# --- chat, turns and conversations ----------------------------------------------------------
 
 
 class ChatIn(_Strict):
@@ -151,12 +164,19 @@ class ChatReply(BaseModel):
     text: str
     backend: str
     model: str
+    locality: Literal["local", "cloud", ""] = Field(
+        default="",
+        description=(
+            "Where the answering backend runs: local (the conversation stays on this "
+            "machine or network) or cloud; empty when no backend answered"
+        ),
+    )
     usage: UsageOut
     latency_ms: float
     error: ErrorDetail | None = None
 
 
-class ToolCallOut(BaseModel):
+class ToolCallOut(_FromDomain):
     """A tool call an assistant message made."""
 
     id: str
@@ -164,7 +184,7 @@ class ToolCallOut(BaseModel):
     arguments: dict[str, Any]
 
 
-class MessageOut(BaseModel):
+class MessageOut(_FromDomain):
     """A stored message."""
 
     id: int
@@ -173,35 +193,15 @@ class MessageOut(BaseModel):
     content: str
     status: Literal["complete", "interrupted", "error"]
     created_at: float
-    tool_calls: list[ToolCallOut] = []
+    tool_calls: list[ToolCallOut] = Field(default=[])
     tool_call_id: str | None = None
     name: str | None = None
     backend: str = ""
     model: str = ""
     usage: UsageOut = UsageOut()
 
-    @classmethod
-    def of(cls, message: StoredMessage) -> MessageOut:
-        """From the domain value."""
-        return cls(
-            id=message.id,
-            conversation_id=message.conversation_id,
-            role=message.role,
-            content=message.content,
-            status=message.status,
-            created_at=message.created_at,
-            tool_calls=[
-                ToolCallOut(id=c.id, name=c.name, arguments=c.arguments) for c in message.tool_calls
-            ],
-            tool_call_id=message.tool_call_id,
-            name=message.name,
-            backend=message.backend,
-            model=message.model,
-            usage=UsageOut.of(message.usage),
-        )
 
-
-class ConversationOut(BaseModel):
+class ConversationOut(_FromDomain):
     """A conversation (times in UNIX seconds)."""
 
     id: str
@@ -209,17 +209,6 @@ class ConversationOut(BaseModel):
     created_at: float
     updated_at: float
     message_count: int = 0
-
-    @classmethod
-    def of(cls, conversation: Conversation) -> ConversationOut:
-        """From the domain value."""
-        return cls(
-            id=conversation.id,
-            title=conversation.title,
-            created_at=conversation.created_at,
-            updated_at=conversation.updated_at,
-            message_count=conversation.message_count,
-        )
 
 
 class ConversationCreate(_Strict):
@@ -270,7 +259,7 @@ class StateOut(BaseModel):
     state: str
 
 
-class CapabilityOut(BaseModel):
+class CapabilityOut(_FromDomain):
     """Whether a capability can be used now, and why not."""
 
     name: str
@@ -278,15 +267,8 @@ class CapabilityOut(BaseModel):
     reason: str = ""
     enabled: bool = True
 
-    @classmethod
-    def of(cls, status: CapabilityStatus) -> CapabilityOut:
-        """From the domain value."""
-        return cls(
-            name=status.name,
-            available=status.available,
-            reason=status.reason,
-            enabled=status.enabled,
-        )
+
+# --- settings and automations --------------------------------------------------------------
 
 
 class SettingsOut(BaseModel):
@@ -307,7 +289,7 @@ class SettingsPatch(_Strict):
     )
 
 
-class AutomationOut(BaseModel):
+class AutomationOut(_FromDomain):
     """A configured automation."""
 
     name: str
@@ -318,20 +300,6 @@ class AutomationOut(BaseModel):
     notify: bool
     post_url: str
     backend: str
-
-    @classmethod
-    def of(cls, spec: AutomationSpec) -> AutomationOut:
-        """From the domain value."""
-        return cls(
-            name=spec.name,
-            prompt=spec.prompt,
-            schedule=spec.schedule,
-            webhook=spec.webhook,
-            conversation=spec.conversation,
-            notify=spec.notify,
-            post_url=spec.post_url,
-            backend=spec.backend,
-        )
 
 
 class AutomationRunOut(BaseModel):
@@ -348,7 +316,7 @@ MemoryKindIn = Literal["fact", "preference", "event", "skill", "document"]
 MemoryStatusIn = Literal["active", "superseded", "forgotten"]
 
 
-class MemoryOut(BaseModel):
+class MemoryOut(_FromDomain):
     """One remembered statement (see ``domain.memory.Memory``; times are UNIX seconds)."""
 
     id: str
@@ -369,30 +337,6 @@ class MemoryOut(BaseModel):
     embedding_model: str = ""
     supersedes: str | None = None
     superseded_by: str | None = None
-
-    @classmethod
-    def of(cls, memory: Memory) -> MemoryOut:
-        """From the domain value."""
-        return cls(
-            id=memory.id,
-            content=memory.content,
-            kind=memory.kind,
-            subject=memory.subject,
-            importance=memory.importance,
-            confidence=memory.confidence,
-            status=memory.status,
-            provenance=memory.provenance,
-            conversation_id=memory.conversation_id,
-            message_ids=list(memory.message_ids),
-            topic=memory.topic,
-            created_at=memory.created_at,
-            updated_at=memory.updated_at,
-            last_accessed_at=memory.last_accessed_at,
-            access_count=memory.access_count,
-            embedding_model=memory.embedding_model,
-            supersedes=memory.supersedes,
-            superseded_by=memory.superseded_by,
-        )
 
 
 class MemoryCreate(_StrictTypes):
@@ -429,8 +373,21 @@ class MemorySearchIn(_StrictTypes):
     until: float | None = Field(default=None, ge=0.0, le=1e11)
     min_similarity: float = Field(default=0.2, ge=0.0, le=1.0)
 
+    def to_query(self) -> MemoryQuery:
+        """The domain query (an empty status list means active only)."""
+        return MemoryQuery(
+            text=self.query,
+            limit=self.limit,
+            kinds=tuple(self.kinds),
+            subject=self.subject,
+            statuses=tuple(self.statuses) or ("active",),
+            since=self.since,
+            until=self.until,
+            min_similarity=self.min_similarity,
+        )
 
-class MemoryHitOut(BaseModel):
+
+class MemoryHitOut(_FromDomain):
     """A search result: higher ``score`` is better (comparable within one search only)."""
 
     memory: MemoryOut
@@ -438,18 +395,8 @@ class MemoryHitOut(BaseModel):
     lexical_rank: int | None = None
     vector_rank: int | None = None
 
-    @classmethod
-    def of(cls, hit: MemoryHit) -> MemoryHitOut:
-        """From the domain value."""
-        return cls(
-            memory=MemoryOut.of(hit.memory),
-            score=hit.score,
-            lexical_rank=hit.lexical_rank,
-            vector_rank=hit.vector_rank,
-        )
 
-
-class MemoryCandidateOut(BaseModel):
+class MemoryCandidateOut(_FromDomain):
     """A proposed memory waiting in the inbox for approval."""
 
     id: str
@@ -463,22 +410,6 @@ class MemoryCandidateOut(BaseModel):
     message_ids: list[int] = Field(default_factory=list)
     created_at: float
 
-    @classmethod
-    def of(cls, candidate: MemoryCandidate) -> MemoryCandidateOut:
-        """From the domain value."""
-        return cls(
-            id=candidate.id,
-            content=candidate.content,
-            kind=candidate.kind,
-            subject=candidate.subject,
-            topic=candidate.topic,
-            importance=candidate.importance,
-            confidence=candidate.confidence,
-            conversation_id=candidate.conversation_id,
-            message_ids=list(candidate.message_ids),
-            created_at=candidate.created_at,
-        )
-
 
 # --- voice -------------------------------------------------------------------------------------
 
@@ -490,7 +421,7 @@ class SpeakIn(_StrictTypes):
     play: bool = False
 
 
-class TranscriptOut(BaseModel):
+class TranscriptOut(_FromDomain):
     """What speech-to-text heard (``audio_s`` seconds of audio, ``latency_ms`` to recognise)."""
 
     text: str
@@ -498,17 +429,6 @@ class TranscriptOut(BaseModel):
     audio_s: float = 0.0
     latency_ms: float = 0.0
     engine: str = ""
-
-    @classmethod
-    def of(cls, transcript: Transcript) -> TranscriptOut:
-        """From the domain value."""
-        return cls(
-            text=transcript.text,
-            language=transcript.language,
-            audio_s=transcript.audio_s,
-            latency_ms=transcript.latency_ms,
-            engine=transcript.engine,
-        )
 
 
 class ListenOut(BaseModel):

@@ -42,6 +42,10 @@ _CORS_METHODS = "GET, POST, PATCH, DELETE"
 _JSON = (b"application/json",)
 _WAV_PATHS = frozenset({"/api/v1/transcribe"})
 _WAV = (b"audio/wav", b"audio/x-wav", b"audio/wave")
+_CHECKED_HEADERS = frozenset(
+    {b"host", b"origin", b"authorization", b"content-type", b"content-length", b"transfer-encoding"}
+)
+"""The request headers the checks read (ASGI gives names in lower case)."""
 
 
 def error_body(code: str, message: str, hint: str = "") -> dict[str, Any]:
@@ -186,21 +190,13 @@ class SecurityMiddleware:
         if size > config.max_header_bytes or len(headers) > config.max_headers:
             await _send_error(send, 431, "headers_too_large", "The request headers are too large.")
             return
-        host = origin = authorization = content_type = content_length = b""
-        chunked = False
-        for name, value in headers:
-            if name == b"host":
-                host = value
-            elif name == b"origin":
-                origin = value
-            elif name == b"authorization":
-                authorization = value
-            elif name == b"content-type":
-                content_type = value
-            elif name == b"content-length":
-                content_length = value
-            elif name == b"transfer-encoding":
-                chunked = True
+        # The last value of a repeated header wins, as it always did here.
+        seen = {name: value for name, value in headers if name in _CHECKED_HEADERS}
+        host, origin = seen.get(b"host", b""), seen.get(b"origin", b"")
+        authorization = seen.get(b"authorization", b"")
+        content_type = seen.get(b"content-type", b"")
+        content_length = seen.get(b"content-length", b"")
+        chunked = b"transfer-encoding" in seen
         if not _host_allowed(host.decode("latin-1"), self.port(), config.allow_remote):
             await _send_error(
                 send,

@@ -29,6 +29,7 @@ from typing import Any
 
 from aria_desktop.api.server import _EmbeddedServer
 from aria_desktop.bench._util import percentile, scripted_ollama_server
+from aria_desktop.domain.memory import NewMemory
 from aria_desktop.settings import load_settings
 
 __all__ = ["run_api_bench"]
@@ -141,7 +142,7 @@ async def _seed_memories(assistant: Any, count: int) -> float:
     started = time.perf_counter()
     for n in range(count):
         content = f"{_WHO[n % 6]} {_VERB[n // 6 % 6]} {_WHAT[n // 36 % 7]}, note {n}"
-        await assistant.add_memory(content, provenance="import")
+        await assistant.add_memory(NewMemory(content=content, provenance="import"))
     return time.perf_counter() - started
 
 

@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
-from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES, Memory, MemoryQuery
+from aria_desktop.domain.memory import (
+    MEMORY_KINDS,
+    MEMORY_STATUSES,
+    Memory,
+    MemoryEdit,
+    MemoryFilter,
+    MemoryQuery,
+    NewMemory,
+)
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
@@ -131,7 +139,9 @@ async def _memory_action(
     action = args.action
     if action == "add":
         added = await memory.add_memory(
-            args.text, kind=args.kind, subject=args.subject, importance=args.importance
+            NewMemory(
+                content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
+            )
         )
         if args.json:
             print_json(_memory_dict(added))
@@ -172,11 +182,13 @@ async def _memory_action(
         return EXIT_OK
     if action == "list":
         memories = await memory.list_memories(
-            kinds=tuple(args.kind),
-            subject=args.subject,
-            statuses=tuple(args.status) or ("active",),
-            limit=args.limit,
-            offset=args.offset,
+            MemoryFilter(
+                kinds=tuple(args.kind),
+                subject=args.subject,
+                statuses=tuple(args.status) or ("active",),
+                limit=args.limit,
+                offset=args.offset,
+            )
         )
         if args.json:
             print_json([_memory_dict(m) for m in memories])
@@ -198,13 +210,10 @@ async def _memory_action(
             _print_details(found)
         return EXIT_OK
     if action == "edit":
-        updated = await memory.update_memory(
-            args.id,
-            content=args.text,
-            kind=args.kind,
-            subject=args.subject,
-            importance=args.importance,
+        edit = MemoryEdit(
+            content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
         )
+        updated = await memory.update_memory(args.id, edit)
         err(f"Updated {updated.id}: {updated.content}")
         return EXIT_OK
     if action == "forget":

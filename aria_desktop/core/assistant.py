@@ -10,18 +10,18 @@ the CLI do not care which one they hold.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.memory import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import SettingsAccess
+from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
 from aria_desktop.domain.errors import AriaError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import AssistantState
-from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit, MemoryQuery
 
 __all__ = ["LocalAssistant"]
 
@@ -112,65 +112,37 @@ class LocalAssistant:
             )
         return self._memory
 
-    async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]:
+    async def search_memories(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid keyword + vector search over memories."""
         return await self.memory.search_memories(query)
 
     async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]:
+        self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
+    ) -> list[mem.Memory]:
         """Memories newest first, filtered."""
-        return await self.memory.list_memories(
-            kinds=kinds, subject=subject, statuses=statuses, limit=limit, offset=offset
-        )
+        return await self.memory.list_memories(which)
 
-    async def get_memory(self, memory_id: str) -> Memory | None:
+    async def get_memory(self, memory_id: str) -> mem.Memory | None:
         """One memory (any status), or None."""
         return await self.memory.get_memory(memory_id)
 
-    async def add_memory(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        importance: float = 0.5,
-        provenance: str = "manual",
-    ) -> Memory:
-        """Remember ``content`` (a near-duplicate reinforces the existing memory)."""
-        return await self.memory.add_memory(
-            content, kind=kind, subject=subject, importance=importance, provenance=provenance
-        )
+    async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
+        """Remember ``new`` (a near-duplicate reinforces the existing memory)."""
+        return await self.memory.add_memory(new)
 
-    async def update_memory(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory:
+    async def update_memory(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
         """Correct a memory in place (NotFoundError if it does not exist)."""
-        return await self.memory.update_memory(
-            memory_id, content=content, kind=kind, subject=subject, importance=importance
-        )
+        return await self.memory.update_memory(memory_id, edit)
 
     async def forget_memory(self, memory_id: str) -> None:
         """Forget a memory (NotFoundError if it does not exist)."""
         await self.memory.forget_memory(memory_id)
 
-    async def list_memory_inbox(self) -> list[MemoryCandidate]:
+    async def list_memory_inbox(self) -> list[mem.MemoryCandidate]:
         """Extracted facts waiting for approval ("ask me first" mode)."""
         return await self.memory.list_memory_inbox()
 
-    async def approve_memory(self, candidate_id: str) -> Memory:
+    async def approve_memory(self, candidate_id: str) -> mem.Memory:
         """Store an inbox entry as a memory (NotFoundError if it does not exist)."""
         return await self.memory.approve_memory(candidate_id)
 

@@ -14,8 +14,8 @@ import contextlib
 import logging
 from collections import deque
 from collections.abc import Callable
-from typing import Self
 
+from aria_desktop.core.ports import EventSubscription
 from aria_desktop.domain.errors import SubscriberLaggedError
 from aria_desktop.domain.events import Event
 
@@ -26,7 +26,7 @@ _LOGGER = logging.getLogger(__name__)
 EventFilter = Callable[[Event], bool]
 
 
-class Subscription:
+class Subscription(EventSubscription):
     """An async iterator over the events published after it was created.
 
     Use ``async with bus.subscribe() as sub: async for event in sub: ...`` or ``await
@@ -93,18 +93,6 @@ class Subscription:
                 finally:
                     self._waiter = None
             return self._items.popleft()
-
-    def __aiter__(self) -> Self:
-        return self
-
-    async def __anext__(self) -> Event:
-        return await self.get()
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 class EventBus:

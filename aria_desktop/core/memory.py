@@ -32,17 +32,10 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import ChatModel, ConversationStore, MemoryStore
 from aria_desktop.core.schema import validate
 from aria_desktop.core.tools import Tool
+from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, ChatRequest, TextDelta
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError
 from aria_desktop.domain.events import MemoryChanged
-from aria_desktop.domain.memory import (
-    MEMORY_KINDS,
-    Memory,
-    MemoryAction,
-    MemoryCandidate,
-    MemoryHit,
-    MemoryQuery,
-)
 
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
@@ -71,7 +64,7 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
                 "type": "object",
                 "properties": {
                     "content": {"type": "string", "minLength": 3, "maxLength": _MAX_FACT_CHARS},
-                    "kind": {"type": "string", "enum": list(MEMORY_KINDS)},
+                    "kind": {"type": "string", "enum": list(mem.MEMORY_KINDS)},
                     "subject": {"type": "string", "minLength": 1, "maxLength": 100},
                     "topic": {"type": "string", "maxLength": 100},
                     "importance": {"type": "number", "minimum": 0, "maximum": 1},
@@ -155,7 +148,7 @@ def _one_line(text: str) -> str:
     return flat.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def fence_memories(memories: Sequence[Memory]) -> str:
+def fence_memories(memories: Sequence[mem.Memory]) -> str:
     """Memories as a fenced, clearly labelled data block for a prompt."""
     lines = [
         "<memories>",
@@ -247,7 +240,7 @@ class MemoryService:
         if not await self.store.has_active():
             return []
         hits = await self.store.search(
-            MemoryQuery(
+            mem.MemoryQuery(
                 text=text,
                 limit=self.config.recall_limit,
                 min_similarity=self.config.recall_min_similarity,
@@ -296,9 +289,9 @@ class MemoryService:
         Returns:
             How many facts were stored or put in the inbox (0 for malformed replies).
         """
-        known: list[MemoryHit] = []
+        known: list[mem.MemoryHit] = []
         if await self.store.has_active():  # an empty store needs no query embedding
-            known = await self.store.search(MemoryQuery(text=user_text, limit=5, touch=False))
+            known = await self.store.search(mem.MemoryQuery(text=user_text, limit=5, touch=False))
         known_ids = {hit.memory.id for hit in known}
         known_text = "\n".join(
             f"- [{h.memory.id}] (about {_one_line(h.memory.subject)}) {_one_line(h.memory.content)}"
@@ -416,7 +409,7 @@ class MemoryService:
 
         async def recall(args: dict[str, Any]) -> dict[str, Any]:
             hits = await self.store.search(
-                MemoryQuery(
+                mem.MemoryQuery(
                     text=args["query"],
                     limit=int(args.get("limit", 5)),
                     min_similarity=self.config.recall_min_similarity,
@@ -451,7 +444,7 @@ class MemoryService:
                     "type": "object",
                     "properties": {
                         "content": {"type": "string", "minLength": 1, "maxLength": 500},
-                        "kind": {"type": "string", "enum": list(MEMORY_KINDS)},
+                        "kind": {"type": "string", "enum": list(mem.MEMORY_KINDS)},
                         "subject": {"type": "string", "maxLength": 100},
                         "importance": {"type": "number", "minimum": 0, "maximum": 1},
                     },
@@ -497,7 +490,7 @@ class MemoryService:
 
     # --- front-end API --------------------------------------------------------------------
 
-    async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]:
+    async def search_memories(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid search (updates access statistics unless ``query.touch`` is False).
 
         A search among active memories of a store that holds none answers at once: embedding
@@ -508,51 +501,41 @@ class MemoryService:
         return await self.store.search(query)
 
     async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]:
+        self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
+    ) -> list[mem.Memory]:
         """Memories newest first."""
         return await self.store.list_memories(
-            kinds=kinds, subject=subject, statuses=statuses, limit=limit, offset=offset
+            kinds=which.kinds,
+            subject=which.subject,
+            statuses=which.statuses,
+            limit=which.limit,
+            offset=which.offset,
         )
 
-    async def get_memory(self, memory_id: str) -> Memory | None:
+    async def get_memory(self, memory_id: str) -> mem.Memory | None:
         """One memory, or None."""
         return await self.store.get(memory_id)
 
-    async def add_memory(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        importance: float = 0.5,
-        provenance: str = "manual",
-    ) -> Memory:
-        """Remember ``content`` (a near-duplicate reinforces the existing memory instead)."""
+    async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
+        """Remember ``new`` (a near-duplicate reinforces the existing memory instead)."""
         memory, action = await self.store.add(
-            content, kind=kind, subject=subject, importance=importance, provenance=provenance
+            new.content,
+            kind=new.kind,
+            subject=new.subject,
+            importance=new.importance,
+            provenance=new.provenance,
         )
         self._publish(memory.id, action, memory.content, None)
         return memory
 
-    async def update_memory(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory:
-        """Correct a memory in place."""
+    async def update_memory(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
+        """Correct a memory in place (fields left None stay as they are)."""
         memory = await self.store.update(
-            memory_id, content=content, kind=kind, subject=subject, importance=importance
+            memory_id,
+            content=edit.content,
+            kind=edit.kind,
+            subject=edit.subject,
+            importance=edit.importance,
         )
         self._publish(memory.id, "updated", memory.content, None)
         return memory
@@ -562,11 +545,11 @@ class MemoryService:
         memory = await self.store.forget(memory_id)
         self._publish(memory.id, "forgotten", memory.content, None)
 
-    async def list_memory_inbox(self) -> list[MemoryCandidate]:
+    async def list_memory_inbox(self) -> list[mem.MemoryCandidate]:
         """Extracted facts waiting for approval, oldest first."""
         return await self.store.list_candidates()
 
-    async def approve_memory(self, candidate_id: str) -> Memory:
+    async def approve_memory(self, candidate_id: str) -> mem.Memory:
         """Store an inbox entry as a memory."""
         memory, action = await self.store.approve_candidate(candidate_id)
         self._publish(memory.id, action, memory.content, memory.conversation_id)
@@ -578,7 +561,11 @@ class MemoryService:
         self._publish(candidate_id, "rejected", "", None)
 
     def _publish(
-        self, memory_id: str, action: MemoryAction | str, content: str, conversation_id: str | None
+        self,
+        memory_id: str,
+        action: mem.MemoryAction | str,
+        content: str,
+        conversation_id: str | None,
     ) -> None:
         if self._bus is not None:
             self._bus.publish(

@@ -37,11 +37,15 @@ from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
 from aria_desktop.domain.locality import Locality
 from aria_desktop.domain.memory import (
+    ACTIVE_MEMORIES,
     Memory,
     MemoryAction,
     MemoryCandidate,
+    MemoryEdit,
+    MemoryFilter,
     MemoryHit,
     MemoryQuery,
+    NewMemory,
 )
 
 
@@ -304,13 +308,20 @@ class EventSubscription(Protocol):
 
     def close(self) -> None: ...
 
-    def __aiter__(self) -> Self: ...
+    # Iteration and ``async with`` follow from get() and close(): a class that subclasses
+    # this protocol explicitly inherits them instead of writing them again.
 
-    async def __anext__(self) -> Event: ...
+    def __aiter__(self) -> Self:
+        return self
 
-    async def __aenter__(self) -> Self: ...
+    async def __anext__(self) -> Event:
+        return await self.get()
 
-    async def __aexit__(self, *exc_info: object) -> None: ...
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 class Assistant(Protocol):
@@ -361,37 +372,13 @@ class Assistant(Protocol):
 
     async def search_memories(self, query: MemoryQuery) -> list[MemoryHit]: ...
 
-    async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]: ...
+    async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]: ...
 
     async def get_memory(self, memory_id: str) -> Memory | None: ...
 
-    async def add_memory(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        importance: float = 0.5,
-        provenance: str = "manual",
-    ) -> Memory: ...
+    async def add_memory(self, new: NewMemory) -> Memory: ...
 
-    async def update_memory(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory: ...
+    async def update_memory(self, memory_id: str, edit: MemoryEdit) -> Memory: ...
 
     async def forget_memory(self, memory_id: str) -> None: ...
 

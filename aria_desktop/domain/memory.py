@@ -9,19 +9,23 @@ fenced when put into a prompt.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal, get_args
+from dataclasses import asdict, dataclass
+from typing import Any, Final, Literal, get_args
 
 __all__ = [
+    "ACTIVE_MEMORIES",
     "MEMORY_KINDS",
     "MEMORY_STATUSES",
     "Memory",
     "MemoryAction",
     "MemoryCandidate",
+    "MemoryEdit",
+    "MemoryFilter",
     "MemoryHit",
     "MemoryKind",
     "MemoryQuery",
     "MemoryStatus",
+    "NewMemory",
 ]
 
 MemoryKind = Literal["fact", "preference", "event", "skill", "document"]
@@ -33,6 +37,75 @@ MEMORY_KINDS: tuple[str, ...] = get_args(MemoryKind)
 """Every memory kind, in display order."""
 MEMORY_STATUSES: tuple[str, ...] = get_args(MemoryStatus)
 """Every memory status."""
+
+# --- the requests of the memory operations ---------------------------------------------------
+#
+# The front-end operations (``core.ports.Assistant``: add, list, search, edit; the memory
+# service; the API routes and client; the CLI and GUI) take these values instead of repeating
+# the same keyword lists, so a new field is declared here once (``aria_desktop/ARCHITECTURE.md``,
+# "One fact, decided once"). Search takes :class:`MemoryQuery`; show, forget, approve and reject
+# take an id; the inbox takes nothing.
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewMemory:
+    """Something to remember (``add_memory``).
+
+    Attributes:
+        content: the statement, in plain words.
+        kind: fact, preference, event, skill or document.
+        subject: who or what it is about.
+        importance: how much it matters, 0-1.
+        provenance: where it came from (``manual``, ``api``, ``import``, ``tool``...); the
+            HTTP API records ``api`` whatever a client sends.
+    """
+
+    content: str
+    kind: str = "fact"
+    subject: str = "user"
+    importance: float = 0.5
+    provenance: str = "manual"
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryEdit:
+    """A correction of a memory in place (``update_memory``); None leaves a field as it is.
+
+    Attributes:
+        content, kind, subject, importance: the new values, as in :class:`NewMemory`.
+    """
+
+    content: str | None = None
+    kind: str | None = None
+    subject: str | None = None
+    importance: float | None = None
+
+    def changes(self) -> dict[str, Any]:
+        """Only the fields that change, by name."""
+        return {name: value for name, value in asdict(self).items() if value is not None}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryFilter:
+    """Which memories to list, newest first (``list_memories``).
+
+    Attributes:
+        kinds: only these kinds (empty: all).
+        subject: only memories about this subject (None: any).
+        statuses: only these statuses.
+        limit: how many at most.
+        offset: how many of the newest to skip (paging).
+    """
+
+    kinds: tuple[str, ...] = ()
+    subject: str | None = None
+    statuses: tuple[str, ...] = ("active",)
+    limit: int = 100
+    offset: int = 0
+
+
+ACTIVE_MEMORIES: Final = MemoryFilter()
+"""The default listing: the newest 100 active memories of any kind and subject."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -25,7 +25,7 @@ from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.automations import AutomationEngine
 from aria_desktop.core.memory import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.tools import Tool
+from aria_desktop.core.tools import PermissionClass, Tool
 from aria_desktop.domain.automation import AutomationSpec
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.memory.store import SQLiteMemoryStore
@@ -113,7 +113,11 @@ async def api(
         calls.append(args)
         return {"echoed": args["text"]}
 
-    for name, permission in (("echo", "read_only"), ("send", "consequential")):
+    tools: tuple[tuple[str, PermissionClass], ...] = (
+        ("echo", "read_only"),
+        ("send", "consequential"),
+    )
+    for name, permission in tools:
         orchestrator.tools.register(
             Tool(
                 name=name,

@@ -8,7 +8,7 @@ import pytest
 from aria_desktop.api.client import ApiClient
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import ApiAuthError, MemoryUnavailableError, NotFoundError
-from aria_desktop.domain.memory import MemoryQuery
+from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, MemoryQuery, NewMemory
 from tests.api.conftest import Api
 
 P = "/api/v1"
@@ -110,18 +110,23 @@ async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> No
     assert api.memory_store is not None
     async with ApiClient(api.url, api.token) as client:
         assistant: Assistant = client
-        added = await assistant.add_memory("The boiler code is 4471", kind="fact", importance=0.9)
+        added = await assistant.add_memory(
+            NewMemory(content="The boiler code is 4471", kind="fact", importance=0.9)
+        )
         assert added.provenance == "api"
         assert added.importance == 0.9
         assert await assistant.get_memory(added.id) == added
         assert await assistant.get_memory("mem_missing") is None
-        fixed = await assistant.update_memory(added.id, content="The boiler code is 4472")
+        fixed = await assistant.update_memory(
+            added.id, MemoryEdit(content="The boiler code is 4472")
+        )
         assert fixed.id == added.id
         assert fixed.content.endswith("4472")
         hits = await assistant.search_memories(MemoryQuery(text="boiler code", limit=5))
         assert [h.memory.id for h in hits] == [added.id]
-        assert [m.id for m in await assistant.list_memories(kinds=("fact",))] == [added.id]
-        assert await assistant.list_memories(kinds=("skill",)) == []
+        facts = await assistant.list_memories(MemoryFilter(kinds=("fact",)))
+        assert [m.id for m in facts] == [added.id]
+        assert await assistant.list_memories(MemoryFilter(kinds=("skill",))) == []
 
         candidate = await api.memory_store.add_candidate("My cat is called Miso")
         assert candidate is not None
@@ -145,7 +150,7 @@ async def test_api_client_follows_a_rotated_token_from_its_token_file(api: Api) 
         ApiClient(api.url, old, token_file=api.token_file) as follows,
         ApiClient(api.url, old) as fixed,
     ):
-        await follows.add_memory("Before the rotation")
+        await follows.add_memory(NewMemory(content="Before the rotation"))
         api.token_file.rotate()  # as the settings dialog or `aria token rotate` do
         assert [m.content for m in await follows.list_memories()] == ["Before the rotation"]
         with pytest.raises(ApiAuthError):

@@ -305,7 +305,7 @@ async def test_api_client_carries_the_screen_commands(
         assert grounding.best is not None
         assert grounding.best.text == "Save Draft"
         main = app.ready["main"]
-        text = await client.execute(ReadScreen(region=tuple(main)))  # type: ignore[arg-type]
+        text = await client.execute(ReadScreen(region=tuple(main)))
         assert isinstance(text, ScreenText)
         assert "Send" in {e.text for e in text.elements}
         assert await client.execute(SetComputerControl(enabled=False)) is False

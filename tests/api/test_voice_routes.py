@@ -122,7 +122,7 @@ async def test_voice_routes_answer_503_with_a_hint_when_voice_is_not_set_up(api:
         (f"{P}/listen", {}),
         (f"{P}/push-to-talk", {"json": {"action": "press"}}),
     ):
-        response = await api.client.post(path, **kwargs)  # type: ignore[arg-type]
+        response = await api.client.post(path, **kwargs)
         assert response.status_code == 503, (path, response.text)
         error = response.json()["error"]
         assert error["code"] == "voice_unavailable"

@@ -12,6 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
 from aria_desktop.domain.events import ActionConfirmRequest
+from aria_desktop.domain.memory import NewMemory
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.gui.conftest import ARTIFACTS, wait_for
@@ -160,7 +161,11 @@ def test_memory_browser_renders(
             {"content": "The Q3 report is in ~/work/q3", "kind": "document", "subject": "Q3"},
         ],
     )
-    run(stack.assistant.add_memory("My wife's name is Dana", subject="Dana", importance=0.9))
+    run(
+        stack.assistant.add_memory(
+            NewMemory(content="My wife's name is Dana", subject="Dana", importance=0.9)
+        )
+    )
     desktop = desktop_factory(stack.assistant)
     view = open_browser(desktop, run)
     view.move(140, 80)

@@ -21,7 +21,14 @@ from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.errors import MemoryUnavailableError
 from aria_desktop.domain.events import MemoryChanged
-from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryQuery
+from aria_desktop.domain.memory import (
+    Memory,
+    MemoryCandidate,
+    MemoryEdit,
+    MemoryFilter,
+    MemoryQuery,
+    NewMemory,
+)
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.tasks import describe_error
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView
@@ -148,7 +155,7 @@ class MemoryController(QObject):
             self.memories = [hit.memory for hit in hits]
         else:
             self.memories = await memory.list_memories(
-                kinds=kinds, subject=subject, statuses=(status,), limit=200
+                MemoryFilter(kinds=kinds, subject=subject, statuses=(status,), limit=200)
             )
         self.inbox = await memory.list_memory_inbox()
         self._fill(
@@ -316,9 +323,8 @@ class MemoryController(QObject):
     async def _save(
         self, memory_id: str, content: str, kind: str, subject: str, importance: float
     ) -> None:
-        await self._memory().update_memory(
-            memory_id, content=content, kind=kind, subject=subject, importance=importance
-        )
+        edit = MemoryEdit(content=content, kind=kind, subject=subject, importance=importance)
+        await self._memory().update_memory(memory_id, edit)
         await self._reload()  # keeps it selected, showing the stored values
         self._ensure_view().status.setText("Saved.")
 
@@ -426,7 +432,7 @@ class MemoryController(QObject):
 
     async def _add_memory(self, content: str, kind: str, subject: str, importance: float) -> None:
         added = await self._memory().add_memory(
-            content, kind=kind, subject=subject, importance=importance, provenance="manual"
+            NewMemory(content=content, kind=kind, subject=subject, importance=importance)
         )
         await self._reload()
         self._reselect(added.id)

@@ -1,0 +1,177 @@
+"""How errors become HTTP answers: one status table and the app's exception handlers.
+
+Every failure leaves the API as ``{"error": {code, message, hint}}`` (``security.error_body``);
+request validation keeps its 422 status with a short summary of the problems. The status of an
+``AriaError`` comes from :data:`STATUS_BY_ERROR`, looked up along the exception's class
+hierarchy (the most specific class listed wins), so a new error subclass inherits its family's
+status without a new branch anywhere (``aria_desktop/ARCHITECTURE.md``, "Errors").
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from aria_desktop.api.security import error_body
+from aria_desktop.domain.errors import (
+    ActionAbortedError,
+    AriaError,
+    AudioFormatError,
+    AutomationError,
+    ComputerBusyError,
+    ComputerControlOffError,
+    ComputerError,
+    ConfigError,
+    ConfirmationError,
+    DisplayUnavailableError,
+    InputUnavailableError,
+    LanguageNotSupportedError,
+    LLMError,
+    MemoryInvalidError,
+    MemoryUnavailableError,
+    MonitorNotFoundError,
+    NotFoundError,
+    OcrUnavailableError,
+    StorageError,
+    TargetAmbiguousError,
+    TargetChangedError,
+    TargetNotFoundError,
+    VoiceError,
+)
+
+__all__ = [
+    "DEFAULT_STATUS",
+    "STATUS_BY_ERROR",
+    "STOPPING_STATUS",
+    "TooManyStreamsError",
+    "install_error_handlers",
+    "status_for",
+]
+
+_LOGGER = logging.getLogger(__name__)
+
+STATUS_BY_ERROR: dict[type[AriaError], int] = {
+    NotFoundError: 404,
+    TargetNotFoundError: 404,
+    DisplayUnavailableError: 503,
+    OcrUnavailableError: 503,
+    InputUnavailableError: 503,
+    MonitorNotFoundError: 422,
+    # The screen or the user's state is in the way: off, busy, ambiguous, changed, aborted,
+    # stuck. A plain ComputerError is a request ARIA cannot carry out.
+    ComputerControlOffError: 409,
+    ComputerBusyError: 409,
+    TargetAmbiguousError: 409,
+    TargetChangedError: 409,
+    ActionAbortedError: 409,
+    ComputerError: 400,
+    ConfirmationError: 409,
+    ConfigError: 422,
+    AutomationError: 422,
+    MemoryInvalidError: 422,
+    AudioFormatError: 422,
+    LanguageNotSupportedError: 422,  # the request's language, not the server's fault
+    StorageError: 503,
+    MemoryUnavailableError: 503,
+    VoiceError: 503,
+    LLMError: 502,
+}
+"""HTTP status of each error family; subclasses not listed take their nearest listed base."""
+
+STOPPING_STATUS = 503
+"""A plain ``AriaError``: ARIA is stopping or the part asked for is not there."""
+
+DEFAULT_STATUS = 400
+"""Any other ``AriaError`` subclass: the request cannot be carried out."""
+
+
+def status_for(exc: AriaError) -> int:
+    """The HTTP status of ``exc``: the table entry of its most specific listed class."""
+    for cls in type(exc).__mro__:
+        if cls is AriaError:
+            break
+        status = STATUS_BY_ERROR.get(cls)
+        if status is not None:
+            return status
+    return STOPPING_STATUS if type(exc) is AriaError else DEFAULT_STATUS
+
+
+def error_response(exc: AriaError) -> JSONResponse:
+    """The JSON error answer for ``exc``."""
+    return JSONResponse(error_body(exc.code, exc.message, exc.hint), status_code=status_for(exc))
+
+
+class TooManyStreamsError(Exception):
+    """The stream cap is reached (answered with 503 and Retry-After).
+
+    Args:
+        limit: how many streams may be open at once.
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"Too many event streams are open (limit {limit}).")
+        self.limit = limit
+
+
+def _allowed_methods(routes: Sequence[APIRoute], path: str) -> str:
+    """Every method of every route on ``path`` (the ``Allow`` header of a 405)."""
+    matching = [route for route in routes if route.path_regex.match(path)]
+    # A fixed path (/memories/search) wins over a template that also matches it.
+    exact = [route for route in matching if route.path == path]
+    methods = {method for route in exact or matching for method in route.methods or ()}
+    return ", ".join(sorted(methods))
+
+
+def install_error_handlers(app: FastAPI, routes: Sequence[APIRoute]) -> None:
+    """Give ``app`` one handler per kind of failure, all answering the JSON error body.
+
+    Args:
+        app: the application.
+        routes: its API routes (a 405 lists the methods of those on the path).
+    """
+
+    @app.exception_handler(AriaError)
+    async def _aria_error(_request: Request, exc: AriaError) -> JSONResponse:
+        return error_response(exc)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        headers = dict(getattr(exc, "headers", None) or {})
+        if exc.status_code == 405:
+            headers["Allow"] = _allowed_methods(routes, request.url.path)
+        return JSONResponse(
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err.get('loc', ()))}: {err.get('msg', '')}"
+            for err in exc.errors()[:5]
+        )
+        return JSONResponse(
+            error_body("invalid_request", f"Invalid request: {problems}"[:2000]), status_code=422
+        )
+
+    @app.exception_handler(TooManyStreamsError)
+    async def _too_many(_request: Request, exc: TooManyStreamsError) -> JSONResponse:
+        return JSONResponse(
+            error_body("too_many_streams", str(exc), "Close one, or retry later."),
+            status_code=503,
+            headers={"retry-after": "5"},
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(_request: Request, exc: Exception) -> JSONResponse:
+        _LOGGER.error("Unexpected error in an API route", exc_info=exc)
+        return JSONResponse(
+            error_body("internal", "Something went wrong inside ARIA.", "Details are in the log."),
+            status_code=500,
+        )

@@ -1,0 +1,36 @@
+"""The API's routes, one ``APIRouter`` module per area (``aria_desktop/ARCHITECTURE.md``, "API").
+
+:data:`ROUTERS` is the order the app includes them in: a fixed path must come before a
+template that would also match it, and the OpenAPI document lists operations in this order.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from aria_desktop.api.routes import (
+    automations,
+    chat,
+    computer,
+    conversations,
+    events,
+    health,
+    memory,
+    settings,
+    voice,
+)
+
+__all__ = ["ROUTERS"]
+
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    chat.router,
+    events.router,
+    conversations.router,
+    memory.router,
+    voice.router,
+    computer.router,
+    settings.router,
+    automations.router,
+)
+"""Every router of the API, in inclusion order."""

@@ -1,0 +1,40 @@
+"""Automations: list the configured ones, trigger one by webhook."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Path
+
+from aria_desktop.api import docs
+from aria_desktop.api.deps import PREFIX, AssistantDep
+from aria_desktop.api.schemas import AutomationOut, AutomationRunOut
+from aria_desktop.domain.automation import AutomationRun, AutomationSpec
+from aria_desktop.domain.commands import ListAutomations, RunAutomation
+from aria_desktop.domain.errors import AriaError
+
+router = APIRouter(prefix=PREFIX, tags=["automations"])
+
+
+@router.get("/automations", response_model=list[AutomationOut], responses=docs.COMMON)
+async def list_automations(assistant: AssistantDep) -> list[AutomationOut]:
+    specs = await assistant.execute(ListAutomations())
+    return [AutomationOut.of(s) for s in specs if isinstance(s, AutomationSpec)]
+
+
+@router.post(
+    "/hooks/{name}",
+    response_model=AutomationRunOut,
+    status_code=202,
+    summary="Trigger an automation; the JSON body fills its prompt's {placeholders}",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.INVALID),
+)
+async def webhook(
+    name: Annotated[str, Path(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_-]+$")],
+    assistant: AssistantDep,
+    body: Annotated[dict[str, Any] | None, Body()] = None,
+) -> AutomationRunOut:
+    run = await assistant.execute(RunAutomation(name=name, payload=body or {}, trigger="webhook"))
+    if not isinstance(run, AutomationRun):
+        raise AriaError("Automations are not available.")
+    return AutomationRunOut(name=run.name, run_id=run.run_id, conversation_id=run.conversation_id)

@@ -1,0 +1,194 @@
+"""Chat and turns: ask (streamed or whole), start, cancel, the kill switch, confirmations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+
+from aria_desktop.api import docs
+from aria_desktop.api.deps import PREFIX, AssistantDep, PathId, StateDep
+from aria_desktop.api.schemas import (
+    CancelIn,
+    CancelOut,
+    ChatIn,
+    ChatReply,
+    ConfirmIn,
+    ErrorDetail,
+    TurnIn,
+    TurnOut,
+    UsageOut,
+)
+from aria_desktop.api.sse import EventStreamResponse, event_stream
+from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.events import (
+    ActionConfirmRequest,
+    ActionConfirmResult,
+    BackendFallback,
+    ErrorEvent,
+    Event,
+    LlmDelta,
+    RunEnd,
+    RunStart,
+    ToolCallEvent,
+    ToolResultEvent,
+)
+from aria_desktop.domain.transcript import TurnTranscript
+
+router = APIRouter(prefix=PREFIX, tags=["chat"])
+
+_CHAT_NAMES: dict[type[Event], str] = {
+    RunStart: "start",
+    LlmDelta: "text-delta",
+    ToolCallEvent: "tool-call",
+    ToolResultEvent: "tool-result",
+    ActionConfirmRequest: "action-confirm-request",
+    ActionConfirmResult: "action-confirm-result",
+    BackendFallback: "fallback",
+    ErrorEvent: "error",
+}
+"""The SSE name of each event a chat stream passes on (the others are folded, not sent)."""
+
+_CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
+"""Every event name a chat stream can send."""
+
+_CHAT_STREAM = docs.sse_response(
+    "With stream=true: text/event-stream with events start, text-delta, tool-call, "
+    "tool-result, action-confirm-request, action-confirm-result, fallback, error and finally "
+    "done (status, text, backend, model, locality, usage). With stream=false: the whole reply "
+    "as JSON.",
+    _CHAT_EVENT_NAMES,
+)
+
+
+def _reply(turn: TurnTranscript) -> ChatReply:
+    """A finished turn's fold as the reply body (``turn.status`` is set by its run-end)."""
+    error = turn.error
+    return ChatReply(
+        run_id=turn.run_id or "",
+        conversation_id=turn.conversation_id,
+        status=turn.status or "error",
+        text=turn.text,
+        backend=turn.backend,
+        model=turn.model,
+        locality=turn.locality,
+        usage=UsageOut(input_tokens=turn.input_tokens, output_tokens=turn.output_tokens),
+        latency_ms=turn.latency_ms,
+        error=(
+            ErrorDetail(code=error.code, message=error.message, hint=error.hint)
+            if error is not None
+            else None
+        ),
+    )
+
+
+@router.post(
+    "/chat",
+    response_model=ChatReply,
+    summary="Ask ARIA (Server-Sent Events, or one JSON reply with stream=false)",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, {200: _CHAT_STREAM}),
+)
+async def chat(body: ChatIn, state: StateDep) -> Any:
+    assistant = state.assistant
+    sub = assistant.subscribe()
+    if body.stream:
+        state.admit_stream(sub)
+    try:
+        started = await assistant.start_turn(
+            StartTurn(
+                text=body.message,
+                conversation_id=body.conversation_id,
+                backend=body.backend,
+                source="api",
+            )
+        )
+    except BaseException:
+        state.streams.release(sub)
+        raise
+    turn = TurnTranscript(run_id=started.run_id, conversation_id=started.conversation_id)
+
+    def select(event: Event) -> tuple[str, dict[str, Any], bool] | None:
+        if event.run_id != started.run_id:
+            return None
+        turn.add(event)
+        if isinstance(event, RunEnd):
+            return "done", _reply(turn).model_dump(), True
+        name = _CHAT_NAMES.get(type(event))
+        return (name, event.to_dict(), False) if name else None
+
+    if body.stream:
+        return EventStreamResponse(
+            event_stream(sub, state.streams, state.config, select), state.streams, sub
+        )
+    try:
+        async for event in sub:
+            if event.run_id == started.run_id:
+                turn.add(event)
+            if turn.done:
+                return _reply(turn)
+    finally:
+        sub.close()
+    raise AriaError("ARIA stopped before the reply was finished.", hint="Ask again later.")
+
+
+@router.post(
+    "/turns",
+    response_model=TurnOut,
+    status_code=202,
+    summary="Start a turn and return at once (follow it on /events by run_id)",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+)
+async def start_turn(body: TurnIn, assistant: AssistantDep) -> TurnOut:
+    started = await assistant.start_turn(
+        StartTurn(
+            text=body.message,
+            conversation_id=body.conversation_id,
+            backend=body.backend,
+            source=body.source,
+        )
+    )
+    return TurnOut(run_id=started.run_id, conversation_id=started.conversation_id)
+
+
+@router.post(
+    "/turns/cancel",
+    response_model=CancelOut,
+    summary="Stop one turn, or all (run_id null)",
+    responses=docs.responses(docs.COMMON, docs.BODY),
+)
+async def cancel(body: CancelIn, assistant: AssistantDep) -> CancelOut:
+    return CancelOut(cancelled=await assistant.cancel_turn(body.run_id))
+
+
+@router.post(
+    "/stop",
+    response_model=CancelOut,
+    summary="Kill switch: stop everything ARIA is doing",
+    responses=docs.responses(docs.COMMON, docs.BODY),
+)
+async def stop_everything(assistant: AssistantDep) -> CancelOut:
+    result = await assistant.execute(StopEverything())
+    return CancelOut(cancelled=result if isinstance(result, int) else 0)
+
+
+@router.post(
+    "/actions/{request_id}/confirm",
+    status_code=204,
+    response_class=Response,
+    summary="Approve or deny an action (echo the request's nonce)",
+    responses=docs.responses(
+        docs.COMMON,
+        docs.BODY,
+        {409: docs.error("No such pending request, or the nonce does not match")},
+    ),
+)
+async def confirm(
+    request_id: PathId,
+    body: ConfirmIn,
+    assistant: AssistantDep,
+) -> Response:
+    await assistant.confirm_action(
+        ConfirmAction(request_id=request_id, nonce=body.nonce, approved=body.approved)
+    )
+    return Response(status_code=204)

@@ -1,0 +1,147 @@
+"""Long-term memory: list, remember, search, read, correct, forget, and the inbox."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Response
+
+from aria_desktop.api import docs
+from aria_desktop.api.deps import PREFIX, AssistantDep, PathId
+from aria_desktop.api.schemas import (
+    MemoryCandidateOut,
+    MemoryCreate,
+    MemoryHitOut,
+    MemoryOut,
+    MemorySearchIn,
+    MemoryUpdate,
+)
+from aria_desktop.domain.errors import NotFoundError
+from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, NewMemory
+
+router = APIRouter(prefix=PREFIX, tags=["memories"])
+
+_CHANGE = docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.INVALID, docs.MEMORY)
+"""What a route that changes one memory or inbox entry can answer besides success."""
+
+
+@router.get(
+    "/memories",
+    response_model=list[MemoryOut],
+    summary="Memories, newest first (active only unless status says otherwise)",
+    responses=docs.responses(docs.COMMON, docs.INVALID, docs.MEMORY),
+)
+async def list_memories(
+    assistant: AssistantDep,
+    kind: Annotated[
+        list[Literal["fact", "preference", "event", "skill", "document"]] | None,
+        Query(max_length=5, description="Only these kinds (repeat the parameter)"),
+    ] = None,
+    subject: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    status: Annotated[
+        list[Literal["active", "superseded", "forgotten"]] | None,
+        Query(max_length=3, description="Only these statuses (default: active)"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> list[MemoryOut]:
+    which = MemoryFilter(
+        kinds=tuple(kind or ()),
+        subject=subject,
+        statuses=tuple(status or ("active",)),
+        limit=limit,
+        offset=offset,
+    )
+    return [MemoryOut.of(m) for m in await assistant.list_memories(which)]
+
+
+@router.post(
+    "/memories",
+    response_model=MemoryOut,
+    status_code=201,
+    summary="Remember something (a near-duplicate reinforces the existing memory)",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID, docs.MEMORY),
+)
+async def create_memory(body: MemoryCreate, assistant: AssistantDep) -> MemoryOut:
+    return MemoryOut.of(
+        await assistant.add_memory(NewMemory(**body.model_dump(), provenance="api"))
+    )
+
+
+@router.post(
+    "/memories/search",
+    response_model=list[MemoryHitOut],
+    summary="Search memories by meaning and keywords, best first",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID, docs.MEMORY),
+)
+async def search_memories(body: MemorySearchIn, assistant: AssistantDep) -> list[MemoryHitOut]:
+    return [MemoryHitOut.of(h) for h in await assistant.search_memories(body.to_query())]
+
+
+@router.get(
+    "/memories/{memory_id}",
+    response_model=MemoryOut,
+    summary="One memory (any status)",
+    responses=docs.responses(docs.COMMON, docs.NOT_FOUND, docs.INVALID, docs.MEMORY),
+)
+async def get_memory(memory_id: PathId, assistant: AssistantDep) -> MemoryOut:
+    memory = await assistant.get_memory(memory_id)
+    if memory is None:
+        raise NotFoundError(f"There is no memory {memory_id!r}.")
+    return MemoryOut.of(memory)
+
+
+@router.patch(
+    "/memories/{memory_id}",
+    response_model=MemoryOut,
+    summary="Correct a memory in place (fields left out are kept)",
+    responses=_CHANGE,
+)
+async def update_memory(
+    memory_id: PathId, body: MemoryUpdate, assistant: AssistantDep
+) -> MemoryOut:
+    return MemoryOut.of(await assistant.update_memory(memory_id, MemoryEdit(**body.model_dump())))
+
+
+@router.delete(
+    "/memories/{memory_id}",
+    status_code=204,
+    response_class=Response,
+    summary="Forget a memory (search no longer finds it)",
+    responses=_CHANGE,
+)
+async def forget_memory(memory_id: PathId, assistant: AssistantDep) -> Response:
+    await assistant.forget_memory(memory_id)
+    return Response(status_code=204)
+
+
+@router.get(
+    "/memory-inbox",
+    response_model=list[MemoryCandidateOut],
+    summary='Proposed memories waiting for approval ("ask me first" mode), oldest first',
+    responses=docs.responses(docs.COMMON, docs.MEMORY),
+)
+async def list_memory_inbox(assistant: AssistantDep) -> list[MemoryCandidateOut]:
+    return [MemoryCandidateOut.of(c) for c in await assistant.list_memory_inbox()]
+
+
+@router.post(
+    "/memory-inbox/{candidate_id}/approve",
+    response_model=MemoryOut,
+    summary="Store a proposed memory",
+    responses=_CHANGE,
+)
+async def approve_memory(candidate_id: PathId, assistant: AssistantDep) -> MemoryOut:
+    return MemoryOut.of(await assistant.approve_memory(candidate_id))
+
+
+@router.post(
+    "/memory-inbox/{candidate_id}/reject",
+    status_code=204,
+    response_class=Response,
+    summary="Drop a proposed memory",
+    responses=_CHANGE,
+)
+async def reject_memory(candidate_id: PathId, assistant: AssistantDep) -> Response:
+    await assistant.reject_memory(candidate_id)
+    return Response(status_code=204)
