@@ -1,9 +1,10 @@
-"""Helpers shared by benchmark suites: statistics and the scripted test servers."""
+"""Helpers shared by benchmark suites: statistics, the scripted test servers and Xvfb."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import statistics
 import subprocess
 import sys
@@ -12,9 +13,19 @@ from pathlib import Path
 
 from aria_desktop.domain.errors import AriaError
 
-__all__ = ["percentile", "scripted_ollama_server", "summary"]
+__all__ = [
+    "BENCH_MODEL",
+    "percentile",
+    "scripted_ollama_env",
+    "scripted_ollama_server",
+    "start_xvfb",
+    "summary",
+]
 
 _REPO = Path(__file__).resolve().parents[2]
+
+#: The model name every suite asks the scripted Ollama server for (it answers any name).
+BENCH_MODEL = "bench-model"
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -72,3 +83,36 @@ async def scripted_ollama_server(
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(5):
                 await process.wait()
+
+
+def scripted_ollama_env(url: str) -> dict[str, str]:
+    """Settings overrides that send every chat turn to the scripted Ollama server at ``url``.
+
+    The suites that run ARIA whole all chat the same way, so they share this one setup and add
+    only what their measurement needs.
+    """
+    return {
+        "ARIA_LLM__OLLAMA__URL": url,
+        "ARIA_LLM__OLLAMA__MODEL": BENCH_MODEL,
+        "ARIA_LLM__CHAINS__CHAT": "ollama",
+    }
+
+
+def start_xvfb() -> tuple[subprocess.Popen[bytes], str]:
+    """Start a private 1280x800 Xvfb server; returns it and its display name (``:N``).
+
+    Xvfb picks a free display number itself (``-displayfd``) and writes it once it accepts
+    clients, so reading it back both names the display and waits until it is ready. The
+    caller sets ``DISPLAY`` and terminates the process.
+    """
+    read_fd, write_fd = os.pipe()
+    process = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as pipe:
+        number = pipe.readline().strip()
+    return process, f":{number}"

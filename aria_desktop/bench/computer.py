@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from aria_desktop.bench._util import summary
+from aria_desktop.bench._util import start_xvfb, summary
 from aria_desktop.domain.computer import Rect, ScreenText
 from aria_desktop.domain.errors import AriaError
 
@@ -55,17 +55,8 @@ def _display() -> Iterator[str]:
             "No display to benchmark on.",
             hint="Run inside a desktop session, or install Xvfb (sudo apt-get install xvfb).",
         )
-    read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    os.environ["DISPLAY"] = f":{number}"
+    proc, display = start_xvfb()
+    os.environ["DISPLAY"] = display
     saved_auth = os.environ.pop("XAUTHORITY", None)
     try:
         yield os.environ["DISPLAY"]

@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, cast
 
 import httpx
 
-from aria_desktop.bench._util import scripted_ollama_server, summary
+from aria_desktop.bench._util import (
+    BENCH_MODEL,
+    scripted_ollama_env,
+    scripted_ollama_server,
+    summary,
+)
 from aria_desktop.bench.memory_data import quality_set
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import LlmDelta, RunEnd
@@ -30,7 +35,6 @@ if TYPE_CHECKING:
 
 __all__ = ["run_core_bench"]
 
-_MODEL = "bench-model"
 _RECALL_MEMORIES = 1000
 _REPLY = (
     "Sure. Here is a short answer that streams in several pieces, like a real model would "
@@ -40,7 +44,7 @@ _REPLY = (
 
 async def _bare_turn(client: httpx.AsyncClient, url: str, text: str) -> tuple[float, float]:
     body = {
-        "model": _MODEL,
+        "model": BENCH_MODEL,
         "messages": [{"role": "user", "content": text}],
         "stream": True,
     }
@@ -71,9 +75,7 @@ async def run_core_bench(*, turns: int, chunks: int, messages: int) -> None:
             settings = load_settings(
                 settings_file,
                 env={
-                    "ARIA_LLM__OLLAMA__URL": url,
-                    "ARIA_LLM__OLLAMA__MODEL": _MODEL,
-                    "ARIA_LLM__CHAINS__CHAT": "ollama",
+                    **scripted_ollama_env(url),
                     # Fact extraction would send a second request per turn to the same server.
                     "ARIA_MEMORY__AUTO_EXTRACT": "false",
                 },

@@ -26,12 +26,16 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from aria_desktop.bench._util import percentile, scripted_ollama_server
+from aria_desktop.bench._util import (
+    percentile,
+    scripted_ollama_env,
+    scripted_ollama_server,
+    start_xvfb,
+)
 from aria_desktop.settings import load_settings
 
 __all__ = ["run_gui_bench"]
 
-_MODEL = "bench-model"
 _PROBE_S = 0.005
 _READY_MARKER = "ARIA desktop shown:"
 
@@ -48,21 +52,12 @@ def _display() -> Iterator[str]:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         yield "offscreen (no X server)"
         return
-    read_fd, write_fd = os.pipe()
-    process = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        pass_fds=(write_fd,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_fd)
-    with os.fdopen(read_fd) as pipe:
-        number = pipe.readline().strip()
-    os.environ["DISPLAY"] = f":{number}"
-    tray = _start_tray_host(f":{number}")
+    process, display = start_xvfb()
+    os.environ["DISPLAY"] = display
+    tray = _start_tray_host(display)
     try:
         host = " + trayer (XEmbed system tray)" if tray is not None else " (no tray host)"
-        yield f"Xvfb :{number} (1280x800){host}"
+        yield f"Xvfb {display} (1280x800){host}"
     finally:
         os.environ.pop("DISPLAY", None)
         for child in (tray, process):
@@ -131,9 +126,7 @@ async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[fl
     settings = load_settings(
         settings_file,
         env={
-            "ARIA_LLM__OLLAMA__URL": url,
-            "ARIA_LLM__OLLAMA__MODEL": _MODEL,
-            "ARIA_LLM__CHAINS__CHAT": "ollama",
+            **scripted_ollama_env(url),
             "ARIA_API__PORT": "0",
             "ARIA_VOICE__ENABLED": "false",
         },

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from aria_desktop.bench._util import scripted_ollama_server
+from aria_desktop.bench._util import scripted_ollama_env, scripted_ollama_server
 from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip, encode_wav
 from aria_desktop.domain.events import SttVadEnd, TtsEnd
 from aria_desktop.settings import load_settings
@@ -138,9 +138,7 @@ async def run_voice_bench(*, repeats: int) -> None:
             settings = load_settings(
                 settings_file,
                 env={
-                    "ARIA_LLM__OLLAMA__URL": url,
-                    "ARIA_LLM__OLLAMA__MODEL": "bench-model",
-                    "ARIA_LLM__CHAINS__CHAT": "ollama",
+                    **scripted_ollama_env(url),
                     "ARIA_VOICE__FOLLOW_UP_S": "0",
                 },
             )

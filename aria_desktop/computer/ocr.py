@@ -120,14 +120,7 @@ class TesseractOcr:
             len(screen.words),
             elapsed_ms,
         )
-        return ScreenText(
-            region=screen.region,
-            words=screen.words,
-            lines=screen.lines,
-            blocks=screen.blocks,
-            elements=screen.elements,
-            ocr_ms=elapsed_ms,
-        )
+        return replace(screen, ocr_ms=elapsed_ms)
 
     def _group(self, data: dict[str, list[Any]], origin: Rect, frame: Any) -> ScreenText:
         scale = self._upscale

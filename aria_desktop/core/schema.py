@@ -67,6 +67,33 @@ def _type_ok(value: Any, type_name: str) -> bool:
     return value is None
 
 
+#: The inclusive bounds of each kind of value: (keyword, what a value past it is), lower first.
+_STRING_BOUNDS = (
+    ("minLength", "shorter than {} characters"),
+    ("maxLength", "longer than {} characters"),
+)
+_NUMBER_BOUNDS = (("minimum", "below the minimum {}"), ("maximum", "above the maximum {}"))
+_ARRAY_BOUNDS = (("minItems", "fewer than {} items"), ("maxItems", "more than {} items"))
+
+
+def _out_of_bounds(
+    size: float, schema: dict[str, Any], where: str, bounds: tuple[tuple[str, str], ...]
+) -> list[str]:
+    """Problems with ``size`` (a length, or the number itself) against the schema's bounds.
+
+    Strings, numbers and arrays are all limited the same way (a lower and an upper inclusive
+    keyword, each optional), so one check serves them; ``bounds`` names the keywords and says
+    in words what a value past each one is.
+    """
+    (low_key, low_text), (high_key, high_text) = bounds
+    problems: list[str] = []
+    if low_key in schema and size < schema[low_key]:
+        problems.append(f"{where}: " + low_text.format(schema[low_key]))
+    if high_key in schema and size > schema[high_key]:
+        problems.append(f"{where}: " + high_text.format(schema[high_key]))
+    return problems
+
+
 def validate(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
     """Return a list of human-readable problems (empty when ``value`` matches ``schema``)."""
     problems: list[str] = []
@@ -78,20 +105,11 @@ def validate(value: Any, schema: dict[str, Any], where: str = "$") -> list[str]:
     if "enum" in schema and value not in schema["enum"]:
         problems.append(f"{where}: must be one of {schema['enum']}")
     if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            problems.append(f"{where}: shorter than {schema['minLength']} characters")
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            problems.append(f"{where}: longer than {schema['maxLength']} characters")
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            problems.append(f"{where}: below the minimum {schema['minimum']}")
-        if "maximum" in schema and value > schema["maximum"]:
-            problems.append(f"{where}: above the maximum {schema['maximum']}")
+        problems.extend(_out_of_bounds(len(value), schema, where, _STRING_BOUNDS))
+    if _type_ok(value, "number"):
+        problems.extend(_out_of_bounds(value, schema, where, _NUMBER_BOUNDS))
     if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            problems.append(f"{where}: fewer than {schema['minItems']} items")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            problems.append(f"{where}: more than {schema['maxItems']} items")
+        problems.extend(_out_of_bounds(len(value), schema, where, _ARRAY_BOUNDS))
         item_schema = schema.get("items")
         if isinstance(item_schema, dict):
             for index, item in enumerate(value):

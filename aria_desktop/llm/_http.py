@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import anyio._backends._asyncio  # noqa: F401
 import httpx
 
+from aria_desktop.domain.chat import ToolSpec
 from aria_desktop.domain.errors import (
     AuthenticationError,
     BackendUnreachableError,
@@ -278,7 +279,13 @@ def error_for_status(
 
 
 class BackendIdentity:
-    """What every chat backend tells the router: its name, model, capabilities and locality."""
+    """What every chat backend tells the router: its name, model, capabilities and locality.
+
+    Every backend takes the same two constructor arguments for this: ``name``, the backend
+    name used in events, errors and the fallback chain; and ``locality``, where the model runs,
+    None applying the one rule (``domain.locality.backend_locality``) to that kind of server at
+    its base URL.
+    """
 
     _name: str
     _model: str
@@ -312,21 +319,25 @@ class BackendIdentity:
 
 
 async def relay_chunks(
-    chunks: AsyncGenerator[Any, None],
+    source: AsyncGenerator[_T, None],
+    parse: Callable[[AsyncIterator[_T], StreamTimer, list[str]], AsyncGenerator[Any, None]],
     *,
     timer: StreamTimer,
-    partial: list[str],
     backend: str,
     close: Callable[[], Awaitable[None]],
 ) -> AsyncGenerator[Any, None]:
-    """Yield a backend's parsed chunks, then always ``close`` its transport.
+    """Yield the chunks ``parse`` makes of a backend's ``source``, then always close both.
 
     The one place that decides what a failure means to the router: before any content it is
     the failure itself (the router may retry or fall back); after content it becomes a
-    ``StreamInterruptedError`` carrying the text that arrived (kept, never retried).
+    ``StreamInterruptedError`` carrying the text that arrived (kept, never retried). Every
+    backend streams the same way (raw lines or events in, chunks out), so the text ``parse``
+    collects and the closing order (``source`` first, then the transport via ``close``) live
+    here once.
     """
+    partial: list[str] = []
     try:
-        async with contextlib.aclosing(chunks) as parsed:
+        async with contextlib.aclosing(parse(source, timer, partial)) as parsed:
             async for chunk in parsed:
                 yield chunk
     except LLMError as exc:
@@ -334,6 +345,7 @@ async def relay_chunks(
             raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
         raise
     finally:
+        await source.aclose()
         await close()
 
 
@@ -490,6 +502,64 @@ async def iter_sse(
         yield SSEEvent(event=event, data="\n".join(data))
 
 
+class HttpBackend(BackendIdentity):
+    """A backend speaking plain HTTP through ``httpx``: Ollama and OpenAI-compatible servers.
+
+    Both make the same round trip for a reply (POST, map a bad status, read the body as lines
+    or events under the timer, parse, close) and differ only in the URL, body and wire format,
+    so the round trip and the client's lifetime live here once.
+    """
+
+    _client: httpx.AsyncClient
+    _owns_client: bool
+    _timeouts: Timeouts
+    _unreachable_hint: str
+    _auth_hint: str = ""
+    _model_hint: str = ""
+
+    async def _stream(
+        self,
+        url: str,
+        body: dict[str, Any],
+        read: Callable[..., AsyncGenerator[_T, None]],
+        parse: Callable[[AsyncIterator[_T], StreamTimer, list[str]], AsyncGenerator[Any, None]],
+        *,
+        headers: dict[str, str] | None = None,
+    ) -> AsyncGenerator[Any, None]:
+        """POST ``body`` to ``url`` and yield what ``parse`` makes of the body ``read`` splits.
+
+        Args:
+            url: the streaming endpoint.
+            body: the JSON request body.
+            read: ``iter_lines`` or ``iter_sse``: how the body splits into items.
+            parse: turns the items into chunks, collecting the text it yields.
+            headers: extra request headers (an API key), None for none.
+        """
+        http_request = self._client.build_request(
+            "POST", url, json=body, headers=headers, timeout=httpx_timeout(self._timeouts)
+        )
+        timer = StreamTimer(self._timeouts, backend=self._name)
+        response = await open_stream(
+            self._client,
+            http_request,
+            timer,
+            backend=self._name,
+            unreachable_hint=self._unreachable_hint,
+            auth_hint=self._auth_hint,
+            model_hint=self._model_hint,
+        )
+        source = read(response, timer, backend=self._name, url=url)
+        async for chunk in relay_chunks(
+            source, parse, timer=timer, backend=self._name, close=response.aclose
+        ):
+            yield chunk
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this backend created it."""
+        if self._owns_client:
+            await self._client.aclose()
+
+
 async def get_json(
     client: httpx.AsyncClient,
     url: str,
@@ -533,22 +603,72 @@ def malformed(backend: str, what: str, sample: str) -> MalformedResponseError:
     )
 
 
+def function_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
+    """``tools`` in the ``{"type": "function", ...}`` form Ollama and OpenAI servers share."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool.name,
+                "description": tool.description,
+                "parameters": tool.parameters,
+            },
+        }
+        for tool in tools
+    ]
+
+
+def json_arguments(text: str, *, backend: str, invalid: str, not_object: str) -> dict[str, Any]:
+    """Tool-call arguments sent as JSON text; empty text means no arguments.
+
+    Each backend names the failure in its own protocol's words (``invalid``, ``not_object``),
+    so the error points at the field the server got wrong.
+    """
+    try:
+        arguments = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        raise malformed(backend, invalid, text) from exc
+    if not isinstance(arguments, dict):
+        raise malformed(backend, not_object, text)
+    return arguments
+
+
+def ended_early(backend: str, what: str) -> MalformedResponseError:
+    """The stream stopped before the protocol's last message (``what`` says which)."""
+    return MalformedResponseError(
+        f"{backend}: the stream ended {what}",
+        backend=backend,
+        hint="The server closed the reply early; check its logs if this repeats.",
+    )
+
+
+def token_count(value: Any) -> int:
+    """A token count from a reply; anything but a real int (bools included) counts as 0."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 __all__ = [
+    "HttpBackend",
     "SSEEvent",
     "StreamTimer",
     "Timeouts",
+    "ended_early",
     "error_for_status",
     "error_message_from_body",
+    "function_tools",
     "get_json",
     "httpx_timeout",
     "interrupted",
     "iter_lines",
     "iter_sse",
+    "json_arguments",
     "make_client",
     "malformed",
     "new_call_id",
     "open_stream",
     "parse_retry_after",
+    "relay_chunks",
     "retry_after_from_headers",
+    "token_count",
     "transport_error",
 ]

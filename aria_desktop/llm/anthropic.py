@@ -14,7 +14,6 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 from __future__ import annotations
 
 import base64
-import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
@@ -42,10 +41,13 @@ from aria_desktop.llm._http import (
     BackendIdentity,
     StreamTimer,
     Timeouts,
+    ended_early,
     error_for_status,
+    json_arguments,
     malformed,
     relay_chunks,
     retry_after_from_headers,
+    token_count,
 )
 
 if TYPE_CHECKING:
@@ -152,9 +154,8 @@ class AnthropicBackend(BackendIdentity):
         base_url: API root (None for Anthropic's); tests point it at a local fake.
         timeouts: deadlines per reply.
         capabilities: what the model can do.
-        name: backend name used in events, errors and the fallback chain.
-        locality: where the model runs; None applies the one rule
-            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
+        name: backend name (see ``BackendIdentity``).
+        locality: where the model runs, None for the one rule (see ``BackendIdentity``).
     """
 
     def __init__(
@@ -288,19 +289,9 @@ class AnthropicBackend(BackendIdentity):
         except Exception as exc:
             raise self._translate(exc) from exc
         stream = cast("anthropic.AsyncStream[Any]", stream)
-        partial: list[str] = []
         events = self._events(stream, timer)
-
-        async def close() -> None:
-            await events.aclose()
-            await stream.close()
-
         async for chunk in relay_chunks(
-            self._parse(events, timer, partial),
-            timer=timer,
-            partial=partial,
-            backend=self._name,
-            close=close,
+            events, self._parse, timer=timer, backend=self._name, close=stream.close
         ):
             yield chunk
 
@@ -334,8 +325,8 @@ class AnthropicBackend(BackendIdentity):
                 message = event.message
                 model = getattr(message, "model", None) or model
                 usage = getattr(message, "usage", None)
-                input_tokens = _int(getattr(usage, "input_tokens", 0))
-                output_tokens = _int(getattr(usage, "output_tokens", 0))
+                input_tokens = token_count(getattr(usage, "input_tokens", 0))
+                output_tokens = token_count(getattr(usage, "output_tokens", 0))
             elif kind == "content_block_start":
                 block = event.content_block
                 if getattr(block, "type", None) == "tool_use":
@@ -373,7 +364,7 @@ class AnthropicBackend(BackendIdentity):
                 if isinstance(reason, str):
                     stop_reason = _STOP_REASONS.get(reason, reason)
                 usage = getattr(event, "usage", None)
-                output_tokens = _int(getattr(usage, "output_tokens", output_tokens))
+                output_tokens = token_count(getattr(usage, "output_tokens", output_tokens))
                 delta_input = getattr(usage, "input_tokens", None)
                 if isinstance(delta_input, int) and delta_input:
                     input_tokens = delta_input
@@ -388,20 +379,16 @@ class AnthropicBackend(BackendIdentity):
                 return
         unfinished = sum(1 for b in blocks.values() if b.kind == "tool_use")
         what = f" ({unfinished} unfinished tool call(s) dropped)" if unfinished else ""
-        raise MalformedResponseError(
-            f"{self._name}: the stream ended before message_stop{what}",
-            backend=self._name,
-            hint="The server closed the reply early; check its logs if this repeats.",
-        )
+        raise ended_early(self._name, f"before message_stop{what}")
 
     def _complete(self, block: _Block) -> ToolCall:
         text = "".join(block.json_parts)
-        try:
-            arguments = json.loads(text) if text.strip() else {}
-        except ValueError as exc:
-            raise malformed(self._name, "tool_use input is not valid JSON", text) from exc
-        if not isinstance(arguments, dict):
-            raise malformed(self._name, "tool_use input is not an object", text)
+        arguments = json_arguments(
+            text,
+            backend=self._name,
+            invalid="tool_use input is not valid JSON",
+            not_object="tool_use input is not an object",
+        )
         return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
 
     async def list_models(self) -> list[ModelInfo]:
@@ -425,7 +412,3 @@ class AnthropicBackend(BackendIdentity):
     async def aclose(self) -> None:
         """Close the SDK client and its connections."""
         await self._client.close()
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -28,21 +28,20 @@ from aria_desktop.domain.chat import (
     ToolCallChunk,
     Usage,
 )
-from aria_desktop.domain.errors import MalformedResponseError
 from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
-    BackendIdentity,
+    HttpBackend,
     StreamTimer,
     Timeouts,
+    ended_early,
     error_for_status,
+    function_tools,
     get_json,
-    httpx_timeout,
     iter_lines,
     make_client,
     malformed,
     new_call_id,
-    open_stream,
-    relay_chunks,
+    token_count,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -77,17 +76,7 @@ def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None)
         "options": options,
     }
     if request.tools:
-        body["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                },
-            }
-            for tool in request.tools
-        ]
+        body["tools"] = function_tools(request.tools)
     if keep_alive is not None:
         body["keep_alive"] = keep_alive
     return body
@@ -112,7 +101,7 @@ def _parse_tool_call(raw: Any, backend: str) -> ToolCall:
     return ToolCall(id=call_id, name=function["name"], arguments=arguments)
 
 
-class OllamaBackend(BackendIdentity):
+class OllamaBackend(HttpBackend):
     """A ``ChatBackend`` talking to one Ollama server and model.
 
     Args:
@@ -124,9 +113,8 @@ class OllamaBackend(BackendIdentity):
         capabilities: what this model can do ("tools", "vision"); the router skips backends
             lacking what a request needs.
         client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
-        name: backend name used in events, errors and the fallback chain.
-        locality: where the model runs; None applies the one rule
-            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
+        name: backend name (see ``BackendIdentity``).
+        locality: where the model runs, None for the one rule (see ``BackendIdentity``).
     """
 
     def __init__(
@@ -168,40 +156,15 @@ class OllamaBackend(BackendIdentity):
             LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
                 been yielded.
         """
-        url = f"{self._base_url}/api/chat"
         body = build_chat_body(request, model=self._model, keep_alive=self._keep_alive)
-        http_request = self._client.build_request(
-            "POST", url, json=body, timeout=httpx_timeout(self._timeouts)
-        )
         _LOGGER.debug(
             "ollama request: model=%s messages=%d tools=%d",
             self._model,
             len(request.messages),
             len(request.tools),
         )
-        timer = StreamTimer(self._timeouts, backend=self._name)
-        response = await open_stream(
-            self._client,
-            http_request,
-            timer,
-            backend=self._name,
-            unreachable_hint=self._unreachable_hint,
-            model_hint=self._model_hint,
-        )
-        partial: list[str] = []
-        lines = iter_lines(response, timer, backend=self._name, url=url)
-
-        async def close() -> None:
-            await lines.aclose()
-            await response.aclose()
-
-        async for chunk in relay_chunks(
-            self._parse(lines, timer, partial),
-            timer=timer,
-            partial=partial,
-            backend=self._name,
-            close=close,
-        ):
+        url = f"{self._base_url}/api/chat"
+        async for chunk in self._stream(url, body, iter_lines, self._parse):
             yield chunk
 
     async def _parse(
@@ -244,17 +207,13 @@ class OllamaBackend(BackendIdentity):
                     locality=self._locality,
                     model=str(data.get("model") or self._model),
                     usage=Usage(
-                        input_tokens=_int(data.get("prompt_eval_count")),
-                        output_tokens=_int(data.get("eval_count")),
+                        input_tokens=token_count(data.get("prompt_eval_count")),
+                        output_tokens=token_count(data.get("eval_count")),
                     ),
                     stop_reason=stop_reason,
                 )
                 return
-        raise MalformedResponseError(
-            f"{self._name}: the stream ended without a final done line",
-            backend=self._name,
-            hint="The server closed the reply early; check its logs if this repeats.",
-        )
+        raise ended_early(self._name, "without a final done line")
 
     async def list_models(self) -> list[ModelInfo]:
         """Models installed on the server (``GET /api/tags``)."""
@@ -290,12 +249,3 @@ class OllamaBackend(BackendIdentity):
                 )
             )
         return result
-
-    async def aclose(self) -> None:
-        """Close the HTTP client if this backend created it."""
-        if self._owns_client:
-            await self._client.aclose()
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

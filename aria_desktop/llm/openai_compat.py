@@ -32,20 +32,21 @@ from aria_desktop.domain.chat import (
 from aria_desktop.domain.errors import MalformedResponseError
 from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
-    BackendIdentity,
+    HttpBackend,
     SSEEvent,
     StreamTimer,
     Timeouts,
+    ended_early,
     error_for_status,
     error_message_from_body,
+    function_tools,
     get_json,
-    httpx_timeout,
     iter_sse,
+    json_arguments,
     make_client,
     malformed,
     new_call_id,
-    open_stream,
-    relay_chunks,
+    token_count,
 )
 
 _LOGGER = logging.getLogger(__name__)
@@ -95,17 +96,7 @@ def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
     if request.temperature is not None:
         body["temperature"] = request.temperature
     if request.tools:
-        body["tools"] = [
-            {
-                "type": "function",
-                "function": {
-                    "name": tool.name,
-                    "description": tool.description,
-                    "parameters": tool.parameters,
-                },
-            }
-            for tool in request.tools
-        ]
+        body["tools"] = function_tools(request.tools)
     return body
 
 
@@ -118,7 +109,7 @@ class _PendingCall:
     arguments: list[str] = field(default_factory=list)
 
 
-class OpenAICompatBackend(BackendIdentity):
+class OpenAICompatBackend(HttpBackend):
     """A ``ChatBackend`` for servers speaking OpenAI's chat-completions streaming API.
 
     Args:
@@ -127,9 +118,8 @@ class OpenAICompatBackend(BackendIdentity):
         api_key: bearer token, None for local servers that need none (never logged).
         timeouts: deadlines per reply.
         capabilities: what the model can do ("tools", "vision").
-        name: backend name used in events, errors and the fallback chain.
-        locality: where the model runs; None applies the one rule
-            (``domain.locality.backend_locality``) to this kind of server at ``base_url``.
+        name: backend name (see ``BackendIdentity``).
+        locality: where the model runs, None for the one rule (see ``BackendIdentity``).
         client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
     """
 
@@ -174,37 +164,8 @@ class OpenAICompatBackend(BackendIdentity):
                 been yielded.
         """
         url = f"{self._base_url}/v1/chat/completions"
-        http_request = self._client.build_request(
-            "POST",
-            url,
-            json=build_chat_body(request, model=self._model),
-            headers=self._headers,
-            timeout=httpx_timeout(self._timeouts),
-        )
-        timer = StreamTimer(self._timeouts, backend=self._name)
-        response = await open_stream(
-            self._client,
-            http_request,
-            timer,
-            backend=self._name,
-            unreachable_hint=self._unreachable_hint,
-            auth_hint=self._auth_hint,
-            model_hint=self._model_hint,
-        )
-        partial: list[str] = []
-        events = iter_sse(response, timer, backend=self._name, url=url)
-
-        async def close() -> None:
-            await events.aclose()
-            await response.aclose()
-
-        async for chunk in relay_chunks(
-            self._parse(events, timer, partial),
-            timer=timer,
-            partial=partial,
-            backend=self._name,
-            close=close,
-        ):
+        body = build_chat_body(request, model=self._model)
+        async for chunk in self._stream(url, body, iter_sse, self._parse, headers=self._headers):
             yield chunk
 
     async def _parse(
@@ -230,8 +191,8 @@ class OpenAICompatBackend(BackendIdentity):
                 model = data["model"]
             if isinstance(data.get("usage"), dict):
                 usage = Usage(
-                    input_tokens=_int(data["usage"].get("prompt_tokens")),
-                    output_tokens=_int(data["usage"].get("completion_tokens")),
+                    input_tokens=token_count(data["usage"].get("prompt_tokens")),
+                    output_tokens=token_count(data["usage"].get("completion_tokens")),
                 )
             choices = data.get("choices") or []
             if not isinstance(choices, list):
@@ -268,11 +229,7 @@ class OpenAICompatBackend(BackendIdentity):
 
     def _cut(self, pending: dict[int, _PendingCall]) -> MalformedResponseError:
         what = f" ({len(pending)} unfinished tool call(s) dropped)" if pending else ""
-        return MalformedResponseError(
-            f"{self._name}: the stream ended before a finish_reason{what}",
-            backend=self._name,
-            hint="The server closed the reply early; check its logs if this repeats.",
-        )
+        return ended_early(self._name, f"before a finish_reason{what}")
 
     def _accumulate(self, raw_calls: Any, pending: dict[int, _PendingCall], sample: str) -> None:
         if raw_calls is None:
@@ -300,12 +257,12 @@ class OpenAICompatBackend(BackendIdentity):
         text = "".join(pending.arguments)
         if not pending.name:
             raise malformed(self._name, "tool call without a name", text)
-        try:
-            arguments = json.loads(text) if text.strip() else {}
-        except ValueError as exc:
-            raise malformed(self._name, "tool call arguments are not valid JSON", text) from exc
-        if not isinstance(arguments, dict):
-            raise malformed(self._name, "tool call arguments are not an object", text)
+        arguments = json_arguments(
+            text,
+            backend=self._name,
+            invalid="tool call arguments are not valid JSON",
+            not_object="tool call arguments are not an object",
+        )
         return ToolCall(id=pending.id or new_call_id(), name=pending.name, arguments=arguments)
 
     async def list_models(self) -> list[ModelInfo]:
@@ -327,12 +284,3 @@ class OpenAICompatBackend(BackendIdentity):
             for item in items
             if isinstance(item, dict) and isinstance(item.get("id"), str)
         ]
-
-    async def aclose(self) -> None:
-        """Close the HTTP client if this backend created it."""
-        if self._owns_client:
-            await self._client.aclose()
-
-
-def _int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0

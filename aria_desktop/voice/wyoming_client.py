@@ -103,12 +103,18 @@ class _Connection:
         return event
 
 
-class WyomingSTT:
-    """Speech-to-text on a Wyoming server (e.g. wyoming-faster-whisper)."""
+class _RequestClient:
+    """A Wyoming service used one request per connection (speech-to-text, text-to-speech).
 
-    def __init__(self, uri: str, *, language: str = "", timeout_s: float = 30.0) -> None:
+    Nothing stays open between requests, so loading only checks that the server answers (its
+    models load there) and closing has nothing to do; subclasses add the request itself.
+    """
+
+    _service = ""
+    """What the server does, as error messages name it."""
+
+    def __init__(self, uri: str, *, timeout_s: float) -> None:
         self.uri = check_uri(uri)
-        self._language = language
         self._timeout_s = timeout_s
 
     @property
@@ -116,10 +122,27 @@ class WyomingSTT:
         """Engine and server."""
         return f"wyoming {self.uri}"
 
+    def _connect(self) -> _Connection:
+        """A connection for one request, bounded by the configured timeout."""
+        return _Connection(self.uri, self._service, self._timeout_s)
+
     async def load(self) -> None:
         """Check that the server answers (models load there)."""
-        async with _Connection(self.uri, "speech-to-text", self._timeout_s):
+        async with self._connect():
             pass
+
+    async def aclose(self) -> None:
+        """Nothing stays open between requests."""
+
+
+class WyomingSTT(_RequestClient):
+    """Speech-to-text on a Wyoming server (e.g. wyoming-faster-whisper)."""
+
+    _service = "speech-to-text"
+
+    def __init__(self, uri: str, *, language: str = "", timeout_s: float = 30.0) -> None:
+        super().__init__(uri, timeout_s=timeout_s)
+        self._language = language
 
     async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
         """Send the audio, wait for the transcript."""
@@ -131,7 +154,7 @@ class WyomingSTT:
         fmt = {"rate": PIPELINE_RATE_HZ, "width": SAMPLE_WIDTH_BYTES, "channels": 1}
         lang = language or self._language or None
         started = time.monotonic()
-        async with _Connection(self.uri, "speech-to-text", self._timeout_s) as conn:
+        async with self._connect() as conn:
             await conn.write(Transcribe(language=lang))
             await conn.write(AudioStart(**fmt))
             for offset in range(0, len(pcm), _CHUNK_BYTES):
@@ -150,27 +173,15 @@ class WyomingSTT:
             engine=self.name,
         )
 
-    async def aclose(self) -> None:
-        """Nothing stays open between requests."""
 
-
-class WyomingTTS:
+class WyomingTTS(_RequestClient):
     """Text-to-speech on a Wyoming server (e.g. wyoming-piper)."""
 
+    _service = "text-to-speech"
+
     def __init__(self, uri: str, *, voice: str = "", timeout_s: float = 30.0) -> None:
-        self.uri = check_uri(uri)
+        super().__init__(uri, timeout_s=timeout_s)
         self._voice = voice
-        self._timeout_s = timeout_s
-
-    @property
-    def name(self) -> str:
-        """Engine and server."""
-        return f"wyoming {self.uri}"
-
-    async def load(self) -> None:
-        """Check that the server answers."""
-        async with _Connection(self.uri, "text-to-speech", self._timeout_s):
-            pass
 
     async def synthesize(self, text: str) -> AsyncGenerator[SpeechAudio, None]:
         """Speech for ``text`` as the server streams it (pieces of about a sentence)."""
@@ -181,7 +192,7 @@ class WyomingTTS:
         if not text:
             return
         voice = SynthesizeVoice(name=self._voice) if self._voice else None
-        async with _Connection(self.uri, "text-to-speech", self._timeout_s) as conn:
+        async with self._connect() as conn:
             await conn.write(Synthesize(text=text, voice=voice))
             pending = b""
             rate = 0
@@ -201,9 +212,6 @@ class WyomingTTS:
                     break
             if pending:
                 yield SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
-
-    async def aclose(self) -> None:
-        """Nothing stays open between requests."""
 
 
 def _wake_key(name: str) -> str:

@@ -7,6 +7,7 @@ from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -40,6 +41,23 @@ class ComposerEdit(QPlainTextEdit):
             self.submitted.emit()
             return
         super().keyPressEvent(event)
+
+
+def _pane(
+    top: QWidget, body: QWidget, bottom: QLayout, margins: tuple[int, int, int, int]
+) -> QWidget:
+    """One side of the splitter: ``top``, then ``body`` taking the spare height, then ``bottom``.
+
+    Both sides are built this way so the list and the transcript grow together when the window
+    is resized; ``margins`` keep the gap at the splitter narrower than at the window edge.
+    """
+    pane = QWidget()
+    layout = QVBoxLayout(pane)
+    layout.setContentsMargins(*margins)
+    layout.addWidget(top)
+    layout.addWidget(body, 1)
+    layout.addLayout(bottom)
+    return pane
 
 
 class ChatWindowView(QMainWindow):
@@ -84,12 +102,7 @@ class ChatWindowView(QMainWindow):
         buttons = QHBoxLayout()
         for button in (self.new_button, self.rename_button, self.delete_button):
             buttons.addWidget(button)
-        left = QWidget()
-        left_layout = QVBoxLayout(left)
-        left_layout.setContentsMargins(8, 8, 4, 8)
-        left_layout.addWidget(self.search)
-        left_layout.addWidget(self.conversations, 1)
-        left_layout.addLayout(buttons)
+        left = _pane(self.search, self.conversations, buttons, (8, 8, 4, 8))
 
         # Right: banner, transcript, composer.
         self.banner = QLabel()
@@ -119,12 +132,7 @@ class ChatWindowView(QMainWindow):
         composer_row = QHBoxLayout()
         composer_row.addWidget(self.composer, 1)
         composer_row.addLayout(send_column)
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(4, 8, 8, 8)
-        right_layout.addWidget(self.banner)
-        right_layout.addWidget(self.transcript, 1)
-        right_layout.addLayout(composer_row)
+        right = _pane(self.banner, self.transcript, composer_row, (4, 8, 8, 8))
 
         splitter = QSplitter()
         splitter.addWidget(left)

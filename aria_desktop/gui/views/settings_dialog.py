@@ -27,6 +27,12 @@ from PySide6.QtWidgets import (
 
 from aria_desktop.domain.audio import WHISPER_LANGUAGES
 from aria_desktop.domain.config import SettingInfo
+from aria_desktop.gui.views._widgets import (
+    HOTKEYS,
+    hotkey_edit,
+    init_secondary_window,
+    wrapped_label,
+)
 
 __all__ = ["FieldWidget", "SettingsDialogView"]
 
@@ -49,19 +55,28 @@ _FOLDER_KEYS = ("voice.stt.model",)
 
 def error_label() -> QLabel:
     """A hidden red line under a field, shown with the reason when its value is refused."""
-    label = QLabel("")
-    label.setStyleSheet(_ERROR_STYLE)
-    label.setWordWrap(True)
+    label = wrapped_label("", _ERROR_STYLE)
     label.hide()
     return label
 
 
 def note(text: str) -> QLabel:
     """A grey explanatory paragraph."""
-    label = QLabel(text)
-    label.setWordWrap(True)
-    label.setStyleSheet("color: #4b5563;")
-    return label
+    return wrapped_label(text, "color: #4b5563;")
+
+
+def field_row(field: QWidget, *buttons: QWidget) -> QWidget:
+    """``field`` taking the spare width with its ``buttons`` beside it, as one form cell.
+
+    No margins, so the row lines up with the single-widget fields above and below it.
+    """
+    row_widget = QWidget()
+    row = QHBoxLayout(row_widget)
+    row.setContentsMargins(0, 0, 0, 0)
+    row.addWidget(field, 1)
+    for button in buttons:
+        row.addWidget(button)
+    return row_widget
 
 
 class SettingsDialogView(QDialog):
@@ -69,9 +84,7 @@ class SettingsDialogView(QDialog):
 
     def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("ARIA — Settings")
-        self.setWindowIcon(icon)
-        self.setModal(False)
+        init_secondary_window(self, title="ARIA — Settings", icon=icon)
         self.resize(720, 600)
         self.errors: dict[str, QLabel] = {}
         self.generic: dict[str, FieldWidget] = {}
@@ -120,12 +133,7 @@ class SettingsDialogView(QDialog):
         self.ollama_url.setPlaceholderText("http://127.0.0.1:11434")
         self.test_button = QPushButton("Test connection")
         self.test_button.setObjectName("testConnection")
-        url_row = QHBoxLayout()
-        url_row.addWidget(self.ollama_url, 1)
-        url_row.addWidget(self.test_button)
-        url_widget = QWidget()
-        url_widget.setLayout(url_row)
-        url_row.setContentsMargins(0, 0, 0, 0)
+        url_widget = field_row(self.ollama_url, self.test_button)
         self._field(form, "Ollama address", "llm.ollama.url", url_widget)
         self.test_result = QLabel("")
         self.test_result.setObjectName("testResult")
@@ -141,13 +149,7 @@ class SettingsDialogView(QDialog):
         self.anthropic_key.setPlaceholderText("sk-ant-…  (stored in the system keyring)")
         self.store_key_button = QPushButton("Store key")
         self.remove_key_button = QPushButton("Remove")
-        key_row = QHBoxLayout()
-        key_row.setContentsMargins(0, 0, 0, 0)
-        key_row.addWidget(self.anthropic_key, 1)
-        key_row.addWidget(self.store_key_button)
-        key_row.addWidget(self.remove_key_button)
-        key_widget = QWidget()
-        key_widget.setLayout(key_row)
+        key_widget = field_row(self.anthropic_key, self.store_key_button, self.remove_key_button)
         self._field(form, "Anthropic API key", "secret.anthropic_api_key", key_widget)
         self.key_status = QLabel("")
         form.addRow("", self.key_status)
@@ -208,12 +210,8 @@ class SettingsDialogView(QDialog):
             self.generic[info.key] = widget
             shown: QWidget = widget
             if info.key in _FOLDER_KEYS:
-                shown = QWidget()
-                row = QHBoxLayout(shown)
-                row.setContentsMargins(0, 0, 0, 0)
-                row.addWidget(widget, 1)
                 self.folder_buttons[info.key] = QPushButton("Folder…")
-                row.addWidget(self.folder_buttons[info.key])
+                shown = field_row(widget, self.folder_buttons[info.key])
             self._field(form, label.capitalize(), info.key, shown)
             if info.key in _NOTES:
                 form.addRow("", note(_NOTES[info.key]))
@@ -225,14 +223,8 @@ class SettingsDialogView(QDialog):
         self.hotkeys_enabled = QCheckBox("Use global hotkeys")
         form.addRow("", self.hotkeys_enabled)
         self.hotkey_edits: dict[str, QKeySequenceEdit] = {}
-        for key, text in (
-            ("gui.hotkey_quick_ask", "Quick ask"),
-            ("gui.hotkey_push_to_talk", "Push to talk (hold)"),
-            ("gui.hotkey_stop", "Stop everything"),
-        ):
-            edit = QKeySequenceEdit()
-            edit.setMaximumSequenceLength(1)
-            edit.setClearButtonEnabled(True)
+        for key, text in HOTKEYS:
+            edit = hotkey_edit()
             self.hotkey_edits[key] = edit
             self._field(form, text, key, edit)
         self.hotkey_status = note("")
@@ -256,14 +248,12 @@ class SettingsDialogView(QDialog):
         self.show_token_button.setCheckable(True)
         self.copy_token_button = QPushButton("Copy")
         self.rotate_token_button = QPushButton("Rotate…")
-        row = QHBoxLayout()
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.api_token, 1)
-        row.addWidget(self.show_token_button)
-        row.addWidget(self.copy_token_button)
-        row.addWidget(self.rotate_token_button)
-        widget = QWidget()
-        widget.setLayout(row)
+        widget = field_row(
+            self.api_token,
+            self.show_token_button,
+            self.copy_token_button,
+            self.rotate_token_button,
+        )
         self._field(form, "API token", "api.token", widget)
         return page
 

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QKeySequenceEdit,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -20,13 +19,14 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
+from aria_desktop.gui.views._widgets import (
+    HOTKEYS,
+    hotkey_edit,
+    init_secondary_window,
+    wrapped_label,
+)
+
 __all__ = ["WizardView"]
-
-
-def _text(text: str) -> QLabel:
-    label = QLabel(text)
-    label.setWordWrap(True)
-    return label
 
 
 class WizardView(QWizard):
@@ -34,9 +34,7 @@ class WizardView(QWizard):
 
     def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Welcome to ARIA")
-        self.setWindowIcon(icon)
-        self.setModal(False)
+        init_secondary_window(self, title="Welcome to ARIA", icon=icon)
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.resize(640, 480)
         self.page_validator: Callable[[int], bool] = lambda _page: True
@@ -44,7 +42,7 @@ class WizardView(QWizard):
         server = QWizardPage()
         server.setTitle("Your language model")
         server.setSubTitle("ARIA talks to Ollama, on this computer or on a GPU machine nearby.")
-        self.server_status = _text("Looking for Ollama on this computer…")
+        self.server_status = wrapped_label("Looking for Ollama on this computer…")
         self.server_status.setObjectName("serverStatus")
         self.url = QLineEdit("http://127.0.0.1:11434")
         self.url.setObjectName("wizardUrl")
@@ -62,7 +60,7 @@ class WizardView(QWizard):
         layout.addWidget(self.server_status)
         layout.addLayout(form)
         layout.addWidget(
-            _text(
+            wrapped_label(
                 "On another machine? Start it with OLLAMA_HOST=0.0.0.0 and enter "
                 "its address, e.g. http://192.168.1.20:11434."
             )
@@ -80,7 +78,7 @@ class WizardView(QWizard):
         self.cloud_key = QLineEdit()
         self.cloud_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.cloud_key.setPlaceholderText("Anthropic API key (stored in the system keyring)")
-        self.cloud_error = _text("")
+        self.cloud_error = wrapped_label("")
         self.cloud_error.setStyleSheet("color: #b42318;")
         layout = QVBoxLayout(cloud)
         layout.addWidget(self.use_cloud)
@@ -96,21 +94,21 @@ class WizardView(QWizard):
         )
         layout = QVBoxLayout(permissions)
         layout.addWidget(
-            _text(
+            wrapped_label(
                 "<b>Microphone.</b> With voice installed, ARIA can listen for its wake word "
                 "or while you hold the push-to-talk key. Audio is processed on your machines "
                 "and not stored."
             )
         )
         layout.addWidget(
-            _text(
+            wrapped_label(
                 "<b>Computer control.</b> ARIA can move the mouse and type for you. Every action "
                 "passes safety rules, risky ones wait for your approval, and a Stop button and "
                 "hotkey stop it at once."
             )
         )
         layout.addWidget(
-            _text(
+            wrapped_label(
                 "Turn either on later from the tray menu (Mute microphone, "
                 "Computer control) or in Settings."
             )
@@ -123,17 +121,11 @@ class WizardView(QWizard):
         keys.setSubTitle("Press a combination to change one; clear it to turn it off.")
         self.hotkeys: dict[str, QKeySequenceEdit] = {}
         form = QFormLayout(keys)
-        for key, text in (
-            ("gui.hotkey_quick_ask", "Quick ask"),
-            ("gui.hotkey_push_to_talk", "Push to talk (hold)"),
-            ("gui.hotkey_stop", "Stop everything"),
-        ):
-            edit = QKeySequenceEdit()
-            edit.setMaximumSequenceLength(1)
-            edit.setClearButtonEnabled(True)
+        for key, text in HOTKEYS:
+            edit = hotkey_edit()
             self.hotkeys[key] = edit
             form.addRow(text, edit)
-        self.finish_error = _text("")
+        self.finish_error = wrapped_label("")
         self.finish_error.setStyleSheet("color: #b42318;")
         form.addRow(self.finish_error)
         self.addPage(keys)

@@ -1,0 +1,51 @@
+"""Small building blocks the secondary windows (settings, wizard) share."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QDialog, QKeySequenceEdit, QLabel
+
+__all__ = ["HOTKEYS", "hotkey_edit", "init_secondary_window", "wrapped_label"]
+
+#: The global hotkeys the user can set (setting key, label), in the order both windows list them.
+HOTKEYS = (
+    ("gui.hotkey_quick_ask", "Quick ask"),
+    ("gui.hotkey_push_to_talk", "Push to talk (hold)"),
+    ("gui.hotkey_stop", "Stop everything"),
+)
+
+
+def wrapped_label(text: str, style: str = "") -> QLabel:
+    """A label whose text wraps to the width it is given, optionally styled.
+
+    Explanations and error messages are sentences of unknown length; unwrapped they would
+    widen the whole window instead of growing downwards.
+    """
+    label = QLabel(text)
+    label.setWordWrap(True)
+    if style:
+        label.setStyleSheet(style)
+    return label
+
+
+def init_secondary_window(window: QDialog, *, title: str, icon: QIcon) -> None:
+    """Give ``window`` its title and ARIA's icon, and make it non-modal.
+
+    Settings and the wizard open beside the chat window, which must stay usable meanwhile
+    (the user may want to read a reply while changing a setting), so neither blocks it.
+    """
+    window.setWindowTitle(title)
+    window.setWindowIcon(icon)
+    window.setModal(False)
+
+
+def hotkey_edit() -> QKeySequenceEdit:
+    """An editor for one global hotkey: a single combination, clearable to turn it off.
+
+    A global hotkey is one key combination, not a chord of several, so the editor stops after
+    the first; settings and the wizard must accept the same values, so they share it.
+    """
+    edit = QKeySequenceEdit()
+    edit.setMaximumSequenceLength(1)
+    edit.setClearButtonEnabled(True)
+    return edit
