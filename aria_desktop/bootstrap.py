@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from aria_desktop import __version__, paths
-from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
 
 if TYPE_CHECKING:
@@ -30,7 +29,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.assistant import LocalAssistant
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.core.bus import EventBus
-    from aria_desktop.core.computer import ComputerAgent
+    from aria_desktop.core.computer import ComputerAgent, ComputerUse
     from aria_desktop.core.memory import MemoryConfig, MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import (
@@ -574,6 +573,7 @@ def build_computer(
     from aria_desktop.computer.ocr import TesseractOcr
     from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig
     from aria_desktop.computer.thumbnails import ThumbnailStore
+    from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
 
     cs = settings.computer
     policy = ComputerPolicy(

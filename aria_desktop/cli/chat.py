@@ -8,6 +8,7 @@ import contextlib
 import json
 import signal
 import sys
+from typing import TYPE_CHECKING
 
 from aria_desktop import __version__
 from aria_desktop.cli._assistant import open_assistant
@@ -19,21 +20,15 @@ from aria_desktop.cli._common import (
     print_json,
     report,
 )
-from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.commands import ConfirmAction, StartTurn
 from aria_desktop.domain.errors import AriaError, ConfirmationError
-from aria_desktop.domain.events import (
-    ActionConfirmRequest,
-    BackendFallback,
-    ErrorEvent,
-    Event,
-    LlmDelta,
-    RunEnd,
-    ToolCallEvent,
-    ToolResultEvent,
-)
-from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.settings import Settings
+
+if TYPE_CHECKING:
+    # The domain events, commands and ports are imported where a handler uses them: every
+    # ``aria`` command imports this module to build the parser, and most never run a turn
+    # (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.core.ports import Assistant
+    from aria_desktop.domain.events import ActionConfirmRequest, Event
 
 __all__ = ["register"]
 
@@ -58,11 +53,22 @@ class _ChatRenderer:
     """
 
     def __init__(self, *, as_json: bool) -> None:
+        from aria_desktop.domain.transcript import TurnTranscript
+
         self.as_json = as_json
         self.transcript = TurnTranscript()
         self.wrote_text = False
 
     def render(self, event: Event) -> None:
+        from aria_desktop.domain.events import (
+            BackendFallback,
+            ErrorEvent,
+            LlmDelta,
+            RunEnd,
+            ToolCallEvent,
+            ToolResultEvent,
+        )
+
         self.transcript.add(event)
         if self.as_json:
             print_json(event.to_dict())
@@ -136,6 +142,9 @@ async def _run_one_turn(
 
     Works the same in-process and against a running ARIA's API (``Assistant``).
     """
+    from aria_desktop.domain.commands import ConfirmAction, StartTurn
+    from aria_desktop.domain.events import ActionConfirmRequest, RunEnd
+
     renderer = _ChatRenderer(as_json=as_json)
     sub = assistant.subscribe()
     try:

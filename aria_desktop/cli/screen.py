@@ -16,31 +16,20 @@ import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
-from aria_desktop.core.ports import Assistant, EventSubscription
-from aria_desktop.domain.commands import ClickText, ConfirmAction, RunComputerTask, StopEverything
-from aria_desktop.domain.computer import (
-    ComputerActionOutcome,
-    ComputerTaskStarted,
-    Grounding,
-    Rect,
-    ScreenText,
-)
 from aria_desktop.domain.errors import AriaError, ConfirmationError
-from aria_desktop.domain.events import (
-    ActionConfirmRequest,
-    ComputerActionEnd,
-    ComputerActionStart,
-    ComputerTaskEnd,
-    ComputerTaskStart,
-    ErrorEvent,
-    Event,
-    ScreenTextFlagged,
-)
 from aria_desktop.settings import Settings
+
+if TYPE_CHECKING:
+    # The domain events, commands and ports are imported where a handler uses them: every
+    # ``aria`` command imports this module to build the parser, and most never run a turn
+    # (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.core.ports import Assistant, EventSubscription
+    from aria_desktop.domain.computer import Grounding, Rect, ScreenText
+    from aria_desktop.domain.events import ActionConfirmRequest, Event
 
 __all__ = ["register"]
 
@@ -73,6 +62,8 @@ def register(sub: Subparsers) -> None:
 
 
 def _region(text: str | None) -> Rect | None:
+    from aria_desktop.domain.computer import Rect
+
     if not text:
         return None
     try:
@@ -170,6 +161,9 @@ async def _confirm_at_terminal(event: ActionConfirmRequest) -> bool:
 
 async def _answer_confirmations(assistant: Assistant, sub: EventSubscription) -> None:
     """Forward the computer's confirmation requests to the terminal (runs until cancelled)."""
+    from aria_desktop.domain.commands import ConfirmAction
+    from aria_desktop.domain.events import ActionConfirmRequest
+
     async for event in sub:
         if isinstance(event, ActionConfirmRequest) and event.tool == "computer":
             approved = await _confirm_at_terminal(event)
@@ -180,6 +174,9 @@ async def _answer_confirmations(assistant: Assistant, sub: EventSubscription) ->
 
 
 async def _cmd_click(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.domain.commands import ClickText
+    from aria_desktop.domain.computer import ComputerActionOutcome
+
     async with open_assistant(settings) as assistant:
         sub = assistant.subscribe()
         answering = asyncio.create_task(
@@ -214,6 +211,15 @@ async def _cmd_click(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _render(event: Event) -> None:
+    from aria_desktop.domain.events import (
+        ComputerActionEnd,
+        ComputerActionStart,
+        ComputerTaskEnd,
+        ComputerTaskStart,
+        ErrorEvent,
+        ScreenTextFlagged,
+    )
+
     if isinstance(event, ComputerTaskStart):
         where = f"{event.backend} · {event.model}" if event.backend else "no model"
         dry = " (dry run: nothing is performed)" if event.dry_run else ""
@@ -240,6 +246,10 @@ async def _cmd_do(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _run_task(assistant: Assistant, args: argparse.Namespace) -> int:
     """Start the task and render its events until it ends (in-process or over the API)."""
+    from aria_desktop.domain.commands import ConfirmAction, RunComputerTask, StopEverything
+    from aria_desktop.domain.computer import ComputerTaskStarted
+    from aria_desktop.domain.events import ActionConfirmRequest, ComputerTaskEnd
+
     loop = asyncio.get_running_loop()
     sub = assistant.subscribe()
     status = "error"

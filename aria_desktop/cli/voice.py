@@ -9,7 +9,7 @@ import dataclasses
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
@@ -20,23 +20,13 @@ from aria_desktop.cli._common import (
     print_json,
 )
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import (
-    ErrorEvent,
-    Event,
-    LlmDelta,
-    RunEnd,
-    RunStart,
-    SttEnd,
-    SttStart,
-    SttVadEnd,
-    SttVadStart,
-    TtsEnd,
-    TtsStart,
-    VoiceLoadEnd,
-    WakeEnd,
-    WakeStart,
-)
 from aria_desktop.settings import Settings
+
+if TYPE_CHECKING:
+    # The domain events, commands and ports are imported where a handler uses them: every
+    # ``aria`` command imports this module to build the parser, and most never run a turn
+    # (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.domain.events import Event
 
 __all__ = ["register"]
 
@@ -93,6 +83,7 @@ def register(sub: Subparsers) -> None:
 async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bootstrap import build_speech
     from aria_desktop.core.bus import EventBus
+    from aria_desktop.domain.events import ErrorEvent
     from aria_desktop.voice.audio import WavSink
 
     text = " ".join(args.text)
@@ -174,6 +165,22 @@ class _StagePrinter:
         err(f"[{ts - self.started:7.3f} s] {text}")
 
     def render(self, event: Event) -> None:
+        from aria_desktop.domain.events import (
+            ErrorEvent,
+            LlmDelta,
+            RunEnd,
+            RunStart,
+            SttEnd,
+            SttStart,
+            SttVadEnd,
+            SttVadStart,
+            TtsEnd,
+            TtsStart,
+            VoiceLoadEnd,
+            WakeEnd,
+            WakeStart,
+        )
+
         ts = event.ts
         self.marks.setdefault(event.type, ts)
         if isinstance(event, VoiceLoadEnd):
@@ -256,6 +263,7 @@ def _open_pcm(args: argparse.Namespace) -> Any:
 
 async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.bootstrap import build_app, build_voice
+    from aria_desktop.domain.events import ErrorEvent, SttEnd, TtsEnd
     from aria_desktop.voice.audio import WavSink, WavSource
 
     if args.pcm is None and (args.rate != 16_000 or args.channels != 1):

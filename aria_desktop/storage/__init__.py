@@ -21,26 +21,30 @@ Public names:
 
 from __future__ import annotations
 
-from aria_desktop.storage.connection import (
-    Connection,
-    SQLiteInfo,
-    connect,
-    load_vec,
-    sqlite_info,
-)
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.fusion import RRF_K, Fused, Prior, fuse
-from aria_desktop.storage.migrations import MIGRATIONS, Migration, migrate, schema_version
-from aria_desktop.storage.owner_lock import OwnerInfo, OwnerLock, lock_path_for, read_owner
-from aria_desktop.storage.text import (
-    content_hash,
-    fts_query,
-    normalize_content,
-    query_terms,
-    term_coverage,
-)
-from aria_desktop.storage.vectors import VectorIndex, VectorTable, cosine_from_l2
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aria_desktop.storage.connection import (
+        Connection,
+        SQLiteInfo,
+        connect,
+        load_vec,
+        sqlite_info,
+    )
+    from aria_desktop.storage.conversations import SQLiteConversationStore
+    from aria_desktop.storage.database import Database
+    from aria_desktop.storage.fusion import RRF_K, Fused, Prior, fuse
+    from aria_desktop.storage.migrations import MIGRATIONS, Migration, migrate, schema_version
+    from aria_desktop.storage.owner_lock import OwnerInfo, OwnerLock, lock_path_for, read_owner
+    from aria_desktop.storage.text import (
+        content_hash,
+        fts_query,
+        normalize_content,
+        query_terms,
+        term_coverage,
+    )
+    from aria_desktop.storage.vectors import VectorIndex, VectorTable, cosine_from_l2
 
 __all__ = [
     "MIGRATIONS",
@@ -71,3 +75,56 @@ __all__ = [
     "sqlite_info",
     "term_coverage",
 ]
+
+# Each public name is imported from its module on first use (PEP 562), not here: a CLI
+# command that only reads the owner lock (``storage.owner_lock``) must not import the
+# conversation store, the database threads and the migrations with it
+# (ARCHITECTURE.md: start-up cost).
+_MODULE_OF = {
+    "Connection": "connection",
+    "SQLiteInfo": "connection",
+    "connect": "connection",
+    "load_vec": "connection",
+    "sqlite_info": "connection",
+    "SQLiteConversationStore": "conversations",
+    "Database": "database",
+    "RRF_K": "fusion",
+    "Fused": "fusion",
+    "Prior": "fusion",
+    "fuse": "fusion",
+    "MIGRATIONS": "migrations",
+    "Migration": "migrations",
+    "migrate": "migrations",
+    "schema_version": "migrations",
+    "OwnerInfo": "owner_lock",
+    "OwnerLock": "owner_lock",
+    "lock_path_for": "owner_lock",
+    "read_owner": "owner_lock",
+    "content_hash": "text",
+    "fts_query": "text",
+    "normalize_content": "text",
+    "query_terms": "text",
+    "term_coverage": "text",
+    "VectorIndex": "vectors",
+    "VectorTable": "vectors",
+    "cosine_from_l2": "vectors",
+}
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported from its module the first time it is asked for.
+
+    Raises:
+        AttributeError: ``name`` is not one of the package's public names.
+    """
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    """The public names, as ``dir()`` showed them when they were imported eagerly."""
+    return sorted({*globals(), *__all__})

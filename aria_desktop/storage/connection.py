@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import importlib.util
 import logging
+import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,12 +219,27 @@ def connect(path: Path | str, *, read_only: bool = False) -> Connection:
     return conn
 
 
+@functools.cache
+def _vec_extension() -> str | None:
+    """The path ``sqlite_vec.load`` loads (``<package>/vec0``), or None when not installed.
+
+    Found without importing the package: ``import sqlite_vec`` imports numpy for helpers
+    ARIA does not use (about 0.1 s of CPU), which every command that opens the database
+    would pay (ARCHITECTURE.md: start-up cost). The path is the package's own
+    ``loadable_path()`` of the pinned version (SQLite adds the platform's suffix).
+    """
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = next(iter(spec.submodule_search_locations))
+    return os.path.normpath(os.path.join(folder, "vec0"))
+
+
 def _try_load_vec(conn: Connection) -> str | None:
     """Load sqlite-vec into ``conn``; return None on success, else the reason it failed."""
-    try:
-        import sqlite_vec  # optional dependency; imported lazily, only here
-    except ImportError as exc:
-        return f"sqlite-vec is not installed ({exc})"
+    extension = _vec_extension()
+    if extension is None:
+        return "sqlite-vec is not installed (No module named 'sqlite_vec')"
     enable = getattr(conn, "enable_load_extension", None)
     if enable is None:
         return f"SQLite driver {type(conn).__module__} cannot load extensions"
@@ -230,7 +247,7 @@ def _try_load_vec(conn: Connection) -> str | None:
     try:
         enable(True)
         try:
-            sqlite_vec.load(conn)
+            conn.load_extension(extension)
         finally:
             enable(False)
     except failures as exc:

@@ -5,7 +5,8 @@ They satisfy the ``core.ports`` voice protocols structurally.
 
 Import the submodules directly; each one imports its heavy library lazily:
 
-- ``voice.audio``: WAV/raw-PCM sources, the WAV sink, resampling (numpy, scipy)
+- ``voice.audio``: WAV/raw-PCM sources, the WAV sink, resampling (numpy)
+- ``voice.resample``: the polyphase resampling filter (numpy)
 - ``voice.devices``: microphone, speaker and device listing (sounddevice)
 - ``voice.wakeword``: openWakeWord detector (openwakeword)
 - ``voice.whisper``: faster-whisper speech-to-text and Silero VAD (faster_whisper)

@@ -3,8 +3,9 @@
 WAV and raw-PCM sources, the WAV sink, conversion to the pipeline's 16 kHz mono, and numpy
 views for the model adapters.
 
-The only module that imports numpy and scipy at run time (the model adapters get their arrays
-from here).
+With ``voice.resample`` (the polyphase filter it resamples with), the only module that
+imports numpy for audio at run time (the model adapters get their arrays from here); nothing
+imports SciPy, whose ``scipy.signal`` alone costs about a second of start-up.
 """
 
 from __future__ import annotations
@@ -87,12 +88,9 @@ def resample_pcm(pcm: bytes, from_rate_hz: int, to_rate_hz: int, channels: int =
         usable = len(samples) - len(samples) % channels
         samples = samples[:usable].reshape(-1, channels).mean(axis=1)
     if from_rate_hz != to_rate_hz and len(samples):
-        from math import gcd
+        from aria_desktop.voice.resample import resample_poly
 
-        from scipy.signal import resample_poly
-
-        g = gcd(int(from_rate_hz), int(to_rate_hz))
-        samples = resample_poly(samples, to_rate_hz // g, from_rate_hz // g).astype(np.float32)
+        samples = resample_poly(samples, int(to_rate_hz), int(from_rate_hz))
     return bytes(np.clip(np.round(samples), -32768, 32767).astype("<i2").tobytes())
 
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
-import importlib.metadata
 import importlib.util
 import json
 import logging
@@ -280,6 +279,11 @@ class _Half:
 
 def _base_parts() -> tuple[_Half, ...]:
     """Both installed halves, or VoiceModelError with the pip command that installs them."""
+    # Imported here: only the base model needs the halves' versions, and importlib.metadata
+    # costs ~10 ms that ``aria transcribe`` with tiny.en does not (ARCHITECTURE.md: start-up
+    # cost).
+    from importlib import metadata
+
     halves = []
     missing = []
     for part in _BASE_PARTS:
@@ -290,8 +294,8 @@ def _base_parts() -> tuple[_Half, ...]:
             missing.append(part.distribution)
             continue
         try:
-            version = importlib.metadata.version(part.distribution)
-        except importlib.metadata.PackageNotFoundError:
+            version = metadata.version(part.distribution)
+        except metadata.PackageNotFoundError:
             version = "unknown"
         halves.append(_Half(part, folder, version))
     if missing:

@@ -114,6 +114,35 @@ def test_sqlite_vec_loads_through_the_factory_and_answers_knn_queries() -> None:
         conn.close()
 
 
+def test_sqlite_vec_loads_the_packages_own_library_without_importing_numpy() -> None:
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from aria_desktop.storage.connection import connect, load_vec\n"
+        "conn = connect(':memory:')\n"
+        "assert load_vec(conn)\n"
+        "print(sorted(m for m in ('numpy', 'sqlite_vec') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    sqlite_vec = pytest.importorskip("sqlite_vec")
+    assert connection._vec_extension() == sqlite_vec.loadable_path()
+
+
+def test_a_missing_sqlite_vec_is_reported_as_not_installed(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(connection, "_vec_extension", lambda: None)
+    conn = connect(":memory:")
+    try:
+        with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
+            assert load_vec(conn) is False
+        assert "sqlite-vec is not installed" in caplog.text
+    finally:
+        conn.close()
+
+
 def test_load_vec_returns_false_and_logs_why_when_driver_cannot_load_extensions(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
