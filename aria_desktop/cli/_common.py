@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
 
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
+
+if TYPE_CHECKING:
+    from aria_desktop.domain.events import ActionConfirmRequest
 
 __all__ = [
     "EXIT_FAILURE",
@@ -55,3 +59,23 @@ def print_json(data: Any, stream: TextIO | None = None) -> None:
 def fmt_time(unix_s: float) -> str:
     """Local time as ``YYYY-MM-DD HH:MM``."""
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(unix_s))
+
+
+async def confirm_at_terminal(event: ActionConfirmRequest, *, what: str) -> bool:
+    """Ask at the terminal, the CLI's out-of-band channel; no terminal or no answer is a deny.
+
+    Args:
+        event: the confirmation request.
+        what: how the request is named when there is no terminal to ask (the tool's name in a
+            chat, the action's summary for a click).
+    """
+    if not sys.stdin.isatty():
+        err(f"[{what}: needs confirmation; no terminal to ask — denied]")
+        return False
+    prompt = f"ARIA wants to: {event.summary}\n  ({event.reason}) Allow? [y/N] "
+    try:
+        async with asyncio.timeout(event.timeout_s):
+            answer = await asyncio.to_thread(input, prompt)
+    except (TimeoutError, EOFError):
+        return False
+    return answer.strip().lower() in {"y", "yes"}

@@ -16,6 +16,7 @@ from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
     Subparsers,
+    confirm_at_terminal,
     err,
     print_json,
     report,
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     # ``aria`` command imports this module to build the parser, and most never run a turn
     # (ARCHITECTURE.md: start-up cost).
     from aria_desktop.core.ports import Assistant
-    from aria_desktop.domain.events import ActionConfirmRequest, Event
+    from aria_desktop.domain.events import Event
 
 __all__ = ["register"]
 
@@ -117,20 +118,6 @@ class _ChatRenderer:
             self.wrote_text = False
 
 
-async def _ask_confirmation(event: ActionConfirmRequest) -> bool:
-    """Ask at the terminal (the out-of-band channel for the CLI); no terminal means deny."""
-    if not sys.stdin.isatty():
-        err(f"[{event.tool} needs confirmation; no terminal to ask — denied]")
-        return False
-    prompt = f"ARIA wants to: {event.summary}\n  ({event.reason}) Allow? [y/N] "
-    try:
-        async with asyncio.timeout(event.timeout_s):
-            answer = await asyncio.to_thread(input, prompt)
-    except (TimeoutError, EOFError):
-        return False
-    return answer.strip().lower() in {"y", "yes"}
-
-
 async def _run_one_turn(
     assistant: Assistant,
     text: str,
@@ -163,7 +150,7 @@ async def _run_one_turn(
                     continue
                 renderer.render(event)
                 if isinstance(event, ActionConfirmRequest):
-                    approved = await _ask_confirmation(event)
+                    approved = await confirm_at_terminal(event, what=event.tool)
                     with contextlib.suppress(ConfirmationError):
                         await assistant.confirm_action(
                             ConfirmAction(

@@ -13,13 +13,19 @@ import argparse
 import asyncio
 import contextlib
 import signal
-import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.cli._assistant import open_assistant
-from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
+from aria_desktop.cli._common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    Subparsers,
+    confirm_at_terminal,
+    err,
+    print_json,
+)
 from aria_desktop.domain.errors import AriaError, ConfirmationError
 from aria_desktop.settings import Settings
 
@@ -29,7 +35,7 @@ if TYPE_CHECKING:
     # (ARCHITECTURE.md: start-up cost).
     from aria_desktop.core.ports import Assistant, EventSubscription
     from aria_desktop.domain.computer import Grounding, Rect, ScreenText
-    from aria_desktop.domain.events import ActionConfirmRequest, Event
+    from aria_desktop.domain.events import Event
 
 __all__ = ["register"]
 
@@ -145,20 +151,6 @@ def _print_grounding(grounding: Grounding, *, as_json: bool) -> None:
         )
 
 
-async def _confirm_at_terminal(event: ActionConfirmRequest) -> bool:
-    """Ask at the terminal (the CLI's out-of-band channel); no terminal or no answer = deny."""
-    if not sys.stdin.isatty():
-        err(f"[{event.summary}: needs confirmation; no terminal to ask — denied]")
-        return False
-    prompt = f"ARIA wants to: {event.summary}\n  ({event.reason}) Allow? [y/N] "
-    try:
-        async with asyncio.timeout(event.timeout_s):
-            answer = await asyncio.to_thread(input, prompt)
-    except (TimeoutError, EOFError):
-        return False
-    return answer.strip().lower() in {"y", "yes"}
-
-
 async def _answer_confirmations(assistant: Assistant, sub: EventSubscription) -> None:
     """Forward the computer's confirmation requests to the terminal (runs until cancelled)."""
     from aria_desktop.domain.commands import ConfirmAction
@@ -166,7 +158,7 @@ async def _answer_confirmations(assistant: Assistant, sub: EventSubscription) ->
 
     async for event in sub:
         if isinstance(event, ActionConfirmRequest) and event.tool == "computer":
-            approved = await _confirm_at_terminal(event)
+            approved = await confirm_at_terminal(event, what=event.summary)
             with contextlib.suppress(ConfirmationError):
                 await assistant.confirm_action(
                     ConfirmAction(request_id=event.request_id, nonce=event.nonce, approved=approved)
@@ -271,7 +263,7 @@ async def _run_task(assistant: Assistant, args: argparse.Namespace) -> int:
             else:
                 _render(event)
             if isinstance(event, ActionConfirmRequest):
-                approved = await _confirm_at_terminal(event)
+                approved = await confirm_at_terminal(event, what=event.summary)
                 with contextlib.suppress(ConfirmationError):
                     await assistant.confirm_action(
                         ConfirmAction(
