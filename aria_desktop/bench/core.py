@@ -22,6 +22,7 @@ from aria_desktop.bench._util import scripted_ollama_server, summary
 from aria_desktop.bench.memory_data import quality_set
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import LlmDelta, RunEnd
+from aria_desktop.domain.memory import MemoryDraft
 from aria_desktop.settings import load_settings
 
 if TYPE_CHECKING:
@@ -138,7 +139,7 @@ async def _seed_memories(app: App, count: int) -> int:
     if app.memory is None:
         return 0
     facts = [item.fact for item in quality_set()]
-    items = ({"content": f"{facts[i % len(facts)]} (note {i})"} for i in range(count))
+    items = (MemoryDraft(content=f"{facts[i % len(facts)]} (note {i})") for i in range(count))
     store = cast("SQLiteMemoryStore", app.memory.store)
     return await store.add_many(items, dedupe=False)
 

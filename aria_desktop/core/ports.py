@@ -41,6 +41,7 @@ from aria_desktop.domain.memory import (
     Memory,
     MemoryAction,
     MemoryCandidate,
+    MemoryDraft,
     MemoryEdit,
     MemoryFilter,
     MemoryHit,
@@ -181,44 +182,15 @@ class MemoryStore(Protocol):
     @property
     def vector_status(self) -> str: ...
 
-    async def add(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 1.0,
-        provenance: str = "manual",
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> tuple[Memory, MemoryAction]: ...
+    async def add(self, draft: MemoryDraft) -> tuple[Memory, MemoryAction]: ...
 
-    async def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory: ...
+    async def update(self, memory_id: str, edit: MemoryEdit) -> Memory: ...
 
     async def forget(self, memory_id: str) -> Memory: ...
 
     async def get(self, memory_id: str) -> Memory | None: ...
 
-    async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]: ...
+    async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]: ...
 
     async def search(self, query: MemoryQuery) -> list[MemoryHit]: ...
 
@@ -226,19 +198,9 @@ class MemoryStore(Protocol):
         self, *, after_days: float, per_day: float, floor: float, now: float | None = None
     ) -> int: ...
 
-    async def add_candidate(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 0.8,
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> MemoryCandidate | None: ...
+    async def add_candidate(self, draft: MemoryDraft) -> MemoryCandidate | None:
+        """Put ``draft`` in the inbox (its provenance is ``conversation`` whatever it says)."""
+        ...
 
     async def list_candidates(self) -> list[MemoryCandidate]: ...
 

@@ -40,10 +40,14 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import (
+    ACTIVE_MEMORIES,
     MEMORY_KINDS,
     Memory,
     MemoryAction,
     MemoryCandidate,
+    MemoryDraft,
+    MemoryEdit,
+    MemoryFilter,
     MemoryHit,
     MemoryKind,
     MemoryQuery,
@@ -455,58 +459,46 @@ class InMemoryMemoryStore:
                     memory, last_accessed_at=now, access_count=memory.access_count + 1
                 )
 
-    async def add(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 1.0,
-        provenance: str = "manual",
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> tuple[Memory, MemoryAction]:
+    async def add(self, draft: MemoryDraft) -> tuple[Memory, MemoryAction]:
         """Store a memory, reinforcing a duplicate or superseding what it replaces."""
-        _check_memory_values(content, kind, importance)
+        _check_memory_values(draft.content, draft.kind, draft.importance)
         now = self._clock()
+        subject = draft.subject.lower()
         active = [m for m in self._memories.values() if m.status == "active"]
         for memory in active:
-            same_subject = memory.subject.lower() == subject.lower()
-            if same_subject and _normalised(memory.content) == _normalised(content):
+            same_subject = memory.subject.lower() == subject
+            if same_subject and _normalised(memory.content) == _normalised(draft.content):
                 reinforced = dataclasses.replace(
                     memory,
-                    importance=max(memory.importance, importance),
-                    confidence=min(1.0, max(memory.confidence, confidence) + 0.1),
-                    topic=memory.topic or topic,
+                    importance=max(memory.importance, draft.importance),
+                    confidence=min(1.0, max(memory.confidence, draft.confidence) + 0.1),
+                    topic=memory.topic or draft.topic,
                     updated_at=now,
                 )
                 self._memories[memory.id] = reinforced
                 self._decayed_at.pop(memory.id, None)
                 return reinforced, "reinforced"
-        replaced = self._require(supersedes) if supersedes else None
-        if replaced is None and topic:
+        replaced = self._require(draft.supersedes) if draft.supersedes else None
+        if replaced is None and draft.topic:
             replaced = next(
                 (
                     m
                     for m in active
-                    if m.subject.lower() == subject.lower() and m.topic.lower() == topic.lower()
+                    if m.subject.lower() == subject and m.topic.lower() == draft.topic.lower()
                 ),
                 None,
             )
         memory = Memory(
             id=f"mem_{uuid.uuid4().hex[:16]}",
-            content=content.strip(),
-            kind=_kind(kind),
-            subject=subject,
-            topic=topic,
-            importance=importance,
-            confidence=confidence,
-            provenance=provenance,
-            conversation_id=conversation_id,
-            message_ids=tuple(message_ids),
+            content=draft.content.strip(),
+            kind=_kind(draft.kind),
+            subject=draft.subject,
+            topic=draft.topic,
+            importance=draft.importance,
+            confidence=draft.confidence,
+            provenance=draft.provenance,
+            conversation_id=draft.conversation_id,
+            message_ids=tuple(draft.message_ids),
             created_at=now,
             updated_at=now,
             supersedes=replaced.id if replaced else None,
@@ -519,24 +511,16 @@ class InMemoryMemoryStore:
         )
         return memory, "superseded"
 
-    async def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory:
+    async def update(self, memory_id: str, edit: MemoryEdit) -> Memory:
         """Edit a memory in place (the user correcting it)."""
-        _check_memory_values(content, kind, importance)
+        _check_memory_values(edit.content, edit.kind, edit.importance)
         memory = self._require(memory_id)
         updated = dataclasses.replace(
             memory,
-            content=memory.content if content is None else content.strip(),
-            kind=memory.kind if kind is None else _kind(kind),
-            subject=memory.subject if subject is None else subject,
-            importance=memory.importance if importance is None else importance,
+            content=memory.content if edit.content is None else edit.content.strip(),
+            kind=memory.kind if edit.kind is None else _kind(edit.kind),
+            subject=memory.subject if edit.subject is None else edit.subject,
+            importance=memory.importance if edit.importance is None else edit.importance,
             updated_at=self._clock(),
         )
         self._memories[memory_id] = updated
@@ -554,25 +538,18 @@ class InMemoryMemoryStore:
         """The memory, whatever its status, or None."""
         return self._memories.get(memory_id)
 
-    async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]:
-        """Memories matching the filters, newest first."""
+    async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]:
+        """Memories matching the filter, newest first."""
+        subject = None if which.subject is None else which.subject.lower()
         chosen = [
             m
             for m in self._memories.values()
-            if (not kinds or m.kind in kinds)
-            and (subject is None or m.subject.lower() == subject.lower())
-            and m.status in statuses
+            if (not which.kinds or m.kind in which.kinds)
+            and (subject is None or m.subject.lower() == subject)
+            and m.status in which.statuses
         ]
         chosen.sort(key=lambda m: m.created_at, reverse=True)
-        return chosen[offset : offset + limit]
+        return chosen[which.offset : which.offset + which.limit]
 
     async def search(self, query: MemoryQuery) -> list[MemoryHit]:
         """Keyword search: memories sharing the most query words first."""
@@ -628,36 +605,24 @@ class InMemoryMemoryStore:
             changed += 1
         return changed
 
-    async def add_candidate(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 0.8,
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> MemoryCandidate | None:
+    async def add_candidate(self, draft: MemoryDraft) -> MemoryCandidate | None:
         """Queue a proposed memory for the user; None when it repeats a memory or candidate."""
-        _check_memory_values(content, kind, importance)
-        key = _normalised(content)
+        _check_memory_values(draft.content, draft.kind, draft.importance)
+        key = _normalised(draft.content)
         known = [m.content for m in self._memories.values() if m.status == "active"]
         known += [c.content for c in self._candidates.values()]
         if any(_normalised(text) == key for text in known):
             return None
         candidate = MemoryCandidate(
             id=f"cand_{uuid.uuid4().hex[:16]}",
-            content=content.strip(),
-            kind=_kind(kind),
-            subject=subject,
-            topic=topic,
-            importance=importance,
-            confidence=confidence,
-            conversation_id=conversation_id,
-            message_ids=tuple(message_ids),
+            content=draft.content.strip(),
+            kind=_kind(draft.kind),
+            subject=draft.subject,
+            topic=draft.topic,
+            importance=draft.importance,
+            confidence=draft.confidence,
+            conversation_id=draft.conversation_id,
+            message_ids=tuple(draft.message_ids),
             created_at=self._clock(),
         )
         self._candidates[candidate.id] = candidate
@@ -677,15 +642,17 @@ class InMemoryMemoryStore:
         """Store the candidate as a memory learned in conversation (the SQLite store's rule)."""
         candidate = self._take_candidate(candidate_id)
         return await self.add(
-            candidate.content,
-            kind=candidate.kind,
-            subject=candidate.subject,
-            topic=candidate.topic,
-            importance=candidate.importance,
-            confidence=candidate.confidence,
-            provenance="conversation",
-            conversation_id=candidate.conversation_id,
-            message_ids=candidate.message_ids,
+            MemoryDraft(
+                content=candidate.content,
+                kind=candidate.kind,
+                subject=candidate.subject,
+                topic=candidate.topic,
+                importance=candidate.importance,
+                confidence=candidate.confidence,
+                provenance="conversation",
+                conversation_id=candidate.conversation_id,
+                message_ids=candidate.message_ids,
+            )
         )
 
     async def reject_candidate(self, candidate_id: str) -> None:
