@@ -20,6 +20,7 @@ import httpx
 
 from aria_desktop.bench._util import scripted_ollama_server, summary
 from aria_desktop.bench.memory_data import quality_set
+from aria_desktop.domain.chat import NewMessage
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import LlmDelta, RunEnd
 from aria_desktop.domain.memory import MemoryDraft
@@ -172,5 +173,5 @@ async def _write_rate(app: App, count: int) -> float:
     conversation = await store.create_conversation("write benchmark")
     started = time.perf_counter()
     for i in range(count):
-        await store.add_message(conversation.id, role="user", content=f"message {i}")
+        await store.add_message(conversation.id, NewMessage(role="user", content=f"message {i}"))
     return count / (time.perf_counter() - started)

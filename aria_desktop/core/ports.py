@@ -11,14 +11,13 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     Conversation,
     LLMChunk,
-    MessageStatus,
+    MessageBody,
     ModelInfo,
-    Role,
+    NewMessage,
     StoredMessage,
     ToolCall,
     ToolCallRecord,
     TurnStarted,
-    Usage,
 )
 from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
 from aria_desktop.domain.computer import (
@@ -116,32 +115,11 @@ class ConversationStore(Protocol):
 
     async def delete_conversation(self, conversation_id: str) -> None: ...
 
-    async def add_message(
-        self,
-        conversation_id: str,
-        *,
-        role: Role,
-        content: str,
-        status: MessageStatus = "complete",
-        tool_calls: Sequence[ToolCall] = (),
-        tool_call_id: str | None = None,
-        name: str | None = None,
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> StoredMessage: ...
+    async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage: ...
 
-    async def update_message(
-        self,
-        message_id: int,
-        *,
-        content: str,
-        status: MessageStatus,
-        tool_calls: Sequence[ToolCall] = (),
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> None: ...
+    async def update_message(self, message_id: int, body: MessageBody) -> None:
+        """Replace content, status and calls; backend, model and usage only when given."""
+        ...
 
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None

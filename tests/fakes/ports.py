@@ -28,7 +28,9 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     Conversation,
     LLMChunk,
+    MessageBody,
     MessageStatus,
+    NewMessage,
     Role,
     StoredMessage,
     StreamEnd,
@@ -257,71 +259,48 @@ class InMemoryConversationStore:
         self._get(conversation_id)
         del self._conversations[conversation_id]
 
-    async def add_message(
-        self,
-        conversation_id: str,
-        *,
-        role: Role,
-        content: str,
-        status: MessageStatus = "complete",
-        tool_calls: Sequence[ToolCall] = (),
-        tool_call_id: str | None = None,
-        name: str | None = None,
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> StoredMessage:
+    async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage:
         """Append a message and mark the conversation active."""
-        if role not in get_args(Role):
-            raise ValueError(f"Unknown message role {role!r}")
-        if status not in get_args(MessageStatus):
-            raise ValueError(f"Unknown message status {status!r}")
+        if message.role not in get_args(Role):
+            raise ValueError(f"Unknown message role {message.role!r}")
+        if message.status not in get_args(MessageStatus):
+            raise ValueError(f"Unknown message status {message.status!r}")
         stored = self._get(conversation_id)
         now = self._clock()
-        message = StoredMessage(
+        saved = StoredMessage(
             id=next(self._message_ids),
             conversation_id=conversation_id,
-            role=role,
-            content=content,
-            status=status,
+            role=message.role,
+            content=message.content,
+            status=message.status,
             created_at=now,
-            tool_calls=tuple(tool_calls),
-            tool_call_id=tool_call_id,
-            name=name,
-            backend=backend,
-            model=model,
-            usage=usage or Usage(),
+            tool_calls=tuple(message.tool_calls),
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            backend=message.backend,
+            model=message.model,
+            usage=message.usage or Usage(),
         )
-        stored.messages.append(message)
+        stored.messages.append(saved)
         self._touch(stored, now)
-        return message
+        return saved
 
-    async def update_message(
-        self,
-        message_id: int,
-        *,
-        content: str,
-        status: MessageStatus,
-        tool_calls: Sequence[ToolCall] = (),
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> None:
+    async def update_message(self, message_id: int, body: MessageBody) -> None:
         """Replace content, status and calls; backend, model and usage only when given."""
-        if status not in get_args(MessageStatus):
-            raise ValueError(f"Unknown message status {status!r}")
+        if body.status not in get_args(MessageStatus):
+            raise ValueError(f"Unknown message status {body.status!r}")
         for stored in self._conversations.values():
             for index, message in enumerate(stored.messages):
                 if message.id != message_id:
                     continue
                 stored.messages[index] = dataclasses.replace(
                     message,
-                    content=content,
-                    status=status,
-                    tool_calls=tuple(tool_calls),
-                    backend=backend or message.backend,
-                    model=model or message.model,
-                    usage=message.usage if usage is None else usage,
+                    content=body.content,
+                    status=body.status,
+                    tool_calls=tuple(body.tool_calls),
+                    backend=body.backend or message.backend,
+                    model=body.model or message.model,
+                    usage=message.usage if body.usage is None else body.usage,
                 )
                 self._touch(stored, self._clock())
                 return

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.core.ports import ConversationStore, MemoryStore
-from aria_desktop.domain.chat import ToolCall, Usage
+from aria_desktop.domain.chat import MessageBody, NewMessage, ToolCall, Usage
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryQuery
 from aria_desktop.memory.store import SQLiteMemoryStore
@@ -72,7 +72,7 @@ async def test_conversations_are_listed_by_activity_and_renaming_is_not_activity
     first = await conversations.create_conversation("first")
     second = await conversations.create_conversation("second")
     assert [c.id for c in await conversations.list_conversations()] == [second.id, first.id]
-    await conversations.add_message(first.id, role="user", content="hello")
+    await conversations.add_message(first.id, NewMessage(role="user", content="hello"))
     await conversations.rename_conversation(second.id, "renamed")
     listed = await conversations.list_conversations()
     assert [(c.id, c.message_count) for c in listed] == [(first.id, 1), (second.id, 0)]
@@ -87,7 +87,7 @@ async def test_conversations_are_listed_by_activity_and_renaming_is_not_activity
     with pytest.raises(NotFoundError):
         await conversations.rename_conversation("missing", "x")
     with pytest.raises(NotFoundError):
-        await conversations.add_message("missing", role="user", content="x")
+        await conversations.add_message("missing", NewMessage(role="user", content="x"))
     with pytest.raises(ValueError, match="negative"):
         await conversations.list_conversations(limit=-1)
 
@@ -97,7 +97,11 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
 ) -> None:
     conversation = await conversations.create_conversation("chat")
     ids = [
-        (await conversations.add_message(conversation.id, role="user", content=f"m{n}")).id
+        (
+            await conversations.add_message(
+                conversation.id, NewMessage(role="user", content=f"m{n}")
+            )
+        ).id
         for n in range(5)
     ]
     assert ids == sorted(ids)
@@ -107,16 +111,18 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
     assert [m.content for m in older] == ["m1", "m2"]
     reply = await conversations.add_message(
         conversation.id,
-        role="assistant",
-        content="",
-        status="interrupted",
-        backend="ollama",
-        model="llama3.2",
-        usage=Usage(input_tokens=3, output_tokens=4),
+        NewMessage(
+            role="assistant",
+            content="",
+            status="interrupted",
+            backend="ollama",
+            model="llama3.2",
+            usage=Usage(input_tokens=3, output_tokens=4),
+        ),
     )
     call = ToolCall(id="call_1", name="echo", arguments={"text": "x"})
     await conversations.update_message(
-        reply.id, content="partial", status="complete", tool_calls=[call]
+        reply.id, MessageBody(content="partial", status="complete", tool_calls=(call,))
     )
     stored = (await conversations.list_messages(conversation.id))[-1]
     assert (stored.content, stored.status, stored.backend, stored.model) == (
@@ -128,7 +134,7 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
     assert stored.usage == Usage(input_tokens=3, output_tokens=4)
     assert stored.tool_calls == (call,)
     with pytest.raises(NotFoundError):
-        await conversations.update_message(10_000, content="x", status="complete")
+        await conversations.update_message(10_000, MessageBody(content="x", status="complete"))
     with pytest.raises(NotFoundError):
         await conversations.list_messages("missing")
 
