@@ -12,7 +12,6 @@ from aria_desktop.domain.chat import (
     Conversation,
     LLMChunk,
     MessageBody,
-    ModelInfo,
     NewMessage,
     StoredMessage,
     ToolCall,
@@ -34,7 +33,6 @@ from aria_desktop.domain.computer import (
 )
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
-from aria_desktop.domain.locality import Locality
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
@@ -61,37 +59,11 @@ class Clock(Protocol):
         ...
 
 
-class ChatBackend(Protocol):
-    """One LLM backend (Ollama, Anthropic, an OpenAI-compatible server).
-
-    ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
-    exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
-    (``aclose``) closes the HTTP stream.
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def model(self) -> str: ...
-
-    @property
-    def capabilities(self) -> frozenset[str]: ...
-
-    @property
-    def locality(self) -> Locality: ...
-
-    def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
-
-    async def list_models(self) -> list[ModelInfo]: ...
-
-    async def aclose(self) -> None: ...
-
-
 class ChatModel(Protocol):
     """What the agent loop talks to: the router over the fallback chain.
 
-    ``stream`` yields like ``ChatBackend.stream_chat`` plus ``FallbackNotice`` values; the final
+    ``stream`` yields what the backends' ``stream_chat`` yields (``llm.router.ChatBackend``:
+    the core never holds a backend, only this router) plus ``FallbackNotice`` values; the final
     ``StreamEnd`` names the backend and model that answered.
     """
 
