@@ -25,8 +25,10 @@ from aria_desktop.bench._util import (
     summary,
 )
 from aria_desktop.bench.memory_data import quality_set
+from aria_desktop.domain.chat import NewMessage
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import LlmDelta, RunEnd
+from aria_desktop.domain.memory import MemoryDraft
 from aria_desktop.settings import load_settings
 
 if TYPE_CHECKING:
@@ -140,7 +142,7 @@ async def _seed_memories(app: App, count: int) -> int:
     if app.memory is None:
         return 0
     facts = [item.fact for item in quality_set()]
-    items = ({"content": f"{facts[i % len(facts)]} (note {i})"} for i in range(count))
+    items = (MemoryDraft(content=f"{facts[i % len(facts)]} (note {i})") for i in range(count))
     store = cast("SQLiteMemoryStore", app.memory.store)
     return await store.add_many(items, dedupe=False)
 
@@ -173,5 +175,5 @@ async def _write_rate(app: App, count: int) -> float:
     conversation = await store.create_conversation("write benchmark")
     started = time.perf_counter()
     for i in range(count):
-        await store.add_message(conversation.id, role="user", content=f"message {i}")
+        await store.add_message(conversation.id, NewMessage(role="user", content=f"message {i}"))
     return count / (time.perf_counter() - started)

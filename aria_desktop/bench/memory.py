@@ -26,7 +26,7 @@ from pathlib import Path
 from aria_desktop.bench._util import percentile
 from aria_desktop.bench.memory_data import quality_set
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.memory import MemoryQuery
+from aria_desktop.domain.memory import MemoryDraft, MemoryFilter, MemoryQuery
 from aria_desktop.memory.embedding import LocalEmbedder
 from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.storage.database import Database
@@ -74,8 +74,9 @@ async def quality_recall(path: Path) -> tuple[Recall, str]:
                 f"The quality check needs vector search: {store.vector_status}",
                 hint="Run `aria doctor` to see what is missing.",
             )
-        await store.add_many(({"content": item.fact} for item in items), dedupe=False)
-        by_content = {m.content: m.id for m in await store.list_memories(limit=10_000)}
+        await store.add_many((MemoryDraft(content=item.fact) for item in items), dedupe=False)
+        stored = await store.list_memories(MemoryFilter(limit=10_000))
+        by_content = {m.content: m.id for m in stored}
         questions: list[tuple[str, str, str]] = []  # (type, question, expected id)
         for item in items:
             if not item.asked:
@@ -171,18 +172,17 @@ async def _speed_one(
     try:
         store = SQLiteMemoryStore(db, embedder)
         await store.open()
-        rows = (
-            {"content": texts[i], "vector": vectors[i].astype("<f4").tobytes()} for i in range(size)
-        )
+        drafts = (MemoryDraft(content=texts[i]) for i in range(size))
+        blobs = (vectors[i].astype("<f4").tobytes() for i in range(size))
         started = time.perf_counter()
-        await store.add_many(rows, dedupe=False, batch=2000)
+        await store.add_many(drafts, vectors=blobs, dedupe=False, batch=2000)
         insert_s = time.perf_counter() - started
         # Single adds through the full path (embedding, duplicate check, one transaction each).
         single: list[float] = []
         for i in range(20):
             text = f"Benchmark fact number {i}: {' '.join(rng.choices(vocab, k=8))}"
             t0 = time.perf_counter()
-            await store.add(text)
+            await store.add(MemoryDraft(content=text))
             single.append((time.perf_counter() - t0) * 1000)
         # Queries: perturbed stored vectors (for the vector leg) and words from stored texts.
         picks = [rng.randrange(size) for _ in range(queries)]

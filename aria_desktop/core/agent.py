@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -26,7 +26,9 @@ from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
     FallbackNotice,
+    MessageBody,
     MessageStatus,
+    NewMessage,
     StreamEnd,
     TextDelta,
     ToolCall,
@@ -119,7 +121,7 @@ class _AssistantRow:
         if after is not None:
             await after
         message = await self._store.add_message(
-            self._conversation_id, role="assistant", content="", status="interrupted"
+            self._conversation_id, NewMessage(role="assistant", content="", status="interrupted")
         )
         return message.id
 
@@ -135,32 +137,17 @@ class _AssistantRow:
 
     async def _flush(self) -> None:
         message_id = await self._created
-        await self._store.update_message(message_id, content=self._text(), status="interrupted")
+        await self._store.update_message(
+            message_id, MessageBody(content=self._text(), status="interrupted")
+        )
 
-    async def finish(
-        self,
-        *,
-        content: str,
-        status: MessageStatus,
-        tool_calls: Sequence[ToolCall] = (),
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> int:
+    async def finish(self, body: MessageBody) -> int:
         """Write the final state of the message; returns its id."""
         if self._flush_task is not None:
             with contextlib.suppress(Exception):
                 await self._flush_task
         message_id = await self._created
-        await self._store.update_message(
-            message_id,
-            content=content,
-            status=status,
-            tool_calls=tool_calls,
-            backend=backend,
-            model=model,
-            usage=usage,
-        )
+        await self._store.update_message(message_id, body)
         return message_id
 
 
@@ -239,11 +226,13 @@ class AgentLoop:
                 status, output = await self._run_tool(turn, call)
                 saved = await self._store.add_message(
                     conversation_id,
-                    role="tool",
-                    content=output,
-                    tool_call_id=call.id,
-                    name=call.name,
-                    status="complete" if status == "ok" else "error",
+                    NewMessage(
+                        role="tool",
+                        content=output,
+                        tool_call_id=call.id,
+                        name=call.name,
+                        status="complete" if status == "ok" else "error",
+                    ),
                 )
                 self._bus.publish(
                     MessageSaved(
@@ -324,15 +313,17 @@ class AgentLoop:
             raise
         finally:
             # Tool calls from a reply that did not complete are never kept or executed.
-            saved_calls = calls if status == "complete" else []
+            saved_calls = tuple(calls) if status == "complete" else ()
             message_id = await asyncio.shield(
                 row.finish(
-                    content=joined(),
-                    status=status,
-                    tool_calls=saved_calls,
-                    backend=end.backend if end else "",
-                    model=end.model if end else "",
-                    usage=end.usage if end else None,
+                    MessageBody(
+                        content=joined(),
+                        status=status,
+                        tool_calls=saved_calls,
+                        backend=end.backend if end else "",
+                        model=end.model if end else "",
+                        usage=end.usage if end else None,
+                    )
                 )
             )
             bus.publish(

@@ -320,26 +320,26 @@ class MemoryService:
             supersedes = fact.get("supersedes")
             if supersedes not in known_ids:
                 supersedes = None  # only memories the model was shown can be replaced
-            kwargs: dict[str, Any] = {
-                "kind": fact.get("kind", "fact"),
-                "subject": fact.get("subject", "user"),
-                "topic": fact.get("topic", ""),
-                "importance": float(fact.get("importance", 0.5)),
-                "confidence": 0.8,
-                "conversation_id": conversation_id,
-                "message_ids": message_ids,
-                "supersedes": supersedes,
-            }
+            draft = mem.MemoryDraft(
+                content=fact["content"],
+                kind=fact.get("kind", "fact"),
+                subject=fact.get("subject", "user"),
+                topic=fact.get("topic", ""),
+                importance=float(fact.get("importance", 0.5)),
+                confidence=0.8,
+                provenance="conversation",
+                conversation_id=conversation_id,
+                message_ids=message_ids,
+                supersedes=supersedes,
+            )
             try:
                 if self.config.ask_first:
-                    candidate = await self.store.add_candidate(fact["content"], **kwargs)
+                    candidate = await self.store.add_candidate(draft)
                     if candidate is not None:
                         stored += 1
                         self._publish(candidate.id, "inbox", candidate.content, conversation_id)
                 else:
-                    memory, action = await self.store.add(
-                        fact["content"], provenance="conversation", **kwargs
-                    )
+                    memory, action = await self.store.add(draft)
                     stored += 1
                     self._publish(memory.id, action, memory.content, conversation_id)
             except MemoryInvalidError as exc:
@@ -398,11 +398,13 @@ class MemoryService:
 
         async def remember(args: dict[str, Any]) -> dict[str, Any]:
             memory, action = await self.store.add(
-                args["content"],
-                kind=args.get("kind", "fact"),
-                subject=args.get("subject", "user"),
-                importance=float(args.get("importance", 0.5)),
-                provenance="tool",
+                mem.MemoryDraft(
+                    content=args["content"],
+                    kind=args.get("kind", "fact"),
+                    subject=args.get("subject", "user"),
+                    importance=float(args.get("importance", 0.5)),
+                    provenance="tool",
+                )
             )
             self._publish(memory.id, action, memory.content, None)
             return {"id": memory.id, "result": action}
@@ -503,14 +505,12 @@ class MemoryService:
     async def list_memories(
         self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
     ) -> list[mem.Memory]:
-        """Memories newest first."""
-        return await self.store.list_memories(
-            kinds=which.kinds,
-            subject=which.subject,
-            statuses=which.statuses,
-            limit=which.limit,
-            offset=which.offset,
-        )
+        """Memories newest first, as ``which`` asks.
+
+        Raises:
+            MemoryInvalidError: the filter names an unknown kind or status.
+        """
+        return await self.store.list_memories(which)
 
     async def get_memory(self, memory_id: str) -> mem.Memory | None:
         """One memory, or None."""
@@ -518,25 +518,13 @@ class MemoryService:
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` (a near-duplicate reinforces the existing memory instead)."""
-        memory, action = await self.store.add(
-            new.content,
-            kind=new.kind,
-            subject=new.subject,
-            importance=new.importance,
-            provenance=new.provenance,
-        )
+        memory, action = await self.store.add(mem.MemoryDraft.of(new))
         self._publish(memory.id, action, memory.content, None)
         return memory
 
     async def update_memory(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
         """Correct a memory in place (fields left None stay as they are)."""
-        memory = await self.store.update(
-            memory_id,
-            content=edit.content,
-            kind=edit.kind,
-            subject=edit.subject,
-            importance=edit.importance,
-        )
+        memory = await self.store.update(memory_id, edit)
         self._publish(memory.id, "updated", memory.content, None)
         return memory
 

@@ -22,7 +22,7 @@ from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.session import build_history
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
-from aria_desktop.domain.chat import CapabilityStatus, ChatMessage
+from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, NewMessage
 from aria_desktop.domain.commands import (
     CancelTurn,
     Command,
@@ -319,7 +319,7 @@ class Orchestrator:
             prompt += build_history(history, self.config.history_token_budget)
             prompt.append(ChatMessage(role="user", content=text))
             user_saved = asyncio.create_task(
-                store.add_message(conversation_id, role="user", content=text),
+                store.add_message(conversation_id, NewMessage(role="user", content=text)),
                 name=f"aria-user-message-{run_id}",
             )
             try:

@@ -11,14 +11,12 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     Conversation,
     LLMChunk,
-    MessageStatus,
-    ModelInfo,
-    Role,
+    MessageBody,
+    NewMessage,
     StoredMessage,
     ToolCall,
     ToolCallRecord,
     TurnStarted,
-    Usage,
 )
 from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
 from aria_desktop.domain.computer import (
@@ -35,12 +33,12 @@ from aria_desktop.domain.computer import (
 )
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
-from aria_desktop.domain.locality import Locality
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
     MemoryAction,
     MemoryCandidate,
+    MemoryDraft,
     MemoryEdit,
     MemoryFilter,
     MemoryHit,
@@ -61,37 +59,11 @@ class Clock(Protocol):
         ...
 
 
-class ChatBackend(Protocol):
-    """One LLM backend (Ollama, Anthropic, an OpenAI-compatible server).
-
-    ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
-    exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
-    (``aclose``) closes the HTTP stream.
-    """
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def model(self) -> str: ...
-
-    @property
-    def capabilities(self) -> frozenset[str]: ...
-
-    @property
-    def locality(self) -> Locality: ...
-
-    def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
-
-    async def list_models(self) -> list[ModelInfo]: ...
-
-    async def aclose(self) -> None: ...
-
-
 class ChatModel(Protocol):
     """What the agent loop talks to: the router over the fallback chain.
 
-    ``stream`` yields like ``ChatBackend.stream_chat`` plus ``FallbackNotice`` values; the final
+    ``stream`` yields what the backends' ``stream_chat`` yields (``llm.router.ChatBackend``:
+    the core never holds a backend, only this router) plus ``FallbackNotice`` values; the final
     ``StreamEnd`` names the backend and model that answered.
     """
 
@@ -115,32 +87,11 @@ class ConversationStore(Protocol):
 
     async def delete_conversation(self, conversation_id: str) -> None: ...
 
-    async def add_message(
-        self,
-        conversation_id: str,
-        *,
-        role: Role,
-        content: str,
-        status: MessageStatus = "complete",
-        tool_calls: Sequence[ToolCall] = (),
-        tool_call_id: str | None = None,
-        name: str | None = None,
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> StoredMessage: ...
+    async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage: ...
 
-    async def update_message(
-        self,
-        message_id: int,
-        *,
-        content: str,
-        status: MessageStatus,
-        tool_calls: Sequence[ToolCall] = (),
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> None: ...
+    async def update_message(self, message_id: int, body: MessageBody) -> None:
+        """Replace content, status and calls; backend, model and usage only when given."""
+        ...
 
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
@@ -181,44 +132,15 @@ class MemoryStore(Protocol):
     @property
     def vector_status(self) -> str: ...
 
-    async def add(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 1.0,
-        provenance: str = "manual",
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> tuple[Memory, MemoryAction]: ...
+    async def add(self, draft: MemoryDraft) -> tuple[Memory, MemoryAction]: ...
 
-    async def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory: ...
+    async def update(self, memory_id: str, edit: MemoryEdit) -> Memory: ...
 
     async def forget(self, memory_id: str) -> Memory: ...
 
     async def get(self, memory_id: str) -> Memory | None: ...
 
-    async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]: ...
+    async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]: ...
 
     async def search(self, query: MemoryQuery) -> list[MemoryHit]: ...
 
@@ -226,19 +148,9 @@ class MemoryStore(Protocol):
         self, *, after_days: float, per_day: float, floor: float, now: float | None = None
     ) -> int: ...
 
-    async def add_candidate(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 0.8,
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> MemoryCandidate | None: ...
+    async def add_candidate(self, draft: MemoryDraft) -> MemoryCandidate | None:
+        """Put ``draft`` in the inbox (its provenance is ``conversation`` whatever it says)."""
+        ...
 
     async def list_candidates(self) -> list[MemoryCandidate]: ...
 

@@ -203,6 +203,45 @@ class StoredMessage:
 
 
 @dataclass(frozen=True, kw_only=True)
+class MessageBody:
+    """What a stored message says and who produced it: the state a write gives it.
+
+    ``ConversationStore.update_message`` takes it (finishing or saving a streamed reply), and
+    :class:`NewMessage` adds the message's identity to it, so the store port, its adapters and
+    the agent repeat no keyword list.
+
+    Attributes:
+        content: the text.
+        status: ``complete``, ``interrupted`` or ``error`` (see :class:`StoredMessage`).
+        tool_calls: the calls an assistant message requested.
+        backend, model: who produced an assistant message; an update leaves the stored ones
+            when these are empty.
+        usage: token counts; an update leaves the stored ones when None.
+    """
+
+    content: str
+    status: MessageStatus = "complete"
+    tool_calls: tuple[ToolCall, ...] = ()
+    backend: str = ""
+    model: str = ""
+    usage: Usage | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewMessage(MessageBody):
+    """A message to append to a conversation (``ConversationStore.add_message``).
+
+    Attributes:
+        tool_call_id, name: for a tool result, the call it answers and the tool's name.
+        role: who speaks.
+    """
+
+    tool_call_id: str | None = None
+    name: str | None = None
+    role: Role
+
+
+@dataclass(frozen=True, kw_only=True)
 class ToolCallRecord:
     """A persisted tool execution, keyed by the model's tool-call id.
 

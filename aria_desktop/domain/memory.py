@@ -9,8 +9,8 @@ fenced when put into a prompt.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-from typing import Any, Final, Literal, get_args
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Final, Literal, Self, get_args
 
 __all__ = [
     "ACTIVE_MEMORIES",
@@ -19,6 +19,7 @@ __all__ = [
     "Memory",
     "MemoryAction",
     "MemoryCandidate",
+    "MemoryDraft",
     "MemoryEdit",
     "MemoryFilter",
     "MemoryHit",
@@ -44,7 +45,9 @@ MEMORY_STATUSES: tuple[str, ...] = get_args(MemoryStatus)
 # service; the API routes and client; the CLI and GUI) take these values instead of repeating
 # the same keyword lists, so a new field is declared here once (``aria_desktop/ARCHITECTURE.md``,
 # "One fact, decided once"). Search takes :class:`MemoryQuery`; show, forget, approve and reject
-# take an id; the inbox takes nothing.
+# take an id; the inbox takes nothing. The memory store (``core.ports.MemoryStore``) takes
+# :class:`MemoryDraft` (a :class:`NewMemory` plus what only the core states), :class:`MemoryEdit`
+# and :class:`MemoryFilter`, so the port, the SQLite adapter and the fake repeat no field list.
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +109,39 @@ class MemoryFilter:
 
 ACTIVE_MEMORIES: Final = MemoryFilter()
 """The default listing: the newest 100 active memories of any kind and subject."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryDraft(NewMemory):
+    """A memory to store, as the memory store takes it (``add``, ``add_candidate``).
+
+    It is a :class:`NewMemory` plus what only the core states: a front-end asks for the
+    fields of :class:`NewMemory`; extraction and the tools also say what attribute the
+    memory states, how sure they are, where it was learned and what it replaces.
+
+    Attributes:
+        topic: the attribute of the subject it states (see :class:`Memory`); a new memory
+            with the same subject and topic supersedes the old one.
+        confidence: how sure the writer is, 0-1.
+        conversation_id: the conversation it was learned in (None: not from one).
+        message_ids: stored message ids it was extracted from.
+        supersedes: id of the memory it corrects (None: it replaces nothing named).
+    """
+
+    topic: str = ""
+    confidence: float = 1.0
+    conversation_id: str | None = None
+    message_ids: tuple[int, ...] = ()
+    supersedes: str | None = None
+
+    @classmethod
+    def of(cls, new: NewMemory) -> Self:
+        """The draft a front-end's request stands for: its fields, the rest at defaults.
+
+        Only :class:`NewMemory`'s fields are taken, also from a draft passed as a request, so
+        an in-process front-end cannot state more than one over HTTP.
+        """
+        return cls(**{field.name: getattr(new, field.name) for field in fields(NewMemory)})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,6 +1,6 @@
 """Language-model adapters: Ollama, Anthropic and OpenAI-compatible backends, and the router.
 
-Public names: the backends (each satisfies ``core.ports.ChatBackend``), ``Timeouts`` they share,
+Public names: the backends (each satisfies ``router.ChatBackend``), ``Timeouts`` they share,
 and ``Router`` (satisfies ``core.ports.ChatModel``) with its retry and breaker policies. The
 Anthropic backend is not imported here so that importing ``aria_desktop.llm`` does not load the
 ``anthropic`` SDK; import it from ``aria_desktop.llm.anthropic`` when configured.

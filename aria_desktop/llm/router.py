@@ -53,6 +53,7 @@ __all__ = [
     "CONFIGURE_HINT",
     "BreakerPolicy",
     "BreakerState",
+    "ChatBackend",
     "CircuitBreaker",
     "RetryPolicy",
     "Router",
@@ -79,8 +80,14 @@ _HEALTH_FAILURES: tuple[type[LLMError], ...] = (
 )
 
 
-class _Backend(Protocol):
-    """The ``core.ports.ChatBackend`` shape (restated: ``llm`` may not import ``core``)."""
+class ChatBackend(Protocol):
+    """One LLM backend (Ollama, Anthropic, an OpenAI-compatible server), as the router uses it.
+
+    Declared here, where it is used: the core talks only to the router (``core.ports.ChatModel``).
+    ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
+    exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
+    (``aclose``) closes the HTTP stream.
+    """
 
     @property
     def name(self) -> str: ...
@@ -233,7 +240,7 @@ class Router:
 
     def __init__(
         self,
-        backends: Mapping[str, _Backend],
+        backends: Mapping[str, ChatBackend],
         chains: Mapping[str, Sequence[str]],
         *,
         retry: RetryPolicy | None = None,
@@ -258,7 +265,7 @@ class Router:
         """Names of all configured backends."""
         return list(self._backends)
 
-    def backend(self, name: str) -> _Backend | None:
+    def backend(self, name: str) -> ChatBackend | None:
         """The backend called ``name``, or None (for ``aria doctor`` and ``aria models``)."""
         return self._backends.get(name)
 

@@ -14,7 +14,7 @@ from aria_desktop.domain.memory import MemoryCandidate
 from aria_desktop.memory.rows import (
     CANDIDATE_COLUMNS,
     CANDIDATE_FIELDS,
-    NewMemory,
+    PendingRow,
     candidate_not_found,
     new_id,
     row_to_candidate,
@@ -41,7 +41,7 @@ class MemoryInbox:
         self._db = db
         self._clock = clock
 
-    async def propose(self, item: NewMemory) -> MemoryCandidate | None:
+    async def propose(self, item: PendingRow) -> MemoryCandidate | None:
         """Put a checked memory in the inbox; None when it is already there or remembered."""
         now = self._clock()
         digest = content_hash(item.content)
@@ -93,7 +93,7 @@ class MemoryInbox:
             ]
         )
 
-    async def to_approve(self, candidate_id: str) -> NewMemory:
+    async def to_approve(self, candidate_id: str) -> PendingRow:
         """The memory an inbox entry becomes when approved (no vector yet; entry kept).
 
         Raises:
@@ -107,9 +107,7 @@ class MemoryInbox:
         )
         if found is None:
             raise candidate_not_found(candidate_id)
-        return NewMemory(
-            **row_values(_APPROVED_FIELDS, found), provenance="conversation", vector=None
-        )
+        return PendingRow(**row_values(_APPROVED_FIELDS, found), provenance="conversation")
 
     @staticmethod
     def remove(conn: Connection, candidate_id: str) -> None:

@@ -3,7 +3,8 @@
 The ``memories`` and ``memory_candidates`` columns carry the names of the domain fields they
 hold, so one name-based mapping (with a converter per column that needs one) builds both
 :class:`Memory` and :class:`MemoryCandidate`. Everything a store writes is first checked here
-(:func:`check_fields`, :func:`clamp01`) into a :class:`NewMemory`.
+(:func:`check_draft`, :func:`check_fields`, :func:`clamp01`) into a :class:`PendingRow`: the
+domain's :class:`MemoryDraft` plus what only a row has.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
-from aria_desktop.domain.memory import MEMORY_KINDS, Memory, MemoryCandidate
+from aria_desktop.domain.memory import MEMORY_KINDS, Memory, MemoryCandidate, MemoryDraft
 from aria_desktop.storage.text import normalize_content
 
 __all__ = [
@@ -24,8 +25,9 @@ __all__ = [
     "CANDIDATE_FIELDS",
     "MAX_CONTENT_CHARS",
     "MEMORY_COLUMNS",
-    "NewMemory",
+    "PendingRow",
     "candidate_not_found",
+    "check_draft",
     "check_fields",
     "clamp01",
     "decode_ids",
@@ -117,24 +119,16 @@ def row_to_candidate(row: Sequence[Any]) -> MemoryCandidate:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NewMemory:
-    """A validated memory about to be written (vector already computed, if any).
+class PendingRow(MemoryDraft):
+    """A checked draft about to be written as a row (the vector computed, if any).
 
-    Fields as in :class:`Memory`; ``vector`` is the unit float32 embedding (None: keyword
-    search only for now), and ``id``/times None mean "new id" / "now" at write time.
+    The draft's fields as :func:`check_draft` left them, plus what only a row has:
+    ``vector`` is the unit float32 embedding (None: keyword search only for now); an import
+    also carries the exported ``id``, status, times and statistics, where None means "new
+    id" / "now" at write time.
     """
 
-    content: str
-    kind: str
-    subject: str
-    topic: str
-    importance: float
-    confidence: float
-    provenance: str
-    conversation_id: str | None
-    message_ids: tuple[int, ...]
-    supersedes: str | None
-    vector: bytes | None
+    vector: bytes | None = None
     id: str | None = None
     status: str = "active"
     created_at: float | None = None
@@ -182,6 +176,32 @@ def check_fields(content: str, kind: str, subject: str) -> tuple[str, str, str]:
         )
     who = " ".join(subject.split()) or "user"
     return text, kind, who[:200]
+
+
+def check_draft(draft: MemoryDraft, *, provenance: str | None = None) -> PendingRow:
+    """``draft`` in its stored form, ready to write (no vector yet).
+
+    Text, kind and subject as :func:`check_fields` leaves them; the topic with its spaces
+    collapsed, case-folded and cut at 200 characters (so "Theme" and "theme " are one topic
+    when deciding what supersedes what); ``provenance`` replaces the draft's when given
+    (an inbox entry is always from a conversation), an empty one becomes ``manual``.
+
+    Raises:
+        MemoryInvalidError: empty or too long text, an unknown kind, bad 0-1 values.
+    """
+    text, kind, subject = check_fields(draft.content, draft.kind, draft.subject)
+    return PendingRow(
+        content=text,
+        kind=kind,
+        subject=subject,
+        topic=" ".join(draft.topic.split()).casefold()[:200],
+        importance=clamp01(draft.importance, "importance"),
+        confidence=clamp01(draft.confidence, "confidence"),
+        provenance=provenance or draft.provenance or "manual",
+        conversation_id=draft.conversation_id,
+        message_ids=tuple(draft.message_ids),
+        supersedes=draft.supersedes,
+    )
 
 
 def memory_not_found(memory_id: str) -> NotFoundError:

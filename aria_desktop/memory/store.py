@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from aria_desktop.domain.memory import Memory, MemoryAction, MemoryCandidate, MemoryHit, MemoryQuery
+from aria_desktop.domain import memory as mem
 from aria_desktop.memory import rows
 from aria_desktop.memory.inbox import MemoryInbox
 from aria_desktop.memory.indexes import Embedder, MemoryIndexes
@@ -124,26 +124,13 @@ class SQLiteMemoryStore:
 
     # --- writing ----------------------------------------------------------------------------
 
-    async def add(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 1.0,
-        provenance: str = "manual",
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> tuple[Memory, MemoryAction]:
-        """Remember ``content``, or reinforce the memory it duplicates, or supersede one.
+    async def add(self, draft: mem.MemoryDraft) -> tuple[mem.Memory, mem.MemoryAction]:
+        """Remember ``draft``, or reinforce the memory it duplicates, or supersede one.
 
         * Same content hash as an active memory, or cosine >= 0.9 to one: that memory is
           reinforced (confidence and importance raised, ``updated_at`` bumped); nothing new.
-        * Otherwise, if ``supersedes`` names an active memory about the same subject, or an
-          active memory has the same subject and ``topic``: the new memory replaces it (the old
+        * Otherwise, if ``draft.supersedes`` names an active memory about the same subject, or
+          an active memory has the same subject and topic: the new memory replaces it (the old
           one is marked ``superseded`` and linked both ways).
         * Otherwise it is added.
 
@@ -153,23 +140,9 @@ class SQLiteMemoryStore:
         Raises:
             MemoryInvalidError: empty or too long content, unknown kind, bad 0-1 values.
         """
-        text, kind, subject = rows.check_fields(content, kind, subject)
-        item = rows.NewMemory(
-            content=text,
-            kind=kind,
-            subject=subject,
-            topic=" ".join(topic.split()).casefold()[:200],
-            importance=rows.clamp01(importance, "importance"),
-            confidence=rows.clamp01(confidence, "confidence"),
-            provenance=provenance or "manual",
-            conversation_id=conversation_id,
-            message_ids=tuple(message_ids),
-            supersedes=supersedes,
-            vector=None,
-        )
-        return await self._write_new(item)
+        return await self._write_new(rows.check_draft(draft))
 
-    async def _write_new(self, item: rows.NewMemory) -> tuple[Memory, MemoryAction]:
+    async def _write_new(self, item: rows.PendingRow) -> tuple[mem.Memory, mem.MemoryAction]:
         """Embed ``item`` and write it by the lifecycle rules (see :meth:`add`)."""
         vectors = await self._indexes.embed([item.content])
         if vectors is not None:
@@ -181,20 +154,31 @@ class SQLiteMemoryStore:
         return result
 
     async def add_many(
-        self, items: Iterable[Mapping[str, Any]], *, dedupe: bool = True, batch: int = 500
+        self,
+        drafts: Iterable[mem.MemoryDraft],
+        *,
+        vectors: Iterable[bytes] | None = None,
+        dedupe: bool = True,
+        batch: int = 500,
     ) -> int:
         """Add many memories, ``batch`` per transaction (bulk loads, benchmarks).
 
-        Each item has the keyword arguments of :meth:`add`, plus optionally ``vector`` (unit
-        float32 bytes of the right dimension, used instead of embedding ``content``).
+        Each draft is checked as by :meth:`add`. ``vectors``, when a bulk load has them, are
+        the drafts' unit float32 embeddings in the same order, used instead of embedding the
+        content (one of the wrong dimension is dropped and the content embedded).
 
         Returns:
             How many new memories were written (reinforcements not counted).
         """
+        pairs: Iterable[tuple[mem.MemoryDraft, bytes | None]] = (
+            zip(drafts, vectors, strict=True)
+            if vectors is not None
+            else ((draft, None) for draft in drafts)
+        )
         written = 0
-        chunk: list[rows.NewMemory] = []
-        for raw in items:
-            chunk.append(self._bulk_item(raw))
+        chunk: list[rows.PendingRow] = []
+        for draft, vector in pairs:
+            chunk.append(self._bulk_item(draft, vector))
             if len(chunk) >= batch:
                 written += await self._write_chunk(chunk, dedupe=dedupe)
                 chunk = []
@@ -202,30 +186,14 @@ class SQLiteMemoryStore:
             written += await self._write_chunk(chunk, dedupe=dedupe)
         return written
 
-    def _bulk_item(self, raw: Mapping[str, Any]) -> rows.NewMemory:
+    def _bulk_item(self, draft: mem.MemoryDraft, vector: bytes | None) -> rows.PendingRow:
         """One :meth:`add_many` item, checked; a vector of the wrong dimension is dropped."""
-        text, kind, subject = rows.check_fields(
-            str(raw.get("content", "")), str(raw.get("kind", "fact")), raw.get("subject") or ""
-        )
-        vector = raw.get("vector")
         index = self._indexes.vectors
         if vector is not None and (index is None or not index.fits(vector)):
             vector = None
-        return rows.NewMemory(
-            content=text,
-            kind=kind,
-            subject=subject,
-            topic=str(raw.get("topic", "")).casefold(),
-            importance=rows.clamp01(float(raw.get("importance", 0.5)), "importance"),
-            confidence=rows.clamp01(float(raw.get("confidence", 1.0)), "confidence"),
-            provenance=str(raw.get("provenance", "manual")),
-            conversation_id=raw.get("conversation_id"),
-            message_ids=tuple(raw.get("message_ids", ())),
-            supersedes=raw.get("supersedes"),
-            vector=vector,
-        )
+        return dataclasses.replace(rows.check_draft(draft), vector=vector)
 
-    async def _write_chunk(self, chunk: list[rows.NewMemory], *, dedupe: bool) -> int:
+    async def _write_chunk(self, chunk: list[rows.PendingRow], *, dedupe: bool) -> int:
         """Embed the items lacking a vector and write the chunk in one transaction."""
         missing = [i for i, item in enumerate(chunk) if item.vector is None]
         if missing:
@@ -244,8 +212,8 @@ class SQLiteMemoryStore:
         return added
 
     def _add_tx(
-        self, conn: Connection, item: rows.NewMemory, now: float, *, dedupe: bool
-    ) -> tuple[Memory, MemoryAction]:
+        self, conn: Connection, item: rows.PendingRow, now: float, *, dedupe: bool
+    ) -> tuple[mem.Memory, mem.MemoryAction]:
         if dedupe:
             existing = self._find_duplicate(conn, item)
             if existing is not None:
@@ -285,7 +253,7 @@ class SQLiteMemoryStore:
         index = self._indexes.vectors
         if item.vector is not None and index is not None:
             index.insert(conn, seq, item.status, item.vector)
-        action: MemoryAction = "added"
+        action: mem.MemoryAction = "added"
         if old is not None:
             conn.execute(
                 "UPDATE memories SET status = 'superseded', superseded_by = ?, updated_at = ? "
@@ -297,7 +265,7 @@ class SQLiteMemoryStore:
             action = "superseded"
         return _memory_at(conn, seq), action
 
-    def _find_duplicate(self, conn: Connection, item: rows.NewMemory) -> tuple[Any, ...] | None:
+    def _find_duplicate(self, conn: Connection, item: rows.PendingRow) -> tuple[Any, ...] | None:
         row = conn.execute(
             f"SELECT {rows.MEMORY_COLUMNS} FROM memories "
             "WHERE content_hash = ? AND status = 'active' LIMIT 1",
@@ -318,7 +286,7 @@ class SQLiteMemoryStore:
         return None
 
     @staticmethod
-    def _find_superseded(conn: Connection, item: rows.NewMemory) -> tuple[int, str] | None:
+    def _find_superseded(conn: Connection, item: rows.PendingRow) -> tuple[int, str] | None:
         row = None
         if item.supersedes:
             row = conn.execute(
@@ -336,8 +304,8 @@ class SQLiteMemoryStore:
 
     @staticmethod
     def _reinforce(
-        conn: Connection, row: Sequence[Any], item: rows.NewMemory, now: float
-    ) -> Memory:
+        conn: Connection, row: Sequence[Any], item: rows.PendingRow, now: float
+    ) -> mem.Memory:
         conn.execute(
             "UPDATE memories SET confidence = min(1.0, max(confidence, ?) + 0.1), "
             "importance = max(importance, ?), updated_at = ?, decayed_at = NULL, "
@@ -347,15 +315,7 @@ class SQLiteMemoryStore:
         _LOGGER.debug("Memory %s reinforced", row[1])
         return _memory_at(conn, int(row[0]))
 
-    async def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory:
+    async def update(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
         """Correct a memory in place (same id); its keyword entry and vector follow.
 
         Raises:
@@ -366,12 +326,14 @@ class SQLiteMemoryStore:
         if current is None:
             raise rows.memory_not_found(memory_id)
         text, new_kind, new_subject = rows.check_fields(
-            current.content if content is None else content,
-            current.kind if kind is None else kind,
-            current.subject if subject is None else subject,
+            current.content if edit.content is None else edit.content,
+            current.kind if edit.kind is None else edit.kind,
+            current.subject if edit.subject is None else edit.subject,
         )
         new_importance = (
-            current.importance if importance is None else rows.clamp01(importance, "importance")
+            current.importance
+            if edit.importance is None
+            else rows.clamp01(edit.importance, "importance")
         )
         vector: bytes | None = None
         if text != current.content:
@@ -379,7 +341,7 @@ class SQLiteMemoryStore:
             vector = vectors[0] if vectors is not None else None
         now = self._clock()
 
-        def tx(conn: Connection) -> Memory:
+        def tx(conn: Connection) -> mem.Memory:
             row = conn.execute("SELECT seq, content FROM memories WHERE id = ?", (memory_id,))
             found = row.fetchone()
             if found is None:
@@ -409,7 +371,7 @@ class SQLiteMemoryStore:
             (vector, self.embedding_model if vector is not None else "", seq),
         )
 
-    async def forget(self, memory_id: str) -> Memory:
+    async def forget(self, memory_id: str) -> mem.Memory:
         """Mark a memory ``forgotten``: no search finds it unless asked for forgotten ones.
 
         Raises:
@@ -417,7 +379,7 @@ class SQLiteMemoryStore:
         """
         now = self._clock()
 
-        def tx(conn: Connection) -> Memory:
+        def tx(conn: Connection) -> mem.Memory:
             found = conn.execute("SELECT seq FROM memories WHERE id = ?", (memory_id,)).fetchone()
             if found is None:
                 raise rows.memory_not_found(memory_id)
@@ -462,10 +424,10 @@ class SQLiteMemoryStore:
 
     # --- reading ----------------------------------------------------------------------------
 
-    async def get(self, memory_id: str) -> Memory | None:
+    async def get(self, memory_id: str) -> mem.Memory | None:
         """One memory by id (any status), or None."""
 
-        def read(conn: Connection) -> Memory | None:
+        def read(conn: Connection) -> mem.Memory | None:
             row = conn.execute(
                 f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
             ).fetchone()
@@ -474,22 +436,16 @@ class SQLiteMemoryStore:
         return await self._db.read(read)
 
     async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]:
+        self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
+    ) -> list[mem.Memory]:
         """Memories newest first, filtered."""
-        where, params = memory_filters(kinds, subject, statuses, None, None)
+        where, params = memory_filters(which.kinds, which.subject, which.statuses, None, None)
 
-        def read(conn: Connection) -> list[Memory]:
+        def read(conn: Connection) -> list[mem.Memory]:
             found = conn.execute(
                 f"SELECT {rows.MEMORY_COLUMNS} FROM memories AS m WHERE {where} "
                 "ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?",
-                (*params, max(0, limit), max(0, offset)),
+                (*params, max(0, which.limit), max(0, which.offset)),
             ).fetchall()
             return [rows.row_to_memory(row) for row in found]
 
@@ -543,7 +499,7 @@ class SQLiteMemoryStore:
             now = self._clock()
             await self._db.write(lambda conn: _touch(conn, ids, now))
 
-    async def search(self, query: MemoryQuery) -> list[MemoryHit]:
+    async def search(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid search (see :mod:`aria_desktop.memory.search`); updates access statistics."""
         if query.limit <= 0:
             return []
@@ -561,41 +517,19 @@ class SQLiteMemoryStore:
 
     # --- inbox ------------------------------------------------------------------------------
 
-    async def add_candidate(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 0.8,
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> MemoryCandidate | None:
-        """Put a proposed memory in the inbox; None when it is already there or remembered."""
-        text, kind, subject = rows.check_fields(content, kind, subject)
-        item = rows.NewMemory(
-            content=text,
-            kind=kind,
-            subject=subject,
-            topic=" ".join(topic.split()).casefold(),
-            importance=rows.clamp01(importance, "importance"),
-            confidence=rows.clamp01(confidence, "confidence"),
-            provenance="conversation",
-            conversation_id=conversation_id,
-            message_ids=tuple(message_ids),
-            supersedes=supersedes,
-            vector=None,
-        )
-        return await self._inbox.propose(item)
+    async def add_candidate(self, draft: mem.MemoryDraft) -> mem.MemoryCandidate | None:
+        """Put a proposed memory in the inbox; None when it is already there or remembered.
 
-    async def list_candidates(self) -> list[MemoryCandidate]:
+        Checked as by :meth:`add`; its provenance is ``conversation`` whatever the draft says
+        (the inbox holds what extraction proposed).
+        """
+        return await self._inbox.propose(rows.check_draft(draft, provenance="conversation"))
+
+    async def list_candidates(self) -> list[mem.MemoryCandidate]:
         """The inbox, oldest first."""
         return await self._inbox.entries()
 
-    async def approve_candidate(self, candidate_id: str) -> tuple[Memory, MemoryAction]:
+    async def approve_candidate(self, candidate_id: str) -> tuple[mem.Memory, mem.MemoryAction]:
         """Turn an inbox entry into a memory (same rules as :meth:`add`) and remove it.
 
         Raises:
@@ -607,7 +541,7 @@ class SQLiteMemoryStore:
             item = dataclasses.replace(item, vector=vectors[0])
         now = self._clock()
 
-        def tx(conn: Connection) -> tuple[Memory, MemoryAction]:
+        def tx(conn: Connection) -> tuple[mem.Memory, mem.MemoryAction]:
             self._inbox.remove(conn, candidate_id)
             return self._add_tx(conn, item, now, dedupe=True)
 
@@ -650,7 +584,7 @@ class SQLiteMemoryStore:
         return ImportReport(added=added, skipped=skipped, rejected=rejected)
 
 
-def _memory_at(conn: Connection, seq: int) -> Memory:
+def _memory_at(conn: Connection, seq: int) -> mem.Memory:
     """The memory in row ``seq`` (which exists: the caller just wrote it)."""
     return rows.row_to_memory(
         conn.execute(f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()

@@ -20,7 +20,7 @@ from aria_desktop.domain.memory import MEMORY_STATUSES, Memory
 from aria_desktop.memory.rows import (
     MEMORY_COLUMNS,
     MEMORY_FIELDS,
-    NewMemory,
+    PendingRow,
     check_fields,
     clamp01,
     row_to_memory,
@@ -59,9 +59,9 @@ def export_all(conn: Connection) -> list[dict[str, Any]]:
     return [export_dict(row_to_memory(row)) for row in rows]
 
 
-def parse_lines(lines: Iterable[Mapping[str, Any]]) -> tuple[list[NewMemory], int]:
+def parse_lines(lines: Iterable[Mapping[str, Any]]) -> tuple[list[PendingRow], int]:
     """The valid memories among exported lines, and how many lines were rejected (logged)."""
-    items: list[NewMemory] = []
+    items: list[PendingRow] = []
     rejected = 0
     for number, raw in enumerate(lines, start=1):
         try:
@@ -73,7 +73,7 @@ def parse_lines(lines: Iterable[Mapping[str, Any]]) -> tuple[list[NewMemory], in
 
 
 def import_missing(
-    conn: Connection, items: Iterable[NewMemory], write: Callable[[Connection, NewMemory], object]
+    conn: Connection, items: Iterable[PendingRow], write: Callable[[Connection, PendingRow], object]
 ) -> tuple[int, int]:
     """Write, with ``write``, each item not already present; return (added, skipped).
 
@@ -97,7 +97,7 @@ def import_missing(
     return added, skipped
 
 
-def import_item(raw: Mapping[str, Any]) -> NewMemory:
+def import_item(raw: Mapping[str, Any]) -> PendingRow:
     """One exported line as a memory to write (no vector yet).
 
     Raises:
@@ -123,7 +123,7 @@ def import_item(raw: Mapping[str, Any]) -> NewMemory:
             raise MemoryInvalidError(f"{name} must be a number")
         return float(value)
 
-    return NewMemory(
+    return PendingRow(
         id=memory_id,
         content=text,
         kind=kind,
@@ -136,7 +136,6 @@ def import_item(raw: Mapping[str, Any]) -> NewMemory:
         message_ids=tuple(int(v) for v in raw.get("message_ids") or () if isinstance(v, int)),
         supersedes=raw.get("supersedes") or None,
         superseded_by=raw.get("superseded_by") or None,
-        vector=None,
         status=status,
         created_at=number("created_at", now),
         updated_at=number("updated_at", now),

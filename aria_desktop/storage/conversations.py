@@ -16,7 +16,9 @@ from typing import Any, Literal, cast, get_args
 
 from aria_desktop.domain.chat import (
     Conversation,
+    MessageBody,
     MessageStatus,
+    NewMessage,
     Role,
     StoredMessage,
     ToolCall,
@@ -212,29 +214,16 @@ class SQLiteConversationStore:
 
         await self._db.write(delete)
 
-    async def add_message(
-        self,
-        conversation_id: str,
-        *,
-        role: Role,
-        content: str,
-        status: MessageStatus = "complete",
-        tool_calls: Sequence[ToolCall] = (),
-        tool_call_id: str | None = None,
-        name: str | None = None,
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> StoredMessage:
+    async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage:
         """Append a message and mark the conversation active (bumps ``updated_at``).
 
         Raises:
             NotFoundError: no such conversation.
         """
-        _check_role(role)
-        _check_status(status)
-        usage = usage or Usage()
-        calls_json = _encode_tool_calls(tool_calls)
+        _check_role(message.role)
+        _check_status(message.status)
+        usage = message.usage or Usage()
+        calls_json = _encode_tool_calls(message.tool_calls)
         now = self._clock()
 
         def insert(conn: Connection) -> int:
@@ -249,14 +238,14 @@ class SQLiteConversationStore:
                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     conversation_id,
-                    role,
-                    content,
-                    status,
+                    message.role,
+                    message.content,
+                    message.status,
                     calls_json,
-                    tool_call_id,
-                    name,
-                    backend,
-                    model,
+                    message.tool_call_id,
+                    message.name,
+                    message.backend,
+                    message.model,
                     usage.input_tokens,
                     usage.output_tokens,
                     now,
@@ -269,29 +258,19 @@ class SQLiteConversationStore:
         return StoredMessage(
             id=message_id,
             conversation_id=conversation_id,
-            role=role,
-            content=content,
-            status=status,
+            role=message.role,
+            content=message.content,
+            status=message.status,
             created_at=now,
-            tool_calls=tuple(tool_calls),
-            tool_call_id=tool_call_id,
-            name=name,
-            backend=backend,
-            model=model,
+            tool_calls=tuple(message.tool_calls),
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            backend=message.backend,
+            model=message.model,
             usage=usage,
         )
 
-    async def update_message(
-        self,
-        message_id: int,
-        *,
-        content: str,
-        status: MessageStatus,
-        tool_calls: Sequence[ToolCall] = (),
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> None:
+    async def update_message(self, message_id: int, body: MessageBody) -> None:
         """Replace a message's content, status and tool calls (e.g. finishing a streamed reply).
 
         ``backend`` and ``model`` are replaced only when given (non-empty) and ``usage`` only
@@ -301,8 +280,9 @@ class SQLiteConversationStore:
         Raises:
             NotFoundError: no such message.
         """
-        _check_status(status)
-        calls_json = _encode_tool_calls(tool_calls)
+        _check_status(body.status)
+        calls_json = _encode_tool_calls(body.tool_calls)
+        usage = body.usage
         now = self._clock()
 
         def update(conn: Connection) -> None:
@@ -322,13 +302,13 @@ class SQLiteConversationStore:
                 "output_tokens = COALESCE(?, output_tokens), "
                 "updated_at = ? WHERE id = ?",
                 (
-                    content,
-                    status,
+                    body.content,
+                    body.status,
                     calls_json,
-                    backend,
-                    backend,
-                    model,
-                    model,
+                    body.backend,
+                    body.backend,
+                    body.model,
+                    body.model,
                     None if usage is None else usage.input_tokens,
                     None if usage is None else usage.output_tokens,
                     now,

@@ -8,7 +8,7 @@ import pytest
 from aria_desktop.api.client import ApiClient
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import ApiAuthError, MemoryUnavailableError, NotFoundError
-from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, MemoryQuery, NewMemory
+from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryFilter, MemoryQuery, NewMemory
 from tests.api.conftest import Api
 
 P = "/api/v1"
@@ -89,8 +89,10 @@ async def test_memory_routes_answer_503_with_a_hint_when_memory_is_not_set_up(ap
 
 async def test_inbox_lists_approves_and_rejects_proposed_memories(api: Api) -> None:
     assert api.memory_store is not None
-    keep = await api.memory_store.add_candidate("I prefer tea over coffee", kind="preference")
-    drop = await api.memory_store.add_candidate("I live on the moon")
+    keep = await api.memory_store.add_candidate(
+        MemoryDraft(content="I prefer tea over coffee", kind="preference")
+    )
+    drop = await api.memory_store.add_candidate(MemoryDraft(content="I live on the moon"))
     assert keep is not None
     assert drop is not None
     inbox = (await api.client.get(f"{P}/memory-inbox")).json()
@@ -128,7 +130,9 @@ async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> No
         assert [m.id for m in facts] == [added.id]
         assert await assistant.list_memories(MemoryFilter(kinds=("skill",))) == []
 
-        candidate = await api.memory_store.add_candidate("My cat is called Miso")
+        candidate = await api.memory_store.add_candidate(
+            MemoryDraft(content="My cat is called Miso")
+        )
         assert candidate is not None
         assert [c.id for c in await assistant.list_memory_inbox()] == [candidate.id]
         approved = await assistant.approve_memory(candidate.id)

@@ -28,7 +28,9 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     Conversation,
     LLMChunk,
+    MessageBody,
     MessageStatus,
+    NewMessage,
     Role,
     StoredMessage,
     StreamEnd,
@@ -40,10 +42,14 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import (
+    ACTIVE_MEMORIES,
     MEMORY_KINDS,
     Memory,
     MemoryAction,
     MemoryCandidate,
+    MemoryDraft,
+    MemoryEdit,
+    MemoryFilter,
     MemoryHit,
     MemoryKind,
     MemoryQuery,
@@ -253,71 +259,48 @@ class InMemoryConversationStore:
         self._get(conversation_id)
         del self._conversations[conversation_id]
 
-    async def add_message(
-        self,
-        conversation_id: str,
-        *,
-        role: Role,
-        content: str,
-        status: MessageStatus = "complete",
-        tool_calls: Sequence[ToolCall] = (),
-        tool_call_id: str | None = None,
-        name: str | None = None,
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> StoredMessage:
+    async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage:
         """Append a message and mark the conversation active."""
-        if role not in get_args(Role):
-            raise ValueError(f"Unknown message role {role!r}")
-        if status not in get_args(MessageStatus):
-            raise ValueError(f"Unknown message status {status!r}")
+        if message.role not in get_args(Role):
+            raise ValueError(f"Unknown message role {message.role!r}")
+        if message.status not in get_args(MessageStatus):
+            raise ValueError(f"Unknown message status {message.status!r}")
         stored = self._get(conversation_id)
         now = self._clock()
-        message = StoredMessage(
+        saved = StoredMessage(
             id=next(self._message_ids),
             conversation_id=conversation_id,
-            role=role,
-            content=content,
-            status=status,
+            role=message.role,
+            content=message.content,
+            status=message.status,
             created_at=now,
-            tool_calls=tuple(tool_calls),
-            tool_call_id=tool_call_id,
-            name=name,
-            backend=backend,
-            model=model,
-            usage=usage or Usage(),
+            tool_calls=tuple(message.tool_calls),
+            tool_call_id=message.tool_call_id,
+            name=message.name,
+            backend=message.backend,
+            model=message.model,
+            usage=message.usage or Usage(),
         )
-        stored.messages.append(message)
+        stored.messages.append(saved)
         self._touch(stored, now)
-        return message
+        return saved
 
-    async def update_message(
-        self,
-        message_id: int,
-        *,
-        content: str,
-        status: MessageStatus,
-        tool_calls: Sequence[ToolCall] = (),
-        backend: str = "",
-        model: str = "",
-        usage: Usage | None = None,
-    ) -> None:
+    async def update_message(self, message_id: int, body: MessageBody) -> None:
         """Replace content, status and calls; backend, model and usage only when given."""
-        if status not in get_args(MessageStatus):
-            raise ValueError(f"Unknown message status {status!r}")
+        if body.status not in get_args(MessageStatus):
+            raise ValueError(f"Unknown message status {body.status!r}")
         for stored in self._conversations.values():
             for index, message in enumerate(stored.messages):
                 if message.id != message_id:
                     continue
                 stored.messages[index] = dataclasses.replace(
                     message,
-                    content=content,
-                    status=status,
-                    tool_calls=tuple(tool_calls),
-                    backend=backend or message.backend,
-                    model=model or message.model,
-                    usage=message.usage if usage is None else usage,
+                    content=body.content,
+                    status=body.status,
+                    tool_calls=tuple(body.tool_calls),
+                    backend=body.backend or message.backend,
+                    model=body.model or message.model,
+                    usage=message.usage if body.usage is None else body.usage,
                 )
                 self._touch(stored, self._clock())
                 return
@@ -455,58 +438,46 @@ class InMemoryMemoryStore:
                     memory, last_accessed_at=now, access_count=memory.access_count + 1
                 )
 
-    async def add(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 1.0,
-        provenance: str = "manual",
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> tuple[Memory, MemoryAction]:
+    async def add(self, draft: MemoryDraft) -> tuple[Memory, MemoryAction]:
         """Store a memory, reinforcing a duplicate or superseding what it replaces."""
-        _check_memory_values(content, kind, importance)
+        _check_memory_values(draft.content, draft.kind, draft.importance)
         now = self._clock()
+        subject = draft.subject.lower()
         active = [m for m in self._memories.values() if m.status == "active"]
         for memory in active:
-            same_subject = memory.subject.lower() == subject.lower()
-            if same_subject and _normalised(memory.content) == _normalised(content):
+            same_subject = memory.subject.lower() == subject
+            if same_subject and _normalised(memory.content) == _normalised(draft.content):
                 reinforced = dataclasses.replace(
                     memory,
-                    importance=max(memory.importance, importance),
-                    confidence=min(1.0, max(memory.confidence, confidence) + 0.1),
-                    topic=memory.topic or topic,
+                    importance=max(memory.importance, draft.importance),
+                    confidence=min(1.0, max(memory.confidence, draft.confidence) + 0.1),
+                    topic=memory.topic or draft.topic,
                     updated_at=now,
                 )
                 self._memories[memory.id] = reinforced
                 self._decayed_at.pop(memory.id, None)
                 return reinforced, "reinforced"
-        replaced = self._require(supersedes) if supersedes else None
-        if replaced is None and topic:
+        replaced = self._require(draft.supersedes) if draft.supersedes else None
+        if replaced is None and draft.topic:
             replaced = next(
                 (
                     m
                     for m in active
-                    if m.subject.lower() == subject.lower() and m.topic.lower() == topic.lower()
+                    if m.subject.lower() == subject and m.topic.lower() == draft.topic.lower()
                 ),
                 None,
             )
         memory = Memory(
             id=f"mem_{uuid.uuid4().hex[:16]}",
-            content=content.strip(),
-            kind=_kind(kind),
-            subject=subject,
-            topic=topic,
-            importance=importance,
-            confidence=confidence,
-            provenance=provenance,
-            conversation_id=conversation_id,
-            message_ids=tuple(message_ids),
+            content=draft.content.strip(),
+            kind=_kind(draft.kind),
+            subject=draft.subject,
+            topic=draft.topic,
+            importance=draft.importance,
+            confidence=draft.confidence,
+            provenance=draft.provenance,
+            conversation_id=draft.conversation_id,
+            message_ids=tuple(draft.message_ids),
             created_at=now,
             updated_at=now,
             supersedes=replaced.id if replaced else None,
@@ -519,24 +490,16 @@ class InMemoryMemoryStore:
         )
         return memory, "superseded"
 
-    async def update(
-        self,
-        memory_id: str,
-        *,
-        content: str | None = None,
-        kind: str | None = None,
-        subject: str | None = None,
-        importance: float | None = None,
-    ) -> Memory:
+    async def update(self, memory_id: str, edit: MemoryEdit) -> Memory:
         """Edit a memory in place (the user correcting it)."""
-        _check_memory_values(content, kind, importance)
+        _check_memory_values(edit.content, edit.kind, edit.importance)
         memory = self._require(memory_id)
         updated = dataclasses.replace(
             memory,
-            content=memory.content if content is None else content.strip(),
-            kind=memory.kind if kind is None else _kind(kind),
-            subject=memory.subject if subject is None else subject,
-            importance=memory.importance if importance is None else importance,
+            content=memory.content if edit.content is None else edit.content.strip(),
+            kind=memory.kind if edit.kind is None else _kind(edit.kind),
+            subject=memory.subject if edit.subject is None else edit.subject,
+            importance=memory.importance if edit.importance is None else edit.importance,
             updated_at=self._clock(),
         )
         self._memories[memory_id] = updated
@@ -554,25 +517,18 @@ class InMemoryMemoryStore:
         """The memory, whatever its status, or None."""
         return self._memories.get(memory_id)
 
-    async def list_memories(
-        self,
-        *,
-        kinds: Sequence[str] = (),
-        subject: str | None = None,
-        statuses: Sequence[str] = ("active",),
-        limit: int = 100,
-        offset: int = 0,
-    ) -> list[Memory]:
-        """Memories matching the filters, newest first."""
+    async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]:
+        """Memories matching the filter, newest first."""
+        subject = None if which.subject is None else which.subject.lower()
         chosen = [
             m
             for m in self._memories.values()
-            if (not kinds or m.kind in kinds)
-            and (subject is None or m.subject.lower() == subject.lower())
-            and m.status in statuses
+            if (not which.kinds or m.kind in which.kinds)
+            and (subject is None or m.subject.lower() == subject)
+            and m.status in which.statuses
         ]
         chosen.sort(key=lambda m: m.created_at, reverse=True)
-        return chosen[offset : offset + limit]
+        return chosen[which.offset : which.offset + which.limit]
 
     async def search(self, query: MemoryQuery) -> list[MemoryHit]:
         """Keyword search: memories sharing the most query words first."""
@@ -628,36 +584,24 @@ class InMemoryMemoryStore:
             changed += 1
         return changed
 
-    async def add_candidate(
-        self,
-        content: str,
-        *,
-        kind: str = "fact",
-        subject: str = "user",
-        topic: str = "",
-        importance: float = 0.5,
-        confidence: float = 0.8,
-        conversation_id: str | None = None,
-        message_ids: Sequence[int] = (),
-        supersedes: str | None = None,
-    ) -> MemoryCandidate | None:
+    async def add_candidate(self, draft: MemoryDraft) -> MemoryCandidate | None:
         """Queue a proposed memory for the user; None when it repeats a memory or candidate."""
-        _check_memory_values(content, kind, importance)
-        key = _normalised(content)
+        _check_memory_values(draft.content, draft.kind, draft.importance)
+        key = _normalised(draft.content)
         known = [m.content for m in self._memories.values() if m.status == "active"]
         known += [c.content for c in self._candidates.values()]
         if any(_normalised(text) == key for text in known):
             return None
         candidate = MemoryCandidate(
             id=f"cand_{uuid.uuid4().hex[:16]}",
-            content=content.strip(),
-            kind=_kind(kind),
-            subject=subject,
-            topic=topic,
-            importance=importance,
-            confidence=confidence,
-            conversation_id=conversation_id,
-            message_ids=tuple(message_ids),
+            content=draft.content.strip(),
+            kind=_kind(draft.kind),
+            subject=draft.subject,
+            topic=draft.topic,
+            importance=draft.importance,
+            confidence=draft.confidence,
+            conversation_id=draft.conversation_id,
+            message_ids=tuple(draft.message_ids),
             created_at=self._clock(),
         )
         self._candidates[candidate.id] = candidate
@@ -677,15 +621,17 @@ class InMemoryMemoryStore:
         """Store the candidate as a memory learned in conversation (the SQLite store's rule)."""
         candidate = self._take_candidate(candidate_id)
         return await self.add(
-            candidate.content,
-            kind=candidate.kind,
-            subject=candidate.subject,
-            topic=candidate.topic,
-            importance=candidate.importance,
-            confidence=candidate.confidence,
-            provenance="conversation",
-            conversation_id=candidate.conversation_id,
-            message_ids=candidate.message_ids,
+            MemoryDraft(
+                content=candidate.content,
+                kind=candidate.kind,
+                subject=candidate.subject,
+                topic=candidate.topic,
+                importance=candidate.importance,
+                confidence=candidate.confidence,
+                provenance="conversation",
+                conversation_id=candidate.conversation_id,
+                message_ids=candidate.message_ids,
+            )
         )
 
     async def reject_candidate(self, candidate_id: str) -> None:

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.core.ports import ConversationStore, MemoryStore
-from aria_desktop.domain.chat import ToolCall, Usage
+from aria_desktop.domain.chat import MessageBody, NewMessage, ToolCall, Usage
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
-from aria_desktop.domain.memory import MemoryQuery
+from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryQuery
 from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
@@ -72,7 +72,7 @@ async def test_conversations_are_listed_by_activity_and_renaming_is_not_activity
     first = await conversations.create_conversation("first")
     second = await conversations.create_conversation("second")
     assert [c.id for c in await conversations.list_conversations()] == [second.id, first.id]
-    await conversations.add_message(first.id, role="user", content="hello")
+    await conversations.add_message(first.id, NewMessage(role="user", content="hello"))
     await conversations.rename_conversation(second.id, "renamed")
     listed = await conversations.list_conversations()
     assert [(c.id, c.message_count) for c in listed] == [(first.id, 1), (second.id, 0)]
@@ -87,7 +87,7 @@ async def test_conversations_are_listed_by_activity_and_renaming_is_not_activity
     with pytest.raises(NotFoundError):
         await conversations.rename_conversation("missing", "x")
     with pytest.raises(NotFoundError):
-        await conversations.add_message("missing", role="user", content="x")
+        await conversations.add_message("missing", NewMessage(role="user", content="x"))
     with pytest.raises(ValueError, match="negative"):
         await conversations.list_conversations(limit=-1)
 
@@ -97,7 +97,11 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
 ) -> None:
     conversation = await conversations.create_conversation("chat")
     ids = [
-        (await conversations.add_message(conversation.id, role="user", content=f"m{n}")).id
+        (
+            await conversations.add_message(
+                conversation.id, NewMessage(role="user", content=f"m{n}")
+            )
+        ).id
         for n in range(5)
     ]
     assert ids == sorted(ids)
@@ -107,16 +111,18 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
     assert [m.content for m in older] == ["m1", "m2"]
     reply = await conversations.add_message(
         conversation.id,
-        role="assistant",
-        content="",
-        status="interrupted",
-        backend="ollama",
-        model="llama3.2",
-        usage=Usage(input_tokens=3, output_tokens=4),
+        NewMessage(
+            role="assistant",
+            content="",
+            status="interrupted",
+            backend="ollama",
+            model="llama3.2",
+            usage=Usage(input_tokens=3, output_tokens=4),
+        ),
     )
     call = ToolCall(id="call_1", name="echo", arguments={"text": "x"})
     await conversations.update_message(
-        reply.id, content="partial", status="complete", tool_calls=[call]
+        reply.id, MessageBody(content="partial", status="complete", tool_calls=(call,))
     )
     stored = (await conversations.list_messages(conversation.id))[-1]
     assert (stored.content, stored.status, stored.backend, stored.model) == (
@@ -128,7 +134,7 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
     assert stored.usage == Usage(input_tokens=3, output_tokens=4)
     assert stored.tool_calls == (call,)
     with pytest.raises(NotFoundError):
-        await conversations.update_message(10_000, content="x", status="complete")
+        await conversations.update_message(10_000, MessageBody(content="x", status="complete"))
     with pytest.raises(NotFoundError):
         await conversations.list_messages("missing")
 
@@ -161,13 +167,17 @@ async def test_a_repeated_memory_reinforces_and_a_new_fact_on_the_topic_supersed
     memories: tuple[MemoryStore, list[float]],
 ) -> None:
     store, _ = memories
-    first, action = await store.add("My wife's name is Dana", confidence=0.6)
+    first, action = await store.add(MemoryDraft(content="My wife's name is Dana", confidence=0.6))
     assert action == "added"
-    same, action = await store.add("  my WIFE's name is dana. ")
+    same, action = await store.add(MemoryDraft(content="  my WIFE's name is dana. "))
     assert (action, same.id) == ("reinforced", first.id)
     assert same.confidence > first.confidence
-    old, _ = await store.add("I prefer dark themes", kind="preference", topic="theme")
-    new, action = await store.add("I prefer light themes", kind="preference", topic="Theme")
+    old, _ = await store.add(
+        MemoryDraft(content="I prefer dark themes", kind="preference", topic="theme")
+    )
+    new, action = await store.add(
+        MemoryDraft(content="I prefer light themes", kind="preference", topic="Theme")
+    )
     assert (action, new.supersedes) == ("superseded", old.id)
     stale = await store.get(old.id)
     assert stale is not None
@@ -178,9 +188,13 @@ async def test_a_repeated_memory_reinforces_and_a_new_fact_on_the_topic_supersed
         MemoryQuery(text="which themes do I prefer", statuses=("superseded",))
     )
     assert [h.memory.id for h in history] == [old.id]
-    other, action = await store.add("Dana prefers dark themes", subject="Dana", topic="theme")
+    other, action = await store.add(
+        MemoryDraft(content="Dana prefers dark themes", subject="Dana", topic="theme")
+    )
     assert action == "added"
-    fixed, action = await store.add("Dana likes solarized", subject="dana", supersedes=other.id)
+    fixed, action = await store.add(
+        MemoryDraft(content="Dana likes solarized", subject="dana", supersedes=other.id)
+    )
     assert (action, fixed.supersedes) == ("superseded", other.id)
     assert await store.has_active()
 
@@ -189,8 +203,8 @@ async def test_search_filters_touches_and_forgotten_memories_are_not_found(
     memories: tuple[MemoryStore, list[float]],
 ) -> None:
     store, _ = memories
-    tea, _ = await store.add("I like green tea", kind="preference")
-    await store.add("Dana likes green tea too", subject="Dana")
+    tea, _ = await store.add(MemoryDraft(content="I like green tea", kind="preference"))
+    await store.add(MemoryDraft(content="Dana likes green tea too", subject="Dana"))
     hits = await store.search(MemoryQuery(text="green tea", kinds=("preference",)))
     assert [h.memory.id for h in hits] == [tea.id]
     hits = await store.search(MemoryQuery(text="green tea", subject="dana"))
@@ -203,7 +217,7 @@ async def test_search_filters_touches_and_forgotten_memories_are_not_found(
     untouched = await store.get(tea.id)
     assert untouched is not None
     assert untouched.access_count == 1
-    edited = await store.update(tea.id, content="I like black coffee")
+    edited = await store.update(tea.id, MemoryEdit(content="I like black coffee"))
     assert edited.content == "I like black coffee"
     assert [h.memory.id for h in await store.search(MemoryQuery(text="coffee"))] == [tea.id]
     forgotten = await store.forget(tea.id)
@@ -212,15 +226,15 @@ async def test_search_filters_touches_and_forgotten_memories_are_not_found(
     with pytest.raises(NotFoundError):
         await store.forget("mem_missing")
     with pytest.raises(MemoryInvalidError):
-        await store.add("   ")
+        await store.add(MemoryDraft(content="   "))
 
 
 async def test_confidence_decays_once_a_day_and_only_for_memories_never_used(
     memories: tuple[MemoryStore, list[float]],
 ) -> None:
     store, now = memories
-    unused, _ = await store.add("Unused fact about teapots")
-    used, _ = await store.add("Used fact about kettles")
+    unused, _ = await store.add(MemoryDraft(content="Unused fact about teapots"))
+    used, _ = await store.add(MemoryDraft(content="Used fact about kettles"))
     await store.search(MemoryQuery(text="kettles"))
     now[0] += 100 * DAY_S
     assert await store.decay(after_days=30, per_day=0.01, floor=0.2) == 1
@@ -240,12 +254,16 @@ async def test_inbox_candidates_are_approved_or_rejected_once(
     memories: tuple[MemoryStore, list[float]],
 ) -> None:
     store, now = memories
-    first = await store.add_candidate("I am allergic to peanuts", importance=0.9)
+    first = await store.add_candidate(
+        MemoryDraft(content="I am allergic to peanuts", importance=0.9)
+    )
     now[0] += 1
-    second = await store.add_candidate("I like jazz")
+    second = await store.add_candidate(MemoryDraft(content="I like jazz"))
     assert first is not None
     assert second is not None
-    assert await store.add_candidate("I am allergic to peanuts.") is None  # already queued
+    assert (
+        await store.add_candidate(MemoryDraft(content="I am allergic to peanuts.")) is None
+    )  # already queued
     assert [c.id for c in await store.list_candidates()] == [first.id, second.id]
     memory, action = await store.approve_candidate(first.id)
     assert (action, memory.content, memory.provenance) == (
@@ -257,4 +275,6 @@ async def test_inbox_candidates_are_approved_or_rejected_once(
     assert await store.list_candidates() == []
     with pytest.raises(NotFoundError):
         await store.approve_candidate(second.id)
-    assert await store.add_candidate("I am allergic to peanuts") is None  # already remembered
+    assert (
+        await store.add_candidate(MemoryDraft(content="I am allergic to peanuts")) is None
+    )  # already remembered

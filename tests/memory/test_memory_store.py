@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
-from aria_desktop.domain.memory import MemoryQuery
+from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryFilter, MemoryQuery
 from aria_desktop.memory.embedding import LOCAL_MODEL_ID, LocalEmbedder
 from aria_desktop.memory.ollama_embed import OllamaEmbedder
 from aria_desktop.memory.store import SQLiteMemoryStore
@@ -72,7 +72,7 @@ async def store(db: Database, embedder: LocalEmbedder) -> SQLiteMemoryStore:
 async def _fill(store: SQLiteMemoryStore) -> dict[str, str]:
     ids = {}
     for text in FACTS:
-        memory, action = await store.add(text)
+        memory, action = await store.add(MemoryDraft(content=text))
         assert action == "added"
         ids[text] = memory.id
     return ids
@@ -92,7 +92,7 @@ async def test_row_fts_and_vector_are_written_together(store: SQLiteMemoryStore)
     await _fill(store)
     counts = await store.check_consistency()
     assert counts == {"rows": 6, "fts": 6, "with_vector": 6, "vectors": 6}
-    memory = (await store.list_memories(limit=1))[0]
+    memory = (await store.list_memories(MemoryFilter(limit=1)))[0]
     assert memory.embedding_model == LOCAL_MODEL_ID
 
 
@@ -120,21 +120,25 @@ async def test_hostile_fts_syntax_is_harmless(store: SQLiteMemoryStore, text: st
 
 
 async def test_near_duplicates_reinforce_instead_of_duplicating(store: SQLiteMemoryStore) -> None:
-    first, action = await store.add("My wife's name is Dana", confidence=0.6)
+    first, action = await store.add(MemoryDraft(content="My wife's name is Dana", confidence=0.6))
     assert action == "added"
-    same, action = await store.add("  my WIFE's name is dana. ")
+    same, action = await store.add(MemoryDraft(content="  my WIFE's name is dana. "))
     assert (action, same.id) == ("reinforced", first.id)
     assert same.confidence > first.confidence
-    close, action = await store.add("My wife is named Dana")  # cosine >= 0.9
+    close, action = await store.add(MemoryDraft(content="My wife is named Dana"))  # cosine >= 0.9
     assert (action, close.id) == ("reinforced", first.id)
-    _other, action = await store.add("My sister's name is Lena")
+    _other, action = await store.add(MemoryDraft(content="My sister's name is Lena"))
     assert action == "added"
     assert len(await store.list_memories()) == 2
 
 
 async def test_contradiction_on_the_same_topic_supersedes(store: SQLiteMemoryStore) -> None:
-    old, _ = await store.add("I prefer dark themes", kind="preference", topic="theme")
-    new, action = await store.add("I prefer light themes", kind="preference", topic="Theme")
+    old, _ = await store.add(
+        MemoryDraft(content="I prefer dark themes", kind="preference", topic="theme")
+    )
+    new, action = await store.add(
+        MemoryDraft(content="I prefer light themes", kind="preference", topic="Theme")
+    )
     assert action == "superseded"
     assert new.supersedes == old.id
     stale = await store.get(old.id)
@@ -147,10 +151,14 @@ async def test_contradiction_on_the_same_topic_supersedes(store: SQLiteMemorySto
     )
     assert [h.memory.id for h in history] == [old.id]
     # Another subject with the same topic is not touched.
-    other, action = await store.add("Dana prefers dark themes", subject="Dana", topic="theme")
+    other, action = await store.add(
+        MemoryDraft(content="Dana prefers dark themes", subject="Dana", topic="theme")
+    )
     assert action == "added"
     # An explicit link replaces only a memory about the same subject.
-    fixed, action = await store.add("Dana likes solarized", subject="dana", supersedes=other.id)
+    fixed, action = await store.add(
+        MemoryDraft(content="Dana likes solarized", subject="dana", supersedes=other.id)
+    )
     assert (action, fixed.supersedes) == ("superseded", other.id)
 
 
@@ -171,7 +179,7 @@ async def test_failure_at_the_vector_write_leaves_no_half_memory(
         )
     )
     with pytest.raises(StorageError):
-        await store.add("Half written memory about zeppelins")
+        await store.add(MemoryDraft(content="Half written memory about zeppelins"))
     after = await store.check_consistency()
     assert after["rows"] == before["rows"]
     assert after["fts"] == before["fts"]
@@ -195,7 +203,7 @@ async def test_failure_in_a_trigger_rolls_back_row_and_index(
         )
     )
     with pytest.raises(StorageError, match="injected failure"):
-        await store.add("This boom memory must not exist")
+        await store.add(MemoryDraft(content="This boom memory must not exist"))
     assert await store.check_consistency() == {
         "rows": 6,
         "fts": 6,
@@ -210,6 +218,7 @@ async def test_killed_writer_leaves_only_whole_memories(tmp_path: Path) -> None:
     script = (
         "import asyncio, sys\n"
         "from aria_desktop.storage.database import Database\n"
+        "from aria_desktop.domain.memory import MemoryDraft\n"
         "from aria_desktop.memory.store import SQLiteMemoryStore\n"
         "from aria_desktop.memory.embedding import LocalEmbedder\n"
         "async def main():\n"
@@ -218,7 +227,8 @@ async def test_killed_writer_leaves_only_whole_memories(tmp_path: Path) -> None:
         "    await store.open()\n"
         "    i = rows = 0\n"
         "    while True:\n"
-        "        _, action = await store.add(f'Crash test fact number {i} about item {i * 7}')\n"
+        "        fact = f'Crash test fact number {i} about item {i * 7}'\n"
+        "        _, action = await store.add(MemoryDraft(content=fact))\n"
         "        i += 1\n"
         "        rows += action != 'reinforced'\n"
         "        if action != 'reinforced' and rows in (5, 7):\n"
@@ -263,8 +273,8 @@ async def test_search_updates_access_statistics(store: SQLiteMemoryStore) -> Non
 
 
 async def test_filters_by_kind_subject_status_and_date(store: SQLiteMemoryStore) -> None:
-    await store.add("I like green tea", kind="preference")
-    await store.add("Dana likes green tea too", subject="Dana")
+    await store.add(MemoryDraft(content="I like green tea", kind="preference"))
+    await store.add(MemoryDraft(content="Dana likes green tea too", subject="Dana"))
     hits = await store.search(MemoryQuery(text="green tea", kinds=("preference",)))
     assert [h.memory.content for h in hits] == ["I like green tea"]
     hits = await store.search(MemoryQuery(text="green tea", subject="dana"))
@@ -281,7 +291,7 @@ async def test_forget_and_edit(store: SQLiteMemoryStore) -> None:
     hits = await store.search(MemoryQuery(text="What's my wife's name?"))
     assert dana not in [h.memory.id for h in hits]
     rex = ids["My dog is called Rex"]
-    edited = await store.update(rex, content="My dog is called Max")
+    edited = await store.update(rex, MemoryEdit(content="My dog is called Max"))
     assert edited.id == rex
     assert edited.content == "My dog is called Max"
     hits = await store.search(MemoryQuery(text="Max", mode="lexical"))
@@ -296,15 +306,15 @@ async def test_forget_and_edit(store: SQLiteMemoryStore) -> None:
     with pytest.raises(NotFoundError):
         await store.forget("mem_missing")
     with pytest.raises(MemoryInvalidError):
-        await store.add("   ")
+        await store.add(MemoryDraft(content="   "))
 
 
 async def test_confidence_decays_only_for_never_accessed(db: Database) -> None:
     now = [1_700_000_000.0]
     store = SQLiteMemoryStore(db, None, clock=lambda: now[0])
     await store.open()
-    unused, _ = await store.add("Unused fact about teapots")
-    used, _ = await store.add("Used fact about kettles")
+    unused, _ = await store.add(MemoryDraft(content="Unused fact about teapots"))
+    used, _ = await store.add(MemoryDraft(content="Used fact about kettles"))
     await store.search(MemoryQuery(text="kettles"))
     now[0] += 100 * 86_400
     assert await store.decay(after_days=30, per_day=0.01, floor=0.2) == 1
@@ -387,7 +397,7 @@ async def test_unreachable_ollama_embedder_falls_back_to_keywords(db: Database) 
         await store.open()
         assert not store.vector_search_available
         assert "Could not reach Ollama" in store.vector_status
-        memory, _ = await store.add("The spare key is under the blue pot")
+        memory, _ = await store.add(MemoryDraft(content="The spare key is under the blue pot"))
         assert memory.embedding_model == ""
         hits = await store.search(MemoryQuery(text="spare key"))
         assert [h.memory.id for h in hits] == [memory.id]
@@ -417,11 +427,15 @@ async def test_reindex_rebuilds_keyword_index_and_vectors(
 
 
 async def test_inbox_approve_and_reject(store: SQLiteMemoryStore) -> None:
-    first = await store.add_candidate("I am allergic to peanuts", importance=0.9)
-    second = await store.add_candidate("I like jazz")
+    first = await store.add_candidate(
+        MemoryDraft(content="I am allergic to peanuts", importance=0.9)
+    )
+    second = await store.add_candidate(MemoryDraft(content="I like jazz"))
     assert first is not None
     assert second is not None
-    assert await store.add_candidate("I am allergic to peanuts.") is None  # already queued
+    assert (
+        await store.add_candidate(MemoryDraft(content="I am allergic to peanuts.")) is None
+    )  # already queued
     assert [c.id for c in await store.list_candidates()] == [first.id, second.id]
     memory, action = await store.approve_candidate(first.id)
     assert action == "added"
@@ -430,7 +444,9 @@ async def test_inbox_approve_and_reject(store: SQLiteMemoryStore) -> None:
     assert await store.list_candidates() == []
     with pytest.raises(NotFoundError):
         await store.approve_candidate(second.id)
-    assert await store.add_candidate("I am allergic to peanuts") is None  # already remembered
+    assert (
+        await store.add_candidate(MemoryDraft(content="I am allergic to peanuts")) is None
+    )  # already remembered
 
 
 async def test_warm_up_loads_the_local_model_before_first_use() -> None:

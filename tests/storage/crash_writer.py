@@ -14,7 +14,7 @@ import os
 import random
 import sys
 
-from aria_desktop.domain.chat import ToolCall
+from aria_desktop.domain.chat import NewMessage, ToolCall
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 
@@ -35,7 +35,7 @@ async def _main(path: str) -> None:
         n += 1
         # Sizes from a few bytes to several pages, so some commits span overflow pages.
         body = f"{os.getpid()}-{n} " + "x" * rng.choice((10, 300, 5000, 20000))
-        message = await store.add_message(conversation.id, role="user", content=body)
+        message = await store.add_message(conversation.id, NewMessage(role="user", content=body))
         _say(f"committed {message.id}")
         if n % 10 == 0:
             call = ToolCall(id=f"{os.getpid()}-{n}", name="probe", arguments={"n": n})

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.core.ports import ConversationStore
-from aria_desktop.domain.chat import ToolCall, ToolCallRecord, Usage
+from aria_desktop.domain.chat import MessageBody, NewMessage, ToolCall, ToolCallRecord, Usage
 from aria_desktop.domain.errors import NotFoundError
 from aria_desktop.storage.connection import Connection
 from aria_desktop.storage.conversations import SQLiteConversationStore
@@ -54,8 +54,8 @@ async def test_list_conversations_newest_activity_first_with_message_counts(
     clock.advance()
     c = await store.create_conversation("c")
     clock.advance()
-    await store.add_message(a.id, role="user", content="hi")  # a becomes most recent
-    await store.add_message(a.id, role="assistant", content="hello")
+    await store.add_message(a.id, NewMessage(role="user", content="hi"))  # a becomes most recent
+    await store.add_message(a.id, NewMessage(role="assistant", content="hello"))
 
     listed = await store.list_conversations()
     assert [conv.id for conv in listed] == [a.id, c.id, b.id]
@@ -82,7 +82,7 @@ async def test_delete_conversation_cascades_to_messages_and_tool_calls(
     conv = await store.create_conversation("doomed")
     keep = await store.create_conversation("kept")
     for target in (conv, keep):
-        await store.add_message(target.id, role="user", content="x")
+        await store.add_message(target.id, NewMessage(role="user", content="x"))
         await store.begin_tool_call(target.id, ToolCall(id="c1", name="t", arguments={}))
 
     await store.delete_conversation(conv.id)
@@ -103,7 +103,7 @@ async def test_unknown_conversation_ids_raise_not_found(store: SQLiteConversatio
     attempts = [
         store.rename_conversation("nope", "x"),
         store.delete_conversation("nope"),
-        store.add_message("nope", role="user", content="x"),
+        store.add_message("nope", NewMessage(role="user", content="x")),
         store.list_messages("nope"),
         store.begin_tool_call("nope", call),
         store.finish_tool_call("nope", "c", status="ok", result=""),
@@ -122,16 +122,19 @@ async def test_add_message_stores_every_field_and_bumps_activity(
     calls = (ToolCall(id="call-1", name="search", arguments={"q": "ünïcode", "n": [1, 2]}),)
     added = await store.add_message(
         conv.id,
-        role="assistant",
-        content="Let me look.",
-        status="interrupted",
-        tool_calls=calls,
-        backend="ollama",
-        model="llama3.2",
-        usage=Usage(input_tokens=12, output_tokens=3),
+        NewMessage(
+            role="assistant",
+            content="Let me look.",
+            status="interrupted",
+            tool_calls=calls,
+            backend="ollama",
+            model="llama3.2",
+            usage=Usage(input_tokens=12, output_tokens=3),
+        ),
     )
     tool_reply = await store.add_message(
-        conv.id, role="tool", content='{"hits": 0}', tool_call_id="call-1", name="search"
+        conv.id,
+        NewMessage(role="tool", content='{"hits": 0}', tool_call_id="call-1", name="search"),
     )
 
     assert added.created_at == clock.now
@@ -146,9 +149,9 @@ async def test_add_message_stores_every_field_and_bumps_activity(
 async def test_add_message_rejects_unknown_role_or_status(store: SQLiteConversationStore) -> None:
     conv = await store.create_conversation("c")
     with pytest.raises(ValueError, match="role"):
-        await store.add_message(conv.id, role="robot", content="x")  # type: ignore[arg-type]
+        await store.add_message(conv.id, NewMessage(role="robot", content="x"))  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="status"):
-        await store.add_message(conv.id, role="user", content="x", status="lost")  # type: ignore[arg-type]
+        await store.add_message(conv.id, NewMessage(role="user", content="x", status="lost"))  # type: ignore[arg-type]
     assert await store.list_messages(conv.id) == []
 
 
@@ -158,15 +161,17 @@ async def test_update_message_replaces_body_and_keeps_unspecified_metadata(
     conv = await store.create_conversation("c")
     msg = await store.add_message(
         conv.id,
-        role="assistant",
-        content="",
-        status="interrupted",
-        backend="ollama",
-        model="m1",
-        usage=Usage(input_tokens=7, output_tokens=0),
+        NewMessage(
+            role="assistant",
+            content="",
+            status="interrupted",
+            backend="ollama",
+            model="m1",
+            usage=Usage(input_tokens=7, output_tokens=0),
+        ),
     )
     clock.advance()
-    await store.update_message(msg.id, content="partial", status="interrupted")
+    await store.update_message(msg.id, MessageBody(content="partial", status="interrupted"))
     [partial] = await store.list_messages(conv.id)
     assert (partial.content, partial.backend, partial.model) == ("partial", "ollama", "m1")
     assert partial.usage == Usage(input_tokens=7, output_tokens=0)
@@ -175,12 +180,14 @@ async def test_update_message_replaces_body_and_keeps_unspecified_metadata(
     call = ToolCall(id="x", name="t", arguments={"a": 1})
     await store.update_message(
         msg.id,
-        content="done",
-        status="complete",
-        tool_calls=[call],
-        backend="anthropic",
-        model="m2",
-        usage=Usage(input_tokens=9, output_tokens=4),
+        MessageBody(
+            content="done",
+            status="complete",
+            tool_calls=(call,),
+            backend="anthropic",
+            model="m2",
+            usage=Usage(input_tokens=9, output_tokens=4),
+        ),
     )
     [final] = await store.list_messages(conv.id)
     assert (final.content, final.status, final.tool_calls) == ("done", "complete", (call,))
@@ -194,7 +201,7 @@ async def test_update_message_replaces_body_and_keeps_unspecified_metadata(
 
 async def test_update_unknown_message_raises_not_found(store: SQLiteConversationStore) -> None:
     with pytest.raises(NotFoundError):
-        await store.update_message(999, content="x", status="complete")
+        await store.update_message(999, MessageBody(content="x", status="complete"))
 
 
 async def test_list_messages_pages_backwards_oldest_first(store: SQLiteConversationStore) -> None:
@@ -202,8 +209,8 @@ async def test_list_messages_pages_backwards_oldest_first(store: SQLiteConversat
     other = await store.create_conversation("other")
     ids = []
     for i in range(10):
-        ids.append((await store.add_message(conv.id, role="user", content=str(i))).id)
-        await store.add_message(other.id, role="user", content="noise")
+        ids.append((await store.add_message(conv.id, NewMessage(role="user", content=str(i)))).id)
+        await store.add_message(other.id, NewMessage(role="user", content="noise"))
 
     async def page(limit: int | None, before: int | None) -> list[int]:
         return [m.id for m in await store.list_messages(conv.id, limit=limit, before_id=before)]
@@ -296,7 +303,7 @@ async def test_data_survives_reopening_the_database(db_path: Path) -> None:
     db = await Database.open(db_path)
     store = SQLiteConversationStore(db)
     conv = await store.create_conversation("persist")
-    msg = await store.add_message(conv.id, role="user", content="remember me")
+    msg = await store.add_message(conv.id, NewMessage(role="user", content="remember me"))
     await db.close()
 
     db = await Database.open(db_path)
