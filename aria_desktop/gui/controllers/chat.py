@@ -17,6 +17,7 @@ from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import reply_badge, state_label, tool_card
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
+from aria_desktop.gui.views.question import ask_before
 
 __all__ = ["ChatController"]
 
@@ -189,24 +190,13 @@ class ChatController(QObject):
         if item is None:
             return
         conversation_id = str(item.data(CONVERSATION_ID_ROLE))
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        self._delete_box = ask_before(
+            self.view,
             "Delete conversation",
             f"Delete “{item.text()}” and all its messages? This cannot be undone.",
-            QMessageBox.StandardButton.Cancel,
-            self.view,
+            "Delete",
+            lambda: self.delete_conversation(conversation_id),
         )
-        delete = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-
-        def finished() -> None:
-            if box.clickedButton() is delete:
-                self.delete_conversation(conversation_id)
-            box.deleteLater()
-
-        box.finished.connect(finished)
-        self._delete_box = box
-        box.open()  # never exec(): that would nest an event loop (ARCHITECTURE.md: one loop)
 
     def delete_conversation(self, conversation_id: str) -> None:
         """Delete a conversation (after the user confirmed)."""

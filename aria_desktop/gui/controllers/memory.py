@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QMessageBox, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.chat import CapabilityStatus
@@ -32,6 +32,7 @@ from aria_desktop.domain.memory import (
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.tasks import describe_error
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView
+from aria_desktop.gui.views.question import ask_before
 
 __all__ = ["MemoryController"]
 
@@ -255,18 +256,9 @@ class MemoryController(QObject):
 
     def select(self, memory: Memory | None) -> None:
         """Show ``memory`` in the editor."""
-        view = self._ensure_view()
-        self.selected = memory
-        self.selected_candidate = None
-        self._adding = False
-        view.set_editor_mode("none" if memory is None else "memory")
-        if memory is None:
-            view.open_conversation_button.setEnabled(False)
+        view = self._show_in_editor(memory, "memory")
+        if view is None or memory is None:
             return
-        view.content.setPlainText(memory.content)
-        view.kind.setCurrentText(memory.kind)
-        view.subject.setText(memory.subject)
-        view.importance.setValue(memory.importance)
         source = describe_source(memory.provenance, memory.created_at)
         if memory.status == "superseded":
             source += "; replaced by a newer memory"
@@ -277,24 +269,36 @@ class MemoryController(QObject):
 
     def select_candidate(self, candidate: MemoryCandidate | None) -> None:
         """Show a proposed memory (read-only: approve or reject it as it stands)."""
-        view = self._ensure_view()
-        self.selected = None
-        self.selected_candidate = candidate
-        self._adding = False
-        view.set_editor_mode("none" if candidate is None else "candidate")
-        if candidate is None:
-            view.open_conversation_button.setEnabled(False)
+        view = self._show_in_editor(candidate, "candidate")
+        if view is None or candidate is None:
             return
-        view.content.setPlainText(candidate.content)
-        view.kind.setCurrentText(candidate.kind)
-        view.subject.setText(candidate.subject)
-        view.importance.setValue(candidate.importance)
         where = "proposed from a conversation" if candidate.conversation_id else "proposed"
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(candidate.created_at))
         view.provenance.setText(
             f"{where}, {when}; ARIA is {candidate.confidence:.0%} sure. Not used until approved."
         )
         view.open_conversation_button.setEnabled(bool(candidate.conversation_id))
+
+    def _show_in_editor(
+        self, item: Memory | MemoryCandidate | None, mode: str
+    ) -> MemoryBrowserView | None:
+        """Make ``item`` the selection and fill the fields a memory and a proposal share.
+
+        Returns the view to finish filling in, or None when the selection was cleared.
+        """
+        view = self._ensure_view()
+        self.selected = item if isinstance(item, Memory) else None
+        self.selected_candidate = item if isinstance(item, MemoryCandidate) else None
+        self._adding = False
+        view.set_editor_mode("none" if item is None else mode)
+        if item is None:
+            view.open_conversation_button.setEnabled(False)
+            return None
+        view.content.setPlainText(item.content)
+        view.kind.setCurrentText(item.kind)
+        view.subject.setText(item.subject)
+        view.importance.setValue(item.importance)
+        return view
 
     def save_selected(self) -> None:
         """Send the editor's changes to the Assistant (or add the new memory being typed)."""
@@ -343,23 +347,13 @@ class MemoryController(QObject):
         view = self._ensure_view()
         if memory is None:
             return
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        ask_before(
+            view,
             "Forget memory",
             f"Forget “{memory.content[:120]}”? ARIA will no longer use it.",
-            QMessageBox.StandardButton.Cancel,
-            view,
+            "Forget",
+            lambda: self.forget(memory.id),
         )
-        forget = box.addButton("Forget", QMessageBox.ButtonRole.DestructiveRole)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-
-        def finished() -> None:
-            if box.clickedButton() is forget:
-                self.forget(memory.id)
-            box.deleteLater()
-
-        box.finished.connect(finished)
-        box.open()
 
     def forget(self, memory_id: str) -> None:
         """Forget a memory (after the user agreed)."""

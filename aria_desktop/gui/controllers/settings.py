@@ -6,12 +6,13 @@ import logging
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QLineEdit, QListWidgetItem, QMessageBox
+from PySide6.QtWidgets import QCheckBox, QFileDialog, QLineEdit, QListWidgetItem
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.config import SettingInfo
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.gui.tasks import TaskOwner
+from aria_desktop.gui.views.question import ask_before
 from aria_desktop.gui.views.settings_dialog import SettingsDialogView
 
 __all__ = ["BACKEND_LABELS", "SettingsController", "join_chains", "split_chains"]
@@ -312,24 +313,15 @@ class SettingsController(QObject):
     def _ask_rotate(self) -> None:
         view = self.view
         assert view is not None
-        box = QMessageBox(
-            QMessageBox.Icon.Question,
+        ask_before(
+            view,
             "Rotate API token",
             "Make a new API token? Programs using the old one stop working until they get "
             "the new one.",
-            QMessageBox.StandardButton.Cancel,
-            view,
+            "Rotate",
+            self.rotate_token,
+            destructive=False,
         )
-        rotate = box.addButton("Rotate", QMessageBox.ButtonRole.AcceptRole)
-        box.setWindowModality(Qt.WindowModality.WindowModal)
-
-        def finished() -> None:
-            if box.clickedButton() is rotate:
-                self.rotate_token()
-            box.deleteLater()
-
-        box.finished.connect(finished)
-        box.open()
 
     def rotate_token(self) -> None:
         """Replace the API token and show the new one."""
