@@ -8,6 +8,7 @@ import contextlib
 import dataclasses
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -165,60 +166,19 @@ class _StagePrinter:
         err(f"[{ts - self.started:7.3f} s] {text}")
 
     def render(self, event: Event) -> None:
-        from aria_desktop.domain.events import (
-            ErrorEvent,
-            LlmDelta,
-            RunEnd,
-            RunStart,
-            SttEnd,
-            SttStart,
-            SttVadEnd,
-            SttVadStart,
-            TtsEnd,
-            TtsStart,
-            VoiceLoadEnd,
-            WakeEnd,
-            WakeStart,
-        )
-
         ts = event.ts
         self.marks.setdefault(event.type, ts)
-        if isinstance(event, VoiceLoadEnd):
-            state = "ready" if event.ok else f"FAILED: {event.error}"
-            self._line(
-                f"{event.component} model {event.model} {state} ({event.latency_ms:.0f} ms)", ts
-            )
-        elif isinstance(event, WakeStart):
-            self._line(f"waiting for the wake word ({event.model})", ts)
-        elif isinstance(event, WakeEnd) and event.detected:
-            self._line(f"wake word {event.name} heard (score {event.score:.2f})", ts)
-        elif isinstance(event, SttStart):
-            self._line(f"listening ({event.trigger})", ts)
-        elif isinstance(event, SttVadStart):
-            self._line("speech started", ts)
-        elif isinstance(event, SttVadEnd):
-            self._line(f"command ended: {event.reason} ({event.audio_ms:.0f} ms of audio)", ts)
-        elif isinstance(event, SttEnd):
-            self._line(f"heard {event.text!r} ({event.latency_ms:.0f} ms, {event.engine})", ts)
-        elif isinstance(event, RunStart):
-            self._line("thinking", ts)
-        elif isinstance(event, LlmDelta):
+        if event.type == "llm-delta":
             if not self.wrote_text:
                 self._line("reply:", ts)
-            sys.stdout.write(event.text)
+            sys.stdout.write(getattr(event, "text", ""))
             sys.stdout.flush()
             self.wrote_text = True
-        elif isinstance(event, TtsStart):
-            self._line("speaking", ts)
-        elif isinstance(event, TtsEnd):
-            first = (
-                f"first audio after {event.first_audio_ms:.0f} ms, " if event.first_audio_ms else ""
-            )
-            self._line(f"spoke {event.sentences} sentence(s): {first}{event.status}", ts)
-        elif isinstance(event, RunEnd):
-            self._line(f"turn {event.status} ({event.latency_ms:.0f} ms)", ts)
-        elif isinstance(event, ErrorEvent):
-            self._line(f"error: {event.message}" + (f" — {event.hint}" if event.hint else ""), ts)
+            return
+        describe = _EVENT_LINES.get(event.type)
+        text = describe(event) if describe is not None else None
+        if text is not None:
+            self._line(text, ts)
 
     def summary(self) -> None:
         def span(a: str, b: str) -> str:
@@ -326,3 +286,32 @@ async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
         await pipeline.stop()
         await app.aclose()
     return status
+
+
+def _load_line(e: Any) -> str:
+    state = "ready" if e.ok else f"FAILED: {e.error}"
+    return f"{e.component} model {e.model} {state} ({e.latency_ms:.0f} ms)"
+
+
+def _spoke_line(e: Any) -> str:
+    first = f"first audio after {e.first_audio_ms:.0f} ms, " if e.first_audio_ms else ""
+    return f"spoke {e.sentences} sentence(s): {first}{e.status}"
+
+
+_EVENT_LINES: dict[str, Callable[[Any], str | None]] = {
+    "voice-load-end": _load_line,
+    "wake-start": lambda e: f"waiting for the wake word ({e.model})",
+    "wake-end": lambda e: f"wake word {e.name} heard (score {e.score:.2f})" if e.detected else None,
+    "stt-start": lambda e: f"listening ({e.trigger})",
+    "stt-vad-start": lambda e: "speech started",
+    "stt-vad-end": lambda e: f"command ended: {e.reason} ({e.audio_ms:.0f} ms of audio)",
+    "stt-end": lambda e: f"heard {e.text!r} ({e.latency_ms:.0f} ms, {e.engine})",
+    "run-start": lambda e: "thinking",
+    "tts-start": lambda e: "speaking",
+    "tts-end": _spoke_line,
+    "run-end": lambda e: f"turn {e.status} ({e.latency_ms:.0f} ms)",
+    "error": lambda e: f"error: {e.message}" + (f" — {e.hint}" if e.hint else ""),
+}
+"""How each voice-turn event reads as a timeline line (keyed by event type, so the parser that
+every ``aria`` command builds need not import the event classes; ARCHITECTURE.md: start-up cost).
+``None`` means the event gets no line."""
