@@ -277,7 +277,11 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
             )
             if assistant is not None:
                 desktop.context.attach(assistant)
-            await asyncio.sleep(0.05)
+            # Tests start from a settled window: the loads the attach spawned (conversation
+            # list, capabilities) have finished, whatever the machine's load.
+            started = set(desktop.tasks._tasks)
+            if started:
+                await asyncio.wait(started)
             return desktop
 
         desktop = run(build())

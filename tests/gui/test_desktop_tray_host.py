@@ -281,9 +281,14 @@ def screen_says(display: str, tmp_path: Path, word: str) -> str:
     return text if word in text else ""
 
 
-def launch(tmp_path: Path, display: str, ollama_url: str) -> tuple[subprocess.Popen[str], LogLines]:
-    """``aria desktop`` (info log on stderr) with its directories under ``tmp_path``."""
+def launch(
+    tmp_path: Path, display: str, ollama_url: str, *, debug: bool = False
+) -> tuple[subprocess.Popen[str], LogLines]:
+    """``aria desktop`` (info log on stderr; ``debug``: debug log, e.g. each tray activation,
+    so a test can wait for the app to have handled a click) under ``tmp_path``."""
     env = app_env(tmp_path, display, ollama_url)
+    if debug:
+        env["ARIA_LOG__LEVEL"] = "DEBUG"
     env.pop("DBUS_SESSION_BUS_ADDRESS", None)  # the XEmbed tray, not a D-Bus (SNI) one
     process = subprocess.Popen(
         [sys.executable, "-m", "aria_desktop", "-v", "desktop", "--no-wizard", "--no-hotkeys"],
@@ -332,7 +337,7 @@ def test_tray_host_open_chat_from_the_tray_menu_and_stream_an_answer(
     with FakeOllama() as ollama:
         ollama.script("/api/chat", ollama_text(ANSWER, chunks=5, delay_s=1.0))
         launched = time.monotonic()
-        process, log = launch(tmp_path, display, ollama.url)
+        process, log = launch(tmp_path, display, ollama.url, debug=True)
         try:
             shown = log.wait_for(r"ARIA desktop shown: (.+?) after (\d+) ms", timeout_s=30)
             assert shown.group(1) == "tray icon", log.text
@@ -404,10 +409,20 @@ def test_tray_host_open_chat_from_the_tray_menu_and_stream_an_answer(
             poll("the chat shown by a left click", lambda: chat_window(display, process.pid))
             click(display, *icon.centre)
             poll("the chat hidden again", lambda: chat_window(display, process.pid) is None)
-            time.sleep(0.6)  # past Qt's double-click interval (400 ms): a new gesture
+            # Input pacing, not synchronisation: a user's next gesture comes after Qt's
+            # double-click interval (400 ms, on the X server's event timestamps), or the
+            # double-click below would pair with the click above.
+            time.sleep(0.6)
             # A double-click reaches the app as Trigger then DoubleClick: it must end open.
+            # The app logs each activation as it handles it; after the DoubleClick no further
+            # toggle can come, so the window state from then on is the final one.
+            double_clicks = log.text.count("Tray icon activated: DoubleClick")
             xdotool(display, "click", "--repeat", "2", "--delay", "80", "1")
-            time.sleep(1.0)  # any late toggle would have happened by now
+            poll(
+                "the double-click handled",
+                lambda: log.text.count("Tray icon activated: DoubleClick") > double_clicks,
+            )
+            poll("the chat open after a double-click", lambda: chat_window(display, process.pid))
             assert chat_window(display, process.pid) is not None, "a double-click hid the chat"
 
             choose_from_tray_menu(display, icon, "Quit ARIA")
@@ -470,7 +485,8 @@ def test_a_tray_host_started_after_the_app_takes_it_into_the_tray(tmp_path: Path
         # Closing the window (as a window manager asks) now keeps ARIA running in the tray.
         request_close(display, window.id)
         poll("the chat hidden", lambda: chat_window(display, process.pid) is None)
-        time.sleep(0.5)
+        # Hidden is the close handler's other branch: with a tray it hides instead of quitting.
+        assert "Quit requested" not in log.text, log.text
         assert process.poll() is None, log.text
         assert tray_icon(display, process.pid) is not None
         click(display, *icon.centre)

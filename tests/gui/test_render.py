@@ -15,7 +15,7 @@ from aria_desktop.domain.events import ActionConfirmRequest
 from aria_desktop.domain.memory import NewMemory
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
-from tests.gui.conftest import ARTIFACTS, wait_for
+from tests.gui.conftest import ARTIFACTS, process_events, wait_for
 from tests.gui.test_memory_browser import open_browser, turn_with_facts
 
 REPLY = (
@@ -25,10 +25,25 @@ REPLY = (
 )
 
 
-def settle(run: Any, seconds: float = 0.3) -> None:
-    import asyncio
+SETTLE_PASSES = 3
+"""Loop passes after the windows are exposed: Qt handles events posted during a pass (the
+layout request a move posts, the update request a layout posts) in the next one."""
 
-    run(asyncio.sleep(seconds))  # Qt's pending events are processed in the loop's last pass
+
+def settle(run: Any, *windows: QWidget) -> None:
+    """Wait until ``windows`` are on screen, then let Qt lay out and paint them.
+
+    On the conditions, not on time: each window has been exposed by the X server (mapped and
+    painted once), then a few loop passes handle what that posted (layout, repaint).
+    """
+
+    def exposed() -> bool:
+        handles = [w.windowHandle() for w in windows]
+        return all(h is not None and h.isExposed() for h in handles)
+
+    run(wait_for(exposed))
+    for _ in range(SETTLE_PASSES):
+        process_events(run)
 
 
 def screenshot(name: str) -> Path:
@@ -70,7 +85,7 @@ def test_chat_window_renders(
     view.move(150, 60)
     desktop.chat.send("How do I list files in Python?")
     run(wait_for(lambda: bool(done) and view.conversations.count() == 1))
-    settle(run)
+    settle(run, view)
     screenshot("chat-window")
     assert_fully_visible(
         view,
@@ -101,7 +116,7 @@ def test_quick_ask_renders(desktop_factory: Any, stack: Any, ollama: FakeOllama,
     view.prompt.setText("What time is it in Lisbon?")
     view.prompt.returnPressed.emit()
     run(wait_for(lambda: answered == ["complete"]))
-    settle(run)
+    settle(run, view)
     screenshot("quick-ask")
     assert_fully_visible(view, [view.prompt, view.answer])
     assert "14:05" in view.answer.plain_text()
@@ -126,10 +141,10 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
     run(wait_for(lambda: desktop.confirm.open_requests == ["r1"]))
     stack.orchestrator.set_state("acting")
     run(wait_for(lambda: desktop.overlay.isVisible()))
-    settle(run)
-    screenshot("confirm-dialog-and-overlay")
     dialog = desktop.confirm.dialog("r1")
     assert dialog is not None
+    settle(run, dialog, desktop.overlay)
+    screenshot("confirm-dialog-and-overlay")
     assert_fully_visible(
         dialog,
         [
@@ -172,7 +187,7 @@ def test_memory_browser_renders(
     run(wait_for(lambda: view.memories.rowCount() == 3))
     row = next(i for i, m in enumerate(desktop.memory.memories) if "tea" in m.content)
     view.memories.selectRow(row)
-    settle(run)
+    settle(run, view)
     screenshot("memory-browser")
     assert_fully_visible(
         view,
@@ -198,7 +213,7 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: int) -> No
     view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
     view.move(280, 100)
     view.tabs.setCurrentIndex(tab)
-    settle(run)
+    settle(run, view)
     name = ["llm", "", "hotkeys", "", "", "api"][tab]
     screenshot(f"settings-{name}")
     page = view.tabs.currentWidget()
@@ -224,7 +239,7 @@ def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any) -> N
     view = desktop.wizard.open()
     view.move(320, 140)
     run(wait_for(lambda: desktop.wizard.server_ok))
-    settle(run)
+    settle(run, view)
     screenshot("wizard")
     assert_fully_visible(view, [view.server_status, view.url, view.test_button, view.model])
 
@@ -239,7 +254,7 @@ def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
     )
     menu = desktop.tray_view.menu
     menu.popup(QPoint(900, 420))
-    settle(run)
+    settle(run, menu)
     screenshot("tray-menu")
     assert menu.isVisible()
     screen = QGuiApplication.primaryScreen().geometry()

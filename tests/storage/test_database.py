@@ -185,10 +185,10 @@ async def test_write_cancelled_before_it_starts_never_runs(notes_db: Database) -
         queued = asyncio.create_task(notes_db.write(_insert("cancelled")))
         assert await asyncio.to_thread(blocking_started.wait, WAIT_S)
         queued.cancel()
-        # Cancellation reaches the queued job asynchronously: let it arrive before the writer
-        # thread is free to pick the job up.
+        # The job's future is cancelled by a callback that asyncio.wrap_future registered
+        # before the task awaited it: once the task is done, the job is cancelled too, and
+        # the writer thread, freed next, skips it.
         await asyncio.wait({queued})
-        await asyncio.sleep(0)
         release.set()
         await blocking
         with pytest.raises(asyncio.CancelledError):

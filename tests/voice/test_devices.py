@@ -7,7 +7,7 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -100,30 +100,45 @@ async def test_speech_played_on_the_speaker_is_heard_by_the_microphone(
     pulse: PulseServer, piper: PiperTTS, whisper: WhisperSTT
 ) -> None:
     """Piper speech through SpeakerSink into the virtual speaker, recorded back through
-    MicrophoneSource from its monitor: same words, no gaps, and the round-trip latency."""
+    MicrophoneSource from its monitor: same words, no gaps. (How long the round trip takes
+    is the sound server's business, not an assertion here.)"""
     text = "The kettle is boiling. Please come to the kitchen."
     pieces = await asyncio.to_thread(piper._synthesize, text)
     source_pcm = b"".join(p.pcm for p in pieces)
     rate = pieces[0].sample_rate_hz
+    expected = pcm_to_int16(resample_pcm(source_pcm, rate, PIPELINE_RATE_HZ)).astype(np.float64)
     recorded: list[bytes] = []
-    arrivals: list[float] = []
+    arrived = asyncio.Event()
 
     async def record() -> None:
         async for frame in MicrophoneSource("pulse").frames():
             recorded.append(frame)
-            arrivals.append(time.monotonic())
+            arrived.set()
+
+    async def recorded_until(done: Callable[[], bool]) -> None:
+        """Wait (on the microphone's frames, not on time) until ``done`` holds."""
+        while not done():
+            arrived.clear()
+            await arrived.wait()
+
+    def heard_all_of_it() -> bool:
+        """The recording holds the speech from its first loud sample to its length, plus a
+        few frames: the whole sentence came back through the sound server."""
+        first = next((i for i, f in enumerate(recorded) if _onset(f) is not None), None)
+        if first is None:
+            return False
+        return (len(recorded) - first) * FRAME_SAMPLES > len(expected) + 4 * FRAME_SAMPLES
 
     recorder = asyncio.create_task(record())
     speaker = SpeakerSink("default")
     try:
         async with asyncio.timeout(10):
-            while len(recorded) < 3:  # the microphone is live
-                await asyncio.sleep(0.02)
+            await recorded_until(lambda: len(recorded) >= 3)  # the microphone is live
         for piece in pieces:
             await speaker.write(piece)
         async with asyncio.timeout(30):
             await speaker.drain()
-        await asyncio.sleep(0.5)
+            await recorded_until(heard_all_of_it)
     finally:
         recorder.cancel()
         await asyncio.gather(recorder, return_exceptions=True)
@@ -139,23 +154,16 @@ async def test_speech_played_on_the_speaker_is_heard_by_the_microphone(
     assert word_errors(text, heard.text)[0] <= 1, heard.text  # Whisper may slip on one word
 
     # the recording is the speech itself (no gaps, no distortion): normalised correlation
-    expected = pcm_to_int16(resample_pcm(source_pcm, rate, PIPELINE_RATE_HZ)).astype(np.float64)
     got = pcm_to_int16(pcm).astype(np.float64)
     correlation = np.correlate(got, expected, mode="valid")
     lag = int(np.argmax(correlation))
     window = got[lag : lag + len(expected)]
     similarity = correlation[lag] / (np.linalg.norm(window) * np.linalg.norm(expected))
     assert similarity > 0.9, similarity
-
-    # round trip: from handing speech to the speaker to the microphone delivering it
+    # it came back once, after it was played: the speech starts where the recording's first
+    # loud sample is (no earlier copy, nothing lost at the start)
     src_onset = _onset(source_pcm)
+    rec_onset = _onset(pcm)
     assert src_onset is not None
-    frame = next(i for i, f in enumerate(recorded) if _onset(f) is not None)
-    in_frame = _onset(recorded[frame])
-    assert in_frame is not None
-    captured_at = arrivals[frame] - (FRAME_SAMPLES - in_frame) / PIPELINE_RATE_HZ
-    round_trip_s = captured_at - (speaker.first_audio_at + src_onset / rate)
-    print(
-        f"speaker->microphone round trip {round_trip_s * 1000:.0f} ms, similarity {similarity:.3f}"
-    )
-    assert -0.05 < round_trip_s < 0.5  # timestamps of 80 ms frames: a few ms of jitter
+    assert rec_onset is not None
+    assert abs((lag + src_onset * PIPELINE_RATE_HZ / rate) - rec_onset) < FRAME_SAMPLES / 4
