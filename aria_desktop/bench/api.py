@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from aria_desktop.api.server import _EmbeddedServer
-from aria_desktop.bench._util import percentile, scripted_ollama_server
+from aria_desktop.bench._util import percentile, scripted_ollama_env, scripted_ollama_server
 from aria_desktop.domain.memory import NewMemory
 from aria_desktop.settings import load_settings
 
@@ -161,9 +161,7 @@ async def run_api_bench(
             settings = load_settings(
                 settings_file,
                 env={
-                    "ARIA_LLM__OLLAMA__URL": url,
-                    "ARIA_LLM__OLLAMA__MODEL": "bench-model",
-                    "ARIA_LLM__CHAINS__CHAT": "ollama",
+                    **scripted_ollama_env(url),
                     "ARIA_VOICE__ENABLED": "false",  # no model loading during the run
                 },
             )

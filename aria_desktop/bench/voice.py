@@ -257,12 +257,7 @@ async def _turn_latency(settings: Any, engines: dict[str, Any], wav: Path, out: 
                 if isinstance(event, TtsEnd):
                     break
     finally:
-        sub.close()
-        pipeline.speech.tts = pipeline.speech.stt = None  # keep the shared models loaded
-        pipeline.wake = None
-        await pipeline.stop()
-        await sink.aclose()
-        await app.aclose()
+        await _close_turn_rig(sub, pipeline, sink, app)
     if sink.first_audio_at is None or not endpoint_at:
         raise RuntimeError("the benchmark turn produced no reply audio")
     return (sink.first_audio_at - endpoint_at) * 1000
@@ -311,12 +306,7 @@ async def _interruption(
     async with scripted_ollama_server(long_reply, 24) as url:
         settings = load_settings(
             settings_file,
-            env={
-                "ARIA_LLM__OLLAMA__URL": url,
-                "ARIA_LLM__OLLAMA__MODEL": "bench-model",
-                "ARIA_LLM__CHAINS__CHAT": "ollama",
-                "ARIA_VOICE__FOLLOW_UP_S": "0",
-            },
+            env={**scripted_ollama_env(url), "ARIA_VOICE__FOLLOW_UP_S": "0"},
         )
         return [
             await _interrupted_once(
@@ -389,12 +379,17 @@ async def _interrupted_once(
                         )
                     break
     finally:
-        sub.close()
-        pipeline.speech.tts = pipeline.speech.stt = None  # keep the shared models loaded
-        pipeline.wake = None
-        await pipeline.stop()
-        await sink.aclose()
-        await app.aclose()
+        await _close_turn_rig(sub, pipeline, sink, app)
     if sink.last_audio_at is None:
         raise RuntimeError("the benchmark's long answer produced no audio")
     return (sink.last_audio_at - detected_at) * 1000
+
+
+async def _close_turn_rig(sub: Any, pipeline: Any, sink: Any, app: Any) -> None:
+    """Stop one measured turn's app, keeping the models the next run shares loaded."""
+    sub.close()
+    pipeline.speech.tts = pipeline.speech.stt = None
+    pipeline.wake = None
+    await pipeline.stop()
+    await sink.aclose()
+    await app.aclose()

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from aria_desktop.cli._args import add_paging, add_show
 from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.errors import NotFoundError
@@ -19,12 +20,8 @@ def register(sub: Subparsers) -> None:
     conv = sub.add_parser("conversations", help="list, show or delete conversations")
     conv_sub = conv.add_subparsers(dest="action", required=True, metavar="ACTION")
     conv_list = conv_sub.add_parser("list", help="newest first")
-    conv_list.add_argument("--limit", type=int, default=50)
-    conv_list.add_argument("--offset", type=int, default=0)
-    conv_list.add_argument("--json", action="store_true")
-    conv_show = conv_sub.add_parser("show", help="print a conversation")
-    conv_show.add_argument("id")
-    conv_show.add_argument("--json", action="store_true")
+    add_paging(conv_list, limit=50)
+    add_show(conv_sub, "print a conversation")
     conv_delete = conv_sub.add_parser("delete", help="delete a conversation and its messages")
     conv_delete.add_argument("id")
     conv.set_defaults(handler=_cmd_conversations)

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aria_desktop.cli._args import add_paging, add_show
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import (
@@ -53,12 +54,8 @@ def register(sub: Subparsers) -> None:
     lst.add_argument("--kind", action="append", choices=MEMORY_KINDS, default=[])
     lst.add_argument("--subject")
     lst.add_argument("--status", action="append", choices=MEMORY_STATUSES, default=[])
-    lst.add_argument("--limit", type=int, default=100)
-    lst.add_argument("--offset", type=int, default=0)
-    lst.add_argument("--json", action="store_true")
-    show = acts.add_parser("show", help="one memory with all its details")
-    show.add_argument("id")
-    show.add_argument("--json", action="store_true")
+    add_paging(lst, limit=100)
+    add_show(acts, "one memory with all its details")
     edit = acts.add_parser("edit", help="correct a memory's text (same id)")
     edit.add_argument("id")
     edit.add_argument("text")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.memory import MemoryService
@@ -105,12 +105,12 @@ class LocalAssistant:
     @property
     def memory(self) -> MemoryService:
         """The memory service (MemoryUnavailableError when memory is not set up here)."""
-        if self._memory is None:
-            raise MemoryUnavailableError(
-                "Long-term memory is not set up in this ARIA.",
-                hint="Run `aria doctor` to see why.",
-            )
-        return self._memory
+        return _present(
+            self._memory,
+            MemoryUnavailableError(
+                "Long-term memory is not set up in this ARIA.", hint="Run `aria doctor` to see why."
+            ),
+        )
 
     async def search_memories(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid keyword + vector search over memories."""
@@ -151,12 +151,13 @@ class LocalAssistant:
         await self.memory.reject_memory(candidate_id)
 
     def _settings_access(self) -> SettingsAccess:
-        if self._settings is None:
-            raise AriaError(
+        return _present(
+            self._settings,
+            AriaError(
                 "Settings cannot be read or changed through this assistant.",
                 hint="Edit the settings file (`aria config path`) instead.",
-            )
-        return self._settings
+            ),
+        )
 
     async def get_settings(self) -> dict[str, Any]:
         """Every setting (no secrets), read fresh from the settings file."""
@@ -165,3 +166,13 @@ class LocalAssistant:
     async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Validate and save ``changes`` all at once (ConfigError: nothing saved)."""
         return await asyncio.to_thread(self._settings_access().update, dict(changes))
+
+
+_T = TypeVar("_T")
+
+
+def _present(part: _T | None, missing: AriaError) -> _T:
+    """``part``, or ``missing`` raised when this assistant was built without it."""
+    if part is None:
+        raise missing
+    return part

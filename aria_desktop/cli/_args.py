@@ -1,0 +1,23 @@
+"""Argument groups that several ``aria`` subcommands share, declared once."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_paging", "add_show"]
+
+
+def add_paging(parser: argparse.ArgumentParser, *, limit: int) -> None:
+    """``--limit``/``--offset``/``--json`` of a ``list`` subcommand (the same for every list)."""
+    parser.add_argument("--limit", type=int, default=limit)
+    parser.add_argument("--offset", type=int, default=0)
+    parser.add_argument("--json", action="store_true")
+
+
+def add_show(subparsers: Any, help_text: str) -> argparse.ArgumentParser:
+    """A ``show ID [--json]`` subcommand."""
+    show: argparse.ArgumentParser = subparsers.add_parser("show", help=help_text)
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
+    return show
