@@ -93,33 +93,8 @@ async def run_voice_bench(*, repeats: int) -> None:
 
     base_figures = await _base_stt(short, long_pcm, repeats)
 
-    # --- TTS first audio and real-time factor
-    first_audio, tts_rtf = [], []
-    long_sentence = (
-        "Here is a longer answer that goes on for a while, so that the real time factor of "
-        "the voice is measured over several seconds of speech rather than a single word."
-    )
-    for _ in range(repeats):
-        started = time.perf_counter()
-        async for _piece in tts.synthesize("Sure, here is what I found."):
-            first_audio.append((time.perf_counter() - started) * 1000)
-            break
-        started = time.perf_counter()
-        pieces = [p async for p in tts.synthesize(long_sentence)]
-        elapsed = time.perf_counter() - started
-        tts_rtf.append(elapsed / sum(p.duration_s for p in pieces))
-
-    # --- wake word CPU per frame
-    frames = [
-        long_pcm[i : i + FRAME_SAMPLES * 2]
-        for i in range(0, len(long_pcm) - FRAME_SAMPLES * 2, FRAME_SAMPLES * 2)
-    ]
-    wake.reset()
-    cpu_started, wall_started = time.process_time(), time.perf_counter()
-    for frame in frames:
-        wake.process_sync(frame)
-    wake_cpu_ms = (time.process_time() - cpu_started) * 1000 / len(frames)
-    wake_wall_ms = (time.perf_counter() - wall_started) * 1000 / len(frames)
+    first_audio, tts_rtf = await _tts_figures(tts, repeats)
+    wake_cpu_ms, wake_wall_ms = _wake_cost(wake, long_pcm)
 
     with tempfile.TemporaryDirectory(prefix="aria-bench-voice-") as tmp:
         folder = Path(tmp)
@@ -185,6 +160,39 @@ async def run_voice_bench(*, repeats: int) -> None:
         f" to the sink's last audio block (max {max(interruption_ms):.1f}; target <= 200 ms;"
         " < 0: the block already playing was the last)"
     )
+
+
+async def _tts_figures(tts: Any, repeats: int) -> tuple[list[float], list[float]]:
+    """Piper's time to first audio (ms) and real-time factor, once per repeat."""
+    first_audio, tts_rtf = [], []
+    long_sentence = (
+        "Here is a longer answer that goes on for a while, so that the real time factor of "
+        "the voice is measured over several seconds of speech rather than a single word."
+    )
+    for _ in range(repeats):
+        started = time.perf_counter()
+        async for _piece in tts.synthesize("Sure, here is what I found."):
+            first_audio.append((time.perf_counter() - started) * 1000)
+            break
+        started = time.perf_counter()
+        pieces = [p async for p in tts.synthesize(long_sentence)]
+        elapsed = time.perf_counter() - started
+        tts_rtf.append(elapsed / sum(p.duration_s for p in pieces))
+    return first_audio, tts_rtf
+
+
+def _wake_cost(wake: Any, pcm: bytes) -> tuple[float, float]:
+    """The wake word detector's CPU and wall time per 80 ms frame, in ms."""
+    frames = [
+        pcm[i : i + FRAME_SAMPLES * 2]
+        for i in range(0, len(pcm) - FRAME_SAMPLES * 2, FRAME_SAMPLES * 2)
+    ]
+    wake.reset()
+    cpu_started, wall_started = time.process_time(), time.perf_counter()
+    for frame in frames:
+        wake.process_sync(frame)
+    cpu_ms = (time.process_time() - cpu_started) * 1000 / len(frames)
+    return cpu_ms, (time.perf_counter() - wall_started) * 1000 / len(frames)
 
 
 async def _base_stt(short: bytes, long_pcm: bytes, repeats: int) -> str:
