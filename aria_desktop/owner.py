@@ -29,8 +29,7 @@ from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
     # The web server (FastAPI, uvicorn, pydantic) and the core are imported when an owner
-    # starts: ``client_host`` serves every CLI command that talks to a running owner, and
-    # those must start fast (ARCHITECTURE.md: start-up cost).
+    # starts, not when this module is imported (ARCHITECTURE.md: start-up cost).
     from aria_desktop.api.config import ApiConfig
     from aria_desktop.api.outgoing import HttpResultSender
     from aria_desktop.api.server import ApiServer
@@ -47,7 +46,6 @@ __all__ = [
     "Owner",
     "api_config",
     "automation_specs",
-    "client_host",
     "microphone_problem",
     "start_owner",
     "start_voice",
@@ -63,15 +61,6 @@ def api_config(settings: Settings) -> ApiConfig:
     from aria_desktop.bootstrap import config_from
 
     return config_from(ApiConfig, settings.api)
-
-
-def client_host(host: str) -> str:
-    """Where a local client connects for an API listening on ``host`` (URL form)."""
-    if host in ("0.0.0.0", "", "localhost"):
-        return "127.0.0.1"
-    if host == "::":
-        return "[::1]"
-    return f"[{host}]" if ":" in host else host
 
 
 def automation_specs(settings: Settings) -> list[AutomationSpec]:

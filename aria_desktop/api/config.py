@@ -1,10 +1,16 @@
-"""What the API server needs to know, independent of how settings are stored."""
+"""What the API server needs to know, and where a local client finds the server.
+
+``ApiConfig`` is independent of how settings are stored. ``client_host`` lives here, beside
+the listening address it reads, and not in ``owner``: every CLI command that talks to a running
+owner needs it, and importing the owner's module (events, commands, the automation types) would
+cost those commands start-up time (ARCHITECTURE.md: start-up cost).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["ApiConfig"]
+__all__ = ["ApiConfig", "client_host"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -40,3 +46,16 @@ class ApiConfig:
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 200
     graceful_timeout_s: float = 5.0
+
+
+def client_host(host: str) -> str:
+    """Where a local client connects for an API listening on ``host`` (URL form).
+
+    A wildcard or ``localhost`` listener is reached on the IPv4 loopback address, ``::`` on the
+    IPv6 one; IPv6 literals get the brackets a URL needs.
+    """
+    if host in ("0.0.0.0", "", "localhost"):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host

@@ -33,7 +33,7 @@ async def owner_client(settings: Settings, port: int | None, pid: int) -> ApiCli
             f"ARIA (pid {pid}) owns the database but serves no API yet.",
             hint="It may still be starting; try again in a moment, or stop it.",
         )
-    from aria_desktop.owner import client_host
+    from aria_desktop.api.config import client_host
 
     return await connect_client(f"http://{client_host(settings.api.host)}:{port}")
 

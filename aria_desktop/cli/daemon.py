@@ -67,7 +67,7 @@ async def _cmd_daemon(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_status(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.owner import client_host
+    from aria_desktop.api.config import client_host
     from aria_desktop.storage.owner_lock import read_owner
 
     owner = read_owner(resolve_database_path(settings))
