@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import ssl
 from collections.abc import Mapping
 from typing import Any, Self, TypeVar, cast
+from urllib.request import getproxies
 
 import httpx
 
@@ -121,6 +123,25 @@ def _error_from(response: httpx.Response) -> AriaError:
     if cls is not None:
         return cls(message, hint=hint)
     return ApiError(message, remote_code=code, status=response.status_code, hint=hint)
+
+
+def tls_verification(base_url: str) -> ssl.SSLContext | bool:
+    """The ``verify=`` setting of the httpx client for the API at ``base_url``.
+
+    httpx builds its default TLS context when a client is created, loading the whole CA bundle
+    (about 45 ms here), even for a plain-http URL that never does TLS; every CLI command that
+    talks to a running owner over ``http://127.0.0.1`` paid for it. For an http URL the client
+    gets a context that still requires a verified certificate and the host name, but trusts no
+    CA: it is never used, and were a request ever sent to an https URL it would fail closed.
+    An https URL keeps httpx's default verification (the CA bundle, ``SSL_CERT_FILE``), and so
+    does an http URL when the environment names an https proxy (``HTTP_PROXY=https://...``),
+    since httpx would speak TLS to that proxy with this setting.
+    """
+    if httpx.URL(base_url).scheme != "http":
+        return True
+    if any(proxy.lower().startswith("https://") for proxy in getproxies().values()):
+        return True
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
 def _unreachable(base_url: str, exc: Exception) -> OwnerUnreachableError:
@@ -266,6 +287,7 @@ class ApiClient:
             base_url=self.base_url,
             headers={"Authorization": f"Bearer {token}"},
             timeout=timeout_s,
+            verify=tls_verification(self.base_url),
         )
         self._state: AssistantState = "offline"
         self._subs: set[ApiSubscription] = set()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
+from typing import Any
 
 import pytest
 
-from aria_desktop.api.client import ApiClient
+from aria_desktop.api.client import ApiClient, tls_verification
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything
 from aria_desktop.domain.errors import ApiAuthError, ConfirmationError, NotFoundError
@@ -108,3 +110,56 @@ async def test_rotated_token_is_refused_at_once(api: Api) -> None:
             await client.connect()
     async with ApiClient(api.url, api.token) as fresh:
         await fresh.connect()
+
+
+def _no_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
+    for scheme in ("http", "https", "all"):
+        monkeypatch.delenv(f"{scheme}_proxy", raising=False)
+        monkeypatch.delenv(f"{scheme.upper()}_PROXY", raising=False)
+
+
+def _count_ca_loads(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Record every CA bundle an SSL context loads from now on."""
+    loads: list[object] = []
+    real = ssl.SSLContext.load_verify_locations
+
+    def load(self: ssl.SSLContext, *args: Any, **kwargs: Any) -> None:
+        loads.append(args or kwargs)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", load)
+    return loads
+
+
+async def test_a_client_of_a_plain_http_url_loads_no_ca_bundle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _no_proxies(monkeypatch)
+    loads = _count_ca_loads(monkeypatch)
+    async with ApiClient("http://127.0.0.1:9", "token"):
+        pass
+    assert loads == []
+    async with ApiClient("https://127.0.0.1:9", "token"):
+        pass
+    assert loads != []  # https keeps httpx's default verification
+
+
+def test_the_http_context_verifies_and_trusts_no_ca_so_https_fails_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _no_proxies(monkeypatch)
+    context = tls_verification("http://127.0.0.1:8731")
+    assert isinstance(context, ssl.SSLContext)
+    assert context.verify_mode == ssl.CERT_REQUIRED
+    assert context.check_hostname
+    assert context.cert_store_stats()["x509_ca"] == 0
+    assert tls_verification("https://aria.example:8731") is True
+    assert tls_verification("HTTPS://aria.example:8731") is True
+
+
+def test_an_https_proxy_for_http_keeps_the_default_verification(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _no_proxies(monkeypatch)
+    monkeypatch.setenv("http_proxy", "https://proxy.example:3128")
+    assert tls_verification("http://127.0.0.1:8731") is True
