@@ -2,127 +2,44 @@
 
 ``aria chat``, ``aria conversations`` and ``aria desktop --attach`` use it when a daemon or the
 tray app owns the data: the same calls as ``LocalAssistant``, carried over the local HTTP API
-(httpx), with events from ``GET /api/v1/events`` decoded back into domain events. A
-subscription connects in the background; ``start_turn`` first waits until every open
-subscription is connected, so a caller that subscribes and then starts a turn sees all of its
-events, as in-process. Streams the server closes for idleness are reopened transparently.
+(httpx), with events from ``GET /api/v1/events`` decoded back into domain events
+(``api.subscription``).
+
+Every CLI command that goes through a running owner imports this module, so it imports only
+what each call needs when the call is made: the operation tables of turns, conversations and
+commands (``api.operations``), the event stream and the ``core.ports`` protocols are loaded on
+first use, and the type-only imports below serve annotations (ARCHITECTURE.md: start-up cost).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 import ssl
 from collections.abc import Mapping
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 from urllib.request import getproxies
 
 import httpx
 
 from aria_desktop.api import operations as ops
+from aria_desktop.api.client_errors import error_from, unreachable
+from aria_desktop.api.operations.base import API_PREFIX
 from aria_desktop.api.token import TokenFile
-from aria_desktop.core.ports import Assistant, EventSubscription
 from aria_desktop.domain import memory as mem
-from aria_desktop.domain.chat import (
-    CapabilityStatus,
-    Conversation,
-    StoredMessage,
-    TurnStarted,
-)
-from aria_desktop.domain.commands import (
-    Command,
-    ConfirmAction,
-    StartTurn,
-)
-from aria_desktop.domain.errors import (
-    ActionAbortedError,
-    ApiAuthError,
-    ApiError,
-    AriaError,
-    AudioDeviceError,
-    AudioFormatError,
-    AutomationError,
-    ComputerBusyError,
-    ComputerControlOffError,
-    ComputerError,
-    ConfigError,
-    ConfirmationError,
-    DisplayUnavailableError,
-    InputUnavailableError,
-    MemoryInvalidError,
-    MemoryUnavailableError,
-    MonitorNotFoundError,
-    NotFoundError,
-    OcrUnavailableError,
-    OwnerUnreachableError,
-    SpeechRecognitionError,
-    SpeechSynthesisError,
-    TargetAmbiguousError,
-    TargetChangedError,
-    TargetNotFoundError,
-    VoiceError,
-    VoiceModelError,
-    VoiceUnavailableError,
-)
-from aria_desktop.domain.events import AssistantState, Event, StateChanged, event_from_dict
+from aria_desktop.domain.errors import AriaError, NotFoundError
 
-__all__ = ["ApiClient", "ApiSubscription"]
+if TYPE_CHECKING:
+    from aria_desktop.api.subscription import ApiSubscription
+    from aria_desktop.core.ports import Assistant
+    from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
+    from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
+    from aria_desktop.domain.events import AssistantState
 
-_LOGGER = logging.getLogger(__name__)
-_P = "/api/v1"
-_READY_TIMEOUT_S = 5.0
+__all__ = ["ApiClient"]
+
 _PAGE = 500
 _A = TypeVar("_A")
 _R = TypeVar("_R")
-_ERRORS: dict[str, type[AriaError]] = {
-    cls.code: cls
-    for cls in (
-        NotFoundError,
-        ConfirmationError,
-        ConfigError,
-        AutomationError,
-        MemoryInvalidError,
-        MemoryUnavailableError,
-        VoiceError,
-        AudioDeviceError,
-        AudioFormatError,
-        VoiceModelError,
-        SpeechRecognitionError,
-        SpeechSynthesisError,
-        VoiceUnavailableError,
-        ComputerError,
-        DisplayUnavailableError,
-        OcrUnavailableError,
-        InputUnavailableError,
-        ComputerControlOffError,
-        ComputerBusyError,
-        MonitorNotFoundError,
-        TargetNotFoundError,
-        TargetAmbiguousError,
-        TargetChangedError,
-        ActionAbortedError,
-    )
-}
-_ACT_TIMEOUT = httpx.Timeout(10.0, read=900.0)
-"""A click may wait for the user's confirmation (``agent.confirm_timeout_s``) first."""
-
-
-def _error_from(response: httpx.Response) -> AriaError:
-    try:
-        detail = response.json()["error"]
-        code, message, hint = str(detail["code"]), str(detail["message"]), str(detail["hint"])
-    except (ValueError, KeyError, TypeError):
-        code, message, hint = "http_error", f"HTTP {response.status_code}", ""
-    if response.status_code == 401:
-        return ApiAuthError(
-            "The running ARIA refused our API token.",
-            hint="The token may have been rotated; check the token file (`aria token show`).",
-        )
-    cls = _ERRORS.get(code)
-    if cls is not None:
-        return cls(message, hint=hint)
-    return ApiError(message, remote_code=code, status=response.status_code, hint=hint)
 
 
 def tls_verification(base_url: str) -> ssl.SSLContext | bool:
@@ -142,123 +59,6 @@ def tls_verification(base_url: str) -> ssl.SSLContext | bool:
     if any(proxy.lower().startswith("https://") for proxy in getproxies().values()):
         return True
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-
-
-def _unreachable(base_url: str, exc: Exception) -> OwnerUnreachableError:
-    return OwnerUnreachableError(
-        f"Could not reach the running ARIA at {base_url}: {exc.__class__.__name__}.",
-        hint="Check that it still runs (`aria status`); it may be starting or stopping.",
-    )
-
-
-class _End:
-    """Queue marker: the subscription ended."""
-
-
-_END = _End()
-
-
-class ApiSubscription(EventSubscription):
-    """Events from ``GET /api/v1/events``, as a ``core.ports.EventSubscription``.
-
-    Created by :meth:`ApiClient.subscribe` (needs a running event loop).
-    """
-
-    def __init__(self, client: ApiClient, *, types: frozenset[str] | None = None) -> None:
-        self._client = client
-        self._types = types
-        self._queue: asyncio.Queue[Event | _End] = asyncio.Queue()
-        self._ready = asyncio.Event()
-        self._error: AriaError | None = None
-        self._closed = False
-        self._task = asyncio.get_running_loop().create_task(
-            self._run(), name="aria-api-event-stream"
-        )
-
-    @property
-    def closed(self) -> bool:
-        """Whether no more events will come."""
-        return self._closed
-
-    async def wait_ready(self, timeout_s: float = _READY_TIMEOUT_S) -> bool:
-        """Wait until the stream is connected; False if it is not within ``timeout_s``."""
-        try:
-            async with asyncio.timeout(timeout_s):
-                await self._ready.wait()
-        except TimeoutError:
-            return False
-        return not self._closed
-
-    async def _run(self) -> None:
-        try:
-            while not self._closed:
-                reason = await self._stream_once()
-                if reason != "idle":
-                    break
-                self._ready.clear()
-        except AriaError as exc:
-            self._error = exc
-        except httpx.HTTPError as exc:
-            if not self._closed:
-                self._error = _unreachable(self._client.base_url, exc)
-        finally:
-            self._closed = True
-            self._ready.set()
-            self._client._forget(self)
-            self._queue.put_nowait(_END)
-
-    async def _stream_once(self) -> str:
-        """Read one SSE connection; returns the server's close reason ("" if it just ended)."""
-        params = {"types": ",".join(sorted(self._types))} if self._types else None
-        timeout = httpx.Timeout(10.0, read=None)
-        async with self._client._http.stream(
-            "GET", f"{_P}/events", params=params, timeout=timeout
-        ) as response:
-            if response.status_code != 200:
-                await response.aread()
-                if response.status_code == 401 and self._client._reload_token():
-                    return "idle"  # reconnect with the new token
-                raise _error_from(response)
-            name = ""
-            async for line in response.aiter_lines():
-                if line == ": ready":
-                    self._ready.set()
-                elif line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    data = json.loads(line[6:])
-                    if name == "close":
-                        return str(data.get("reason", ""))
-                    self._deliver(data)
-        return ""
-
-    def _deliver(self, data: dict[str, Any]) -> None:
-        try:
-            event = event_from_dict(data)
-        except ValueError:
-            _LOGGER.debug("Skipping an event this version does not know: %s", data.get("type"))
-            return
-        if isinstance(event, StateChanged):
-            self._client._state = event.state
-        self._queue.put_nowait(event)
-
-    async def get(self, timeout_s: float | None = None) -> Event:
-        """Next event; StopAsyncIteration once closed, TimeoutError after ``timeout_s``."""
-        async with asyncio.timeout(timeout_s):
-            item = await self._queue.get()
-        if isinstance(item, _End):
-            self._queue.put_nowait(item)  # later calls end too
-            if self._error is not None:
-                error, self._error = self._error, None
-                raise error
-            raise StopAsyncIteration
-        return item
-
-    def close(self) -> None:
-        """Stop receiving (idempotent)."""
-        if not self._closed:
-            self._closed = True
-            self._task.cancel()
 
 
 class ApiClient:
@@ -323,13 +123,13 @@ class ApiClient:
 
     async def _request_response(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
         try:
-            response = await self._http.request(method, f"{_P}{path}", **kwargs)
+            response = await self._http.request(method, f"{API_PREFIX}{path}", **kwargs)
             if response.status_code == 401 and self._reload_token():
-                response = await self._http.request(method, f"{_P}{path}", **kwargs)
+                response = await self._http.request(method, f"{API_PREFIX}{path}", **kwargs)
         except httpx.HTTPError as exc:
-            raise _unreachable(self.base_url, exc) from None
+            raise unreachable(self.base_url, exc) from None
         if not response.is_success:
-            raise _error_from(response)
+            raise error_from(response)
         return response
 
     async def call(self, operation: ops.Operation[_A, _R], arg: _A) -> _R:
@@ -353,7 +153,7 @@ class ApiClient:
 
     async def refresh_state(self) -> AssistantState:
         """Ask the owner for its state now."""
-        self._state = cast(AssistantState, await self.call(ops.STATE, None))
+        self._state = cast("AssistantState", await self.call(ops.STATE, None))
         return self._state
 
     @property
@@ -363,6 +163,8 @@ class ApiClient:
 
     def subscribe(self, *, types: frozenset[str] | None = None) -> ApiSubscription:
         """Events from now on (connecting in the background)."""
+        from aria_desktop.api.subscription import ApiSubscription  # a subscriber's cost only
+
         sub = ApiSubscription(self, types=types)
         self._subs.add(sub)
         return sub

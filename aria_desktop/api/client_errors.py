@@ -1,0 +1,98 @@
+"""How the API client turns HTTP failures back into the ``AriaError`` the owner raised.
+
+Shared by ``ApiClient`` and its event stream (``api.subscription``), which is imported only by
+a client that subscribes.
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from aria_desktop.domain.errors import (
+    ActionAbortedError,
+    ApiAuthError,
+    ApiError,
+    AriaError,
+    AudioDeviceError,
+    AudioFormatError,
+    AutomationError,
+    ComputerBusyError,
+    ComputerControlOffError,
+    ComputerError,
+    ConfigError,
+    ConfirmationError,
+    DisplayUnavailableError,
+    InputUnavailableError,
+    MemoryInvalidError,
+    MemoryUnavailableError,
+    MonitorNotFoundError,
+    NotFoundError,
+    OcrUnavailableError,
+    OwnerUnreachableError,
+    SpeechRecognitionError,
+    SpeechSynthesisError,
+    TargetAmbiguousError,
+    TargetChangedError,
+    TargetNotFoundError,
+    VoiceError,
+    VoiceModelError,
+    VoiceUnavailableError,
+)
+
+__all__ = ["error_from", "unreachable"]
+
+_ERRORS: dict[str, type[AriaError]] = {
+    cls.code: cls
+    for cls in (
+        NotFoundError,
+        ConfirmationError,
+        ConfigError,
+        AutomationError,
+        MemoryInvalidError,
+        MemoryUnavailableError,
+        VoiceError,
+        AudioDeviceError,
+        AudioFormatError,
+        VoiceModelError,
+        SpeechRecognitionError,
+        SpeechSynthesisError,
+        VoiceUnavailableError,
+        ComputerError,
+        DisplayUnavailableError,
+        OcrUnavailableError,
+        InputUnavailableError,
+        ComputerControlOffError,
+        ComputerBusyError,
+        MonitorNotFoundError,
+        TargetNotFoundError,
+        TargetAmbiguousError,
+        TargetChangedError,
+        ActionAbortedError,
+    )
+}
+
+
+def error_from(response: httpx.Response) -> AriaError:
+    """The ``AriaError`` an unsuccessful response stands for (its class found by its code)."""
+    try:
+        detail = response.json()["error"]
+        code, message, hint = str(detail["code"]), str(detail["message"]), str(detail["hint"])
+    except (ValueError, KeyError, TypeError):
+        code, message, hint = "http_error", f"HTTP {response.status_code}", ""
+    if response.status_code == 401:
+        return ApiAuthError(
+            "The running ARIA refused our API token.",
+            hint="The token may have been rotated; check the token file (`aria token show`).",
+        )
+    cls = _ERRORS.get(code)
+    if cls is not None:
+        return cls(message, hint=hint)
+    return ApiError(message, remote_code=code, status=response.status_code, hint=hint)
+
+
+def unreachable(base_url: str, exc: Exception) -> OwnerUnreachableError:
+    """The error for a request that found no ARIA answering at ``base_url``."""
+    return OwnerUnreachableError(
+        f"Could not reach the running ARIA at {base_url}: {exc.__class__.__name__}.",
+        hint="Check that it still runs (`aria status`); it may be starting or stopping.",
+    )
