@@ -12,6 +12,7 @@ import wave
 from dataclasses import dataclass
 
 from aria_desktop.domain.errors import AudioFormatError
+from aria_desktop.domain.languages import WHISPER_LANGUAGES  # re-exported: audio's vocabulary
 
 __all__ = [
     "FRAME_SAMPLES",
@@ -33,20 +34,6 @@ SAMPLE_WIDTH_BYTES = 2
 """Signed 16-bit PCM."""
 FRAME_SAMPLES = 1280
 """Samples per pipeline frame: 80 ms at 16 kHz, the frame size openWakeWord is built for."""
-
-WHISPER_LANGUAGES = (
-    "af", "am", "ar", "as", "az", "ba", "be", "bg", "bn", "bo", "br", "bs", "ca", "cs", "cy",
-    "da", "de", "el", "en", "es", "et", "eu", "fa", "fi", "fo", "fr", "gl", "gu", "ha", "haw",
-    "he", "hi", "hr", "ht", "hu", "hy", "id", "is", "it", "ja", "jw", "ka", "kk", "km", "kn",
-    "ko", "la", "lb", "ln", "lo", "lt", "lv", "mg", "mi", "mk", "ml", "mn", "mr", "ms", "mt",
-    "my", "ne", "nl", "nn", "no", "oc", "pa", "pl", "ps", "pt", "ro", "ru", "sa", "sd", "si",
-    "sk", "sl", "sn", "so", "sq", "sr", "su", "sv", "sw", "ta", "te", "tg", "th", "tk", "tl",
-    "tr", "tt", "uk", "ur", "uz", "vi", "yi", "yo", "zh", "yue",
-)  # fmt: skip
-"""Language codes Whisper knows (faster-whisper's list; a test keeps the two equal).
-
-Kept here, stdlib-only, so settings validation and the GUI need not import faster-whisper.
-"""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from aria_desktop import paths
-from aria_desktop.domain.audio import WHISPER_LANGUAGES
+from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
 
 BACKEND_NAMES = ("ollama", "anthropic", "openai")
