@@ -97,15 +97,16 @@ def test_the_api_client_imports_no_turn_types_ports_or_event_stream() -> None:
     assert _imported_after(code, _NOT_ON_THE_OWNER_PATH) == []
 
 
-def test_the_operation_tables_still_export_every_name_on_first_use() -> None:
-    from aria_desktop.api import operations
+def test_every_operation_table_is_complete_by_area() -> None:
+    from aria_desktop.api.operations import chat, commands, control, memory
     from aria_desktop.domain.commands import ClickText
     from aria_desktop.domain.memory import MemoryQuery
 
-    for name in operations.__all__:
-        assert getattr(operations, name) is not None
-    assert operations.COMMANDS[ClickText].after_streams
-    assert operations.SEARCH_MEMORIES.path(MemoryQuery(text="x")) == "/memories/search"
+    for area in (chat, commands, control, memory):
+        for name in area.__all__:
+            assert getattr(area, name) is not None, f"{area.__name__}.{name}"
+    assert commands.COMMANDS[ClickText].after_streams
+    assert memory.SEARCH_MEMORIES.path(MemoryQuery(text="x")) == "/memories/search"
 
 
 class _FakeOwner(http.server.BaseHTTPRequestHandler):

@@ -21,9 +21,8 @@ from urllib.request import getproxies
 
 import httpx
 
-from aria_desktop.api import operations as ops
 from aria_desktop.api.client_errors import error_from, unreachable
-from aria_desktop.api.operations.base import API_PREFIX
+from aria_desktop.api.operations.base import API_PREFIX, Operation
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, NotFoundError
@@ -132,7 +131,7 @@ class ApiClient:
             raise error_from(response)
         return response
 
-    async def call(self, operation: ops.Operation[_A, _R], arg: _A) -> _R:
+    async def call(self, operation: Operation[_A, _R], arg: _A) -> _R:
         """Carry out one operation of the table in ``api.operations`` for ``arg``."""
         if operation.after_streams:
             await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
@@ -141,7 +140,7 @@ class ApiClient:
         )
         return operation.decode(response, arg)
 
-    async def _call_or_none(self, operation: ops.Operation[_A, _R], arg: _A) -> _R | None:
+    async def _call_or_none(self, operation: Operation[_A, _R], arg: _A) -> _R | None:
         try:
             return await self.call(operation, arg)
         except NotFoundError:
@@ -153,7 +152,9 @@ class ApiClient:
 
     async def refresh_state(self) -> AssistantState:
         """Ask the owner for its state now."""
-        self._state = cast("AssistantState", await self.call(ops.STATE, None))
+        from aria_desktop.api.operations.control import STATE
+
+        self._state = cast("AssistantState", await self.call(STATE, None))
         return self._state
 
     @property
@@ -171,15 +172,21 @@ class ApiClient:
 
     async def start_turn(self, command: StartTurn) -> TurnStarted:
         """Start a turn once open subscriptions are connected (so none misses its events)."""
-        return await self.call(ops.START_TURN, command)
+        from aria_desktop.api.operations.chat import START_TURN
+
+        return await self.call(START_TURN, command)
 
     async def cancel_turn(self, run_id: str | None = None) -> int:
         """Cancel one turn, or all when ``run_id`` is None."""
-        return await self.call(ops.CANCEL_TURN, run_id)
+        from aria_desktop.api.operations.chat import CANCEL_TURN
+
+        return await self.call(CANCEL_TURN, run_id)
 
     async def confirm_action(self, command: ConfirmAction) -> None:
         """Answer a confirmation request (ConfirmationError when refused)."""
-        await self.call(ops.CONFIRM_ACTION, command)
+        from aria_desktop.api.operations.chat import CONFIRM_ACTION
+
+        await self.call(CONFIRM_ACTION, command)
 
     async def execute(self, command: Command) -> Any:
         """The commands the API carries (``api.operations.COMMANDS``).
@@ -189,7 +196,9 @@ class ApiClient:
         computer-use commands CaptureScreen, ReadScreen, FindOnScreen, ClickText,
         RunComputerTask and SetComputerControl.
         """
-        operation = ops.COMMANDS.get(type(command))
+        from aria_desktop.api.operations.commands import COMMANDS
+
+        operation = COMMANDS.get(type(command))
         if operation is None:
             raise AriaError(
                 f"{type(command).__name__} cannot be sent to a running ARIA over its API yet.",
@@ -199,39 +208,53 @@ class ApiClient:
 
     async def capabilities(self) -> list[CapabilityStatus]:
         """Which capabilities the owner can use now."""
-        return await self.call(ops.CAPABILITIES, None)
+        from aria_desktop.api.operations.chat import CAPABILITIES
+
+        return await self.call(CAPABILITIES, None)
 
     async def create_conversation(self, title: str) -> Conversation:
         """A new, empty conversation."""
-        return await self.call(ops.CREATE_CONVERSATION, title)
+        from aria_desktop.api.operations.chat import CREATE_CONVERSATION
+
+        return await self.call(CREATE_CONVERSATION, title)
 
     async def list_conversations(self, *, limit: int = 50, offset: int = 0) -> list[Conversation]:
         """Conversations, most recently updated first."""
-        return await self.call(ops.LIST_CONVERSATIONS, (limit, offset))
+        from aria_desktop.api.operations.chat import LIST_CONVERSATIONS
+
+        return await self.call(LIST_CONVERSATIONS, (limit, offset))
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None:
         """One conversation, or None."""
-        return await self._call_or_none(ops.GET_CONVERSATION, conversation_id)
+        from aria_desktop.api.operations.chat import GET_CONVERSATION
+
+        return await self._call_or_none(GET_CONVERSATION, conversation_id)
 
     async def rename_conversation(self, conversation_id: str, title: str) -> None:
         """Change a conversation's title (NotFoundError if it does not exist)."""
-        await self.call(ops.RENAME_CONVERSATION, (conversation_id, title))
+        from aria_desktop.api.operations.chat import RENAME_CONVERSATION
+
+        await self.call(RENAME_CONVERSATION, (conversation_id, title))
 
     async def delete_conversation(self, conversation_id: str) -> None:
         """Delete a conversation and its messages (NotFoundError if it does not exist)."""
-        await self.call(ops.DELETE_CONVERSATION, conversation_id)
+        from aria_desktop.api.operations.chat import DELETE_CONVERSATION
+
+        await self.call(DELETE_CONVERSATION, conversation_id)
 
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
     ) -> list[StoredMessage]:
         """Messages oldest first; with ``limit``, the newest ``limit`` before ``before_id``."""
+        from aria_desktop.api.operations.chat import MESSAGES_PAGE
+
         collected: list[StoredMessage] = []
         while True:
             page = min(limit - len(collected), _PAGE) if limit is not None else _PAGE
             params: dict[str, Any] = {"limit": page}
             if before_id is not None:
                 params["before_id"] = before_id
-            messages, before_id = await self.call(ops.MESSAGES_PAGE, (conversation_id, params))
+            messages, before_id = await self.call(MESSAGES_PAGE, (conversation_id, params))
             collected[:0] = messages
             if before_id is None or (limit is not None and len(collected) >= limit):
                 return collected
@@ -240,49 +263,71 @@ class ApiClient:
 
     async def search_memories(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid keyword + vector search on the owner (``mode`` and ``touch`` are its own)."""
-        return await self.call(ops.SEARCH_MEMORIES, query)
+        from aria_desktop.api.operations.memory import SEARCH_MEMORIES
+
+        return await self.call(SEARCH_MEMORIES, query)
 
     async def list_memories(
         self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
     ) -> list[mem.Memory]:
         """Memories newest first, filtered."""
-        return await self.call(ops.LIST_MEMORIES, which)
+        from aria_desktop.api.operations.memory import LIST_MEMORIES
+
+        return await self.call(LIST_MEMORIES, which)
 
     async def get_memory(self, memory_id: str) -> mem.Memory | None:
         """One memory (any status), or None."""
-        return await self._call_or_none(ops.GET_MEMORY, memory_id)
+        from aria_desktop.api.operations.memory import GET_MEMORY
+
+        return await self._call_or_none(GET_MEMORY, memory_id)
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` on the owner (its provenance there is ``api``)."""
-        return await self.call(ops.ADD_MEMORY, new)
+        from aria_desktop.api.operations.memory import ADD_MEMORY
+
+        return await self.call(ADD_MEMORY, new)
 
     async def update_memory(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
         """Correct a memory in place (NotFoundError if it does not exist)."""
-        return await self.call(ops.UPDATE_MEMORY, (memory_id, edit))
+        from aria_desktop.api.operations.memory import UPDATE_MEMORY
+
+        return await self.call(UPDATE_MEMORY, (memory_id, edit))
 
     async def forget_memory(self, memory_id: str) -> None:
         """Forget a memory (NotFoundError if it does not exist)."""
-        await self.call(ops.FORGET_MEMORY, memory_id)
+        from aria_desktop.api.operations.memory import FORGET_MEMORY
+
+        await self.call(FORGET_MEMORY, memory_id)
 
     async def list_memory_inbox(self) -> list[mem.MemoryCandidate]:
         """Extracted facts waiting for approval."""
-        return await self.call(ops.MEMORY_INBOX, None)
+        from aria_desktop.api.operations.memory import MEMORY_INBOX
+
+        return await self.call(MEMORY_INBOX, None)
 
     async def approve_memory(self, candidate_id: str) -> mem.Memory:
         """Store an inbox entry as a memory (NotFoundError if it does not exist)."""
-        return await self.call(ops.APPROVE_MEMORY, candidate_id)
+        from aria_desktop.api.operations.memory import APPROVE_MEMORY
+
+        return await self.call(APPROVE_MEMORY, candidate_id)
 
     async def reject_memory(self, candidate_id: str) -> None:
         """Drop an inbox entry (NotFoundError if it does not exist)."""
-        await self.call(ops.REJECT_MEMORY, candidate_id)
+        from aria_desktop.api.operations.memory import REJECT_MEMORY
+
+        await self.call(REJECT_MEMORY, candidate_id)
 
     async def get_settings(self) -> dict[str, Any]:
         """Every setting of the owner (no secrets)."""
-        return await self.call(ops.GET_SETTINGS, None)
+        from aria_desktop.api.operations.control import GET_SETTINGS
+
+        return await self.call(GET_SETTINGS, None)
 
     async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Validate and save ``changes`` on the owner; applied after it restarts."""
-        return await self.call(ops.UPDATE_SETTINGS, changes)
+        from aria_desktop.api.operations.control import UPDATE_SETTINGS
+
+        return await self.call(UPDATE_SETTINGS, changes)
 
 
 def _check_protocol(client: ApiClient) -> Assistant:

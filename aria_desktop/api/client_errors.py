@@ -8,66 +8,38 @@ from __future__ import annotations
 
 import httpx
 
-from aria_desktop.domain.errors import (
-    ActionAbortedError,
-    ApiAuthError,
-    ApiError,
-    AriaError,
-    AudioDeviceError,
-    AudioFormatError,
-    AutomationError,
-    ComputerBusyError,
-    ComputerControlOffError,
-    ComputerError,
-    ConfigError,
-    ConfirmationError,
-    DisplayUnavailableError,
-    InputUnavailableError,
-    MemoryInvalidError,
-    MemoryUnavailableError,
-    MonitorNotFoundError,
-    NotFoundError,
-    OcrUnavailableError,
-    OwnerUnreachableError,
-    SpeechRecognitionError,
-    SpeechSynthesisError,
-    TargetAmbiguousError,
-    TargetChangedError,
-    TargetNotFoundError,
-    VoiceError,
-    VoiceModelError,
-    VoiceUnavailableError,
-)
+from aria_desktop.domain import errors as e
+from aria_desktop.domain.errors import AriaError
 
 __all__ = ["error_from", "unreachable"]
 
 _ERRORS: dict[str, type[AriaError]] = {
     cls.code: cls
     for cls in (
-        NotFoundError,
-        ConfirmationError,
-        ConfigError,
-        AutomationError,
-        MemoryInvalidError,
-        MemoryUnavailableError,
-        VoiceError,
-        AudioDeviceError,
-        AudioFormatError,
-        VoiceModelError,
-        SpeechRecognitionError,
-        SpeechSynthesisError,
-        VoiceUnavailableError,
-        ComputerError,
-        DisplayUnavailableError,
-        OcrUnavailableError,
-        InputUnavailableError,
-        ComputerControlOffError,
-        ComputerBusyError,
-        MonitorNotFoundError,
-        TargetNotFoundError,
-        TargetAmbiguousError,
-        TargetChangedError,
-        ActionAbortedError,
+        e.NotFoundError,
+        e.ConfirmationError,
+        e.ConfigError,
+        e.AutomationError,
+        e.MemoryInvalidError,
+        e.MemoryUnavailableError,
+        e.VoiceError,
+        e.AudioDeviceError,
+        e.AudioFormatError,
+        e.VoiceModelError,
+        e.SpeechRecognitionError,
+        e.SpeechSynthesisError,
+        e.VoiceUnavailableError,
+        e.ComputerError,
+        e.DisplayUnavailableError,
+        e.OcrUnavailableError,
+        e.InputUnavailableError,
+        e.ComputerControlOffError,
+        e.ComputerBusyError,
+        e.MonitorNotFoundError,
+        e.TargetNotFoundError,
+        e.TargetAmbiguousError,
+        e.TargetChangedError,
+        e.ActionAbortedError,
     )
 }
 
@@ -80,19 +52,19 @@ def error_from(response: httpx.Response) -> AriaError:
     except (ValueError, KeyError, TypeError):
         code, message, hint = "http_error", f"HTTP {response.status_code}", ""
     if response.status_code == 401:
-        return ApiAuthError(
+        return e.ApiAuthError(
             "The running ARIA refused our API token.",
             hint="The token may have been rotated; check the token file (`aria token show`).",
         )
     cls = _ERRORS.get(code)
     if cls is not None:
         return cls(message, hint=hint)
-    return ApiError(message, remote_code=code, status=response.status_code, hint=hint)
+    return e.ApiError(message, remote_code=code, status=response.status_code, hint=hint)
 
 
-def unreachable(base_url: str, exc: Exception) -> OwnerUnreachableError:
+def unreachable(base_url: str, exc: Exception) -> e.OwnerUnreachableError:
     """The error for a request that found no ARIA answering at ``base_url``."""
-    return OwnerUnreachableError(
+    return e.OwnerUnreachableError(
         f"Could not reach the running ARIA at {base_url}: {exc.__class__.__name__}.",
         hint="Check that it still runs (`aria status`); it may be starting or stopping.",
     )

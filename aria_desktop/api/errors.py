@@ -19,31 +19,8 @@ from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from aria_desktop.api.security import error_body
-from aria_desktop.domain.errors import (
-    ActionAbortedError,
-    AriaError,
-    AudioFormatError,
-    AutomationError,
-    ComputerBusyError,
-    ComputerControlOffError,
-    ComputerError,
-    ConfigError,
-    ConfirmationError,
-    DisplayUnavailableError,
-    InputUnavailableError,
-    LanguageNotSupportedError,
-    LLMError,
-    MemoryInvalidError,
-    MemoryUnavailableError,
-    MonitorNotFoundError,
-    NotFoundError,
-    OcrUnavailableError,
-    StorageError,
-    TargetAmbiguousError,
-    TargetChangedError,
-    TargetNotFoundError,
-    VoiceError,
-)
+from aria_desktop.domain import errors as e
+from aria_desktop.domain.errors import AriaError
 
 __all__ = [
     "DEFAULT_STATUS",
@@ -57,30 +34,30 @@ __all__ = [
 _LOGGER = logging.getLogger(__name__)
 
 STATUS_BY_ERROR: dict[type[AriaError], int] = {
-    NotFoundError: 404,
-    TargetNotFoundError: 404,
-    DisplayUnavailableError: 503,
-    OcrUnavailableError: 503,
-    InputUnavailableError: 503,
-    MonitorNotFoundError: 422,
+    e.NotFoundError: 404,
+    e.TargetNotFoundError: 404,
+    e.DisplayUnavailableError: 503,
+    e.OcrUnavailableError: 503,
+    e.InputUnavailableError: 503,
+    e.MonitorNotFoundError: 422,
     # The screen or the user's state is in the way: off, busy, ambiguous, changed, aborted,
-    # stuck. A plain ComputerError is a request ARIA cannot carry out.
-    ComputerControlOffError: 409,
-    ComputerBusyError: 409,
-    TargetAmbiguousError: 409,
-    TargetChangedError: 409,
-    ActionAbortedError: 409,
-    ComputerError: 400,
-    ConfirmationError: 409,
-    ConfigError: 422,
-    AutomationError: 422,
-    MemoryInvalidError: 422,
-    AudioFormatError: 422,
-    LanguageNotSupportedError: 422,  # the request's language, not the server's fault
-    StorageError: 503,
-    MemoryUnavailableError: 503,
-    VoiceError: 503,
-    LLMError: 502,
+    # stuck. A plain e.ComputerError is a request ARIA cannot carry out.
+    e.ComputerControlOffError: 409,
+    e.ComputerBusyError: 409,
+    e.TargetAmbiguousError: 409,
+    e.TargetChangedError: 409,
+    e.ActionAbortedError: 409,
+    e.ComputerError: 400,
+    e.ConfirmationError: 409,
+    e.ConfigError: 422,
+    e.AutomationError: 422,
+    e.MemoryInvalidError: 422,
+    e.AudioFormatError: 422,
+    e.LanguageNotSupportedError: 422,  # the request's language, not the server's fault
+    e.StorageError: 503,
+    e.MemoryUnavailableError: 503,
+    e.VoiceError: 503,
+    e.LLMError: 502,
 }
 """HTTP status of each error family; subclasses not listed take their nearest listed base."""
 
