@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from aria_desktop.api.operations.base import (
-    HttpArgs,
-    Operation,
-    at,
-    many,
-    member,
-    nothing,
-    one,
-    only_set,
-)
+from aria_desktop.api.operations.base import Operation, at, many, member, nothing, one, only_set
 from aria_desktop.api.wire import list_from_json
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
+
+if TYPE_CHECKING:
+    from aria_desktop.api.operations.base import HttpArgs
 
 __all__ = [
     "CANCEL_TURN",

@@ -6,20 +6,11 @@ Voice, screen and computer-use commands, automations and the stop button: their 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from aria_desktop.api.operations.base import (
-    HttpArgs,
-    Operation,
-    at,
-    many,
-    member,
-    nothing,
-    one,
-    only_set,
-)
+from aria_desktop.api.operations.base import Operation, at, many, member, nothing, one, only_set
 from aria_desktop.api.wire import from_json
 from aria_desktop.domain.audio import SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
@@ -49,6 +40,9 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
 )
+
+if TYPE_CHECKING:
+    from aria_desktop.api.operations.base import HttpArgs
 
 __all__ = ["COMMANDS"]
 
