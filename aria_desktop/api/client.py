@@ -26,6 +26,7 @@ from aria_desktop.api.operations.base import API_PREFIX, Operation
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, NotFoundError
+from aria_desktop.domain.locality import is_loopback_url
 
 if TYPE_CHECKING:
     from aria_desktop.api.subscription import ApiSubscription
@@ -87,6 +88,9 @@ class ApiClient:
             headers={"Authorization": f"Bearer {token}"},
             timeout=timeout_s,
             verify=tls_verification(self.base_url),
+            # An owner on this machine is reached directly: a proxy from the environment
+            # (HTTP_PROXY) cannot reach this machine's loopback and must never see the token.
+            trust_env=not is_loopback_url(self.base_url),
         )
         self._state: AssistantState = "offline"
         self._subs: set[ApiSubscription] = set()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 from typing import Any
 
@@ -110,6 +111,23 @@ async def test_rotated_token_is_refused_at_once(api: Api) -> None:
             await client.connect()
     async with ApiClient(api.url, api.token) as fresh:
         await fresh.connect()
+
+
+async def test_a_proxy_in_the_environment_never_sees_the_local_owners_token(
+    api: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _no_proxies(monkeypatch)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    with socket.socket() as proxy:  # a "proxy" that accepts and would read what it is sent
+        proxy.bind(("127.0.0.1", 0))
+        proxy.listen()
+        proxy.setblocking(False)
+        monkeypatch.setenv("http_proxy", f"http://127.0.0.1:{proxy.getsockname()[1]}")
+        async with ApiClient(api.url, api.token) as client:
+            await client.connect()  # answered by the owner itself
+        with pytest.raises(BlockingIOError):
+            proxy.accept()  # nobody connected to the proxy
 
 
 def _no_proxies(monkeypatch: pytest.MonkeyPatch) -> None:
