@@ -101,18 +101,7 @@ def test_errors_are_shown_in_plain_words(
 def test_tool_calls_render_as_cards(
     desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
 ) -> None:
-    async def recall(args: dict[str, Any]) -> dict[str, Any]:
-        return {"memories": ["The user prefers tea."]}
-
-    stack.orchestrator.tools.register(
-        Tool(
-            name="memory_recall",
-            description="Recall memories",
-            parameters={"type": "object", "properties": {"query": {"type": "string"}}},
-            permission="read_only",
-            handler=recall,
-        )
-    )
+    _register_recall_tool(stack)
     ollama.script(
         "/api/chat",
         ollama_tool_calls([("memory_recall", {"query": "drinks"})]),
@@ -230,18 +219,7 @@ def test_events_of_other_runs_and_unknown_types_are_ignored(
 def test_quick_ask_answers_with_the_last_steps_text_and_where_it_ran(
     desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
 ) -> None:
-    async def recall(args: dict[str, Any]) -> dict[str, Any]:
-        return {"memories": ["The user prefers tea."]}
-
-    stack.orchestrator.tools.register(
-        Tool(
-            name="memory_recall",
-            description="Recall memories",
-            parameters={"type": "object", "properties": {"query": {"type": "string"}}},
-            permission="read_only",
-            handler=recall,
-        )
-    )
+    _register_recall_tool(stack)
     ollama.script(
         "/api/chat",
         ollama_tool_calls([("memory_recall", {"query": "drinks"})], text="Let me check."),
@@ -259,3 +237,20 @@ def test_quick_ask_answers_with_the_last_steps_text_and_where_it_ran(
     assert "You prefer tea." in text
     assert "Let me check." not in text  # the reply is the last model step's text
     assert "llama3.2 · local (ollama) ·" in text
+
+
+def _register_recall_tool(stack: Any) -> None:
+    """A read-only ``memory_recall`` tool that answers with one stored preference."""
+
+    async def recall(args: dict[str, Any]) -> dict[str, Any]:
+        return {"memories": ["The user prefers tea."]}
+
+    stack.orchestrator.tools.register(
+        Tool(
+            name="memory_recall",
+            description="Recall memories",
+            parameters={"type": "object", "properties": {"query": {"type": "string"}}},
+            permission="read_only",
+            handler=recall,
+        )
+    )
