@@ -418,13 +418,16 @@ class AgentLoop:
         await self._audit_decision(turn, call, decision.verdict, decision.rule, decision.reason)
         if decision.verdict == "deny":
             return "denied", _error_payload(
-                ToolDeniedError(f"Refused by the safety policy (rule {decision.rule}).")
+                ToolDeniedError(
+                    f"Refused by the safety policy (rule {decision.rule})"
+                    + (f": {decision.reason}" if decision.reason else ".")
+                )
             )
         if decision.verdict == "confirm":
             outcome = await self._confirmations.request(
                 run_id=turn.run_id,
                 tool=call.name,
-                summary=tool.describe_call(call.arguments),
+                summary=decision.summary or tool.describe_call(call.arguments),
                 reason=decision.reason or decision.rule,
                 timeout_s=self._config.confirm_timeout_s,
             )

@@ -23,12 +23,14 @@ __all__ = [
     "PolicyDecision",
     "PolicyHook",
     "Tool",
+    "ToolPolicy",
     "ToolRegistry",
     "default_policy",
 ]
 
 PermissionClass = Literal["read_only", "reversible", "consequential"]
 ToolHandler = Callable[[dict[str, Any]], Awaitable[Any]]
+ToolPolicy = Callable[[dict[str, Any]], Awaitable["PolicyDecision"]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,6 +45,9 @@ class Tool:
         handler: async function of the validated arguments; its result (str or JSON-able) is
             given back to the model.
         summarize: renders a call as plain words for confirmation dialogs and the audit log.
+        policy: the tool's own decision on a call, by what the call would do (file and shell
+            tools: paths, diffs, effects); used by :func:`default_policy` instead of the
+            permission class.
     """
 
     name: str
@@ -51,6 +56,7 @@ class Tool:
     permission: PermissionClass
     handler: ToolHandler
     summarize: Callable[[dict[str, Any]], str] | None = field(default=None, compare=False)
+    policy: ToolPolicy | None = field(default=None, compare=False)
 
     def spec(self) -> ToolSpec:
         """What the model is told about this tool."""
@@ -72,18 +78,26 @@ class PolicyDecision:
         verdict: allow, deny or confirm.
         rule: identifier of the rule that matched (shown to the user and audited).
         reason: plain-words explanation.
+        summary: what the call would do, shown when confirming (the exact command or the
+            diff and the effect in words); empty: the tool's ``describe_call``.
     """
 
     verdict: Literal["allow", "deny", "confirm"]
     rule: str
     reason: str = ""
+    summary: str = ""
 
 
 PolicyHook = Callable[[Tool, ToolCall], Awaitable[PolicyDecision]]
 
 
 async def default_policy(tool: Tool, call: ToolCall) -> PolicyDecision:
-    """Allow read-only and reversible tools; require confirmation for consequential ones."""
+    """A tool's own policy if it has one, else by permission class.
+
+    Read-only and reversible tools are allowed; consequential ones need confirmation.
+    """
+    if tool.policy is not None:
+        return await tool.policy(call.arguments)
     if tool.permission == "consequential":
         return PolicyDecision(
             verdict="confirm",

@@ -452,3 +452,24 @@ class MonitorNotFoundError(ComputerError):
     """The monitor number asked for does not exist on this screen."""
 
     code = "monitor_not_found"
+
+
+# --- hands: file and shell tools ---------------------------------------------------------------
+
+
+class PathRefusedError(ToolError):
+    """A path lies outside the allowed folders, in a secret store, or escapes by a link."""
+
+    code = "path_refused"
+
+
+class FileOperationError(ToolError):
+    """A file tool could not do what was asked (missing, exists, binary, ambiguous edit)."""
+
+    code = "file_operation_failed"
+
+
+class ShellOffError(ToolError):
+    """The shell tool is switched off (``tools.shell.enabled``)."""
+
+    code = "shell_off"

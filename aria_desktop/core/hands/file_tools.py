@@ -1,0 +1,340 @@
+"""The file tools the model may call: list, read, find, write, edit, move and trash.
+
+Each tool carries its own policy (``Tool.policy``): a path outside the allowed roots is refused
+with the reason; looking runs at once; creating a new file runs at once; anything that changes
+or removes an existing file asks, showing the diff or the list of items and the effect in words
+("moves 3 items to the trash in ~/Downloads"). A change is planned when the policy decides and
+applied only as planned — the file must still be what the user saw (ARCHITECTURE.md: safety).
+Results are fenced as untrusted data (``core/untrusted.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aria_desktop.core.hands.approvals import Approvals
+from aria_desktop.core.hands.ports import FileSystem
+from aria_desktop.core.tools import PolicyDecision, Tool
+from aria_desktop.core.untrusted import fence_tool_output
+from aria_desktop.domain.errors import AriaError, FileOperationError, PathRefusedError
+from aria_desktop.domain.hands import FileChange
+from aria_desktop.domain.sandbox import shorten
+
+__all__ = ["FileTools"]
+
+_PATH = {"type": "string", "description": "A path: ~/folder/file, or relative to the home folder"}
+_MAX_BATCH = 100
+
+
+def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+class FileTools:
+    """The file tools over one :class:`FileSystem`.
+
+    Args:
+        fs: the sandboxed file system adapter.
+        home: the home folder, for ``~`` in the words the user reads.
+    """
+
+    def __init__(self, fs: FileSystem, *, home: str) -> None:
+        self.fs = fs
+        self.home = home
+        self._plans: Approvals[FileChange] = Approvals()
+
+    def tools(self) -> list[Tool]:
+        """Every file tool, with its schema and policy."""
+        return [
+            Tool(
+                name="file_list",
+                description="List a folder's visible files and folders (name, kind, size).",
+                parameters=_schema({"path": _PATH}, ["path"]),
+                permission="read_only",
+                handler=self._list,
+                policy=self._looking("path"),
+            ),
+            Tool(
+                name="file_read",
+                description="Read a text file (capped; binary files are refused). Use offset "
+                "to read on when the result says it was truncated.",
+                parameters=_schema(
+                    {"path": _PATH, "offset": {"type": "integer", "minimum": 0}}, ["path"]
+                ),
+                permission="read_only",
+                handler=self._read,
+                policy=self._looking("path"),
+            ),
+            Tool(
+                name="file_find",
+                description="Find files below a folder by name (glob such as *.pdf) and/or by "
+                "text they contain.",
+                parameters=_schema(
+                    {
+                        "folder": _PATH,
+                        "name": {"type": "string", "description": "glob on the file name"},
+                        "text": {"type": "string", "description": "text the file contains"},
+                    },
+                    ["folder"],
+                ),
+                permission="read_only",
+                handler=self._find,
+                policy=self._looking("folder"),
+            ),
+            Tool(
+                name="file_write",
+                description="Create a text file. An existing file is never replaced unless "
+                "overwrite is true (then the user confirms the diff).",
+                parameters=_schema(
+                    {
+                        "path": _PATH,
+                        "content": {"type": "string"},
+                        "overwrite": {"type": "boolean"},
+                    },
+                    ["path", "content"],
+                ),
+                permission="reversible",
+                handler=self._write,
+                policy=self._write_policy,
+            ),
+            Tool(
+                name="file_edit",
+                description="Replace one exact, unique piece of text in a text file (the user "
+                "confirms the diff). Fails, saying where, when the text is missing or not unique.",
+                parameters=_schema(
+                    {"path": _PATH, "old_text": {"type": "string"}, "new_text": {"type": "string"}},
+                    ["path", "old_text", "new_text"],
+                ),
+                permission="consequential",
+                handler=self._edit,
+                policy=self._edit_policy,
+            ),
+            Tool(
+                name="file_move",
+                description="Move or rename files and folders (the user confirms). An existing "
+                "target is never replaced unless overwrite is true (it then goes to the trash).",
+                parameters=_schema(
+                    {
+                        "moves": {
+                            "type": "array",
+                            "items": _schema(
+                                {"source": _PATH, "target": _PATH}, ["source", "target"]
+                            ),
+                        },
+                        "overwrite": {"type": "boolean"},
+                    },
+                    ["moves"],
+                ),
+                permission="consequential",
+                handler=self._move,
+                policy=self._move_policy,
+            ),
+            Tool(
+                name="file_trash",
+                description="Move files or folders to the trash, where the user can restore "
+                "them (the user confirms). Nothing is deleted permanently.",
+                parameters=_schema({"paths": {"type": "array", "items": _PATH}}, ["paths"]),
+                permission="consequential",
+                handler=self._trash,
+                policy=self._trash_policy,
+            ),
+        ]
+
+    # --- policies ----------------------------------------------------------------------------
+
+    def _looking(self, key: str) -> Callable[[dict[str, Any]], Awaitable[PolicyDecision]]:
+        async def policy(arguments: dict[str, Any]) -> PolicyDecision:
+            try:
+                await asyncio.to_thread(self.fs.check, str(arguments[key]))
+            except PathRefusedError as exc:
+                return _refused(exc)
+            return PolicyDecision(verdict="allow", rule="files:read-inside-roots")
+
+        return policy
+
+    async def _write_policy(self, arguments: dict[str, Any]) -> PolicyDecision:
+        overwrite = bool(arguments.get("overwrite", False))
+        plan = await self._plan(
+            arguments,
+            self.fs.plan_write,
+            arguments["path"],
+            arguments["content"],
+            overwrite=overwrite,
+        )
+        if isinstance(plan, PolicyDecision):
+            return plan
+        if plan.created:
+            return PolicyDecision(verdict="allow", rule="files:create", reason="creates a new file")
+        return PolicyDecision(
+            verdict="confirm",
+            rule="files:overwrite",
+            reason="replaces the contents of an existing file",
+            summary=f"Overwrite {plan.display}:\n{plan.diff}",
+        )
+
+    async def _edit_policy(self, arguments: dict[str, Any]) -> PolicyDecision:
+        plan = await self._plan(
+            arguments,
+            self.fs.plan_edit,
+            arguments["path"],
+            arguments["old_text"],
+            arguments["new_text"],
+        )
+        if isinstance(plan, PolicyDecision):
+            return plan
+        return PolicyDecision(
+            verdict="confirm",
+            rule="files:edit",
+            reason="changes the contents of a file",
+            summary=f"Edit {plan.display}:\n{plan.diff}",
+        )
+
+    async def _plan(
+        self, arguments: dict[str, Any], planner: Callable[..., FileChange], *args: Any, **kw: Any
+    ) -> FileChange | PolicyDecision:
+        try:
+            plan = await asyncio.to_thread(planner, *args, **kw)
+        except PathRefusedError as exc:
+            return _refused(exc)
+        except FileOperationError as exc:
+            # Nothing would change: the handler reports the same error to the model.
+            return PolicyDecision(verdict="allow", rule="files:no-change", reason=exc.message)
+        self._plans.remember(arguments, plan)
+        return plan
+
+    async def _move_policy(self, arguments: dict[str, Any]) -> PolicyDecision:
+        moves = arguments["moves"][:_MAX_BATCH]
+        overwrite = bool(arguments.get("overwrite", False))
+        lines, replaced = [], 0
+        for move in moves:
+            try:
+                src, dst, exists = await asyncio.to_thread(
+                    self.fs.plan_move, move["source"], move["target"], overwrite=overwrite
+                )
+            except PathRefusedError as exc:
+                return _refused(exc)
+            except FileOperationError as exc:
+                return PolicyDecision(verdict="deny", rule="files:move-invalid", reason=exc.message)
+            replaced += exists
+            note = " (replacing it; the old one goes to the trash)" if exists else ""
+            lines.append(f"  {self._show(src)} -> {self._show(dst)}{note}")
+        words = f"moves {_count(len(moves))}"
+        if replaced:
+            words += f", replacing {_count(replaced)} (they go to the trash)"
+        return PolicyDecision(
+            verdict="confirm",
+            rule="files:move",
+            reason=words,
+            summary=f"{words[0].upper()}{words[1:]}:\n" + "\n".join(lines),
+        )
+
+    async def _trash_policy(self, arguments: dict[str, Any]) -> PolicyDecision:
+        paths = []
+        for raw in arguments["paths"][:_MAX_BATCH]:
+            try:
+                paths.append(await asyncio.to_thread(self.fs.check, str(raw), write=True))
+            except PathRefusedError as exc:
+                return _refused(exc)
+        if not paths:
+            return PolicyDecision(
+                verdict="deny", rule="files:trash-nothing", reason="no paths given"
+            )
+        folders = {path.rsplit("/", 1)[0] for path in paths}
+        where = self._show(folders.pop()) if len(folders) == 1 else f"{len(folders)} folders"
+        words = f"moves {_count(len(paths))} to the trash in {where}"
+        listing = "\n".join(f"  {self._show(path)}" for path in paths)
+        return PolicyDecision(
+            verdict="confirm",
+            rule="files:trash",
+            reason=words + " (restorable from the trash)",
+            summary=f"{words[0].upper()}{words[1:]}:\n{listing}",
+        )
+
+    # --- handlers ----------------------------------------------------------------------------
+
+    async def _list(self, arguments: dict[str, Any]) -> str:
+        result = await asyncio.to_thread(self.fs.list_dir, arguments["path"])
+        return _fenced(result, f"listing of {result['folder']}")
+
+    async def _read(self, arguments: dict[str, Any]) -> str:
+        result = await asyncio.to_thread(
+            self.fs.read_text, arguments["path"], offset=int(arguments.get("offset", 0))
+        )
+        text = result.pop("text")
+        header = json.dumps(result, ensure_ascii=False)
+        return f"{header}\n" + fence_tool_output(text, source=f"file {result['path']}")
+
+    async def _find(self, arguments: dict[str, Any]) -> str:
+        result = await asyncio.to_thread(
+            self.fs.find,
+            arguments["folder"],
+            name=str(arguments.get("name", "")),
+            text=str(arguments.get("text", "")),
+        )
+        return _fenced(result, f"search in {result['folder']}")
+
+    async def _write(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        plan = self._plans.take(arguments)
+        if plan is None:
+            plan = await asyncio.to_thread(
+                self.fs.plan_write, arguments["path"], arguments["content"], overwrite=False
+            )
+        return await asyncio.to_thread(self.fs.apply, plan)
+
+    async def _edit(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        plan = self._plans.take(arguments)
+        if plan is None:
+            # No plan: the policy found nothing to change; say why, change nothing.
+            await asyncio.to_thread(
+                self.fs.plan_edit, arguments["path"], arguments["old_text"], arguments["new_text"]
+            )
+            raise FileOperationError("The edit was not confirmed; nothing was changed.")
+        result = await asyncio.to_thread(self.fs.apply, plan)
+        result["diff"] = plan.diff
+        return result
+
+    async def _move(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        done: list[dict[str, Any]] = []
+        for move in arguments["moves"][:_MAX_BATCH]:
+            try:
+                done.append(
+                    await asyncio.to_thread(
+                        self.fs.move,
+                        move["source"],
+                        move["target"],
+                        overwrite=bool(arguments.get("overwrite", False)),
+                    )
+                )
+            except AriaError as exc:
+                return {"moved": done, "stopped_at": move, "error": exc.message}
+        return {"moved": done}
+
+    async def _trash(self, arguments: dict[str, Any]) -> dict[str, Any]:
+        done: list[str] = []
+        for raw in arguments["paths"][:_MAX_BATCH]:
+            try:
+                done.append((await asyncio.to_thread(self.fs.trash, str(raw)))["trashed"])
+            except AriaError as exc:
+                return {"trashed": done, "stopped_at": raw, "error": exc.message}
+        return {
+            "trashed": done,
+            "restore": "from the trash (file manager or `gio trash --restore`)",
+        }
+
+    def _show(self, path: str) -> str:
+        return shorten(path, self.home)
+
+
+def _refused(exc: PathRefusedError) -> PolicyDecision:
+    return PolicyDecision(verdict="deny", rule="files:path-refused", reason=exc.message)
+
+
+def _count(n: int) -> str:
+    return f"{n} item" if n == 1 else f"{n} items"
+
+
+def _fenced(result: dict[str, Any], source: str) -> str:
+    return fence_tool_output(json.dumps(result, ensure_ascii=False, indent=1), source=source)
