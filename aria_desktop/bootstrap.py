@@ -266,6 +266,9 @@ async def build_app(
     computer.install(orchestrator)
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
+    from aria_desktop.bootstrap_hands import build_hands
+
+    build_hands(settings).install(orchestrator)
     return App(
         settings=settings,
         orchestrator=orchestrator,

@@ -1,0 +1,69 @@
+"""The ``[tools]`` settings: where the file tools may reach and whether the shell is on.
+
+Kept in its own module beside ``schema.py`` (which holds only the field in ``Settings``); limits
+sit beside each field the way ``settings/rules.py`` describes. Paths may start with ``~``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from aria_desktop.settings.rules import AT_LEAST_1, POSITIVE, rules
+
+__all__ = ["FileToolSettings", "ShellSettings", "ToolsSettings"]
+
+
+@dataclass(frozen=True)
+class FileToolSettings:
+    """The file tools (list, read, write, edit, move, trash, find).
+
+    Attributes:
+        roots: folders the file and shell tools may use (``~`` = the home folder). Secret
+            stores (``~/.ssh``, ``~/.gnupg``, keyrings, browser profiles, password databases)
+            and ARIA's own data stay out of reach whatever is listed here.
+        exclude: further folders never reachable.
+        allow_hidden: dot-files and dot-folders below a root are reachable.
+        read_max_kb: the most text one read returns, KiB (larger files are read in parts;
+            only files up to this size are edited).
+    """
+
+    roots: tuple[str, ...] = ("~",)
+    exclude: tuple[str, ...] = ()
+    allow_hidden: bool = False
+    read_max_kb: int = field(default=256, metadata=rules(minimum=(1.0, True), maximum=16384.0))
+
+
+@dataclass(frozen=True)
+class ShellSettings:
+    """The shell tool: one argv command at a time, approved by what it would do.
+
+    Attributes:
+        enabled: the model may run commands (off by default).
+        folders: folders a command may run in ("" entries ignored; empty: the file roots).
+        scratch: a folder where commands' writes are told apart as scratch writes ("": no
+            scratch folder); they are still asked about.
+        timeout_s: a command's time limit when the model names none, seconds.
+        max_timeout_s: the longest time limit the model may ask for, seconds.
+        output_kb: output kept for the model, KiB (half head, half tail; the full output is
+            stored and paged with ``shell_output``).
+    """
+
+    enabled: bool = False
+    folders: tuple[str, ...] = ()
+    scratch: str = "~/aria-scratch"
+    timeout_s: float = field(default=30.0, metadata=POSITIVE)
+    max_timeout_s: float = field(default=300.0, metadata=POSITIVE)
+    output_kb: int = field(default=16, metadata=AT_LEAST_1)
+
+
+@dataclass(frozen=True)
+class ToolsSettings:
+    """The model's hands on the system: file tools and the shell tool.
+
+    Attributes:
+        files: the file tools' reach.
+        shell: the shell tool's switch and limits.
+    """
+
+    files: FileToolSettings = field(default_factory=FileToolSettings)
+    shell: ShellSettings = field(default_factory=ShellSettings)
