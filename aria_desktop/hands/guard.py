@@ -135,7 +135,17 @@ def _open_dir(name: str, dir_fd: int | None, path: str, guard: PathGuard) -> int
     try:
         return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
+        if exc.errno == errno.ENOTDIR and _is_link(name, dir_fd):
+            # O_DIRECTORY | O_NOFOLLOW on a link fails with ENOTDIR, not ELOOP.
+            exc = OSError(errno.ELOOP, os.strerror(errno.ELOOP))
         raise os_error(exc, path, guard) from exc
+
+
+def _is_link(name: str, dir_fd: int | None) -> bool:
+    try:
+        return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 def os_error(exc: OSError, path: str, guard: PathGuard) -> Exception:

@@ -30,6 +30,7 @@ _SAFE_VARS = frozenset(
 )
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASS|CRED|AUTH|COOKIE|SESSION|PRIVATE", re.I)
 _KEEP_OUTPUTS = 50
+_DRAIN_S = 5.0
 _OUTPUT_ID = re.compile(r"^[0-9a-f]{16}$")
 
 
@@ -85,23 +86,25 @@ class ShellRunner:
         capture = _Capture(
             self.output_dir / f"{output_id}.log", self.keep_bytes, self.store_max_bytes
         )
+        reader = asyncio.create_task(_pump(process.stdout, capture), name="aria-shell-output")
         timed_out = False
         try:
             async with asyncio.timeout(timeout_s):
-                while chunk := await process.stdout.read(65536):
-                    capture.add(chunk)
-                await process.wait()
+                await _leader_exited(process)
         except TimeoutError:
             timed_out = True
         finally:
+            # At the timeout, or when the command ended while its children still run (they
+            # would hold the output open): the whole group goes.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
             if process.returncode is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
                 await process.wait()
-            else:
-                # The leader may be gone while its children still run: end the group anyway.
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(process.pid, signal.SIGKILL)
+            try:
+                async with asyncio.timeout(_DRAIN_S):  # the pipe closes with the group
+                    await reader
+            except TimeoutError:
+                reader.cancel()  # a grandchild left the group (setsid) and kept the pipe
             capture.close()
         self._prune()
         head, tail = capture.head_tail()
@@ -136,6 +139,29 @@ class ShellRunner:
         for old in outputs[:-_KEEP_OUTPUTS]:
             with contextlib.suppress(OSError):
                 old.unlink()  # ARIA's own stored output, not a user file
+
+
+async def _leader_exited(process: asyncio.subprocess.Process) -> None:
+    """Until the command's own process ends (``Process.wait`` also waits for its pipes to
+    close, which children holding them delay): a pidfd on Linux, else ``wait``."""
+    try:
+        pidfd = os.pidfd_open(process.pid)
+    except (AttributeError, OSError):
+        await process.wait()
+        return
+    loop = asyncio.get_running_loop()
+    exited = loop.create_future()
+    loop.add_reader(pidfd, lambda: exited.done() or exited.set_result(None))
+    try:
+        await exited
+    finally:
+        loop.remove_reader(pidfd)
+        os.close(pidfd)
+
+
+async def _pump(stream: asyncio.StreamReader, capture: _Capture) -> None:
+    while chunk := await stream.read(65536):
+        capture.add(chunk)
 
 
 class _Capture:

@@ -177,19 +177,36 @@ def _gio(name: str, args: list[str], ctx: Context) -> list[Effect]:
     return [Effect(kind="unknown", words=f"runs gio {args[0] if args else ''}".strip())]
 
 
+_NO_PATHS = frozenset(
+    {"echo", "printf", "seq", "true", "false", "uname", "whoami", "id", "nproc", "uptime",
+     "free", "locale", "printenv", "ps", "date", "pwd", "which", "test", "lsblk"}
+)  # fmt: skip
+_VALUE_OPTIONS = {
+    "head": frozenset({"-n", "-c"}),
+    "tail": frozenset({"-n", "-c"}),
+    "cut": frozenset({"-d", "-f", "-c", "-b"}),
+    "sort": frozenset({"-t", "-k", "-o", "-S"}),
+    "du": frozenset({"-d", "--max-depth"}),
+    "tree": frozenset({"-L", "-I", "-P", "-o"}),
+    "nl": frozenset({"-s", "-w", "-b"}),
+    "grep": frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "--include", "--exclude"}),
+    "rg": frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "-g", "--glob", "-t", "--type"}),
+    "jq": frozenset({"--arg", "--argjson"}),
+    "xxd": frozenset({"-l", "-s", "-c", "-g"}),
+    "od": frozenset({"-t", "-N", "-j", "-A"}),
+}
+
+
 def _reader(name: str, args: list[str], ctx: Context) -> list[Effect]:
-    """A read-only command: the positional arguments that name existing paths are read."""
-    candidates = positional(args)
-    if name in ("grep", "egrep", "fgrep", "rg") and not has_flag(args, "-e", "-f", "--regexp"):
-        candidates = candidates[1:]  # the pattern
-    raws = [c for c in candidates if "/" in c or c.startswith("~") or _exists(ctx, c)]
-    paths = ctx.paths(raws) if raws else (ctx.path("."),)
+    """A read-only command: its positional arguments are the paths it reads."""
+    if name in _NO_PATHS:
+        return [Effect(kind="read_only", words=f"{name}: prints information")]
+    candidates = positional(args, with_value=_VALUE_OPTIONS.get(name, frozenset()))
+    pattern_given = has_flag(args, "-e", "-f", "--regexp", "--file")
+    if name in ("grep", "egrep", "fgrep", "rg", "jq") and not pattern_given:
+        candidates = candidates[1:]  # the pattern or the filter
+    paths = ctx.paths(candidates) if candidates else (ctx.path("."),)
     return [Effect(kind="read_only", words=f"reads {ctx.where(paths)}", paths=paths)]
-
-
-def _exists(ctx: Context, raw: str) -> bool:
-    absolute = posixpath.normpath(posixpath.join(ctx.cwd, raw))
-    return ctx.facts.exists(absolute)
 
 
 def _sort_like(name: str, args: list[str], ctx: Context) -> list[Effect]:

@@ -1,0 +1,59 @@
+"""A temporary home folder with secret stores, and a folder outside it, for the hands tests."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from aria_desktop.domain.sandbox import Sandbox
+from aria_desktop.hands.files import SandboxedFiles
+
+
+@dataclass
+class Home:
+    """The temporary home, the folder outside it, and files the tests check stay untouched."""
+
+    root: Path
+    home: Path
+    outside: Path
+    files: SandboxedFiles
+
+    def outside_state(self) -> dict[str, bytes]:
+        """Every file outside the home (and in its secret stores) with its bytes."""
+        state = {}
+        for folder in (self.outside, self.home / ".ssh", self.home / "aria-data"):
+            for path in sorted(folder.rglob("*")):
+                if path.is_file() and not path.is_symlink():
+                    state[str(path)] = path.read_bytes()
+        return state
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    root = Path(os.path.realpath(tmp_path))
+    home = root / "home"
+    outside = root / "outside"
+    (home / "Documents").mkdir(parents=True)
+    (home / "Downloads").mkdir()
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
+    (home / ".bashrc").write_text("export X=1\n")
+    (home / "aria-data").mkdir()
+    (home / "aria-data" / "aria.db").write_text("db")
+    (home / "Documents" / "notes.txt").write_text("alpha\nbeta\ngamma\n")
+    (home / "Downloads" / "a.txt").write_text("a\n")
+    (home / "Downloads" / "b.txt").write_text("b\n")
+    outside.mkdir()
+    (outside / "secret.txt").write_text("outside secret\n")
+    (root / "home-evil").mkdir()
+    (root / "home-evil" / "x.txt").write_text("prefix trick\n")
+    sandbox = Sandbox(home=str(home), roots=(str(home),), excluded=(str(home / "aria-data"),))
+    files = SandboxedFiles(
+        sandbox,
+        read_max_bytes=64 * 1024,
+        trash_home=str(home / ".local" / "share" / "Trash"),
+    )
+    return Home(root=root, home=home, outside=outside, files=files)
