@@ -142,8 +142,11 @@ class ShellRunner:
 
 
 async def _leader_exited(process: asyncio.subprocess.Process) -> None:
-    """Until the command's own process ends (``Process.wait`` also waits for its pipes to
-    close, which children holding them delay): a pidfd on Linux, else ``wait``."""
+    """Wait until the command's own process ends.
+
+    ``Process.wait`` also waits for the pipes to close, which children holding them delay:
+    a pidfd on Linux, else ``wait``.
+    """
     try:
         pidfd = os.pidfd_open(process.pid)
     except (AttributeError, OSError):
@@ -151,7 +154,12 @@ async def _leader_exited(process: asyncio.subprocess.Process) -> None:
         return
     loop = asyncio.get_running_loop()
     exited = loop.create_future()
-    loop.add_reader(pidfd, lambda: exited.done() or exited.set_result(None))
+
+    def ended() -> None:
+        if not exited.done():
+            exited.set_result(None)
+
+    loop.add_reader(pidfd, ended)
     try:
         await exited
     finally:

@@ -27,7 +27,8 @@ def test_reading_text_is_capped_and_continues_at_an_offset(home: Home) -> None:
     assert len(first["text"]) == 64 * 1024
     assert "offset=65536" in first["truncated"]
     rest = home.files.read_text("Documents/big.txt", offset=65536)
-    assert len(rest["text"]) == 100 * 1024 - 65536 and "truncated" not in rest
+    assert len(rest["text"]) == 100 * 1024 - 65536
+    assert "truncated" not in rest
 
 
 def test_binary_files_are_refused_with_the_reason(home: Home) -> None:
@@ -41,7 +42,8 @@ def test_binary_files_are_refused_with_the_reason(home: Home) -> None:
 
 def test_writing_creates_but_never_silently_overwrites(home: Home) -> None:
     change = home.files.plan_write("Documents/new.txt", "hello\n", overwrite=False)
-    assert change.created and "+hello" in change.diff
+    assert change.created
+    assert "+hello" in change.diff
     home.files.apply(change)
     assert (home.home / "Documents" / "new.txt").read_text() == "hello\n"
     with pytest.raises(FileOperationError, match="already exists"):
@@ -56,7 +58,8 @@ def test_writing_creates_but_never_silently_overwrites(home: Home) -> None:
 
 def test_an_edit_replaces_the_unique_text_and_returns_a_diff(home: Home) -> None:
     change = home.files.plan_edit("Documents/notes.txt", "beta\n", "BETA\n")
-    assert "-beta" in change.diff and "+BETA" in change.diff
+    assert "-beta" in change.diff
+    assert "+BETA" in change.diff
     assert (home.home / "Documents" / "notes.txt").read_text() == "alpha\nbeta\ngamma\n"
     home.files.apply(change)
     assert (home.home / "Documents" / "notes.txt").read_text() == "alpha\nBETA\ngamma\n"

@@ -117,8 +117,7 @@ def test_the_corpus_is_big_enough() -> None:
 def test_every_escape_is_refused_and_nothing_outside_changes(home: Home, name: str) -> None:
     before, listing = home.outside_state(), _outside_listing(home)
     with pytest.raises(ToolError) as raised:
-        result = CORPUS[name](home)
-        pytest.fail(f"{name} was not refused: {result!r}")
+        CORPUS[name](home)
     assert isinstance(raised.value, (PathRefusedError, FileOperationError))
     if not isinstance(raised.value, PathRefusedError):
         # Only the dangling link is caught by O_EXCL/O_NOFOLLOW instead of the path rules.

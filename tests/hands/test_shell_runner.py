@@ -37,7 +37,8 @@ async def test_the_child_environment_holds_no_secret(
     assert outcome.exit_code == 0
     assert "PATH=" in outcome.head
     for name, value in secrets.items():
-        assert name not in outcome.head and value not in outcome.head
+        assert name not in outcome.head
+        assert value not in outcome.head
     assert "ARIA" not in outcome.head
 
 
@@ -94,7 +95,8 @@ async def test_a_child_left_behind_by_a_finished_command_is_killed(
         "print(child.pid, flush=True)\n"
     )
     outcome = await runner.run([sys.executable, "-c", script], cwd=str(tmp_path), timeout_s=20)
-    assert not outcome.timed_out and outcome.exit_code == 0
+    assert not outcome.timed_out
+    assert outcome.exit_code == 0
     assert not _alive(int(outcome.head.split()[0]))
 
 
@@ -104,8 +106,10 @@ async def test_long_output_keeps_head_and_tail_and_the_rest_is_pageable(
     script = "for i in range(5000): print(f'line {i:05d}')"
     outcome = await runner.run([sys.executable, "-c", script], cwd=str(tmp_path), timeout_s=20)
     assert outcome.total_bytes == 5000 * 11
-    assert outcome.head.startswith("line 00000") and len(outcome.head) == 1000
-    assert outcome.tail.endswith("line 04999\n") and len(outcome.tail) == 1000
+    assert outcome.head.startswith("line 00000")
+    assert len(outcome.head) == 1000
+    assert outcome.tail.endswith("line 04999\n")
+    assert len(outcome.tail) == 1000
     page, size = runner.page(outcome.output_id, offset=11 * 2500, limit=11)
     assert (page, size) == ("line 02500\n", 5000 * 11)
 
