@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,3 +58,25 @@ def home(tmp_path: Path) -> Home:
         trash_home=str(home / ".local" / "share" / "Trash"),
     )
     return Home(root=root, home=home, outside=outside, files=files)
+
+
+def make_hands(home: Home, *, shell_enabled: bool = True, output_dir: Path | None = None) -> Any:
+    """The file and shell tools over ``home`` (the shell runs in the home by default)."""
+    from aria_desktop.core.hands import Hands, ShellConfig
+    from aria_desktop.core.hands.file_tools import FileTools
+    from aria_desktop.core.hands.shell_tool import ShellTools
+    from aria_desktop.hands.facts import LocalPathFacts
+    from aria_desktop.hands.shell import ShellRunner
+
+    runner = ShellRunner(
+        output_dir or home.root / "outputs", keep_bytes=4096, store_max_bytes=1_000_000
+    )
+    shell = ShellTools(
+        runner,
+        fs=home.files,
+        facts=LocalPathFacts(home.files.guard.sandbox),
+        config=ShellConfig(scratch=str(home.home / "aria-scratch"), default_timeout_s=20.0),
+    )
+    return Hands(
+        files=FileTools(home.files, home=str(home.home)), shell=shell, shell_enabled=shell_enabled
+    )

@@ -1,0 +1,144 @@
+"""The file and shell tools in chat turns on a real orchestrator (scripted model): read-only
+commands run at once, every deleting or overwriting command asks, and a declined or unanswered
+request leaves every file as it was."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aria_desktop.core.agent import AgentConfig
+from aria_desktop.domain.commands import ConfirmAction
+from aria_desktop.domain.events import ActionConfirmRequest, Event, ToolResultEvent
+from tests.core.test_shell_effects import DESTRUCTIVE
+from tests.fakes.harness import FakeCore, fake_cores
+from tests.fakes.ports import text_reply, tool_reply
+from tests.hands.conftest import Home, make_hands
+
+CoreFactory = Callable[..., Any]
+
+
+@pytest.fixture
+async def make_core(tmp_path: Path) -> AsyncIterator[CoreFactory]:
+    async with fake_cores(tmp_path) as make:
+        yield make
+
+
+def _prepare(home: Home) -> None:
+    """The files the deletion corpus names, relative to the home folder."""
+    (home.home / "notes.txt").write_text("alpha\nbeta\n")
+    (home.home / "code" / "app").mkdir(parents=True)
+    (home.home / "code" / "app" / "main.py").write_text("print('hi')\n")
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
+        for p in sorted(root.rglob("*"))
+        if not p.is_symlink()
+    }
+
+
+def _answering(core: FakeCore, approve: bool | None) -> asyncio.Task[list[Event]]:
+    """Answer every confirmation request (None: never answer); returns the requests seen."""
+    sub = core.orchestrator.bus.subscribe()
+
+    async def answer() -> list[Event]:
+        seen: list[Event] = []
+        async for event in sub:
+            if isinstance(event, ActionConfirmRequest):
+                seen.append(event)
+                if approve is not None:
+                    await core.orchestrator.handle(
+                        ConfirmAction(
+                            request_id=event.request_id, nonce=event.nonce, approved=approve
+                        )
+                    )
+        return seen
+
+    task = asyncio.create_task(answer())
+    task.add_done_callback(lambda _: sub.close())
+    return task
+
+
+@pytest.mark.parametrize("answer", [False, None], ids=["declined", "timed-out"])
+async def test_every_destructive_command_asks_and_a_no_leaves_files_intact(
+    make_core: CoreFactory, home: Home, answer: bool | None
+) -> None:
+    _prepare(home)
+    timeout_s = 0.05 if answer is None else 10.0
+    core = await make_core(config=AgentConfig(flush_interval_s=0.05, confirm_timeout_s=timeout_s))
+    make_hands(home).install(core.orchestrator)
+    before = _snapshot(home.root)
+    watcher = _answering(core, answer)
+    for argv in DESTRUCTIVE:
+        core.model.script(tool_reply([("shell_run", {"argv": argv})]), text_reply("ok"))
+        events, _ = await core.turn("do it")
+        result = next(e for e in events if isinstance(e, ToolResultEvent))
+        assert result.status == "denied", (argv, result.result)
+        why = "did not answer in time" if answer is None else "declined"
+        assert why in result.result or "Refused by the safety policy" in result.result
+        assert sum(isinstance(e, ActionConfirmRequest) for e in events) <= 1
+    watcher.cancel()
+    assert _snapshot(home.root) == before
+
+
+async def test_a_read_only_allow_listed_command_runs_without_asking(
+    make_core: CoreFactory, home: Home
+) -> None:
+    core = await make_core()
+    make_hands(home).install(core.orchestrator)
+    core.model.script(
+        tool_reply([("shell_run", {"argv": ["ls", "Downloads"]})]), text_reply("Two files.")
+    )
+    events, _ = await core.turn("what is in Downloads?")
+    assert not any(isinstance(e, ActionConfirmRequest) for e in events)
+    result = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert result.status == "ok"
+    assert "exit code 0" in result.result
+    assert "a.txt\nb.txt" in result.result
+    assert 'trust="untrusted"' in result.result
+
+
+async def test_an_approved_command_runs_and_the_request_shows_command_and_effect(
+    make_core: CoreFactory, home: Home
+) -> None:
+    core = await make_core()
+    make_hands(home).install(core.orchestrator)
+    watcher = _answering(core, True)
+    core.model.script(
+        tool_reply([("shell_run", {"argv": ["rm", "Downloads/a.txt", "Downloads/b.txt"]})]),
+        text_reply("Deleted."),
+    )
+    events, _ = await core.turn("delete them")
+    watcher.cancel()
+    request = next(e for e in events if isinstance(e, ActionConfirmRequest))
+    assert request.summary.startswith("Run: rm Downloads/a.txt Downloads/b.txt")
+    assert "deletes 2 items in ~/Downloads" in request.summary
+    assert "deletes or overwrites files" in request.reason
+    assert not (home.home / "Downloads" / "a.txt").exists()
+
+
+async def test_the_shell_is_not_offered_while_it_is_off(make_core: CoreFactory, home: Home) -> None:
+    core = await make_core()
+    make_hands(home, shell_enabled=False).install(core.orchestrator)
+    assert "shell_run" not in core.orchestrator.tools.names()
+    assert "file_read" in core.orchestrator.tools.names()
+
+
+async def test_a_file_tool_refusal_tells_the_model_why(make_core: CoreFactory, home: Home) -> None:
+    core = await make_core()
+    make_hands(home).install(core.orchestrator)
+    core.model.script(
+        tool_reply([("file_read", {"path": "~/.ssh/id_rsa"})]), text_reply("I cannot.")
+    )
+    events, _ = await core.turn("show my key")
+    result = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert result.status == "denied"
+    assert "protected folder (~/.ssh)" in result.result
+    assert "PRIVATE" not in result.result
