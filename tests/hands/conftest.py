@@ -34,6 +34,11 @@ class Home:
 
 @pytest.fixture
 def home(tmp_path: Path) -> Home:
+    return build_home(tmp_path)
+
+
+def build_home(tmp_path: Path) -> Home:
+    """Lay out the temporary home (documents, downloads, secret stores) and the outside."""
     root = Path(os.path.realpath(tmp_path))
     home = root / "home"
     outside = root / "outside"
