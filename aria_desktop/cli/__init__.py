@@ -28,6 +28,7 @@ from aria_desktop.cli import (
     doctor,
     memory,
     screen,
+    tools,
     voice,
 )
 from aria_desktop.cli._common import (
@@ -53,6 +54,7 @@ _COMMANDS = (
     memory,
     voice,
     screen,
+    tools,
     config,
     audit,
     doctor,

@@ -20,7 +20,23 @@ from aria_desktop.domain.errors import PathRefusedError
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator
 
-__all__ = ["Hands", "ShellConfig"]
+__all__ = ["POLICY_WORDS", "Hands", "ShellConfig"]
+
+_LOOKING = "allow inside the allowed folders; refuse outside them and in secret stores"
+POLICY_WORDS = {
+    "file_list": _LOOKING,
+    "file_read": _LOOKING + " (text only, size-capped)",
+    "file_find": _LOOKING,
+    "file_write": "allow creating a new file; ask, showing the diff, before replacing one",
+    "file_edit": "ask, showing the diff",
+    "file_move": "ask, listing every move (a replaced target goes to the trash)",
+    "file_trash": "ask, listing the items (restorable from the trash)",
+    "shell_run": "by effect: allow-listed read-only commands run; secret stores are refused; "
+    "anything that writes, deletes, installs, changes permissions, uses the network, runs "
+    "inline code or is unknown asks",
+    "shell_output": "allow (pages a stored output)",
+}
+"""Each tool's policy in words, for ``aria tools list``."""
 
 
 @dataclass
@@ -38,6 +54,17 @@ class Hands:
     def all_tools(self) -> list[Tool]:
         """Every tool of this capability, offered or not (for ``aria tools list``)."""
         return self.files.tools() + self.shell.tools()
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Every tool with its policy in words and whether the model is offered it."""
+        offered = {tool.name for tool in self.tools()}
+        rows = []
+        for tool in self.all_tools():
+            policy = POLICY_WORDS[tool.name]
+            if tool.name not in offered:
+                policy = "off (tools.shell.enabled = false); when on: " + policy
+            rows.append({"name": tool.name, "offered": tool.name in offered, "policy": policy})
+        return rows
 
     def install(self, orchestrator: Orchestrator) -> None:
         """Register the tools and the ``shell`` capability probe."""
