@@ -10,6 +10,7 @@ __all__ = [
     "reply_badge",
     "state_label",
     "tool_card",
+    "tool_output",
     "tray_tooltip",
 ]
 
@@ -72,13 +73,39 @@ def tool_card(name: str, arguments: dict[str, Any], result: str) -> tuple[str, s
         label = "Memory recalled"
     elif lowered.startswith(("computer", "mouse", "keyboard", "click", "type", "screen")):
         label = "Action taken"
+    elif lowered.startswith("file_"):
+        label = "Files"
+    elif lowered.startswith("shell_"):
+        label = "Shell"
     else:
         label = "Tool"
     args = ", ".join(
         f"{key}={_short(json.dumps(value, ensure_ascii=False), 40)}"
         for key, value in arguments.items()
     )
+    if lowered.startswith(("file_", "shell_")):
+        result = tool_output(name, result)  # the fence is for the model, not the card
+    if lowered == "shell_run" and isinstance(arguments.get("argv"), list):
+        title = "$ " + " ".join(str(part) for part in arguments["argv"])
+        status = result.split("\n", 2)[1] if "\n" in result else result
+        return label, _short(title, 120), _short(status, 240)
     return label, f"{name}({_short(args, 90)})", _short(" ".join(result.split()), 240)
+
+
+def tool_output(name: str, result: str) -> str:
+    """The whole output of a file or shell tool call, for its card's expandable part.
+
+    The untrusted-data fence the model saw is taken off: the user reads the data itself.
+    """
+    if not name.lower().startswith(("file_", "shell_")):
+        return ""
+    start = result.find("<tool_output")
+    if start == -1:
+        return result
+    body = result[result.find("\n", start) + 1 :]
+    body = body[body.find("\n") + 1 :]  # the fence's warning line
+    end = body.rfind("</tool_output>")
+    return (result[:start] + body[:end]).rstrip()
 
 
 def _short(text: str, limit: int) -> str:

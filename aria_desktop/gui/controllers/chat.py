@@ -15,7 +15,7 @@ from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
-from aria_desktop.gui.format import reply_badge, state_label, tool_card
+from aria_desktop.gui.format import reply_badge, state_label, tool_card, tool_output
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
 from aria_desktop.gui.views.question import ask_before
 
@@ -161,7 +161,9 @@ class ChatController(QObject):
                     transcript.append_reply(message.content, badge, note=note)
             elif message.role == "tool":
                 name, arguments = calls.get(message.tool_call_id or "", (message.name or "", {}))
-                transcript.append_tool_card(*tool_card(name, arguments, message.content), "ok")
+                card = tool_card(name, arguments, message.content)
+                output = tool_output(name, message.content)
+                transcript.append_tool_card(*card, "ok", output)
         if self._run is not None and self._run.transcript.conversation_id == conversation_id:
             transcript.begin_reply()
             self._flush()
@@ -293,7 +295,7 @@ class ChatController(QObject):
         elif isinstance(event, events.ToolResultEvent):
             call = run.transcript.tool_calls[event.call_id]
             card = tool_card(call.name, call.arguments, event.result)
-            transcript.append_tool_card(*card, event.status)
+            transcript.append_tool_card(*card, event.status, tool_output(call.name, event.result))
         elif isinstance(event, events.BackendFallback):
             transcript.append_notice(
                 f"{event.from_backend} did not answer ({event.reason.replace('_', ' ')}); "
@@ -373,7 +375,12 @@ class ChatController(QObject):
     # --- links --------------------------------------------------------------------------------
 
     def ask_open_link(self, url: QUrl) -> None:
-        """Links in replies open only after the user agrees (replies are untrusted)."""
+        """Links in replies open only after the user agrees (replies are untrusted).
+
+        A tool card's own "Show output" link expands the card instead.
+        """
+        if url.scheme() == "aria-tool" and self.view.transcript.toggle_output(url.toString()):
+            return
         if url.scheme().lower() not in _SAFE_SCHEMES:
             self.view.status.setText(f"ARIA does not open {url.scheme() or 'relative'} links.")
             return

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QScreen
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 __all__ = ["ConfirmDialogView"]
 
@@ -24,15 +31,25 @@ class ConfirmDialogView(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
         self.setWindowTitle("ARIA needs your approval")
         self.setMinimumWidth(420)
-        self.setMaximumWidth(560)
+        self.setMaximumWidth(640)
         title = QLabel("ARIA wants to do something that needs your approval")
         title.setStyleSheet("font-weight: bold; font-size: 14px;")
         title.setWordWrap(True)
-        self.summary = QLabel(summary)
+        headline, _, detail = summary.partition("\n")
+        self.summary = QLabel(headline)
         self.summary.setObjectName("confirmSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
         self.summary.setStyleSheet("font-size: 13px; padding: 4px 0;")
+        # The exact command, the diff or the list of items: shown whole, in a fixed font.
+        self.detail = QPlainTextEdit(detail)
+        self.detail.setObjectName("confirmDetail")
+        self.detail.setReadOnly(True)
+        self.detail.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.detail.setStyleSheet("font-family: monospace; font-size: 12px;")
+        self.detail.setMaximumHeight(240)
+        self.detail.setVisible(bool(detail))
         self.action = QLabel(f"Action: {tool}")
         self.action.setObjectName("confirmAction")
         self.action.setTextFormat(Qt.TextFormat.PlainText)
@@ -57,6 +74,7 @@ class ConfirmDialogView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(title)
         layout.addWidget(self.summary)
+        layout.addWidget(self.detail)
         layout.addWidget(self.action)
         layout.addWidget(self.reason)
         layout.addLayout(buttons)

@@ -8,6 +8,7 @@ reply streams, only its own frame is re-rendered, so long conversations stay che
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import (
@@ -42,6 +43,19 @@ a { color: #2457c5; }
 """
 
 
+_SHOW = "▸ Show output"
+_HIDE = "▾ Hide output"
+
+
+@dataclass
+class _Output:
+    """A tool card's expandable output: its frame, the text, whether it is shown."""
+
+    frame: QTextFrame
+    text: str
+    shown: bool = False
+
+
 def _frame_format(background: str, *, border: str | None = None) -> QTextFrameFormat:
     fmt = QTextFrameFormat()
     fmt.setBackground(QColor(background))
@@ -72,6 +86,7 @@ class TranscriptView(QTextBrowser):
         self._tail_start = 0
         self._stable_text = ""
         self._placeholder = True
+        self._outputs: dict[str, _Output] = {}
         self.show_placeholder()
 
     # --- whole-document operations ------------------------------------------------------------
@@ -187,8 +202,14 @@ class TranscriptView(QTextBrowser):
                 cursor.insertText(badge, self._char(color=_MUTED, size_delta=-1))
         self._scroll_to_end()
 
-    def append_tool_card(self, label: str, title: str, detail: str, status: str) -> None:
-        """A compact card for a tool call: what kind, what was called, and the result."""
+    def append_tool_card(
+        self, label: str, title: str, detail: str, status: str, output: str = ""
+    ) -> None:
+        """A compact card for a tool call: what kind, what was called, and the result.
+
+        With ``output`` (file and shell tools) the card has a "Show output" link that expands
+        the whole output inside the card (:meth:`toggle_output`).
+        """
         border = {"ok": "#9fc9a8", "error": "#e0a3a3", "denied": "#e6c07b"}.get(status, "#c8ccd2")
         frame = self._new_frame(_frame_format(_CARD_BG, border=border))
         cursor = frame.firstCursorPosition()
@@ -199,7 +220,42 @@ class TranscriptView(QTextBrowser):
         if detail:
             cursor.insertBlock()
             cursor.insertText(detail, self._char(color="#374151", size_delta=-1))
+        if output:
+            key = f"aria-tool:{len(self._outputs)}"
+            self._outputs[key] = _Output(frame=frame, text=output)
+            cursor.insertBlock()
+            cursor.insertText(_SHOW, self._link(key))
         self._scroll_to_end()
+
+    def toggle_output(self, key: str) -> bool:
+        """Expand or fold the output of the card behind link ``key``; False if unknown."""
+        entry = self._outputs.get(key)
+        if entry is None:
+            return False
+        link = self.document().find(_HIDE if entry.shown else _SHOW, entry.frame.firstPosition())
+        if link.isNull() or link.position() > entry.frame.lastPosition():
+            return False
+        after_link = link.selectionEnd()
+        link.insertText(_SHOW if entry.shown else _HIDE, self._link(key))
+        cursor = QTextCursor(self.document())
+        if entry.shown:
+            # Everything after the link up to the card's end is the output.
+            cursor.setPosition(after_link)
+            cursor.setPosition(entry.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        else:
+            cursor.setPosition(after_link)
+            cursor.insertBlock()
+            cursor.insertText(entry.text, self._char(size_delta=-1, mono=True))
+        entry.shown = not entry.shown
+        return True
+
+    def _link(self, key: str) -> QTextCharFormat:
+        fmt = self._char(color="#2457c5", size_delta=-1)
+        fmt.setAnchor(True)
+        fmt.setAnchorHref(key)
+        fmt.setFontUnderline(True)
+        return fmt
 
     def append_error(self, message: str, hint: str = "") -> None:
         """A failure in plain words, with what to do about it."""
