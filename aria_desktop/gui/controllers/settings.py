@@ -31,6 +31,7 @@ _SECTIONS = (
         "Computer-use settings appear here once computer control is "
         "installed. Until then ARIA cannot touch your mouse or keyboard.",
     ),
+    ("tools", ("tools.",), "File and shell tool settings appear here."),
     (
         "privacy",
         ("memory.", "privacy."),
@@ -96,9 +97,12 @@ class SettingsController(QObject):
         view = SettingsDialogView(self._icon)
         for name, prefixes, missing in _SECTIONS:
             infos = [i for p in prefixes for i in self.services.fields(p)]
-            page = {"voice": view.voice_page, "computer": view.computer_page}.get(
-                name, view.privacy_page
-            )
+            pages = {
+                "voice": view.voice_page,
+                "computer": view.computer_page,
+                "tools": view.tools_page,
+            }
+            page = pages.get(name, view.privacy_page)
             view.fill_section(page, infos, missing)
         view.buttons.accepted.connect(self.save)
         view.buttons.rejected.connect(view.hide)

@@ -61,6 +61,8 @@ class WizardController(QObject):
         view.use_cloud.setChecked(
             "anthropic" in split_chains(values.get("llm.chains", "")).get("chat", [])
         )
+        view.file_roots.setText(values.get("tools.files.roots", "~"))
+        view.shell_enabled.setChecked(values.get("tools.shell.enabled") == "true")
         view.restart()
         view.show()
         view.raise_()
@@ -116,12 +118,25 @@ class WizardController(QObject):
                 view.cloud_error.setText(f"{exc.message} {exc.hint}".strip())
                 return False
             view.cloud_key.clear()
+        if page == _PERMISSIONS_PAGE:
+            errors = self.services.check(self._tools())
+            if errors:
+                view.permissions_error.setText(" ".join(errors.values()))
+                return False
         if page == _HOTKEYS_PAGE:
             errors = self.services.check(self._hotkeys())
             if errors:
                 view.finish_error.setText(" ".join(errors.values()))
                 return False
         return True
+
+    def _tools(self) -> dict[str, str]:
+        assert self.view is not None
+        roots = ",".join(r.strip() for r in self.view.file_roots.text().split(",") if r.strip())
+        return {
+            "tools.files.roots": roots or "~",
+            "tools.shell.enabled": "true" if self.view.shell_enabled.isChecked() else "false",
+        }
 
     def _hotkeys(self) -> dict[str, str]:
         assert self.view is not None
@@ -144,6 +159,7 @@ class WizardController(QObject):
             "llm.ollama.model": view.model.currentText().strip(),
             "llm.chains": join_chains(chains),
             "gui.first_run_done": "true",
+            **self._tools(),
             **self._hotkeys(),
         }
         try:

@@ -49,6 +49,15 @@ _NOTES = {
     "voice.stt.language": "Empty: English with tiny.en, detected with base. Or a language "
     "code such as de, fr, es.",
 }
+_NOTES["tools.files.roots"] = (
+    "Folders ARIA's file and shell tools may use, comma-separated (~ is your home). Hidden "
+    "folders, ~/.ssh, ~/.gnupg, keyrings, browser profiles and password databases stay out "
+    "of reach."
+)
+_NOTES["tools.shell.enabled"] = (
+    "Commands run without asking only when they just read inside these folders; anything that "
+    "changes, deletes, installs or goes online asks you first, showing the exact command."
+)
 _PLACEHOLDERS = {"voice.stt.language": "automatic"}
 _FOLDER_KEYS = ("voice.stt.model",)
 
@@ -96,6 +105,8 @@ class SettingsDialogView(QDialog):
         self.tabs.addTab(self._hotkeys_tab(), "Hotkeys")
         self.computer_page = self._section_page()
         self.tabs.addTab(self.computer_page, "Computer use")
+        self.tools_page = self._section_page()
+        self.tabs.addTab(self.tools_page, "Files && shell")
         self.privacy_page = self._section_page()
         self.tabs.addTab(self.privacy_page, "Privacy")
         self.tabs.addTab(self._api_tab(), "API")

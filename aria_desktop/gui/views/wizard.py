@@ -88,9 +88,10 @@ class WizardView(QWizard):
         self.addPage(cloud)
 
         permissions = QWizardPage()
-        permissions.setTitle("Microphone and computer control")
+        permissions.setTitle("Microphone, computer control, files and commands")
         permissions.setSubTitle(
-            "Both are off. ARIA never listens or touches your computer until you turn them on."
+            "All are off or confined. ARIA never listens, touches your computer or runs a "
+            "command until you turn it on."
         )
         layout = QVBoxLayout(permissions)
         layout.addWidget(
@@ -113,6 +114,23 @@ class WizardView(QWizard):
                 "Computer control) or in Settings."
             )
         )
+        layout.addWidget(
+            wrapped_label(
+                "<b>Files.</b> ARIA may list, read and find files in these folders; changing, "
+                "moving or deleting (to the trash) waits for your approval."
+            )
+        )
+        self.file_roots = QLineEdit("~")
+        self.file_roots.setToolTip("Comma-separated folders; ~ is your home folder")
+        layout.addWidget(self.file_roots)
+        self.shell_enabled = QCheckBox(
+            "Let ARIA run commands (anything that changes, deletes, installs or goes online "
+            "asks first)"
+        )
+        layout.addWidget(self.shell_enabled)
+        self.permissions_error = wrapped_label("")
+        self.permissions_error.setStyleSheet("color: #b42318;")
+        layout.addWidget(self.permissions_error)
         layout.addStretch(1)
         self.addPage(permissions)
 
