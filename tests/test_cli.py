@@ -23,6 +23,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture
 def aria_env(tmp_path: Path) -> dict[str, str]:
+    return isolated_aria_env(tmp_path)
+
+
+def isolated_aria_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of an ``aria`` subprocess whose folders are all under ``tmp_path``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ARIA_", "ANTHROPIC_"))}
     env.update(
         ARIA_CONFIG_DIR=str(tmp_path / "config"),

@@ -4,14 +4,13 @@ policies, and the shell and path checks that decide without running anything."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from tests.test_cli import aria as run_aria
+from tests.test_cli import isolated_aria_env, no_traceback
 
 
 @pytest.fixture
@@ -19,29 +18,12 @@ def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     (home / "Downloads").mkdir(parents=True)
     (home / "Downloads" / "a.txt").write_text("a\n")
-    values = {k: v for k, v in os.environ.items() if not k.startswith(("ARIA_", "ANTHROPIC_"))}
-    values.update(
-        HOME=str(home),
-        ARIA_CONFIG_DIR=str(tmp_path / "config"),
-        ARIA_DATA_DIR=str(tmp_path / "data"),
-        ARIA_STATE_DIR=str(tmp_path / "state"),
-        ARIA_RUNTIME_DIR=str(tmp_path / "run"),
-        PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring",
-    )
-    return values
+    return {**isolated_aria_env(tmp_path), "HOME": str(home)}
 
 
 def aria(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "aria_desktop", *args],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert "Traceback" not in result.stderr, result.stderr
+    result = run_aria(env, *args)
+    no_traceback(result)
     return result
 
 

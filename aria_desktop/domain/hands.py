@@ -12,28 +12,6 @@ __all__ = ["FileChange", "ShellOutcome"]
 
 
 @dataclass(frozen=True, kw_only=True)
-class FileChange:
-    """A change to one file, computed before it is made (shown to the user to confirm).
-
-    Attributes:
-        path: the resolved absolute path.
-        display: the path as the user reads it (``~/...``).
-        diff: unified diff of the change (empty for a new empty file).
-        token: the file's state when the change was computed (``absent`` or a SHA-256 of its
-            bytes); the change is applied only to a file still in that state.
-        content: the file's text after the change.
-        created: the file does not exist yet.
-    """
-
-    path: str
-    display: str
-    diff: str
-    token: str
-    content: str
-    created: bool = False
-
-
-@dataclass(frozen=True, kw_only=True)
 class ShellOutcome:
     """How one shell command ended and what it printed (head and tail kept).
 
@@ -54,3 +32,25 @@ class ShellOutcome:
     total_bytes: int
     head: str
     tail: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileChange:
+    """A change to one file, computed before it is made (shown to the user to confirm).
+
+    Attributes:
+        path: the resolved absolute path.
+        display: the path as the user reads it (``~/...``).
+        diff: unified diff of the change (empty for a new empty file).
+        token: the file's state when the change was computed (``absent`` or a SHA-256 of its
+            bytes); the change is applied only to a file still in that state.
+        content: the file's text after the change.
+        created: the file does not exist yet.
+    """
+
+    path: str
+    created: bool
+    display: str
+    diff: str
+    token: str
+    content: str

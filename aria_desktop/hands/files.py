@@ -199,11 +199,11 @@ class SandboxedFiles:
             diff = diff[:_MAX_DIFF_CHARS] + "\n[diff shortened]\n"
         return FileChange(
             path=path,
+            created=old is None,
             display=shown,
             diff=diff,
             token=_token(old),
             content=new,
-            created=old is None,
         )
 
     # --- changing ----------------------------------------------------------------------------

@@ -39,20 +39,20 @@ class ShellSettings:
 
     Attributes:
         enabled: the model may run commands (off by default).
+        timeout_s: a command's time limit when the model names none, seconds.
         folders: folders a command may run in ("" entries ignored; empty: the file roots).
+        max_timeout_s: the longest time limit the model may ask for, seconds.
         scratch: a folder where commands' writes are told apart as scratch writes ("": no
             scratch folder); they are still asked about.
-        timeout_s: a command's time limit when the model names none, seconds.
-        max_timeout_s: the longest time limit the model may ask for, seconds.
         output_kb: output kept for the model, KiB (half head, half tail; the full output is
             stored and paged with ``shell_output``).
     """
 
     enabled: bool = False
-    folders: tuple[str, ...] = ()
-    scratch: str = "~/aria-scratch"
     timeout_s: float = field(default=30.0, metadata=POSITIVE)
+    folders: tuple[str, ...] = ()
     max_timeout_s: float = field(default=300.0, metadata=POSITIVE)
+    scratch: str = "~/aria-scratch"
     output_kb: int = field(default=16, metadata=AT_LEAST_1)
 
 

@@ -4,13 +4,12 @@ the Ollama test server scripts the model's tool calls, the confirmations are ans
 
 from __future__ import annotations
 
-import asyncio
 import configparser
-import json
 from pathlib import Path
 from typing import Any
 
 from tests.api.conftest import Api
+from tests.api.test_routes import answer_confirmation, read_sse
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text, ollama_tool_calls
 from tests.hands.conftest import build_home, make_hands
@@ -36,24 +35,13 @@ async def test_a_turn_lists_reads_edits_and_trashes_with_api_confirmations(
         ollama_tool_calls([("file_trash", {"paths": ["~/Downloads/a.txt", "~/Downloads/b.txt"]})]),
         ollama_text("Done: edited your notes and trashed the downloads."),
     )
-    frames: list[tuple[str, Any]] = []
+
+    async def approve(name: str, data: Any) -> None:
+        if name == "action-confirm-request":
+            assert (await answer_confirmation(api.client, data)).status_code == 204
+
     async with api.client.stream("POST", "/api/v1/chat", json={"message": "tidy up"}) as response:
-        name = ""
-        async with asyncio.timeout(30):
-            async for line in response.aiter_lines():
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    data = json.loads(line[6:])
-                    frames.append((name, data))
-                    if name == "action-confirm-request":
-                        answer = await api.client.post(
-                            f"/api/v1/actions/{data['request_id']}/confirm",
-                            json={"approved": True, "nonce": data["nonce"]},
-                        )
-                        assert answer.status_code == 204
-                    if name == "done":
-                        break
+        frames = await read_sse(response, on_frame=approve)
     requests = [data for n, data in frames if n == "action-confirm-request"]
     assert [r["tool"] for r in requests] == ["file_edit", "file_trash"]
     edit, trash = requests

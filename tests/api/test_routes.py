@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -16,8 +17,16 @@ from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text, ollama_tool_calls
 
 
-async def read_sse(response: httpx.Response, *, until: str = "done") -> list[tuple[str, Any]]:
-    """(event name, data) pairs of an SSE response, up to and including ``until``."""
+async def read_sse(
+    response: httpx.Response,
+    *,
+    until: str = "done",
+    on_frame: Callable[[str, Any], Awaitable[None]] | None = None,
+) -> list[tuple[str, Any]]:
+    """(event name, data) pairs of an SSE response, up to and including ``until``.
+
+    ``on_frame`` sees each frame as it arrives (to answer a confirmation mid-stream).
+    """
     frames: list[tuple[str, Any]] = []
     name = ""
     async with asyncio.timeout(15):
@@ -26,9 +35,21 @@ async def read_sse(response: httpx.Response, *, until: str = "done") -> list[tup
                 name = line[7:]
             elif line.startswith("data: "):
                 frames.append((name, json.loads(line[6:])))
+                if on_frame is not None:
+                    await on_frame(name, frames[-1][1])
                 if name in (until, "close"):
                     break
     return frames
+
+
+async def answer_confirmation(
+    client: httpx.AsyncClient, request: Any, *, nonce: str | None = None
+) -> httpx.Response:
+    """Approve an ``action-confirm-request`` (its data) through the API, with its nonce."""
+    return await client.post(
+        f"/api/v1/actions/{request['request_id']}/confirm",
+        json={"approved": True, "nonce": request["nonce"] if nonce is None else nonce},
+    )
 
 
 async def test_health_needs_no_token_and_reveals_only_status_and_version(api: Api) -> None:
@@ -99,29 +120,16 @@ async def test_confirmation_over_the_api_with_the_nonce(api: Api, ollama: FakeOl
     ollama.script(
         "/api/chat", ollama_tool_calls([("send", {"text": "mail"})]), ollama_text("Sent.")
     )
+
+    async def confirm(name: str, data: Any) -> None:
+        if name != "action-confirm-request":
+            return
+        wrong = await answer_confirmation(api.client, data, nonce="guessed")
+        assert wrong.status_code == 409
+        assert (await answer_confirmation(api.client, data)).status_code == 204
+
     async with api.client.stream("POST", "/api/v1/chat", json={"message": "send it"}) as response:
-        frames: list[tuple[str, Any]] = []
-        name = ""
-        async with asyncio.timeout(15):
-            async for line in response.aiter_lines():
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    data = json.loads(line[6:])
-                    frames.append((name, data))
-                    if name == "action-confirm-request":
-                        wrong = await api.client.post(
-                            f"/api/v1/actions/{data['request_id']}/confirm",
-                            json={"approved": True, "nonce": "guessed"},
-                        )
-                        assert wrong.status_code == 409
-                        right = await api.client.post(
-                            f"/api/v1/actions/{data['request_id']}/confirm",
-                            json={"approved": True, "nonce": data["nonce"]},
-                        )
-                        assert right.status_code == 204
-                    if name == "done":
-                        break
+        frames = await read_sse(response, on_frame=confirm)
     names = [n for n, _ in frames]
     assert names.index("action-confirm-request") < names.index("action-confirm-result")
     assert frames[-1][1]["text"] == "Sent."

@@ -4,9 +4,7 @@ the safety checks around them (policy, confirmation, re-verification, kill switc
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -28,34 +26,10 @@ from aria_desktop.domain.events import (
 )
 from tests.computer.conftest import Rig, TargetApp
 from tests.computer.target_labels import ALL_LABELS
+from tests.fakes.harness import answering
 
 # Outside the fast loop: the real target app under Xvfb.
 pytestmark = pytest.mark.slow
-
-
-@contextlib.asynccontextmanager
-async def answering(rig: Rig, answer: bool | None) -> AsyncIterator[list[ActionConfirmRequest]]:
-    """Answer every confirmation request (None: never answer); yields the requests seen."""
-    seen: list[ActionConfirmRequest] = []
-    sub = rig.orchestrator.bus.subscribe()
-
-    async def loop() -> None:
-        async for event in sub:
-            if isinstance(event, ActionConfirmRequest):
-                seen.append(event)
-                if answer is not None:
-                    await rig.orchestrator.handle(
-                        ConfirmAction(
-                            request_id=event.request_id, nonce=event.nonce, approved=answer
-                        )
-                    )
-
-    task = asyncio.create_task(loop())
-    try:
-        yield seen
-    finally:
-        task.cancel()
-        sub.close()
 
 
 def held_keys_and_buttons() -> tuple[list[int], int]:
@@ -268,7 +242,7 @@ async def test_send_and_delete_need_confirmation(
     reply = {"decline": False, "timeout": None, "approve": True}[answer]
     for label, widget in (("Send", "send"), ("Delete", "delete")):
         mark = app.mark()
-        async with answering(rig, reply) as requests:
+        async with answering(rig.orchestrator, reply) as requests:
             outcome = await rig.computer.click_text(label)
         assert [r.tool for r in requests] == ["computer"]
         assert "Send/Delete" in requests[0].reason

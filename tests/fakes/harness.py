@@ -19,12 +19,19 @@ from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import ConversationStore
 from aria_desktop.core.tools import PolicyHook, Tool
-from aria_desktop.domain.commands import StartTurn
-from aria_desktop.domain.events import Event, RunEnd
+from aria_desktop.domain.commands import ConfirmAction, StartTurn
+from aria_desktop.domain.events import ActionConfirmRequest, Event, RunEnd
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel
 
-__all__ = ["FakeCore", "TurnHarness", "event_types", "fake_cores", "new_audit_log"]
+__all__ = [
+    "FakeCore",
+    "TurnHarness",
+    "answering",
+    "event_types",
+    "fake_cores",
+    "new_audit_log",
+]
 
 
 def new_audit_log() -> AuditLog:
@@ -138,3 +145,30 @@ async def fake_cores(
     finally:
         for orchestrator in made:
             await orchestrator.stop()
+
+
+@contextlib.asynccontextmanager
+async def answering(
+    orchestrator: Orchestrator, answer: bool | None
+) -> AsyncIterator[list[ActionConfirmRequest]]:
+    """Answer every confirmation request (None: never answer); yields the requests seen."""
+    seen: list[ActionConfirmRequest] = []
+    sub = orchestrator.bus.subscribe()
+
+    async def loop() -> None:
+        async for event in sub:
+            if isinstance(event, ActionConfirmRequest):
+                seen.append(event)
+                if answer is not None:
+                    await orchestrator.handle(
+                        ConfirmAction(
+                            request_id=event.request_id, nonce=event.nonce, approved=answer
+                        )
+                    )
+
+    task = asyncio.create_task(loop())
+    try:
+        yield seen
+    finally:
+        task.cancel()
+        sub.close()

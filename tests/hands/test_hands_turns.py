@@ -4,7 +4,6 @@ request leaves every file as it was."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -13,10 +12,9 @@ from typing import Any
 import pytest
 
 from aria_desktop.core.agent import AgentConfig
-from aria_desktop.domain.commands import ConfirmAction
 from aria_desktop.domain.events import ActionConfirmRequest, Event, ToolResultEvent
 from tests.core.test_shell_effects import DESTRUCTIVE
-from tests.fakes.harness import FakeCore, fake_cores
+from tests.fakes.harness import answering, fake_cores
 from tests.fakes.ports import text_reply, tool_reply
 from tests.hands.conftest import Home, make_hands
 
@@ -44,28 +42,6 @@ def _snapshot(root: Path) -> dict[str, str]:
     }
 
 
-def _answering(core: FakeCore, approve: bool | None) -> asyncio.Task[list[Event]]:
-    """Answer every confirmation request (None: never answer); returns the requests seen."""
-    sub = core.orchestrator.bus.subscribe()
-
-    async def answer() -> list[Event]:
-        seen: list[Event] = []
-        async for event in sub:
-            if isinstance(event, ActionConfirmRequest):
-                seen.append(event)
-                if approve is not None:
-                    await core.orchestrator.handle(
-                        ConfirmAction(
-                            request_id=event.request_id, nonce=event.nonce, approved=approve
-                        )
-                    )
-        return seen
-
-    task = asyncio.create_task(answer())
-    task.add_done_callback(lambda _: sub.close())
-    return task
-
-
 @pytest.mark.parametrize("answer", [False, None], ids=["declined", "timed-out"])
 async def test_every_destructive_command_asks_and_a_no_leaves_files_intact(
     make_core: CoreFactory, home: Home, answer: bool | None
@@ -75,28 +51,38 @@ async def test_every_destructive_command_asks_and_a_no_leaves_files_intact(
     core = await make_core(config=AgentConfig(flush_interval_s=0.05, confirm_timeout_s=timeout_s))
     make_hands(home).install(core.orchestrator)
     before = _snapshot(home.root)
-    watcher = _answering(core, answer)
-    for argv in DESTRUCTIVE:
-        core.model.script(tool_reply([("shell_run", {"argv": argv})]), text_reply("ok"))
-        events, _ = await core.turn("do it")
-        result = next(e for e in events if isinstance(e, ToolResultEvent))
-        assert result.status == "denied", (argv, result.result)
-        why = "did not answer in time" if answer is None else "declined"
-        assert why in result.result or "Refused by the safety policy" in result.result
-        assert sum(isinstance(e, ActionConfirmRequest) for e in events) <= 1
-    watcher.cancel()
+    async with answering(core.orchestrator, answer):
+        for argv in DESTRUCTIVE:
+            core.model.script(tool_reply([("shell_run", {"argv": argv})]), text_reply("ok"))
+            events, _ = await core.turn("do it")
+            result = next(e for e in events if isinstance(e, ToolResultEvent))
+            assert result.status == "denied", (argv, result.result)
+            asked = [e for e in events if isinstance(e, ActionConfirmRequest)]
+            if asked:
+                assert len(asked) == 1
+                why = "did not answer in time" if answer is None else "declined"
+                assert why in result.result
+            else:
+                assert "Refused by the safety policy" in result.result
     assert _snapshot(home.root) == before
+
+
+async def _one_call(
+    make_core: CoreFactory, home: Home, name: str, arguments: dict[str, Any]
+) -> list[Event]:
+    """A turn in which the model makes one tool call (confirmations approved)."""
+    core = await make_core()
+    make_hands(home).install(core.orchestrator)
+    core.model.script(tool_reply([(name, arguments)]), text_reply("Done."))
+    async with answering(core.orchestrator, True):
+        events: list[Event] = (await core.turn("please"))[0]
+    return events
 
 
 async def test_a_read_only_allow_listed_command_runs_without_asking(
     make_core: CoreFactory, home: Home
 ) -> None:
-    core = await make_core()
-    make_hands(home).install(core.orchestrator)
-    core.model.script(
-        tool_reply([("shell_run", {"argv": ["ls", "Downloads"]})]), text_reply("Two files.")
-    )
-    events, _ = await core.turn("what is in Downloads?")
+    events = await _one_call(make_core, home, "shell_run", {"argv": ["ls", "Downloads"]})
     assert not any(isinstance(e, ActionConfirmRequest) for e in events)
     result = next(e for e in events if isinstance(e, ToolResultEvent))
     assert result.status == "ok"
@@ -108,15 +94,8 @@ async def test_a_read_only_allow_listed_command_runs_without_asking(
 async def test_an_approved_command_runs_and_the_request_shows_command_and_effect(
     make_core: CoreFactory, home: Home
 ) -> None:
-    core = await make_core()
-    make_hands(home).install(core.orchestrator)
-    watcher = _answering(core, True)
-    core.model.script(
-        tool_reply([("shell_run", {"argv": ["rm", "Downloads/a.txt", "Downloads/b.txt"]})]),
-        text_reply("Deleted."),
-    )
-    events, _ = await core.turn("delete them")
-    watcher.cancel()
+    argv = ["rm", "Downloads/a.txt", "Downloads/b.txt"]
+    events = await _one_call(make_core, home, "shell_run", {"argv": argv})
     request = next(e for e in events if isinstance(e, ActionConfirmRequest))
     assert request.summary.startswith("Run: rm Downloads/a.txt Downloads/b.txt")
     assert "deletes 2 items in ~/Downloads" in request.summary
@@ -132,12 +111,7 @@ async def test_the_shell_is_not_offered_while_it_is_off(make_core: CoreFactory, 
 
 
 async def test_a_file_tool_refusal_tells_the_model_why(make_core: CoreFactory, home: Home) -> None:
-    core = await make_core()
-    make_hands(home).install(core.orchestrator)
-    core.model.script(
-        tool_reply([("file_read", {"path": "~/.ssh/id_rsa"})]), text_reply("I cannot.")
-    )
-    events, _ = await core.turn("show my key")
+    events = await _one_call(make_core, home, "file_read", {"path": "~/.ssh/id_rsa"})
     result = next(e for e in events if isinstance(e, ToolResultEvent))
     assert result.status == "denied"
     assert "protected folder (~/.ssh)" in result.result

@@ -68,16 +68,21 @@ def _alive(pid: int) -> bool:
         os.close(pidfd)
 
 
+def _parent_of_a_sleeper(*, wait: bool) -> list[str]:
+    """A command that starts a long-sleeping child, prints its pid, and waits for it or not."""
+    script = (
+        "import subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'],\n"
+        "                         stdout=subprocess.DEVNULL)\n"
+        "print(child.pid, flush=True)\n"
+    ) + ("child.wait()\n" if wait else "")
+    return [sys.executable, "-c", script]
+
+
 async def test_a_command_over_its_timeout_is_killed_with_its_children(
     runner: ShellRunner, tmp_path: Path
 ) -> None:
-    script = (
-        "import subprocess, sys\n"
-        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
-        "print(child.pid, flush=True)\n"
-        "child.wait()\n"
-    )
-    outcome = await runner.run([sys.executable, "-c", script], cwd=str(tmp_path), timeout_s=2)
+    outcome = await runner.run(_parent_of_a_sleeper(wait=True), cwd=str(tmp_path), timeout_s=2)
     assert outcome.timed_out
     assert outcome.exit_code == -9
     child = int(outcome.head.split()[0])
@@ -88,13 +93,8 @@ async def test_a_command_over_its_timeout_is_killed_with_its_children(
 async def test_a_child_left_behind_by_a_finished_command_is_killed(
     runner: ShellRunner, tmp_path: Path
 ) -> None:
-    script = (
-        "import subprocess, sys\n"
-        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'],\n"
-        "                         stdout=subprocess.DEVNULL)\n"
-        "print(child.pid, flush=True)\n"
-    )
-    outcome = await runner.run([sys.executable, "-c", script], cwd=str(tmp_path), timeout_s=20)
+    argv = _parent_of_a_sleeper(wait=False)
+    outcome = await runner.run(argv, cwd=str(tmp_path), timeout_s=20)
     assert not outcome.timed_out
     assert outcome.exit_code == 0
     assert not _alive(int(outcome.head.split()[0]))

@@ -17,7 +17,7 @@ from typing import Any
 
 from aria_desktop.core.hands.approvals import Approvals
 from aria_desktop.core.hands.ports import FileSystem
-from aria_desktop.core.tools import PolicyDecision, Tool
+from aria_desktop.core.tools import PermissionClass, PolicyDecision, Tool
 from aria_desktop.core.untrusted import fence_tool_output
 from aria_desktop.domain.errors import AriaError, FileOperationError, PathRefusedError
 from aria_desktop.domain.hands import FileChange
@@ -31,6 +31,71 @@ _MAX_BATCH = 100
 
 def _schema(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
     return {"type": "object", "properties": properties, "required": required}
+
+
+_TEXT: dict[str, Any] = {"type": "string"}
+_FLAG: dict[str, Any] = {"type": "boolean"}
+_SPECS: tuple[tuple[str, PermissionClass, str, dict[str, Any]], ...] = (
+    (
+        "file_list",
+        "read_only",
+        "List a folder's visible files and folders (name, kind, size).",
+        _schema({"path": _PATH}, ["path"]),
+    ),
+    (
+        "file_read",
+        "read_only",
+        "Read a text file (capped; binary files are refused). Use offset to read on when the "
+        "result says it was truncated.",
+        _schema({"path": _PATH, "offset": {"type": "integer", "minimum": 0}}, ["path"]),
+    ),
+    (
+        "file_find",
+        "read_only",
+        "Find files below a folder by name (glob such as *.pdf) and/or by text they contain.",
+        _schema({"folder": _PATH, "name": _TEXT, "text": _TEXT}, ["folder"]),
+    ),
+    (
+        "file_write",
+        "reversible",
+        "Create a text file. An existing file is never replaced unless overwrite is true (then "
+        "the user confirms the diff).",
+        _schema({"path": _PATH, "content": _TEXT, "overwrite": _FLAG}, ["path", "content"]),
+    ),
+    (
+        "file_edit",
+        "consequential",
+        "Replace one exact, unique piece of text in a text file (the user confirms the diff). "
+        "Fails, saying where, when the text is missing or not unique.",
+        _schema(
+            {"path": _PATH, "old_text": _TEXT, "new_text": _TEXT}, ["path", "old_text", "new_text"]
+        ),
+    ),
+    (
+        "file_move",
+        "consequential",
+        "Move or rename files and folders (the user confirms). An existing target is never "
+        "replaced unless overwrite is true (it then goes to the trash).",
+        _schema(
+            {
+                "moves": {
+                    "type": "array",
+                    "items": _schema({"source": _PATH, "target": _PATH}, ["source", "target"]),
+                },
+                "overwrite": _FLAG,
+            },
+            ["moves"],
+        ),
+    ),
+    (
+        "file_trash",
+        "consequential",
+        "Move files or folders to the trash, where the user can restore them (the user "
+        "confirms). Nothing is deleted permanently.",
+        _schema({"paths": {"type": "array", "items": _PATH}}, ["paths"]),
+    ),
+)
+"""Name, permission class, description and argument schema of each file tool."""
 
 
 class FileTools:
@@ -48,99 +113,25 @@ class FileTools:
 
     def tools(self) -> list[Tool]:
         """Every file tool, with its schema and policy."""
+        behaviour: dict[str, tuple[Any, Any]] = {
+            "file_list": (self._list, self._looking("path")),
+            "file_read": (self._read, self._looking("path")),
+            "file_find": (self._find, self._looking("folder")),
+            "file_write": (self._write, self._write_policy),
+            "file_edit": (self._edit, self._edit_policy),
+            "file_move": (self._move, self._move_policy),
+            "file_trash": (self._trash, self._trash_policy),
+        }
         return [
             Tool(
-                name="file_list",
-                description="List a folder's visible files and folders (name, kind, size).",
-                parameters=_schema({"path": _PATH}, ["path"]),
-                permission="read_only",
-                handler=self._list,
-                policy=self._looking("path"),
-            ),
-            Tool(
-                name="file_read",
-                description="Read a text file (capped; binary files are refused). Use offset "
-                "to read on when the result says it was truncated.",
-                parameters=_schema(
-                    {"path": _PATH, "offset": {"type": "integer", "minimum": 0}}, ["path"]
-                ),
-                permission="read_only",
-                handler=self._read,
-                policy=self._looking("path"),
-            ),
-            Tool(
-                name="file_find",
-                description="Find files below a folder by name (glob such as *.pdf) and/or by "
-                "text they contain.",
-                parameters=_schema(
-                    {
-                        "folder": _PATH,
-                        "name": {"type": "string", "description": "glob on the file name"},
-                        "text": {"type": "string", "description": "text the file contains"},
-                    },
-                    ["folder"],
-                ),
-                permission="read_only",
-                handler=self._find,
-                policy=self._looking("folder"),
-            ),
-            Tool(
-                name="file_write",
-                description="Create a text file. An existing file is never replaced unless "
-                "overwrite is true (then the user confirms the diff).",
-                parameters=_schema(
-                    {
-                        "path": _PATH,
-                        "content": {"type": "string"},
-                        "overwrite": {"type": "boolean"},
-                    },
-                    ["path", "content"],
-                ),
-                permission="reversible",
-                handler=self._write,
-                policy=self._write_policy,
-            ),
-            Tool(
-                name="file_edit",
-                description="Replace one exact, unique piece of text in a text file (the user "
-                "confirms the diff). Fails, saying where, when the text is missing or not unique.",
-                parameters=_schema(
-                    {"path": _PATH, "old_text": {"type": "string"}, "new_text": {"type": "string"}},
-                    ["path", "old_text", "new_text"],
-                ),
-                permission="consequential",
-                handler=self._edit,
-                policy=self._edit_policy,
-            ),
-            Tool(
-                name="file_move",
-                description="Move or rename files and folders (the user confirms). An existing "
-                "target is never replaced unless overwrite is true (it then goes to the trash).",
-                parameters=_schema(
-                    {
-                        "moves": {
-                            "type": "array",
-                            "items": _schema(
-                                {"source": _PATH, "target": _PATH}, ["source", "target"]
-                            ),
-                        },
-                        "overwrite": {"type": "boolean"},
-                    },
-                    ["moves"],
-                ),
-                permission="consequential",
-                handler=self._move,
-                policy=self._move_policy,
-            ),
-            Tool(
-                name="file_trash",
-                description="Move files or folders to the trash, where the user can restore "
-                "them (the user confirms). Nothing is deleted permanently.",
-                parameters=_schema({"paths": {"type": "array", "items": _PATH}}, ["paths"]),
-                permission="consequential",
-                handler=self._trash,
-                policy=self._trash_policy,
-            ),
+                name=name,
+                description=description,
+                parameters=parameters,
+                permission=permission,
+                handler=behaviour[name][0],
+                policy=behaviour[name][1],
+            )
+            for name, permission, description, parameters in _SPECS
         ]
 
     # --- policies ----------------------------------------------------------------------------
