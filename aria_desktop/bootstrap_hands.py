@@ -50,6 +50,7 @@ def build_hands(settings: Settings, *, home: str | None = None) -> Hands:
     files = SandboxedFiles(
         sandbox,
         read_max_bytes=tools.files.read_max_kb * 1024,
+        edit_max_bytes=tools.files.edit_max_kb * 1024,
         trash_home=os.path.join(data_home, "Trash"),
     )
     runner = ShellRunner(

@@ -28,7 +28,7 @@ from aria_desktop.hands.trash import move_to_trash
 __all__ = ["SandboxedFiles"]
 
 _SNIFF_BYTES = 8192
-_MAX_LISTED = 500
+_MAX_LISTED = 200
 _FIND_MAX_VISITED = 50_000
 _FIND_MAX_FILE_BYTES = 2 * 1024 * 1024
 _MAX_DIFF_CHARS = 12_000
@@ -39,13 +39,23 @@ class SandboxedFiles:
 
     Args:
         sandbox: allowed roots and exclusions.
-        read_max_bytes: the most bytes one read returns.
+        read_max_bytes: the most bytes one read returns (kept under the agent's cap on a tool
+            result, so the model always sees where to read on).
+        edit_max_bytes: the largest file that is written over or edited.
         trash_home: the freedesktop home trash folder (``$XDG_DATA_HOME/Trash``).
     """
 
-    def __init__(self, sandbox: Sandbox, *, read_max_bytes: int, trash_home: str) -> None:
+    def __init__(
+        self,
+        sandbox: Sandbox,
+        *,
+        read_max_bytes: int,
+        trash_home: str,
+        edit_max_bytes: int = 1024 * 1024,
+    ) -> None:
         self.guard = PathGuard(sandbox)
         self.read_max_bytes = read_max_bytes
+        self.edit_max_bytes = edit_max_bytes
         self.trash_home = trash_home
 
     # --- looking ---------------------------------------------------------------------------
@@ -175,10 +185,10 @@ class SandboxedFiles:
                 return None
             raise
         with self.guard.open_file(path) as fd:
-            data = os.pread(fd, self.read_max_bytes + 1, 0)
-        if len(data) > self.read_max_bytes:
+            data = os.pread(fd, self.edit_max_bytes + 1, 0)
+        if len(data) > self.edit_max_bytes:
             raise FileOperationError(
-                f"{self.guard.show(path)} is larger than {self.read_max_bytes} bytes; "
+                f"{self.guard.show(path)} is larger than {self.edit_max_bytes} bytes; "
                 "ARIA changes only smaller text files."
             )
         if b"\x00" in data:
@@ -368,8 +378,8 @@ def _grep(name: str, dir_fd: int, needle: str) -> list[str]:
     hits = []
     for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
         if lowered in line.lower():
-            hits.append(f"{number}: {line.strip()[:200]}")
-            if len(hits) == 5:
+            hits.append(f"{number}: {line.strip()[:160]}")
+            if len(hits) == 3:
                 break
     return hits
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from aria_desktop.settings.rules import AT_LEAST_1, POSITIVE, rules
+from aria_desktop.settings.rules import POSITIVE, rules
 
 __all__ = ["FileToolSettings", "ShellSettings", "ToolsSettings"]
 
@@ -23,14 +23,16 @@ class FileToolSettings:
             and ARIA's own data stay out of reach whatever is listed here.
         exclude: further folders never reachable.
         allow_hidden: dot-files and dot-folders below a root are reachable.
-        read_max_kb: the most text one read returns, KiB (larger files are read in parts;
-            only files up to this size are edited).
+        read_max_kb: the most text one read returns, KiB (larger files are read in parts; at
+            most 15 so a part fits in one tool result).
+        edit_max_kb: the largest file that is edited or written over, KiB.
     """
 
     roots: tuple[str, ...] = ("~",)
     exclude: tuple[str, ...] = ()
     allow_hidden: bool = False
-    read_max_kb: int = field(default=256, metadata=rules(minimum=(1.0, True), maximum=16384.0))
+    read_max_kb: int = field(default=12, metadata=rules(minimum=(1.0, True), maximum=15.0))
+    edit_max_kb: int = field(default=1024, metadata=rules(minimum=(1.0, True), maximum=65536.0))
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,8 @@ class ShellSettings:
         max_timeout_s: the longest time limit the model may ask for, seconds.
         scratch: a folder where commands' writes are told apart as scratch writes ("": no
             scratch folder); they are still asked about.
-        output_kb: output kept for the model, KiB (half head, half tail; the full output is
-            stored and paged with ``shell_output``).
+        output_kb: output kept for the model, KiB (half head, half tail, at most 14 so both fit
+            in one tool result; the full output is stored and paged with ``shell_output``).
     """
 
     enabled: bool = False
@@ -53,7 +55,7 @@ class ShellSettings:
     folders: tuple[str, ...] = ()
     max_timeout_s: float = field(default=300.0, metadata=POSITIVE)
     scratch: str = "~/aria-scratch"
-    output_kb: int = field(default=16, metadata=AT_LEAST_1)
+    output_kb: int = field(default=8, metadata=rules(minimum=(1.0, True), maximum=14.0))
 
 
 @dataclass(frozen=True)

@@ -264,6 +264,7 @@ class FileTools:
             arguments["folder"],
             name=str(arguments.get("name", "")),
             text=str(arguments.get("text", "")),
+            limit=50,
         )
         return _fenced(result, f"search in {result['folder']}")
 
@@ -328,4 +329,4 @@ def _count(n: int) -> str:
 
 
 def _fenced(result: dict[str, Any], source: str) -> str:
-    return fence_tool_output(json.dumps(result, ensure_ascii=False, indent=1), source=source)
+    return fence_tool_output(json.dumps(result, ensure_ascii=False), source=source)

@@ -24,7 +24,7 @@ from aria_desktop.domain.sandbox import shorten
 __all__ = ["ShellConfig", "ShellTools"]
 
 _STRICTNESS = {"allow": 0, "confirm": 1, "deny": 2}
-_PAGE_MAX = 16_000
+_PAGE_MAX = 12_000  # bytes per page: fits, with its header, in one tool result
 
 
 @dataclass(frozen=True, kw_only=True)
