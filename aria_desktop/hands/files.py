@@ -61,8 +61,15 @@ class SandboxedFiles:
     # --- looking ---------------------------------------------------------------------------
 
     def check(self, raw: str, *, write: bool = False) -> str:
-        """The resolved path ``raw`` names if a tool may use it (PathRefusedError if not)."""
-        return self.guard.resolve(raw, follow_final=not write)
+        """The resolved path ``raw`` names if a tool may use it (PathRefusedError if not).
+
+        ``write``: for changing, moving or trashing the name itself (a root, or a folder
+        holding a protected one, is refused).
+        """
+        path = self.guard.resolve(raw, follow_final=not write)
+        if write:
+            self.guard.movable(path)
+        return path
 
     def list_dir(self, raw: str) -> dict[str, Any]:
         """The visible entries of a folder: name, kind, size, modification time."""
@@ -264,6 +271,7 @@ class SandboxedFiles:
     def plan_move(self, source: str, target: str, *, overwrite: bool) -> tuple[str, str, bool]:
         """(resolved source, resolved target, target exists) for a move, refusing clobbering."""
         src = self.guard.resolve(source, follow_final=False)
+        self.guard.movable(src)
         dst = self.guard.resolve(target, follow_final=False)
         if src == dst:
             raise FileOperationError(f"{self.guard.show(src)} would be moved onto itself.")
@@ -301,6 +309,7 @@ class SandboxedFiles:
     def trash(self, raw: str) -> dict[str, Any]:
         """Move one item to the freedesktop trash (restorable; never unlinked)."""
         path = self.guard.resolve(raw, follow_final=False)
+        self.guard.movable(path)
         with self.guard.parent_fd(path) as (parent, name):
             trashed = move_to_trash(parent, name, path, trash_home=self.trash_home)
         return {"trashed": self.guard.show(path), "trash_name": trashed}

@@ -18,7 +18,14 @@ import stat
 from collections.abc import Iterator
 
 from aria_desktop.domain.errors import FileOperationError, PathRefusedError
-from aria_desktop.domain.sandbox import Sandbox, inside, lexical_problem, refusal, shorten
+from aria_desktop.domain.sandbox import (
+    SECRET_STORES,
+    Sandbox,
+    inside,
+    lexical_problem,
+    refusal,
+    shorten,
+)
 
 __all__ = ["PathGuard", "os_error"]
 
@@ -58,6 +65,23 @@ class PathGuard:
         if resolved != lexical:
             self._judge(resolved, via=lexical)
         return resolved
+
+    def movable(self, path: str) -> None:
+        """Refuse moving or trashing ``path`` when it is a root or holds a protected folder."""
+        sandbox = self.sandbox
+        if path in sandbox.roots or path == sandbox.home:
+            raise PathRefusedError(
+                f"Refused: {self.show(path)} is an allowed folder itself; it is not moved or "
+                "trashed.",
+                hint=_HINT,
+            )
+        stores = (*(posixpath.join(sandbox.home, s) for s in SECRET_STORES), *sandbox.excluded)
+        held = [store for store in stores if inside(store, path)]
+        if held:
+            raise PathRefusedError(
+                f"Refused: {self.show(path)} holds a protected folder ({self.show(held[0])}).",
+                hint=_HINT,
+            )
 
     def _judge(self, path: str, *, via: str | None = None) -> None:
         reason = refusal(path, self.sandbox)

@@ -125,6 +125,24 @@ def test_secret_stores_are_refused_even_for_reading(argv: list[str]) -> None:
     assert judge(argv)[:2] == ("deny", "shell:protected-path")
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["git", "-c", "core.pager=rm -rf ~", "log"],
+        ["git", "-c", "core.fsmonitor=./evil", "status"],
+        ["git", "diff", "--output=notes.txt"],
+        ["git", "grep", "-O", "vim", "todo"],
+        ["rg", "--pre", "./evil.sh", "todo"],
+        ["sort", "--compress-program=./evil", "notes.txt"],
+    ],
+    ids=lambda a: " ".join(a)[:40],
+)
+def test_read_only_programs_told_to_run_other_programs_ask(argv: list[str]) -> None:
+    verdict, rule, _ = judge(argv)
+    assert verdict == "confirm"
+    assert rule != "shell:read-only"
+
+
 def test_a_working_folder_outside_the_roots_is_refused() -> None:
     assert judge(["ls"], cwd="/etc")[:2] == ("deny", "shell:cwd")
 

@@ -99,6 +99,8 @@ CORPUS: dict[str, Case] = {
     "move-through-symlinked-folder": _linked(
         "out", OUT, lambda h: h.files.move("Documents/notes.txt", "out/stolen.txt", overwrite=False)
     ),
+    "trash-the-root-itself": lambda h: h.files.trash("~"),
+    "move-the-root-away": lambda h: h.files.move("~", "Documents/home", overwrite=False),
     "move-into-ssh": lambda h: h.files.move(
         "Documents/notes.txt", "~/.ssh/authorized_keys", overwrite=True
     ),

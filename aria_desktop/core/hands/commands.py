@@ -197,8 +197,18 @@ _VALUE_OPTIONS = {
 }
 
 
+_RUNS_PROGRAMS = ("--pre", "--pre-glob", "--compress-program", "--search-zip", "-z")
+"""Options of allow-listed readers that start other programs (``rg --pre``, ``sort
+--compress-program``): such a call is code, not a read."""
+
+
 def _reader(name: str, args: list[str], ctx: Context) -> list[Effect]:
     """A read-only command: its positional arguments are the paths it reads."""
+    runs = [a for a in args if a.split("=", 1)[0] in _RUNS_PROGRAMS[:3]]
+    if runs or (name == "rg" and has_flag(args, "--search-zip", "-z")):
+        return [
+            Effect(kind="unknown", words=f"{name} {runs[0] if runs else '-z'}: runs other programs")
+        ]
     if name in _NO_PATHS:
         return [Effect(kind="read_only", words=f"{name}: prints information")]
     candidates = positional(args, with_value=_VALUE_OPTIONS.get(name, frozenset()))
@@ -468,6 +478,17 @@ def _git(name: str, args: list[str], ctx: Context) -> list[Effect]:
     sub, rest = (args[index], args[index + 1 :]) if index < len(args) else ("", [])
     where = (folder,)
     ctx.touched.append(folder)
+    if any(
+        a in ("-c", "--config-env", "--exec-path") or a.startswith("--exec-path=")
+        for a in args[:index]
+    ):
+        # Configuration on the command line can name programs git runs (core.pager,
+        # core.fsmonitor, aliases): code, not a read.
+        return [Effect(kind="inline_code", words="git with configuration that can run programs")]
+    if has_flag(rest, "--output", "-O", "--open-files-in-pager", "--ext-diff"):
+        return [
+            ctx.changes("writes", f"git {sub}: writes output or runs a pager program in", where)
+        ]
     if sub in _GIT_READS or (sub in ("branch", "tag", "remote", "config") and _lists(rest)):
         return [
             Effect(
