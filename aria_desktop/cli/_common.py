@@ -72,7 +72,11 @@ async def confirm_at_terminal(event: ActionConfirmRequest, *, what: str) -> bool
     if not sys.stdin.isatty():
         err(f"[{what}: needs confirmation; no terminal to ask — denied]")
         return False
-    prompt = f"ARIA wants to: {event.summary}\n  ({event.reason}) Allow? [y/N] "
+    # The first line says what; the rest (the exact command, a diff, a list of items) is shown
+    # whole, indented.
+    headline, _, detail = event.summary.partition("\n")
+    shown = "".join(f"\n    {line}" for line in detail.splitlines())
+    prompt = f"ARIA wants to: {headline}{shown}\n  ({event.reason}) Allow? [y/N] "
     try:
         async with asyncio.timeout(event.timeout_s):
             answer = await asyncio.to_thread(input, prompt)
