@@ -68,13 +68,18 @@ async def test_every_destructive_command_asks_and_a_no_leaves_files_intact(
 
 
 async def _one_call(
-    make_core: CoreFactory, home: Home, name: str, arguments: dict[str, Any]
+    make_core: CoreFactory,
+    home: Home,
+    name: str,
+    arguments: dict[str, Any],
+    *,
+    approve: bool | None = True,
 ) -> list[Event]:
-    """A turn in which the model makes one tool call (confirmations approved)."""
-    core = await make_core()
+    """A turn in which the model makes one tool call (confirmations answered ``approve``)."""
+    core = await make_core(config=AgentConfig(flush_interval_s=0.05, confirm_timeout_s=0.2))
     make_hands(home).install(core.orchestrator)
     core.model.script(tool_reply([(name, arguments)]), text_reply("Done."))
-    async with answering(core.orchestrator, True):
+    async with answering(core.orchestrator, approve):
         events: list[Event] = (await core.turn("please"))[0]
     return events
 
@@ -101,6 +106,29 @@ async def test_an_approved_command_runs_and_the_request_shows_command_and_effect
     assert "deletes 2 items in ~/Downloads" in request.summary
     assert "deletes or overwrites files" in request.reason
     assert not (home.home / "Downloads" / "a.txt").exists()
+
+
+FILE_CHANGES = [
+    ("file_edit", {"path": "Documents/notes.txt", "old_text": "beta", "new_text": "BETA"}),
+    ("file_write", {"path": "Documents/notes.txt", "content": "gone\n", "overwrite": True}),
+    ("file_move", {"moves": [{"source": "Downloads/a.txt", "target": "Documents/a.txt"}]}),
+    ("file_move", {"moves": [{"source": "Downloads/a.txt", "target": "Downloads/b.txt"}],
+                   "overwrite": True}),
+    ("file_trash", {"paths": ["Downloads/a.txt", "Downloads/b.txt"]}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("answer", [False, None], ids=["declined", "timed-out"])
+@pytest.mark.parametrize(("name", "arguments"), FILE_CHANGES, ids=lambda v: str(v)[:30])
+async def test_a_file_change_asks_and_a_no_leaves_every_file_intact(
+    make_core: CoreFactory, home: Home, name: str, arguments: dict[str, Any], answer: bool | None
+) -> None:
+    before = _snapshot(home.root)
+    events = await _one_call(make_core, home, name, arguments, approve=answer)
+    assert sum(isinstance(e, ActionConfirmRequest) for e in events) == 1
+    result = next(e for e in events if isinstance(e, ToolResultEvent))
+    assert result.status == "denied"
+    assert _snapshot(home.root) == before
 
 
 async def test_the_shell_is_not_offered_while_it_is_off(make_core: CoreFactory, home: Home) -> None:
