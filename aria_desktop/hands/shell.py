@@ -63,6 +63,10 @@ class ShellRunner:
 
     async def run(self, argv: list[str], *, cwd: str, timeout_s: float) -> ShellOutcome:
         """Run ``argv`` in ``cwd``; kill its process group at ``timeout_s``."""
+        if not os.path.isdir(cwd):
+            raise ToolFailedError(
+                f"The working folder {cwd} does not exist.", hint="List the folder first."
+            )
         self.output_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
         output_id = secrets.token_hex(8)
         started = time.monotonic()
