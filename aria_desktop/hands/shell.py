@@ -63,7 +63,7 @@ class ShellRunner:
 
     async def run(self, argv: list[str], *, cwd: str, timeout_s: float) -> ShellOutcome:
         """Run ``argv`` in ``cwd``; kill its process group at ``timeout_s``."""
-        if not os.path.isdir(cwd):
+        if not await asyncio.to_thread(os.path.isdir, cwd):
             raise ToolFailedError(
                 f"The working folder {cwd} does not exist.", hint="List the folder first."
             )

@@ -119,5 +119,5 @@ async def test_a_missing_program_is_a_clear_error(runner: ShellRunner, tmp_path:
 
     with pytest.raises(ToolFailedError, match="was not found"):
         await runner.run(["no-such-program-xyz"], cwd=str(tmp_path), timeout_s=5)
-    with pytest.raises(ToolFailedError, match="working folder .* does not exist"):
+    with pytest.raises(ToolFailedError, match=r"working folder .* does not exist"):
         await runner.run(["ls"], cwd=str(tmp_path / "missing"), timeout_s=5)
