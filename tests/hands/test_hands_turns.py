@@ -144,3 +144,17 @@ async def test_a_file_tool_refusal_tells_the_model_why(make_core: CoreFactory, h
     assert result.status == "denied"
     assert "protected folder (~/.ssh)" in result.result
     assert "PRIVATE" not in result.result
+
+
+async def test_long_output_comes_back_as_head_and_tail_and_pages_through_shell_output(
+    make_core: CoreFactory, home: Home
+) -> None:
+    events = await _one_call(make_core, home, "shell_run", {"argv": ["seq", "1", "20000"]})
+    result = next(e for e in events if isinstance(e, ToolResultEvent)).result
+    assert result.startswith("$ seq 1 20000\nexit code 0; 108894 bytes of output")
+    output_id = result.split("output_id=")[1].split()[0]
+    hands = make_hands(home)
+    page_tool = next(tool for tool in hands.tools() if tool.name == "shell_output")
+    page = await page_tool.handler({"output_id": output_id, "offset": 48894, "limit": 12})
+    assert page.startswith("bytes 48894-48906 of 108894; read on with offset=48906")
+    assert "10001\n10002\n" in page
