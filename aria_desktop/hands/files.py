@@ -314,6 +314,18 @@ class SandboxedFiles:
             trashed = move_to_trash(parent, name, path, trash_home=self.trash_home)
         return {"trashed": self.guard.show(path), "trash_name": trashed}
 
+    def is_dir(self, path: str) -> bool:
+        """The resolved ``path`` is a folder (a link to one counts as a link, not a folder)."""
+        try:
+            with self.guard.parent_fd(path) as (parent, name):
+                return stat.S_ISDIR(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode)
+        except (FileNotFoundError, FileOperationError):
+            return False
+
+    def exists(self, path: str) -> bool:
+        """Something (also a link) is at the resolved ``path``."""
+        return self._exists(path)
+
     def _exists(self, path: str) -> bool:
         try:
             with self.guard.parent_fd(path) as (parent, name):

@@ -48,7 +48,7 @@ async def test_a_turn_lists_reads_edits_and_trashes_with_api_confirmations(
     assert "-beta" in edit["summary"]
     assert "+BETA" in edit["summary"]
     assert edit["reason"] == "changes the contents of a file"
-    assert trash["summary"].startswith("Moves 2 items to the trash in ~/Downloads")
+    assert trash["summary"].startswith("Moves 2 files to the trash in ~/Downloads")
     results = {data["name"]: data for n, data in frames if n == "tool-result"}
     assert all(r["status"] == "ok" for r in results.values()), results
     assert '"a.txt"' in results["file_list"]["result"]

@@ -154,8 +154,8 @@ def test_bad_argv_is_refused() -> None:
 
 def test_the_effect_is_said_in_words() -> None:
     _, _, words = judge(["rm", "Downloads/a.txt", "Downloads/b.txt", "notes.txt"])
-    assert words == "deletes 3 items in ~"
+    assert words == "deletes 3 files in ~"
     _, _, words = judge(["rm", "Downloads/a.txt", "Downloads/b.txt"])
-    assert words == "deletes 2 items in ~/Downloads"
+    assert words == "deletes 2 files in ~/Downloads"
     _, _, words = judge(["mv", "Downloads/a.txt", "Downloads/b.txt"])
     assert "overwrites the existing ~/Downloads/b.txt" in words

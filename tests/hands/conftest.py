@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from aria_desktop.core.hands import Hands
 from aria_desktop.domain.sandbox import Sandbox
 from aria_desktop.hands.files import SandboxedFiles
 
@@ -65,9 +65,9 @@ def build_home(tmp_path: Path) -> Home:
     return Home(root=root, home=home, outside=outside, files=files)
 
 
-def make_hands(home: Home, *, shell_enabled: bool = True, output_dir: Path | None = None) -> Any:
+def make_hands(home: Home, *, shell_enabled: bool = True, output_dir: Path | None = None) -> Hands:
     """The file and shell tools over ``home`` (the shell runs in the home by default)."""
-    from aria_desktop.core.hands import Hands, ShellConfig
+    from aria_desktop.core.hands import ShellConfig
     from aria_desktop.core.hands.file_tools import FileTools
     from aria_desktop.core.hands.shell_tool import ShellTools
     from aria_desktop.hands.facts import LocalPathFacts

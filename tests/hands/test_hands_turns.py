@@ -103,7 +103,7 @@ async def test_an_approved_command_runs_and_the_request_shows_command_and_effect
     events = await _one_call(make_core, home, "shell_run", {"argv": argv})
     request = next(e for e in events if isinstance(e, ActionConfirmRequest))
     assert request.summary.startswith("Run: rm Downloads/a.txt Downloads/b.txt")
-    assert "deletes 2 items in ~/Downloads" in request.summary
+    assert "deletes 2 files in ~/Downloads" in request.summary
     assert "deletes or overwrites files" in request.reason
     assert not (home.home / "Downloads" / "a.txt").exists()
 

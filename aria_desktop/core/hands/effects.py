@@ -10,13 +10,14 @@ the path helpers (relative to the command's working folder, resolved through
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from aria_desktop.core.hands.ports import PathFacts
 from aria_desktop.domain.sandbox import inside, shorten
 
-__all__ = ["KIND_WORDS", "Context", "Effect", "EffectKind"]
+__all__ = ["KIND_WORDS", "Context", "Effect", "EffectKind", "count_of"]
 
 EffectKind = Literal[
     "read_only",
@@ -96,7 +97,7 @@ class Context:
         common = posixpath.commonpath(list(paths))
         if common in paths:
             common = posixpath.dirname(common) if len(set(paths)) > 1 else common
-        return f"{len(paths)} items in {self.show(common)}"
+        return f"{count_of(paths, self.facts.is_dir, self.facts.exists)} in {self.show(common)}"
 
     def changes(self, kind: EffectKind, verb: str, paths: tuple[str, ...]) -> Effect:
         """A writing effect, told apart as scratch-only when every path lies in scratch."""
@@ -104,6 +105,20 @@ class Context:
         if kind == "writes" and self.scratch and all(inside(p, self.scratch) for p in scoped):
             kind = "writes_scratch"
         return Effect(kind=kind, words=f"{verb} {self.where(paths)}", paths=scoped)
+
+
+def count_of(
+    paths: tuple[str, ...] | list[str],
+    is_dir: Callable[[str], bool],
+    exists: Callable[[str], bool],
+) -> str:
+    """``3 files``, ``2 folders`` or ``3 items`` (mixed, or not all there yet)."""
+    n = len(paths)
+    if all(exists(p) and not is_dir(p) for p in paths):
+        return f"{n} file" if n == 1 else f"{n} files"
+    if all(is_dir(p) for p in paths):
+        return f"{n} folder" if n == 1 else f"{n} folders"
+    return f"{n} item" if n == 1 else f"{n} items"
 
 
 def positional(args: list[str], *, with_value: frozenset[str] = frozenset()) -> list[str]:

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aria_desktop.core.hands.approvals import Approvals
+from aria_desktop.core.hands.effects import count_of
 from aria_desktop.core.hands.ports import FileSystem
 from aria_desktop.core.tools import PermissionClass, PolicyDecision, Tool
 from aria_desktop.core.untrusted import fence_tool_output
@@ -233,9 +234,15 @@ class FileTools:
             return PolicyDecision(
                 verdict="deny", rule="files:trash-nothing", reason="no paths given"
             )
+        missing = [p for p in paths if not await asyncio.to_thread(self.fs.exists, p)]
+        if missing:
+            reason = f"{self._show(missing[0])} does not exist; nothing was trashed"
+            return PolicyDecision(verdict="deny", rule="files:trash-missing", reason=reason)
         folders = {path.rsplit("/", 1)[0] for path in paths}
         where = self._show(folders.pop()) if len(folders) == 1 else f"{len(folders)} folders"
-        words = f"moves {_count(len(paths))} to the trash in {where}"
+        dirs = {p for p in paths if await asyncio.to_thread(self.fs.is_dir, p)}
+        counted = count_of(paths, dirs.__contains__, lambda _: True)
+        words = f"moves {counted} to the trash in {where}"
         listing = "\n".join(f"  {self._show(path)}" for path in paths)
         return PolicyDecision(
             verdict="confirm",

@@ -40,6 +40,10 @@ class FileSystem(Protocol):
 
     def trash(self, raw: str) -> dict[str, Any]: ...
 
+    def is_dir(self, path: str) -> bool: ...
+
+    def exists(self, path: str) -> bool: ...
+
 
 class PathFacts(Protocol):
     """What the shell classifier may ask about the paths a command names (no changes)."""
