@@ -73,3 +73,35 @@ def test_check_path_for_reading_and_writing(env: dict[str, str]) -> None:
     out = aria(env, "tools", "check", "path", "~/../../etc/shadow")
     assert out.stdout.startswith("refuse:")
     assert "'..'" in out.stdout
+
+
+async def test_the_terminal_prompt_shows_the_diff_whole_and_indented(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from aria_desktop.cli._common import confirm_at_terminal
+    from aria_desktop.domain.events import ActionConfirmRequest
+
+    prompts: list[str] = []
+
+    def answer(prompt: str) -> str:
+        prompts.append(prompt)
+        return "y"
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", answer)
+    request = ActionConfirmRequest(
+        run_id=None,
+        request_id="r1",
+        nonce="n1",
+        tool="file_edit",
+        summary="Edit ~/notes.txt:\n-beta\n+BETA",
+        reason="changes the contents of a file",
+        timeout_s=5.0,
+    )
+    assert await confirm_at_terminal(request, what="file_edit")
+    assert prompts == [
+        "ARIA wants to: Edit ~/notes.txt:\n    -beta\n    +BETA\n"
+        "  (changes the contents of a file) Allow? [y/N] "
+    ]
