@@ -52,6 +52,7 @@ async def _cmd_tools(args: argparse.Namespace, settings: Settings) -> int:
             for row in rows:
                 mark = " " if row["offered"] else "-"
                 print(f"{mark} {row['name']:24} {row['policy']}")
+            print("(- = not offered to the model now)")
         return EXIT_OK
     if args.what == "shell":
         result = hands.check_shell(list(args.argv), args.cwd)
