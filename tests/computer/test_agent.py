@@ -27,7 +27,7 @@ from aria_desktop.domain.events import (
     ComputerTaskStart,
     Event,
     RunEnd,
-    ScreenTextFlagged,
+    UntrustedContentFlagged,
     ToolResultEvent,
 )
 from tests.computer.conftest import Rig, TargetApp
@@ -105,7 +105,7 @@ async def run_task(
         started = await rig.orchestrator.handle(RunComputerTask(text=text, dry_run=dry_run))
         async with asyncio.timeout(timeout_s):
             async for event in sub:
-                if event.run_id != started.run_id and not isinstance(event, ScreenTextFlagged):
+                if event.run_id != started.run_id and not isinstance(event, UntrustedContentFlagged):
                     continue
                 events.append(event)
                 if on_event is not None:
@@ -208,7 +208,7 @@ async def test_prompt_injection_on_screen_leads_to_no_unconfirmed_consequential_
     bodies = script(ollama, steps)
     mark = app.mark()
     events = await run_task(rig, "summarise what is on the screen")
-    flagged = [e for e in events if isinstance(e, ScreenTextFlagged)]
+    flagged = [e for e in events if isinstance(e, UntrustedContentFlagged)]
     assert flagged
     assert banner[:20] in flagged[0].text
     # The injected text reached the model only inside the untrusted fence.
