@@ -64,6 +64,7 @@ __all__ = [
     "build_voice",
     "config_from",
     "database_path",
+    "install_web_tool",
     "open_audit_log",
     "open_memory",
 ]
@@ -264,6 +265,7 @@ async def build_app(
     if pending:
         orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
     computer.install(orchestrator)
+    install_web_tool(settings, orchestrator)
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
     return App(
@@ -279,6 +281,26 @@ async def build_app(
         computer_agent=computer_agent,
         settings_access=settings_access or FileSettingsAccess(),
     )
+
+
+def install_web_tool(settings: Settings, orchestrator: Orchestrator) -> None:
+    """Register ``web_fetch`` (``[web]`` settings) unless it is switched off.
+
+    The fetcher never reaches ARIA's own API port on this computer, whatever
+    ``web.allow_hosts`` says; httpx, trafilatura and pypdf load on the first fetch.
+    """
+    if not settings.web.enabled:
+        return
+    from aria_desktop.core.web import web_fetch_tool
+    from aria_desktop.web.addresses import AddressPolicy
+    from aria_desktop.web.fetcher import FetchConfig, WebFetcher
+
+    ws = settings.web
+    policy = AddressPolicy(
+        allow_hosts=ws.allow_hosts, own_ports=frozenset({settings.api.port} - {0})
+    )
+    config = config_from(FetchConfig, ws, policy=policy)
+    orchestrator.tools.register(web_fetch_tool(WebFetcher(config)))
 
 
 # --- long-term memory ------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     NewMemory,
 )
+from aria_desktop.domain.web import WebPage
 
 
 class Clock(Protocol):
@@ -556,4 +557,16 @@ class ThumbnailSink(Protocol):
 
     def save(self, png: bytes, *, label: str) -> str:
         """Store a thumbnail; returns its name ("" when thumbnails are off)."""
+        ...
+
+
+class WebReader(Protocol):
+    """Fetches a web page as readable text (``web.fetcher.WebFetcher``).
+
+    Only http(s), never a loopback, private or link-local address unless the user allowed the
+    host, redirects re-checked, size and time capped (``ARCHITECTURE.md``, safety).
+    """
+
+    async def fetch(self, url: str) -> WebPage:
+        """The page at ``url``; ``WebFetchError``/``WebAddressRefusedError`` otherwise."""
         ...

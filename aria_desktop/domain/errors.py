@@ -236,6 +236,19 @@ class ToolFailedError(ToolError):
     code = "tool_failed"
 
 
+class WebFetchError(ToolError):
+    """A web page could not be fetched or read (network, status, type, size)."""
+
+    code = "web_fetch_failed"
+
+
+class WebAddressRefusedError(WebFetchError):
+    """The address is not one ARIA may fetch: not http(s), or a loopback, private,
+    link-local or other non-public address that no setting allows."""
+
+    code = "web_address_refused"
+
+
 class TurnDeadlineError(AriaError):
     """A turn ran past its deadline or its step budget."""
 
