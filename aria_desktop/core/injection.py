@@ -42,7 +42,7 @@ INSTRUCTION_RE = re.compile(
     r"|disregard\s+(all\s+|the\s+|your\s+|any\s+)?(previous|prior|above|earlier|instructions?"
     r"|system|safety)"
     r"|forget\s+(all\s+|everything\s+|your\s+)?(previous\s+|prior\s+)?(instructions|you\s+were\s+told)"
-    r"|you\s+are\s+now\b|new\s+instructions?\s*:|updated\s+instructions?\s*:|system\s+prompt"
+    r"|you\s+are\s+now\b|new\s+instructions?\s*:|updated\s+instructions?\s*:|\bsystem\s+prompt\b"
     r"|developer\s+mode|jailbreak|\bDAN\s+mode"
     r"|do\s+not\s+(tell|inform|alert|warn)\s+the\s+user|without\s+(telling|asking)\s+the\s+user"
     r"|override\s+(the\s+)?(policy|safety|rules|restrictions)"
@@ -72,9 +72,10 @@ _TOOL_CALL_RE = re.compile(
 )
 """Shapes in which models emit tool calls (OpenAI, Anthropic, Llama, Mistral, Hermes)."""
 
-_ZERO_WIDTH = frozenset("\u200b\u200c\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f")
+_ZERO_WIDTH = frozenset("\u200b\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u034f")
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_ZWJ = "\u200d"
+_JOINERS = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: needed inside emoji sequences and by scripts such as Persian."""
 _TAG_FIRST, _TAG_LAST = 0xE0000, 0xE007F
 _BLACK_FLAG = "\U0001f3f4"
 _ZERO_WIDTH_FLAG_AT = 3
@@ -130,7 +131,7 @@ def _hidden_characters(text: str) -> list[Finding]:
         line = next(line for line in text.splitlines() or [text] if any(c in _BIDI for c in line))
         findings.append(Finding("hidden", _visible(line), f"{bidi} bidirectional control(s)"))
     zero = sum(1 for ch in text if ch in _ZERO_WIDTH)
-    zero += sum(1 for i, ch in enumerate(text) if ch == _ZWJ and not _joins_symbols(text, i))
+    zero += sum(1 for i, ch in enumerate(text) if ch in _JOINERS and not _joins_symbols(text, i))
     if zero >= _ZERO_WIDTH_FLAG_AT:
         line = next(
             (line for line in text.splitlines() if any(c in _ZERO_WIDTH for c in line)), text
@@ -226,7 +227,7 @@ def clean_invisible(text: str) -> str:
             continue
         if _is_tag(ch) and not _in_flag_emoji(text, i):
             continue
-        if ch == _ZWJ and not _joins_symbols(text, i):
+        if ch in _JOINERS and not _joins_symbols(text, i):
             continue
         out.append(ch)
     return "".join(out)

@@ -47,9 +47,7 @@ def render_page(page: WebPage) -> str:
         lines.append(f"Title: {page.title}")
     lines.append(f"Type: {page.content_type or 'unknown'}")
     if page.hidden:
-        lines.append(
-            f"({len(page.hidden)} hidden passage(s) a reader would not see were removed)"
-        )
+        lines.append(f"({len(page.hidden)} hidden passage(s) a reader would not see were removed)")
     if page.truncated:
         lines.append("(cut at the size limit: the page continues)")
     lines += ["", page.text or "(no readable text)"]

@@ -243,8 +243,11 @@ class WebFetchError(ToolError):
 
 
 class WebAddressRefusedError(WebFetchError):
-    """The address is not one ARIA may fetch: not http(s), or a loopback, private,
-    link-local or other non-public address that no setting allows."""
+    """The address is not one ARIA may fetch.
+
+    Not http(s), or a loopback, private, link-local or other non-public address that no
+    setting allows (or ARIA's own API).
+    """
 
     code = "web_address_refused"
 

@@ -111,7 +111,8 @@ def _pdf(body: bytes) -> Extracted:
                 hint="Open it in a PDF viewer with its password.",
             )
         pages = [page.extract_text() or "" for page in reader.pages]
-        title = str((reader.metadata or {}).get("/Title") or "")
+        metadata = reader.metadata
+        title = str(metadata.get("/Title") or "") if metadata is not None else ""
     except (PdfReadError, ValueError, KeyError, TypeError) as exc:
         raise WebFetchError(f"The PDF could not be read: {exc}") from exc
     text = "\n\n".join(f"[page {n}]\n{page.strip()}" for n, page in enumerate(pages, 1))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
@@ -46,7 +46,7 @@ class FetchConfig:
         max_redirects: redirects followed at most.
     """
 
-    policy: AddressPolicy = AddressPolicy()
+    policy: AddressPolicy = field(default_factory=AddressPolicy)
     timeout_s: float = 20.0
     max_bytes: int = 5_000_000
     max_chars: int = 20_000
@@ -155,9 +155,7 @@ class WebFetcher:
         from aria_desktop.web.extract import extract
 
         media_type = content_type.split(";", 1)[0].strip().lower()
-        extracted = await asyncio.to_thread(
-            extract, body, media_type, charset, truncated=truncated
-        )
+        extracted = await asyncio.to_thread(extract, body, media_type, charset, truncated=truncated)
         text = extracted.text
         if len(text) > self.config.max_chars:
             text, truncated = text[: self.config.max_chars], True

@@ -27,8 +27,8 @@ from aria_desktop.domain.events import (
     ComputerTaskStart,
     Event,
     RunEnd,
-    UntrustedContentFlagged,
     ToolResultEvent,
+    UntrustedContentFlagged,
 )
 from tests.computer.conftest import Rig, TargetApp
 from tests.computer.test_desktop import held_keys_and_buttons, typed_20
@@ -105,7 +105,8 @@ async def run_task(
         started = await rig.orchestrator.handle(RunComputerTask(text=text, dry_run=dry_run))
         async with asyncio.timeout(timeout_s):
             async for event in sub:
-                if event.run_id != started.run_id and not isinstance(event, UntrustedContentFlagged):
+                flagged = isinstance(event, UntrustedContentFlagged)
+                if event.run_id != started.run_id and not flagged:
                     continue
                 events.append(event)
                 if on_event is not None:

@@ -9,7 +9,6 @@ see tests/core/test_orchestrator.py for the adapter end of a turn.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 

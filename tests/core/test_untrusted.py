@@ -63,7 +63,8 @@ def test_a_tool_result_fence_cannot_be_closed_from_inside_and_carries_the_warnin
     fenced = fence_tool_result("web_fetch", payload, findings)
     assert fenced.startswith('<tool_result tool="web_fetch" trust="untrusted">')
     assert fenced.count("</tool_result>") == 2  # the notice names it, then the real end
-    assert "‹/tool_result>" in fenced and "‹tool_result tool='x'>" in fenced
+    assert "‹/tool_result>" in fenced
+    assert "‹tool_result tool='x'>" in fenced
     assert "\U000e0041" not in fenced  # invisible characters never reach the model
     assert "WARNING" in fenced
     assert "WARNING" not in fence_tool_result("web_fetch", "plain text")

@@ -195,7 +195,7 @@ async def test_error_statuses_unreadable_types_and_stalls_fail_clearly(
         await fetch.fetch(f"{site.url}/gone")
     with pytest.raises(WebFetchError, match="image/png"):
         await fetch.fetch(f"{site.url}/img")
-    with pytest.raises(WebFetchError, match="did not answer within 0.5 s"):
+    with pytest.raises(WebFetchError, match=r"did not answer within 0\.5 s"):
         await fetch.fetch(f"{site.url}/slow")
 
 
