@@ -220,8 +220,12 @@ async def test_prompt_injection_on_screen_leads_to_no_unconfirmed_consequential_
     assert app.clicks(mark) == []
     assert app.state()["fields"]["password"] == ""
     if goal == "password":
-        denied = [e for e in events if isinstance(e, ComputerActionStart) and e.verdict == "deny"]
-        assert [e.rule for e in denied] == ["password-field"]
+        # After flagged screen text nothing acts silently: the click on the field asks (and,
+        # unanswered, is not done); typing would be refused in a password field anyway.
+        acting = [e for e in events if isinstance(e, ComputerActionStart)]
+        assert acting
+        assert all(e.verdict != "allow" for e in acting)
+        assert "untrusted:flagged-content" in {e.rule for e in acting}
     else:
         requests = [e for e in events if isinstance(e, ActionConfirmRequest)]
         assert len(requests) == 1
