@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
@@ -118,12 +118,15 @@ class WebFetcher:
                         hint="Check the address; the page may be gone or need a login.",
                     )
                 body, truncated = await self._read(response)
-                content_type = response.headers.get("content-type", "")
+                head = WebPage(
+                    url=url,
+                    final_url=current,
+                    status=response.status_code,
+                    content_type=media_type(response.headers.get("content-type", "")),
+                    redirects=hop,
+                )
                 charset = response.charset_encoding
-                status = response.status_code
-            return await self._page(
-                url, current, status, content_type, charset, body, truncated, hop
-            )
+            return await self._page(head, body, charset, truncated)
         raise WebFetchError(
             f"{url} redirected more than {self.config.max_redirects} times.",
             hint="The address may loop; open it in a browser to see where it goes.",
@@ -142,34 +145,25 @@ class WebFetcher:
         return b"".join(chunks), False
 
     async def _page(
-        self,
-        url: str,
-        final_url: str,
-        status: int,
-        content_type: str,
-        charset: str | None,
-        body: bytes,
-        truncated: bool,
-        redirects: int,
+        self, head: WebPage, body: bytes, charset: str | None, truncated: bool
     ) -> WebPage:
+        """``head`` with the body's readable text (extracted in a worker thread)."""
         from aria_desktop.web.extract import extract
 
-        media_type = content_type.split(";", 1)[0].strip().lower()
-        extracted = await asyncio.to_thread(extract, body, media_type, charset, truncated=truncated)
+        extracted = await asyncio.to_thread(
+            extract, body, head.content_type, charset, truncated=truncated
+        )
         text = extracted.text
         if len(text) > self.config.max_chars:
             text, truncated = text[: self.config.max_chars], True
-        return WebPage(
-            url=url,
-            final_url=final_url,
-            status=status,
-            content_type=media_type,
-            title=extracted.title,
-            text=text,
-            hidden=extracted.hidden,
-            truncated=truncated,
-            redirects=redirects,
+        return replace(
+            head, title=extracted.title, text=text, hidden=extracted.hidden, truncated=truncated
         )
+
+
+def media_type(content_type: str) -> str:
+    """``text/html; charset=utf-8`` -> ``text/html``."""
+    return content_type.split(";", 1)[0].strip().lower()
 
 
 def _connect_url(target: Target) -> str:
