@@ -78,6 +78,20 @@ _JOINERS = frozenset("\u200c\u200d")
 """Zero-width (non-)joiners: needed inside emoji sequences and by scripts such as Persian."""
 _TAG_FIRST, _TAG_LAST = 0xE0000, 0xE007F
 _BLACK_FLAG = "\U0001f3f4"
+_INVISIBLE_RE = re.compile(
+    "[\u200b-\u200d\u2060-\u2064\ufeff\u180e\u034f\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f]"
+)
+"""Any character the checks for hidden text look at (most text has none: the fast path)."""
+_TRIGGERS = (
+    "ignore", "disregard", "forget", "are now", "instruction", "system", "developer",
+    "jailbreak", "dan mode", "the user", "override", "assistant", "aria", "ai ", "ai:", "ai,",
+    "agent", "model", "chatbot", "llm", "click", "press", "send", "email", "forward", "upload",
+    "post", "exfiltrate", "leak", "run ", "execute", "<|", "inst]", "<<sys", "important",
+    "name", "tool", "function", "invoke", "call", "(",
+)  # fmt: skip
+"""Words without which no instruction or tool-call pattern can match: lines lacking all of
+them are not run through the patterns (a 16,000-character result scans in about a
+millisecond instead of ten)."""
 _ZERO_WIDTH_FLAG_AT = 3
 """Invisible characters in a text before it counts as hiding something (one ZWSP is typography)."""
 
@@ -184,6 +198,20 @@ def _tool_name_calls(text: str, tool_names: Iterable[str], seen: set[str]) -> li
     return _matches(regex, "tool-call", text, seen)
 
 
+def _candidate_lines(text: str) -> str:
+    """The lines of ``text`` that hold a trigger word (the only ones a pattern can match)."""
+    lower = " ".join(text.lower().split())
+    present = [word for word in _TRIGGERS if word in lower]
+    if not present:
+        return ""
+    kept = []
+    for line in text.splitlines():
+        flat = " ".join(line.lower().split())
+        if any(word in flat for word in present):
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def scan_text(
     text: str, *, tool_names: Iterable[str] = (), hidden: Iterable[str] = ()
 ) -> list[Finding]:
@@ -196,9 +224,10 @@ def scan_text(
         hidden: passages the adapter found but a reader would not see (HTML hidden elements);
             each is reported as ``hidden`` and scanned for instructions and tool calls too.
     """
-    normal = unicodedata.normalize("NFKC", text)
-    findings = _hidden_characters(text)
-    decoded = _decode_tags(text)
+    invisible = _INVISIBLE_RE.search(text) is not None
+    findings = _hidden_characters(text) if invisible else []
+    decoded = _decode_tags(text) if invisible else ""
+    normal = _candidate_lines(unicodedata.normalize("NFKC", text))
     seen: set[str] = set()
     for candidate in (normal, decoded) if decoded else (normal,):
         findings += _matches(INSTRUCTION_RE, "instruction", candidate, seen)
@@ -221,6 +250,8 @@ def clean_invisible(text: str) -> str:
     (tag characters) or reorder it (bidi controls). Joiners inside emoji and scripts that
     need them are kept.
     """
+    if _INVISIBLE_RE.search(text) is None:
+        return text
     out = []
     for i, ch in enumerate(text):
         if ch in _ZERO_WIDTH or ch in _BIDI:
