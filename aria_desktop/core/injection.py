@@ -87,7 +87,7 @@ _TRIGGERS = (
     "jailbreak", "dan mode", "the user", "override", "assistant", "aria", "ai ", "ai:", "ai,",
     "agent", "model", "chatbot", "llm", "click", "press", "send", "email", "forward", "upload",
     "post", "exfiltrate", "leak", "run ", "execute", "<|", "inst]", "<<sys", "important",
-    "name", "tool", "function", "invoke", "call", "(",
+    "name", "tool", "function", "invoke", "call", "plugin", "python_tag", "(",
 )  # fmt: skip
 """Words without which no instruction or tool-call pattern can match: lines lacking all of
 them are not run through the patterns (a 16,000-character result scans in about a

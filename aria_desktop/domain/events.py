@@ -592,6 +592,6 @@ class UntrustedContentFlagged(Event):
         }.get(self.kind, "looks suspicious")
         where = "Text on the screen" if self.source == "screen" else f"Output of {self.source}"
         return (
-            f"warning: {where} {what} ({self.text[:80]!r}); ARIA ignores it and asks before "
+            f"Warning: {where} {what} ({self.text[:80]!r}); ARIA ignores it and asks before "
             "any further action in this turn"
         )

@@ -16,6 +16,7 @@ import pytest
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.web import web_fetch_tool
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
+from aria_desktop.domain.errors import WebAddressRefusedError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
     Event,
@@ -145,3 +146,29 @@ async def test_a_second_turn_starts_unflagged(make_core: CoreFactory, site: Fake
     history = core.model.requests[-2].messages
     page = next(m for m in history if m.role == "tool" and m.name == "web_fetch")
     assert page.content.startswith('<tool_result tool="web_fetch" trust="untrusted">')
+
+
+async def test_composition_installs_web_fetch_that_never_reaches_arias_own_api(
+    tmp_path: Path,
+) -> None:
+    import dataclasses
+
+    from aria_desktop.bootstrap import install_web_tool
+    from aria_desktop.settings import Settings
+    from aria_desktop.settings.schema_web import WebSettings
+
+    async with fake_cores(tmp_path) as make:
+        core = await make()
+        settings = Settings()
+        allowed = dataclasses.replace(settings, web=WebSettings(allow_hosts=("127.0.0.1",)))
+        install_web_tool(allowed, core.orchestrator)
+        tool = core.orchestrator.tools.get("web_fetch")
+        assert tool.permission == "reversible"
+        api = f"http://127.0.0.1:{settings.api.port}/api/v1/health"
+        with pytest.raises(WebAddressRefusedError, match="ARIA's own API"):
+            await tool.handler({"url": api})
+        switched_off = await make()
+        install_web_tool(
+            dataclasses.replace(settings, web=WebSettings(enabled=False)), switched_off.orchestrator
+        )
+        assert "web_fetch" not in switched_off.orchestrator.tools.names()

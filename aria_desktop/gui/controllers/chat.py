@@ -300,7 +300,7 @@ class ChatController(QObject):
                 f"trying {event.to_backend}."
             )
         elif isinstance(event, events.UntrustedContentFlagged):
-            transcript.append_notice(event.warning().capitalize())
+            transcript.append_notice(event.warning())
         elif isinstance(event, events.ActionConfirmRequest):
             self.view.status.setText("Waiting for you to approve or deny an action…")
         elif isinstance(event, events.ErrorEvent):
