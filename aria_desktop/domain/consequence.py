@@ -297,10 +297,22 @@ _HARMLESS_WORDS = frozenset(
         "messages",
         "compose",
         "reply",
+        "subject",
+        "cc",
+        "bcc",
+        "from",
+        "attach",
+        "bold",
+        "italic",
+        "underline",
+        "font",
+        "insert",
+        "emoji",
     ]
 )
 """Navigation, dismissal and browsing words: a label made only of these (and filler) is
-harmless. ``save``/``download``/``compose``/``reply`` write or open something reversible."""
+harmless. ``save``/``download``/``compose``/``reply`` write or open something reversible; the
+field and formatting labels of a compose window (subject, cc, bold…) only move the cursor."""
 
 _FILLER = frozenset(
     [

@@ -96,6 +96,9 @@ async def test_a_redirect_to_a_loopback_port_not_allowed_is_refused(
         "http://[fe80::1]/",
         "http://[::ffff:192.168.0.1]/",
         "http://localhost/",
+        "http://2130706433/",
+        "http://0x7f000001/",
+        "http://127.1/",
     ],
 )
 async def test_a_redirect_to_a_private_or_local_address_is_refused(
