@@ -69,10 +69,21 @@ def extract(body: bytes, content_type: str, charset: str | None, *, truncated: b
     )
 
 
+def _missing(exc: ImportError) -> WebFetchError:
+    return WebFetchError(
+        f"Reading this page needs a library that is not installed ({exc.name}).",
+        hint="Install ARIA's web extra: pip install 'aria-desktop[web]' "
+        "(bash packaging/setup.sh installs it).",
+    )
+
+
 def _html(body: bytes) -> Extracted:
-    import lxml.html
-    import trafilatura
-    from lxml.etree import ParserError
+    try:
+        import lxml.html
+        import trafilatura
+        from lxml.etree import ParserError
+    except ImportError as exc:
+        raise _missing(exc) from exc
 
     from aria_desktop.web.hidden import remove_hidden
 
@@ -100,8 +111,11 @@ def _html(body: bytes) -> Extracted:
 
 
 def _pdf(body: bytes) -> Extracted:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+    except ImportError as exc:
+        raise _missing(exc) from exc
 
     try:
         reader = PdfReader(io.BytesIO(body))
