@@ -101,14 +101,15 @@ class Target:
         scheme: http or https.
         host: the host name (or IP) from the address, lower case.
         port: the port.
-        ip: the checked IP address the connection goes to.
+        ips: the checked IP addresses the name resolved to, in the resolver's order; the
+            connection goes to one of them, never to a fresh lookup of the name.
     """
 
     url: str
     scheme: str
     host: str
     port: int
-    ip: str
+    ips: tuple[str, ...]
 
 
 async def _resolve(host: str, port: int) -> list[IPAddress]:
@@ -168,4 +169,5 @@ async def check_url(url: str, policy: AddressPolicy) -> Target:
                 hint="To allow a host on your own network, add it to web.allow_hosts "
                 "(e.g. `aria config set web.allow_hosts nas.local:8080`).",
             )
-    return Target(url=url, scheme=scheme, host=host, port=port, ip=str(addresses[0]))
+    ips = tuple(str(ip) for ip in addresses)
+    return Target(url=url, scheme=scheme, host=host, port=port, ips=ips)

@@ -14,7 +14,9 @@ The adapter satisfies ``core.ports.WebReader``; the tool is ``core/web.py``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin
@@ -98,12 +100,7 @@ class WebFetcher:
         current = url
         for hop in range(self.config.max_redirects + 1):
             target = await check_url(current, self.config.policy)
-            async with client.stream(
-                "GET",
-                _connect_url(target),
-                headers={"Host": _host_header(target)},
-                extensions={"sni_hostname": target.host} if target.scheme == "https" else {},
-            ) as response:
+            async with _open(client, target) as response:
                 if response.status_code in _REDIRECTS:
                     location = response.headers.get("location")
                     if not location:
@@ -166,11 +163,36 @@ def media_type(content_type: str) -> str:
     return content_type.split(";", 1)[0].strip().lower()
 
 
-def _connect_url(target: Target) -> str:
-    """The address with the checked IP in place of the name (the name goes in ``Host``)."""
+@contextlib.asynccontextmanager
+async def _open(client: httpx.AsyncClient, target: Target) -> AsyncIterator[httpx.Response]:
+    """The response of the first checked IP of ``target`` that accepts the connection.
+
+    Only the checked addresses are ever contacted, each by its IP (no second DNS lookup that a
+    rebinding name could answer differently); the name goes in ``Host`` and, for https, in SNI
+    and the certificate check.
+    """
     import httpx
 
-    return str(httpx.URL(target.url).copy_with(host=target.ip))
+    failure: httpx.ConnectError | None = None
+    for ip in target.ips:
+        request = client.build_request(
+            "GET",
+            str(httpx.URL(target.url).copy_with(host=ip)),
+            headers={"Host": _host_header(target)},
+            extensions={"sni_hostname": target.host} if target.scheme == "https" else {},
+        )
+        try:
+            response = await client.send(request, stream=True)
+        except httpx.ConnectError as exc:
+            failure = exc
+            continue
+        try:
+            yield response
+        finally:
+            await response.aclose()
+        return
+    assert failure is not None
+    raise failure
 
 
 def _host_header(target: Target) -> str:
