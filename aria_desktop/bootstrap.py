@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -265,7 +265,7 @@ async def build_app(
     if pending:
         orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
     computer.install(orchestrator)
-    install_web_tool(settings, orchestrator)
+    install_web_tool(settings, orchestrator, api_ports=lambda: _api_port(database))
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
     return App(
@@ -283,11 +283,23 @@ async def build_app(
     )
 
 
-def install_web_tool(settings: Settings, orchestrator: Orchestrator) -> None:
+def _api_port(database: Database) -> tuple[int, ...]:
+    """The port the running owner's API bound (from the owner lock), if it serves one yet."""
+    info = database.owner_lock.info if database.owner_lock is not None else None
+    return (info.port,) if info is not None and info.port else ()
+
+
+def install_web_tool(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    *,
+    api_ports: Callable[[], Iterable[int]] = tuple,
+) -> None:
     """Register ``web_fetch`` (``[web]`` settings) unless it is switched off.
 
-    The fetcher never reaches ARIA's own API port on this computer, whatever
-    ``web.allow_hosts`` says; httpx, trafilatura and pypdf load on the first fetch.
+    The fetcher never reaches ARIA's own API on this computer — the configured port and the
+    one the running API bound (``api_ports``) — whatever ``web.allow_hosts`` says; httpx,
+    trafilatura and pypdf load on the first fetch.
     """
     if not settings.web.enabled:
         return
@@ -297,7 +309,9 @@ def install_web_tool(settings: Settings, orchestrator: Orchestrator) -> None:
 
     ws = settings.web
     policy = AddressPolicy(
-        allow_hosts=ws.allow_hosts, own_ports=frozenset({settings.api.port} - {0})
+        allow_hosts=ws.allow_hosts,
+        own_ports=frozenset({settings.api.port} - {0}),
+        live_ports=api_ports,
     )
     config = config_from(FetchConfig, ws, policy=policy)
     orchestrator.tools.register(web_fetch_tool(WebFetcher(config)))

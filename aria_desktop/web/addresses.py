@@ -12,7 +12,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from aria_desktop.domain.errors import WebAddressRefusedError
@@ -55,10 +56,13 @@ class AddressPolicy:
             without a port allows every port of it.
         own_ports: ports of ARIA's own API: never fetched on this computer, whatever
             ``allow_hosts`` says.
+        live_ports: asked at every check for more such ports (the port the running API
+            bound, which the settings may leave to the system with ``api.port = 0``).
     """
 
     allow_hosts: tuple[str, ...] = ()
     own_ports: frozenset[int] = frozenset()
+    live_ports: Callable[[], Iterable[int]] = field(default=tuple, compare=False)
 
     def allows(self, host: str, port: int) -> bool:
         """Whether the user allowed ``host:port`` by name."""
@@ -73,7 +77,8 @@ class AddressPolicy:
         """Why ``ip`` (what ``host`` resolved to) must not be contacted on ``port``; None: fine."""
         if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped
-        if (ip.is_loopback or ip.is_unspecified) and port in self.own_ports:
+        own = port in self.own_ports or port in set(self.live_ports())
+        if (ip.is_loopback or ip.is_unspecified) and own:
             return "it is ARIA's own API"
         if self.allows(host, port):
             return None

@@ -140,6 +140,10 @@ async def test_arias_own_api_port_is_refused_even_when_the_host_is_allowed(
         await WebFetcher(FetchConfig(policy=policy)).fetch(f"{site.url}/api/v1/health")
     with pytest.raises(WebAddressRefusedError, match="ARIA's own API"):
         await WebFetcher(FetchConfig(policy=policy)).fetch(f"http://localhost:{site.port}/")
+    # The port the running API bound (api.port = 0 leaves it to the system) counts too.
+    bound = AddressPolicy(allow_hosts=("127.0.0.1",), live_ports=lambda: (site.port,))
+    with pytest.raises(WebAddressRefusedError, match="ARIA's own API"):
+        await WebFetcher(FetchConfig(policy=bound)).fetch(f"{site.url}/")
     assert site.requests == []
 
 
