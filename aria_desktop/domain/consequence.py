@@ -200,12 +200,12 @@ _HARMLESS_PHRASES = re.compile(
         r"(view|track|show|see) (my |your )?(order|booking|reservation)s?( details| status)?",
         r"order (history|details|status|summary|by)",
         r"sort order",
-        r"(my |your )?orders",
+        r"^(my |your )?orders$",
         r"address book",
         r"phone book",
         r"notebook",
         r"facebook",
-        r"books",
+        r"^(my |your )?books$",
         r"search( \w+)?",
         r"sender:?",
         r"post ?code",
@@ -394,7 +394,7 @@ def normalise(label: str) -> str:
 
 
 def click_consequence(label: str) -> Consequence:
-    """What clicking a control labelled ``label`` commits (no context: see ``judge``)."""
+    """What clicking a control labelled ``label`` commits (the context: ``sensitive_context``)."""
     text = normalise(label)
     if not text:
         return Consequence("unsure", matched="")
