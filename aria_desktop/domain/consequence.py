@@ -403,12 +403,10 @@ def click_consequence(label: str) -> Consequence:
         match = pattern.search(remainder)
         if match:
             return Consequence("consequential", commits, match.group(0))
-    words = [w.strip(",:'") for w in text.split()]
-    if words and all(w in _HARMLESS_WORDS or w in _FILLER or not w for w in words):
-        return Consequence("harmless")
-    if remainder.strip() != text and not any(
-        w not in _HARMLESS_WORDS and w not in _FILLER for w in remainder.split()
-    ):
+    # Harmless when nothing but navigation words and filler is left once the harmless phrases
+    # ("sign in", "order history", "search flights") are taken out.
+    left = [w.strip(",:'") for w in remainder.split()]
+    if all(w in _HARMLESS_WORDS or w in _FILLER or not w for w in left):
         return Consequence("harmless")
     return Consequence("unsure", matched=text[:80])
 
