@@ -134,9 +134,9 @@ def _decode_tags(text: str) -> str:
 
 def _hidden_characters(text: str) -> list[Finding]:
     findings: list[Finding] = []
-    tags = [i for i, ch in enumerate(text) if _is_tag(ch) and not _in_flag_emoji(text, i)]
+    tags = _hidden_tags(text)
     if tags:
-        decoded = _decode_tags("".join(text[i] for i in tags))
+        decoded = _decode_tags("".join(text[i] for i in sorted(tags)))
         findings.append(
             Finding("hidden", _visible(decoded or text[:200]), "Unicode tag characters")
         )
@@ -154,12 +154,25 @@ def _hidden_characters(text: str) -> list[Finding]:
     return findings
 
 
-def _in_flag_emoji(text: str, index: int) -> bool:
-    """Whether a tag character belongs to a subdivision flag (🏴 + tags + cancel tag)."""
-    start = index
-    while start > 0 and _is_tag(text[start - 1]):
-        start -= 1
-    return start > 0 and text[start - 1] == _BLACK_FLAG
+def _hidden_tags(text: str) -> set[int]:
+    """Indexes of the tag characters that hide text.
+
+    All but those of subdivision flags (🏴 + tag letters + cancel tag); one pass, so a long run
+    costs no more than its length.
+    """
+    hidden: set[int] = set()
+    index, end = 0, len(text)
+    while index < end:
+        if not _is_tag(text[index]):
+            index += 1
+            continue
+        run_end = index
+        while run_end < end and _is_tag(text[run_end]):
+            run_end += 1
+        if not (index > 0 and text[index - 1] == _BLACK_FLAG):
+            hidden.update(range(index, run_end))
+        index = run_end
+    return hidden
 
 
 def _joins_symbols(text: str, index: int) -> bool:
@@ -252,11 +265,10 @@ def clean_invisible(text: str) -> str:
     """
     if _INVISIBLE_RE.search(text) is None:
         return text
+    tags = _hidden_tags(text)
     out = []
     for i, ch in enumerate(text):
-        if ch in _ZERO_WIDTH or ch in _BIDI:
-            continue
-        if _is_tag(ch) and not _in_flag_emoji(text, i):
+        if ch in _ZERO_WIDTH or ch in _BIDI or i in tags:
             continue
         if ch in _JOINERS and not _joins_symbols(text, i):
             continue
