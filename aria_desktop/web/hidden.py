@@ -27,6 +27,9 @@ _HIDING_RE = re.compile(
     r"|(left|top):-\d{3,}(px|em|rem)|(height|width|max-height|max-width):0(px)?;.*overflow:hidden"
 )
 _RULE_RE = re.compile(r"([^{}@]+)\{([^{}]*)\}")
+_AT_BLOCK_RE = re.compile(r"@[^{};]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}")
+"""``@media``/``@supports`` blocks: what they hide depends on the screen (a phone layout's
+twin of visible content), so their rules are not applied."""
 _SIMPLE_SELECTOR_RE = re.compile(r"^([a-z][a-z0-9]*)?([.#][\w-]+)?$", re.IGNORECASE)
 _NAMED = {
     "white": (255, 255, 255),
@@ -35,7 +38,11 @@ _NAMED = {
     "ivory": (255, 255, 240),
     "whitesmoke": (245, 245, 245),
 }
-_SKIPPED_TAGS = frozenset({"script", "style", "template", "noscript", "head", "title", "meta"})
+_SKIPPED_TAGS = frozenset(
+    {"script", "style", "template", "noscript", "head", "title", "meta", "html", "body"}
+)
+"""Never judged: not text a reader sees, or the whole page (anti-flicker snippets hide
+``<body>`` until scripts run, which would empty every such page)."""
 
 Color = tuple[int, int, int]
 
@@ -78,7 +85,7 @@ class _Sheet:
         self.hiding: list[tuple[str | None, str | None]] = []
         self.backgrounds: dict[str, Color] = {}
         for style in root.iter("style"):
-            for selectors, body in _RULE_RE.findall(style.text or ""):
+            for selectors, body in _RULE_RE.findall(_AT_BLOCK_RE.sub(" ", style.text or "")):
                 declarations = _declarations(body)
                 hides = bool(_HIDING_RE.search(declarations))
                 background = _background(declarations)
@@ -159,7 +166,7 @@ def remove_hidden(root: HtmlElement) -> list[str]:
             inside[id(element)] = element
     passages: list[str] = []
     for element in doomed:
-        text = " ".join(element.text_content().split())
+        text = " ".join(" ".join(element.itertext()).split())
         if text and len(passages) < _MAX_PASSAGES:
             passages.append(text[:_PASSAGE_CHARS])
         if element.getparent() is not None:
