@@ -33,6 +33,7 @@ from aria_desktop.domain.computer import (
 )
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
+from aria_desktop.domain.homeassistant import EntityState
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
@@ -556,4 +557,34 @@ class ThumbnailSink(Protocol):
 
     def save(self, png: bytes, *, label: str) -> str:
         """Store a thumbnail; returns its name ("" when thumbnails are off)."""
+        ...
+
+
+class HomeAssistantPort(Protocol):
+    """A Home Assistant instance over its REST API (``homeassistant/client.py``).
+
+    Failures raise ``HomeAssistantError`` subclasses: auth (401/403), unreachable, timeout,
+    ``EntityNotFoundError`` for an unknown entity id.
+    """
+
+    async def states(self) -> list[EntityState]:
+        """Every entity's state (areas left empty)."""
+        ...
+
+    async def state(self, entity_id: str) -> EntityState:
+        """One entity's state; ``EntityNotFoundError`` when there is no such entity."""
+        ...
+
+    async def entity_areas(self) -> dict[str, str]:
+        """Entity id -> the name of its area, for entities that are in one."""
+        ...
+
+    async def call_service(
+        self, domain: str, service: str, data: Mapping[str, Any]
+    ) -> list[EntityState]:
+        """Call ``domain.service`` with ``data``; the states it changed."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close the connections."""
         ...
