@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import stat
 import time
@@ -15,8 +16,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
 
 from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.routes import ROUTERS
 from aria_desktop.api.server import bind_socket
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain.errors import ApiAuthError, ApiBindError
@@ -89,6 +92,34 @@ async def test_state_changes_accept_no_form_or_text_bodies(api: Api, content_typ
 async def test_state_changes_never_accept_get(api: Api, path: str) -> None:
     response = await api.client.get(path)
     assert response.status_code == 405
+
+
+def _paths_and_methods() -> dict[str, set[str]]:
+    """Every route path (templates filled in) -> the methods it answers."""
+    routes = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
+    paths: dict[str, set[str]] = {}
+    for route in routes:
+        paths.setdefault(re.sub(r"\{[^}]+\}", "x1", route.path), set())
+    for path, methods in paths.items():
+        exact = [r for r in routes if r.path == path]
+        for route in exact or [r for r in routes if r.path_regex.match(path)]:
+            methods.update(route.methods or ())
+    return paths
+
+
+async def test_every_wrong_method_is_405_with_allow_even_beside_a_template(api: Api) -> None:
+    """``GET /memories/search`` once reached ``GET /memories/{id}`` and answered 404."""
+    checked = 0
+    for path, allowed in _paths_and_methods().items():
+        for method in {"GET", "POST", "PUT", "PATCH", "DELETE"} - allowed:
+            response = await api.client.request(method, path)
+            assert response.status_code == 405, (method, path, response.text)
+            assert response.headers["allow"] == ", ".join(sorted(allowed)), (method, path)
+            assert response.json()["error"]["code"] == "method_not_allowed"
+            checked += 1
+    assert checked > 100
+    search = await api.client.get("/api/v1/memories/search")
+    assert (search.status_code, search.headers["allow"]) == (405, "POST")
 
 
 async def _chunks(total: int, size: int = 64 * 1024) -> AsyncIterator[bytes]:
