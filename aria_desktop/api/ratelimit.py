@@ -75,8 +75,11 @@ class RateLimiter:
         return (1.0 - tokens) / self.rate_per_s
 
     def _prune(self, now: float) -> None:
-        """Forget buckets that have refilled completely (they would start full anyway); if
-        every bucket is in use, the oldest half goes (a client naming itself anew each time)."""
+        """Forget buckets that have refilled completely (they would start full anyway).
+
+        If every bucket is still in use, the oldest half goes (a client naming itself anew for
+        each request must not grow the table without bound).
+        """
         full_after_s = self.burst / self.rate_per_s
         for key, (_tokens, last) in list(self._state.items()):
             if now - last > full_after_s:
