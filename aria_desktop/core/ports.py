@@ -330,6 +330,10 @@ class SettingsService(Protocol):
         """Probe an Ollama server's ``/api/tags`` (never raises: failures are in the result)."""
         ...
 
+    async def check_homeassistant(self, url: str, token: str = "") -> ServerCheck:
+        """Reach Home Assistant's ``/api/`` with ``token`` ("" = the stored one); never raises."""
+        ...
+
     def secret_status(self, name: str) -> str:
         """Where a secret lives: keyring, file, env or missing."""
         ...

@@ -1,4 +1,4 @@
-"""First-run wizard behaviour: find Ollama, offer the cloud, pick hotkeys, save."""
+"""First-run wizard behaviour: find Ollama, offer cloud and Home Assistant, pick hotkeys."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ __all__ = ["WizardController"]
 
 _LOGGER = logging.getLogger(__name__)
 _LOCAL_OLLAMA = "http://127.0.0.1:11434"
-_SERVER_PAGE, _CLOUD_PAGE, _PERMISSIONS_PAGE, _HOTKEYS_PAGE = range(4)
+_SERVER_PAGE, _CLOUD_PAGE, _HA_PAGE, _PERMISSIONS_PAGE, _HOTKEYS_PAGE = range(5)
 
 
 class WizardController(QObject):
@@ -44,6 +44,7 @@ class WizardController(QObject):
             view = WizardView(self._icon)
             view.page_validator = self._validate_page
             view.test_button.clicked.connect(lambda: self.test(view.url.text().strip()))
+            view.ha_test_button.clicked.connect(self.test_homeassistant)
             view.accepted.connect(self._finish)
             view.rejected.connect(self._skip)
             self.view = view
@@ -58,6 +59,7 @@ class WizardController(QObject):
         configured = values.get("llm.ollama.url", _LOCAL_OLLAMA)
         view.url.setText(configured)
         view.model.setCurrentText(values.get("llm.ollama.model", ""))
+        view.ha_url.setText(values.get("homeassistant.url", ""))
         view.use_cloud.setChecked(
             "anthropic" in split_chains(values.get("llm.chains", "")).get("chat", [])
         )
@@ -96,6 +98,39 @@ class WizardController(QObject):
                 "Test."
             )
 
+    def test_homeassistant(self) -> None:
+        """Reach Home Assistant with the address and token typed (or the stored token)."""
+        view = self.view
+        assert view is not None
+        url = view.ha_url.text().strip()
+        view.ha_status.setText(f"Looking for Home Assistant at {url} …")
+        self.tasks.spawn(
+            self._test_homeassistant(url, view.ha_token.text()), name="aria-gui-wizard-ha"
+        )
+
+    async def _test_homeassistant(self, url: str, token: str) -> None:
+        assert self.view is not None
+        result = await self.services.check_homeassistant(url, token)
+        self.view.ha_status.setText(("Found it. " if result.ok else "") + result.message)
+
+    def _validate_homeassistant(self) -> bool:
+        """A valid address (or none); a pasted token goes to the keyring now."""
+        view = self.view
+        assert view is not None
+        url = view.ha_url.text().strip()
+        errors = self.services.check({"homeassistant.url": url})
+        if errors:
+            view.ha_status.setText(" ".join(errors.values()))
+            return False
+        if url and view.ha_token.text().strip():
+            try:
+                self.services.set_secret("homeassistant_token", view.ha_token.text().strip())
+            except AriaError as exc:
+                view.ha_status.setText(f"{exc.message} {exc.hint}".strip())
+                return False
+            view.ha_token.clear()
+        return True
+
     def _validate_page(self, page: int) -> bool:
         view = self.view
         assert view is not None
@@ -116,6 +151,8 @@ class WizardController(QObject):
                 view.cloud_error.setText(f"{exc.message} {exc.hint}".strip())
                 return False
             view.cloud_key.clear()
+        if page == _HA_PAGE and not self._validate_homeassistant():
+            return False
         if page == _HOTKEYS_PAGE:
             errors = self.services.check(self._hotkeys())
             if errors:
@@ -143,6 +180,7 @@ class WizardController(QObject):
             "llm.ollama.url": view.url.text().strip(),
             "llm.ollama.model": view.model.currentText().strip(),
             "llm.chains": join_chains(chains),
+            "homeassistant.url": view.ha_url.text().strip(),
             "gui.first_run_done": "true",
             **self._hotkeys(),
         }

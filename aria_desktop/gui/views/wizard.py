@@ -86,6 +86,7 @@ class WizardView(QWizard):
         layout.addWidget(self.cloud_error)
         layout.addStretch(1)
         self.addPage(cloud)
+        self.addPage(self._homeassistant_page())
 
         permissions = QWizardPage()
         permissions.setTitle("Microphone and computer control")
@@ -129,6 +130,36 @@ class WizardView(QWizard):
         self.finish_error.setStyleSheet("color: #b42318;")
         form.addRow(self.finish_error)
         self.addPage(keys)
+
+    def _homeassistant_page(self) -> QWizardPage:
+        page = QWizardPage()
+        page.setTitle("Home Assistant (optional)")
+        page.setSubTitle(
+            "ARIA can read your Home Assistant and switch things for you. Lights, media and "
+            "climate act at once; locks, alarms, garage doors and anything else wait for your "
+            "approval."
+        )
+        self.ha_url = QLineEdit()
+        self.ha_url.setObjectName("wizardHaUrl")
+        self.ha_url.setPlaceholderText("http://homeassistant.local:8123 (empty: skip)")
+        self.ha_token = QLineEdit()
+        self.ha_token.setEchoMode(QLineEdit.EchoMode.Password)
+        self.ha_token.setPlaceholderText("Long-lived access token (stored in the system keyring)")
+        self.ha_test_button = QPushButton("Test")
+        row = QHBoxLayout()
+        row.addWidget(self.ha_url, 1)
+        row.addWidget(self.ha_test_button)
+        form = QFormLayout()
+        form.addRow("Address", row)
+        form.addRow("Access token", self.ha_token)
+        self.ha_status = wrapped_label(
+            "Make the token in Home Assistant: your profile › Security › Long-lived access tokens."
+        )
+        layout = QVBoxLayout(page)
+        layout.addLayout(form)
+        layout.addWidget(self.ha_status)
+        layout.addStretch(1)
+        return page
 
     def validateCurrentPage(self) -> bool:
         """Ask the controller before moving on (so bad input is refused on its page)."""
