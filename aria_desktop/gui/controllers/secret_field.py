@@ -8,6 +8,7 @@ Anthropic API key and the Home Assistant token.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from PySide6.QtWidgets import QLabel, QLineEdit
 
@@ -17,10 +18,11 @@ from aria_desktop.domain.errors import AriaError
 __all__ = ["SecretField"]
 
 
+@dataclass(frozen=True, kw_only=True)
 class SecretField:
     """Store, remove and describe the secret ``name``.
 
-    Args:
+    Attributes:
         services: where secrets are kept.
         name: the secret's name (``anthropic_api_key``, ``homeassistant_token``).
         edit: the password field the user pastes into.
@@ -30,24 +32,13 @@ class SecretField:
         report: shows an error that belongs to no field.
     """
 
-    def __init__(
-        self,
-        services: SettingsService,
-        name: str,
-        *,
-        edit: QLineEdit,
-        error: QLabel,
-        status: QLabel,
-        wording: Mapping[str, str],
-        report: Callable[[str, str], None],
-    ) -> None:
-        self.services = services
-        self.name = name
-        self.edit = edit
-        self.error = error
-        self.status = status
-        self.wording = wording
-        self.report = report
+    services: SettingsService
+    name: str
+    edit: QLineEdit
+    error: QLabel
+    status: QLabel
+    wording: Mapping[str, str]
+    report: Callable[[str, str], None]
 
     def show_status(self) -> None:
         """Say where the secret lives (never its value)."""

@@ -120,31 +120,29 @@ class SettingsController(QObject):
                 "homeassistant": view.homeassistant_page,
             }.get(name, view.privacy_page)
             view.fill_section(page, infos, missing)
-        self.anthropic_key = SecretField(
-            self.services,
-            "anthropic_api_key",
-            edit=view.anthropic_key,
-            error=view.errors["secret.anthropic_api_key"],
-            status=view.key_status,
-            wording=_KEY_WORDING,
-            report=self._report,
+        self.anthropic_key, self.ha_token = (
+            SecretField(
+                services=self.services,
+                name=name,
+                edit=edit,
+                error=view.errors[f"secret.{name}"],
+                status=status,
+                wording=wording,
+                report=self._report,
+            )
+            for name, edit, status, wording in (
+                ("anthropic_api_key", view.anthropic_key, view.key_status, _KEY_WORDING),
+                ("homeassistant_token", view.ha_token, view.ha_token_status, _TOKEN_WORDING),
+            )
         )
-        self.ha_token = SecretField(
-            self.services,
-            "homeassistant_token",
-            edit=view.ha_token,
-            error=view.errors["secret.homeassistant_token"],
-            status=view.ha_token_status,
-            wording=_TOKEN_WORDING,
-            report=self._report,
-        )
+        cloud, token = self.anthropic_key, self.ha_token
         view.buttons.accepted.connect(self.save)
         view.buttons.rejected.connect(view.hide)
         view.test_button.clicked.connect(self.test_connection)
-        view.store_key_button.clicked.connect(lambda: self.anthropic_key.store())
-        view.remove_key_button.clicked.connect(lambda: self.anthropic_key.remove())
-        view.store_ha_token_button.clicked.connect(lambda: self.ha_token.store())
-        view.remove_ha_token_button.clicked.connect(lambda: self.ha_token.remove())
+        view.store_key_button.clicked.connect(cloud.store)
+        view.remove_key_button.clicked.connect(cloud.remove)
+        view.store_ha_token_button.clicked.connect(token.store)
+        view.remove_ha_token_button.clicked.connect(token.remove)
         view.ha_test_button.clicked.connect(self.test_homeassistant)
         view.show_token_button.toggled.connect(self._show_token)
         view.copy_token_button.clicked.connect(self._copy_token)

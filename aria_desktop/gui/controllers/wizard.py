@@ -6,6 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon, QKeySequence
+from PySide6.QtWidgets import QLabel, QLineEdit
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.errors import AriaError
@@ -122,13 +123,19 @@ class WizardController(QObject):
         if errors:
             view.ha_status.setText(" ".join(errors.values()))
             return False
-        if url and view.ha_token.text().strip():
-            try:
-                self.services.set_secret("homeassistant_token", view.ha_token.text().strip())
-            except AriaError as exc:
-                view.ha_status.setText(f"{exc.message} {exc.hint}".strip())
-                return False
-            view.ha_token.clear()
+        return not url or self._store_pasted("homeassistant_token", view.ha_token, view.ha_status)
+
+    def _store_pasted(self, name: str, edit: QLineEdit, problem: QLabel) -> bool:
+        """Put a pasted secret in the keyring (nothing pasted: nothing to do); False if refused."""
+        value = edit.text().strip()
+        if not value:
+            return True
+        try:
+            self.services.set_secret(name, value)
+        except AriaError as exc:
+            problem.setText(f"{exc.message} {exc.hint}".strip())
+            return False
+        edit.clear()
         return True
 
     def _validate_page(self, page: int) -> bool:
@@ -144,13 +151,9 @@ class WizardController(QObject):
             if errors:
                 view.server_status.setText(" ".join(errors.values()))
                 return False
-        if page == _CLOUD_PAGE and view.use_cloud.isChecked() and view.cloud_key.text().strip():
-            try:
-                self.services.set_secret("anthropic_api_key", view.cloud_key.text().strip())
-            except AriaError as exc:
-                view.cloud_error.setText(f"{exc.message} {exc.hint}".strip())
-                return False
-            view.cloud_key.clear()
+        cloud_key = view.cloud_key if view.use_cloud.isChecked() else None
+        if page == _CLOUD_PAGE and cloud_key is not None:
+            return self._store_pasted("anthropic_api_key", cloud_key, view.cloud_error)
         if page == _HA_PAGE and not self._validate_homeassistant():
             return False
         if page == _HOTKEYS_PAGE:

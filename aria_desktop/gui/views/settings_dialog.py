@@ -31,6 +31,7 @@ from aria_desktop.gui.views._widgets import (
     HOTKEYS,
     hotkey_edit,
     init_secondary_window,
+    secret_edit,
     wrapped_label,
 )
 
@@ -151,9 +152,7 @@ class SettingsDialogView(QDialog):
         self.model.setEditable(True)
         self.model.setMinimumWidth(260)
         self._field(form, "Model", "llm.ollama.model", self.model)
-        self.anthropic_key = QLineEdit()
-        self.anthropic_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.anthropic_key.setPlaceholderText("sk-ant-…  (stored in the system keyring)")
+        self.anthropic_key = secret_edit("sk-ant-…  (stored in the system keyring)")
         self.store_key_button = QPushButton("Store key")
         self.remove_key_button = QPushButton("Remove")
         key_widget = field_row(self.anthropic_key, self.store_key_button, self.remove_key_button)
@@ -228,10 +227,8 @@ class SettingsDialogView(QDialog):
         page = QWidget()
         column = QVBoxLayout(page)
         form = QFormLayout()
-        self.ha_token = QLineEdit()
+        self.ha_token = secret_edit("Long-lived access token (stored in the system keyring)")
         self.ha_token.setObjectName("haToken")
-        self.ha_token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.ha_token.setPlaceholderText("Long-lived access token (stored in the system keyring)")
         self.store_ha_token_button = QPushButton("Store token")
         self.remove_ha_token_button = QPushButton("Remove")
         token_row = field_row(

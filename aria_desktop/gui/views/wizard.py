@@ -23,6 +23,7 @@ from aria_desktop.gui.views._widgets import (
     HOTKEYS,
     hotkey_edit,
     init_secondary_window,
+    secret_edit,
     wrapped_label,
 )
 
@@ -75,9 +76,7 @@ class WizardView(QWizard):
             "ask Claude instead. The conversation then leaves your network."
         )
         self.use_cloud = QCheckBox("Use Claude when the local model cannot answer")
-        self.cloud_key = QLineEdit()
-        self.cloud_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.cloud_key.setPlaceholderText("Anthropic API key (stored in the system keyring)")
+        self.cloud_key = secret_edit("Anthropic API key (stored in the system keyring)")
         self.cloud_error = wrapped_label("")
         self.cloud_error.setStyleSheet("color: #b42318;")
         layout = QVBoxLayout(cloud)
@@ -140,15 +139,12 @@ class WizardView(QWizard):
             "approval."
         )
         self.ha_url = QLineEdit()
-        self.ha_url.setObjectName("wizardHaUrl")
-        self.ha_url.setPlaceholderText("http://homeassistant.local:8123 (empty: skip)")
-        self.ha_token = QLineEdit()
-        self.ha_token.setEchoMode(QLineEdit.EchoMode.Password)
-        self.ha_token.setPlaceholderText("Long-lived access token (stored in the system keyring)")
         self.ha_test_button = QPushButton("Test")
         row = QHBoxLayout()
         row.addWidget(self.ha_url, 1)
         row.addWidget(self.ha_test_button)
+        self.ha_url.setPlaceholderText("http://homeassistant.local:8123 (empty: skip)")
+        self.ha_token = secret_edit("Long-lived access token (stored in the system keyring)")
         form = QFormLayout()
         form.addRow("Address", row)
         form.addRow("Access token", self.ha_token)
