@@ -39,7 +39,7 @@ AREAS_TEMPLATE = (
     "{% for area in areas() %}"
     "{% set ns.rows = ns.rows + [[area_name(area), area_entities(area)]] %}"
     "{% endfor %}"
-    "{{ ns.rows | tojson }}"
+    "{{ ns.rows | to_json }}"
 )
 """Renders ``[[area name, [entity ids]], ...]`` (``area_entities`` includes device entities)."""
 
