@@ -19,10 +19,21 @@ from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["CLIENT_HEADER", "RateLimiter", "RouteClass", "client_key", "route_class"]
+__all__ = [
+    "CLIENT_HEADER",
+    "CLIENT_SCOPE_KEY",
+    "RateLimiter",
+    "RouteClass",
+    "client_key",
+    "route_class",
+]
 
 CLIENT_HEADER = b"x-aria-client"
 """The request header a program names itself with (ARIA's own clients send it)."""
+
+CLIENT_SCOPE_KEY = "aria.client"
+"""Where the security middleware leaves the client a request is counted for (routes read it
+to count event streams per client)."""
 
 RouteClass = Literal["health", "stream", "read", "write"]
 

@@ -22,8 +22,9 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from aria_desktop.api import ratelimit
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.ratelimit import CLIENT_HEADER, RateLimiter, client_key, route_class
+from aria_desktop.api.ratelimit import CLIENT_HEADER, RateLimiter
 from aria_desktop.api.token import TokenFile
 
 __all__ = ["HEALTH_PATH", "SecurityMiddleware", "error_body"]
@@ -218,13 +219,14 @@ class SecurityMiddleware:
                 return
         authorized = self._authorized(authorization)
         address = scope.get("client")
-        who = client_key(
+        who = ratelimit.client_key(
             authorized=authorized,
             name=seen.get(CLIENT_HEADER, b""),
             user_agent=seen.get(b"user-agent", b""),
             address=address[0] if address else "",
         )
-        kind = route_class(scope["method"], scope["path"])
+        scope[ratelimit.CLIENT_SCOPE_KEY] = who  # a stream counts against its client's share too
+        kind = ratelimit.route_class(scope["method"], scope["path"])
         wait_s = self.limiter.take(who, kind, self.clock())
         if wait_s > 0:
             await _send_error(

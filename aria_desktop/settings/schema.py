@@ -430,7 +430,7 @@ class ApiSettings:
         max_sse_streams: event streams open at once; more are refused with 503.
         sse_idle_timeout_s: an event stream with no event for this long is closed, seconds
             (clients reconnect).
-        rate_limit_per_s: sustained requests per second per client address.
+        rate_limit_per_s: sustained requests per second per client and route class.
         rate_limit_burst: requests a client may send at once above the sustained rate.
     """
 

@@ -5,6 +5,8 @@ handling."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import re
 import socket
@@ -191,8 +193,20 @@ async def test_100_streams_extras_refused_while_health_still_answers(api: Api) -
                 else:
                     assert response.headers["retry-after"]
                     await response.aclose()
-            assert statuses.count(200) == 32
-            assert set(statuses[32:]) <= {429, 503}
+            # One program gets 28 of the 32 slots; the rest are kept for other programs.
+            assert statuses.count(200) == 28
+            assert set(statuses[28:]) <= {429, 503}
+            assert api.server.app.streams.count == 28
+            tray = _as("tray", api)
+            for _ in range(5):
+                request = client.build_request("GET", "/api/v1/events", headers=tray)
+                response = await client.send(request, stream=True)
+                statuses.append(response.status_code)
+                if response.status_code == 200:
+                    opened.append(response)
+                else:
+                    await response.aclose()
+            assert statuses[100:] == [200, 200, 200, 200, 503]  # then the cap of 32 holds
             assert api.server.app.streams.count == 32
             async with httpx.AsyncClient(base_url=api.url, timeout=10) as probe:
                 for _ in range(50):
@@ -229,7 +243,7 @@ def _as(name: str, api: Api) -> dict[str, str]:
     return {**api.headers(), "X-Aria-Client": name}
 
 
-@pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=100)])
+@pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=115)])
 @pytest.mark.slow
 async def test_100_open_streams_starve_no_health_probe_or_cheap_read(api: Api) -> None:
     """The finding: with one program's 100 streams open, 119 of 200 health probes got 429.
@@ -260,6 +274,26 @@ async def test_100_open_streams_starve_no_health_probe_or_cheap_read(api: Api) -
         finally:
             for response in opened:
                 await response.aclose()
+
+
+@pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=4)])
+async def test_one_program_cannot_take_every_event_stream(api: Api) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        flood = [
+            await stack.enter_async_context(
+                api.client.stream("GET", "/api/v1/events", headers=_as("flood", api))
+            )
+            for _ in range(4)
+        ]
+        assert [r.status_code for r in flood] == [200, 200, 200, 503]
+        refused = json.loads(await flood[3].aread())["error"]
+        assert refused["code"] == "too_many_streams"
+        assert "already holds 3 of the 4" in refused["message"]
+        tray = await stack.enter_async_context(
+            api.client.stream("GET", "/api/v1/events", headers=_as("tray", api))
+        )
+        assert tray.status_code == 200
+        assert api.server.app.streams.count == 4
 
 
 @pytest.mark.parametrize(
