@@ -73,9 +73,17 @@ class HomeAssistantConfig:
 
 
 def service_decision(
-    domain: str, service: str, entity_ids: Iterable[str], immediate: frozenset[str]
+    domain: str,
+    service: str,
+    entity_ids: Iterable[str],
+    immediate: frozenset[str],
+    data_keys: Iterable[str] = (),
 ) -> PolicyDecision:
-    """Allow, confirm or deny ``domain.service`` on ``entity_ids`` (pure, deterministic)."""
+    """Allow, confirm or deny ``domain.service`` on ``entity_ids`` (pure, deterministic).
+
+    ``data_keys`` are the service data's keys: a target hidden there (``entity_id``,
+    ``area_id``...) is refused, since the policy could not see what it reaches.
+    """
     targets = list(entity_ids)
     bad = [e for e in targets if not ENTITY_ID_RE.match(e)]
     if not SLUG_RE.match(domain) or not SLUG_RE.match(service) or bad:
@@ -84,6 +92,14 @@ def service_decision(
             rule="homeassistant:malformed",
             reason="domain, service and entity ids must be Home Assistant names "
             "(light, turn_on, light.kitchen)",
+        )
+    hidden = sorted(_TARGET_KEYS.intersection(data_keys))
+    if hidden:
+        return PolicyDecision(
+            verdict="deny",
+            rule="homeassistant:hidden-target",
+            reason=f"service data may not target entities ({', '.join(hidden)}); "
+            "name them in entity_ids",
         )
     for name in (domain, *sorted({entity_domain(e) for e in targets})):
         if name in ALWAYS_CONFIRM_DOMAINS:
@@ -303,11 +319,13 @@ class HomeAssistantControl:
             if tool.name != CALL_TOOL:
                 return await inner(tool, call)
             args = call.arguments
+            data = args.get("data")
             return service_decision(
                 str(args.get("domain", "")),
                 str(args.get("service", "")),
                 [str(e) for e in args.get("entity_ids", ())],
                 self._immediate,
+                data_keys=data if isinstance(data, dict) else (),
             )
 
         return hook

@@ -18,8 +18,10 @@ from aria_desktop.core.homeassistant import (
     STATES_TOOL,
     HomeAssistantConfig,
     HomeAssistantControl,
+    service_decision,
 )
 from aria_desktop.core.tools import default_policy
+from aria_desktop.domain.chat import ToolCall
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
 from aria_desktop.domain.events import ActionConfirmRequest, ToolResultEvent
 from aria_desktop.homeassistant.client import HomeAssistantClient
@@ -251,8 +253,9 @@ async def test_targets_hidden_in_service_data_are_refused(
     core.model.script(tool_reply([(CALL_TOOL, call)]), text_reply("No."))
     events, _ = await core.turn("sneaky")
     status, output = _result(events)
-    assert status == "error"
-    assert output["error"] == "tool_arguments_invalid"
+    assert status == "denied"  # refused by the policy, before anyone is asked
+    assert "homeassistant:hidden-target" in output["message"]
+    assert not any(isinstance(e, ActionConfirmRequest) for e in events)
     assert hass.service_calls == []
 
 
@@ -269,3 +272,71 @@ async def test_wrong_token_reaches_the_model_as_a_clear_error(tmp_path: Path) ->
     assert status == "error"
     assert output["error"] == "homeassistant_auth_failed"
     assert "set-secret homeassistant_token" in output["hint"]
+
+
+_IMMEDIATE = frozenset({"light", "media_player", "lock"})  # "lock" here must still ask
+
+
+@pytest.mark.parametrize(
+    ("domain", "service", "targets", "data_keys", "verdict", "rule"),
+    [
+        ("light", "turn_on", ["light.a"], [], "allow", "homeassistant:immediate:light"),
+        ("light", "turn_on", [], ["brightness_pct"], "allow", "homeassistant:immediate:light"),
+        ("lock", "unlock", ["lock.a"], [], "confirm", "homeassistant:confirm:lock"),
+        (
+            "alarm_control_panel",
+            "alarm_disarm",
+            ["alarm_control_panel.a"],
+            [],
+            "confirm",
+            "homeassistant:confirm:alarm_control_panel",
+        ),
+        ("cover", "open_cover", ["cover.garage"], [], "confirm", "homeassistant:confirm:cover"),
+        (
+            "homeassistant",
+            "turn_on",
+            ["light.a"],
+            [],
+            "confirm",
+            "homeassistant:confirm:homeassistant",
+        ),
+        ("siren", "turn_on", ["siren.a"], [], "confirm", "homeassistant:not-immediate:siren"),
+        (
+            "media_player",
+            "play_media",
+            ["light.a", "switch.b"],
+            [],
+            "confirm",
+            "homeassistant:not-immediate:switch",
+        ),
+        ("light", "turn_on", [], ["area_id"], "deny", "homeassistant:hidden-target"),
+        ("light", "turn_on", ["light.a/../x"], [], "deny", "homeassistant:malformed"),
+        ("Light", "turn_on", ["light.a"], [], "deny", "homeassistant:malformed"),
+    ],
+)
+def test_service_decisions(
+    domain: str,
+    service: str,
+    targets: list[str],
+    data_keys: list[str],
+    verdict: str,
+    rule: str,
+) -> None:
+    immediate = _IMMEDIATE - {"lock"}  # what HomeAssistantControl keeps of such a setting
+    decision = service_decision(domain, service, targets, immediate, data_keys=data_keys)
+    assert (decision.verdict, decision.rule) == (verdict, rule)
+    assert decision.reason or verdict == "allow"
+
+
+async def test_a_lock_listed_as_immediate_still_asks(hass: FakeHomeAssistant) -> None:
+    """The settings refuse it; a config built in code cannot slip it through either."""
+    control = HomeAssistantControl(
+        HomeAssistantClient(hass.url, TOKEN),
+        HomeAssistantConfig(immediate_domains=frozenset({"lock", "light"})),
+    )
+    hook = control.policy_hook(default_policy)
+    tool = next(t for t in control.tools() if t.name == CALL_TOOL)
+    arguments: dict[str, Any] = {"domain": "lock", "service": "unlock", "entity_ids": ["lock.a"]}
+    decision = await hook(tool, ToolCall(id="c1", name=CALL_TOOL, arguments=arguments))
+    assert (decision.verdict, decision.rule) == ("confirm", "homeassistant:confirm:lock")
+    await control.aclose()
