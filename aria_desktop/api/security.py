@@ -218,16 +218,7 @@ class SecurityMiddleware:
                 await send({"type": "http.response.body", "body": b""})
                 return
         authorized = self._authorized(authorization)
-        address = scope.get("client")
-        who = ratelimit.client_key(
-            authorized=authorized,
-            name=seen.get(CLIENT_HEADER, b""),
-            user_agent=seen.get(b"user-agent", b""),
-            address=address[0] if address else "",
-        )
-        scope[ratelimit.CLIENT_SCOPE_KEY] = who  # a stream counts against its client's share too
-        kind = ratelimit.route_class(scope["method"], scope["path"])
-        wait_s = self.limiter.take(who, kind, self.clock())
+        wait_s = self._wait_s(scope, seen, authorized)
         if wait_s > 0:
             await _send_error(
                 send,
@@ -282,6 +273,22 @@ class SecurityMiddleware:
         if cors:
             send = _with_headers(send, cors)
         await self.app(scope, receive, send)
+
+    def _wait_s(self, scope: Scope, seen: dict[bytes, bytes], authorized: bool) -> float:
+        """0 when the request's client may make it now, else the seconds until it could.
+
+        The client is left in the scope too: its event streams count against its share.
+        """
+        address = scope.get("client")
+        who = ratelimit.client_key(
+            authorized=authorized,
+            name=seen.get(CLIENT_HEADER, b""),
+            user_agent=seen.get(b"user-agent", b""),
+            address=address[0] if address else "",
+        )
+        scope[ratelimit.CLIENT_SCOPE_KEY] = who
+        kind = ratelimit.route_class(scope["method"], scope["path"])
+        return self.limiter.take(who, kind, self.clock())
 
     async def _too_large(self, send: Send) -> None:
         await _send_error(
