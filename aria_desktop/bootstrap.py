@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.core.bus import EventBus
     from aria_desktop.core.computer import ComputerAgent, ComputerUse
+    from aria_desktop.core.homeassistant import HomeAssistantControl
     from aria_desktop.core.memory import MemoryConfig, MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import (
@@ -55,6 +56,7 @@ __all__ = [
     "build_app",
     "build_computer",
     "build_embedder",
+    "build_homeassistant",
     "build_memory",
     "build_router",
     "build_speech",
@@ -199,6 +201,7 @@ class App:
 
     computer: ComputerUse | None = None
     computer_agent: ComputerAgent | None = None
+    homeassistant: HomeAssistantControl | None = None
 
     async def aclose(self) -> None:
         """Stop voice and turns, close backends and the database (releasing the owner lock)."""
@@ -210,6 +213,8 @@ class App:
             await self.router.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
+            if self.homeassistant is not None:
+                await self.homeassistant.aclose()
         finally:
             await self.database.close()
 
@@ -252,11 +257,15 @@ async def build_app(
     router = build_router(settings)
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router)
+    homeassistant = build_homeassistant(settings)
+    policy = computer.policy_hook(default_policy)
+    if homeassistant is not None:
+        policy = homeassistant.policy_hook(policy)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
-        policy=computer.policy_hook(default_policy),
+        policy=policy,
         config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
     )
     embedder = build_embedder(settings)
@@ -268,6 +277,8 @@ async def build_app(
     install_web_tool(settings, orchestrator, api_ports=lambda: _api_port(database))
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
+    if homeassistant is not None:
+        homeassistant.install(orchestrator)
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -279,6 +290,7 @@ async def build_app(
         embedder=embedder,
         computer=computer,
         computer_agent=computer_agent,
+        homeassistant=homeassistant,
         settings_access=settings_access or FileSettingsAccess(),
     )
 
@@ -315,6 +327,27 @@ def install_web_tool(
     )
     config = config_from(FetchConfig, ws, policy=policy)
     orchestrator.tools.register(web_fetch_tool(WebFetcher(config)))
+
+
+def build_homeassistant(settings: Settings) -> HomeAssistantControl | None:
+    """Home Assistant control when ``homeassistant.url`` is set (nothing is contacted here)."""
+    ha = settings.homeassistant
+    if not ha.url:
+        return None
+    from aria_desktop import keystore
+    from aria_desktop.core.homeassistant import HomeAssistantConfig, HomeAssistantControl
+    from aria_desktop.homeassistant.client import HomeAssistantClient
+
+    client = HomeAssistantClient(
+        ha.url,
+        keystore.get_secret("homeassistant_token"),
+        timeout_s=ha.timeout_s,
+        verify_tls=ha.verify_tls,
+    )
+    config = HomeAssistantConfig(
+        immediate_domains=frozenset(ha.immediate_domains), max_results=ha.max_results
+    )
+    return HomeAssistantControl(client, config)
 
 
 # --- long-term memory ------------------------------------------------------------------------

@@ -468,3 +468,36 @@ class MonitorNotFoundError(ComputerError):
     """The monitor number asked for does not exist on this screen."""
 
     code = "monitor_not_found"
+
+
+# --- Home Assistant ---------------------------------------------------------------------------
+
+
+class HomeAssistantError(AriaError):
+    """Home Assistant refused or failed a request (or ARIA is not set up to reach it)."""
+
+    code = "homeassistant_error"
+
+
+class HomeAssistantAuthError(HomeAssistantError):
+    """Home Assistant answered 401/403: the long-lived access token is wrong or revoked."""
+
+    code = "homeassistant_auth_failed"
+
+
+class HomeAssistantUnreachableError(HomeAssistantError):
+    """Home Assistant could not be connected to at the configured URL."""
+
+    code = "homeassistant_unreachable"
+
+
+class HomeAssistantTimeoutError(HomeAssistantError):
+    """Home Assistant did not answer within ``homeassistant.timeout_s``."""
+
+    code = "homeassistant_timeout"
+
+
+class EntityNotFoundError(HomeAssistantError):
+    """No Home Assistant entity has the id asked for."""
+
+    code = "homeassistant_entity_not_found"

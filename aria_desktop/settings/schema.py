@@ -16,6 +16,7 @@ from types import MappingProxyType
 from aria_desktop import paths
 from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
+from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_web import WebSettings
 
 BACKEND_NAMES = ("ollama", "anthropic", "openai")
@@ -430,7 +431,7 @@ class ApiSettings:
         max_sse_streams: event streams open at once; more are refused with 503.
         sse_idle_timeout_s: an event stream with no event for this long is closed, seconds
             (clients reconnect).
-        rate_limit_per_s: sustained requests per second per client address.
+        rate_limit_per_s: sustained requests per second per client and route class.
         rate_limit_burst: requests a client may send at once above the sustained rate.
     """
 
@@ -596,6 +597,7 @@ class Settings:
     automations: AutomationsSettings = field(default_factory=AutomationsSettings)
     computer: ComputerSettings = field(default_factory=ComputerSettings)
     web: WebSettings = field(default_factory=WebSettings)
+    homeassistant: HomeAssistantSettings = field(default_factory=HomeAssistantSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep, PathId, StateDep
+from aria_desktop.api.deps import PREFIX, AssistantDep, ClientDep, PathId, StateDep
 from aria_desktop.api.schemas import (
     CancelIn,
     CancelOut,
@@ -91,11 +91,11 @@ def _reply(turn: TurnTranscript) -> ChatReply:
     summary="Ask ARIA (Server-Sent Events, or one JSON reply with stream=false)",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, {200: _CHAT_STREAM}),
 )
-async def chat(body: ChatIn, state: StateDep) -> Any:
+async def chat(body: ChatIn, state: StateDep, client: ClientDep) -> Any:
     assistant = state.assistant
     sub = assistant.subscribe()
     if body.stream:
-        state.admit_stream(sub)
+        state.admit_stream(sub, client)
     try:
         started = await assistant.start_turn(
             StartTurn(
