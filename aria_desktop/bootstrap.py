@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.core.bus import EventBus
     from aria_desktop.core.computer import ComputerAgent, ComputerUse
+    from aria_desktop.core.homeassistant import HomeAssistantControl
     from aria_desktop.core.memory import MemoryConfig, MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import (
@@ -55,6 +56,7 @@ __all__ = [
     "build_app",
     "build_computer",
     "build_embedder",
+    "build_homeassistant",
     "build_memory",
     "build_router",
     "build_speech",
@@ -64,6 +66,7 @@ __all__ = [
     "build_voice",
     "config_from",
     "database_path",
+    "install_web_tool",
     "open_audit_log",
     "open_memory",
 ]
@@ -198,6 +201,7 @@ class App:
 
     computer: ComputerUse | None = None
     computer_agent: ComputerAgent | None = None
+    homeassistant: HomeAssistantControl | None = None
 
     async def aclose(self) -> None:
         """Stop voice and turns, close backends and the database (releasing the owner lock)."""
@@ -209,6 +213,8 @@ class App:
             await self.router.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
+            if self.homeassistant is not None:
+                await self.homeassistant.aclose()
         finally:
             await self.database.close()
 
@@ -228,6 +234,7 @@ async def build_app(
         DatabaseOwnedError: another ARIA process owns the database.
         StorageError, SchemaTooNewError: the database cannot be opened for writing.
     """
+    from aria_desktop.bootstrap_hands import build_hands
     from aria_desktop.core.agent import AgentConfig
     from aria_desktop.core.computer import ComputerAgent
     from aria_desktop.core.orchestrator import Orchestrator
@@ -251,11 +258,15 @@ async def build_app(
     router = build_router(settings)
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router)
+    homeassistant = build_homeassistant(settings)
+    policy = computer.policy_hook(default_policy)
+    if homeassistant is not None:
+        policy = homeassistant.policy_hook(policy)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
-        policy=computer.policy_hook(default_policy),
+        policy=policy,
         config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
     )
     embedder = build_embedder(settings)
@@ -264,10 +275,11 @@ async def build_app(
     if pending:
         orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
     computer.install(orchestrator)
+    install_web_tool(settings, orchestrator, api_ports=lambda: _api_port(database))
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
-    from aria_desktop.bootstrap_hands import build_hands
-
+    if homeassistant is not None:
+        homeassistant.install(orchestrator)
     build_hands(settings).install(orchestrator)
     return App(
         settings=settings,
@@ -280,8 +292,64 @@ async def build_app(
         embedder=embedder,
         computer=computer,
         computer_agent=computer_agent,
+        homeassistant=homeassistant,
         settings_access=settings_access or FileSettingsAccess(),
     )
+
+
+def _api_port(database: Database) -> tuple[int, ...]:
+    """The port the running owner's API bound (from the owner lock), if it serves one yet."""
+    info = database.owner_lock.info if database.owner_lock is not None else None
+    return (info.port,) if info is not None and info.port else ()
+
+
+def install_web_tool(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    *,
+    api_ports: Callable[[], Iterable[int]] = tuple,
+) -> None:
+    """Register ``web_fetch`` (``[web]`` settings) unless it is switched off.
+
+    The fetcher never reaches ARIA's own API on this computer — the configured port and the
+    one the running API bound (``api_ports``) — whatever ``web.allow_hosts`` says; httpx,
+    trafilatura and pypdf load on the first fetch.
+    """
+    if not settings.web.enabled:
+        return
+    from aria_desktop.core.web import web_fetch_tool
+    from aria_desktop.web.addresses import AddressPolicy
+    from aria_desktop.web.fetcher import FetchConfig, WebFetcher
+
+    ws = settings.web
+    policy = AddressPolicy(
+        allow_hosts=ws.allow_hosts,
+        own_ports=frozenset({settings.api.port} - {0}),
+        live_ports=api_ports,
+    )
+    config = config_from(FetchConfig, ws, policy=policy)
+    orchestrator.tools.register(web_fetch_tool(WebFetcher(config)))
+
+
+def build_homeassistant(settings: Settings) -> HomeAssistantControl | None:
+    """Home Assistant control when ``homeassistant.url`` is set (nothing is contacted here)."""
+    ha = settings.homeassistant
+    if not ha.url:
+        return None
+    from aria_desktop import keystore
+    from aria_desktop.core.homeassistant import HomeAssistantConfig, HomeAssistantControl
+    from aria_desktop.homeassistant.client import HomeAssistantClient
+
+    client = HomeAssistantClient(
+        ha.url,
+        keystore.get_secret("homeassistant_token"),
+        timeout_s=ha.timeout_s,
+        verify_tls=ha.verify_tls,
+    )
+    config = HomeAssistantConfig(
+        immediate_domains=frozenset(ha.immediate_domains), max_results=ha.max_results
+    )
+    return HomeAssistantControl(client, config)
 
 
 # --- long-term memory ------------------------------------------------------------------------

@@ -59,6 +59,7 @@ SERVICE = paths.APP_NAME
 KNOWN_SECRETS: Mapping[str, tuple[str, ...]] = {
     "anthropic_api_key": ("ARIA_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"),
     "openai_api_key": ("ARIA_OPENAI_API_KEY", "OPENAI_API_KEY"),
+    "homeassistant_token": ("ARIA_HOMEASSISTANT_TOKEN",),
 }
 """Secret name -> environment variables that may carry it, in priority order."""
 

@@ -20,7 +20,13 @@ from aria_desktop.domain.errors import ConfigError, SecretStoreError
 
 KEY = "sk-ant-api03-TestKeyTestKeyTestKey0123456789"
 OTHER_KEY = "sk-ant-api03-OtherOtherOtherOther0123456789"
-ENV_NAMES = ("ARIA_ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY", "ARIA_OPENAI_API_KEY", "OPENAI_API_KEY")
+ENV_NAMES = (
+    "ARIA_ANTHROPIC_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "ARIA_OPENAI_API_KEY",
+    "OPENAI_API_KEY",
+    "ARIA_HOMEASSISTANT_TOKEN",
+)
 
 
 class MemoryKeyring(keyring.backend.KeyringBackend):
@@ -292,7 +298,7 @@ def test_unknown_secret_name() -> None:
     with pytest.raises(ConfigError) as info:
         keystore.get_secret("github_token")
     assert "anthropic_api_key" in info.value.hint
-    assert keystore.SECRET_NAMES == ("anthropic_api_key", "openai_api_key")
+    assert keystore.SECRET_NAMES == ("anthropic_api_key", "openai_api_key", "homeassistant_token")
 
 
 def test_empty_value_is_refused(memory: MemoryKeyring) -> None:

@@ -19,6 +19,7 @@ from fastapi.routing import APIRoute
 from aria_desktop.api.config import ApiConfig
 from aria_desktop.api.deps import ApiState
 from aria_desktop.api.errors import install_error_handlers
+from aria_desktop.api.methods import FixedPathMethods
 from aria_desktop.api.routes import ROUTERS
 from aria_desktop.api.schemas import HealthOut
 from aria_desktop.api.security import HEALTH_PATH, SecurityMiddleware
@@ -100,5 +101,11 @@ def create_app(
     routes = [route for router in ROUTERS for route in router.routes if isinstance(route, APIRoute)]
     install_error_handlers(app, routes)
     _install_openapi(app)
-    asgi = SecurityMiddleware(app, config=config, token=token, port=port, health_body=health_body)
+    asgi = SecurityMiddleware(
+        FixedPathMethods(app, routes),
+        config=config,
+        token=token,
+        port=port,
+        health_body=health_body,
+    )
     return ApiApp(asgi=asgi, fastapi=app, streams=streams)

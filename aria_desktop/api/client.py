@@ -14,6 +14,7 @@ first use, and the type-only imports below serve annotations (ARCHITECTURE.md: s
 from __future__ import annotations
 
 import asyncio
+import os
 import ssl
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
@@ -85,7 +86,12 @@ class ApiClient:
         self._token_file = token_file
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
-            headers={"Authorization": f"Bearer {token}"},
+            # Each ARIA process is its own client for the server's rate limits
+            # (api/ratelimit.py): the tray, a CLI command and a script never share a bucket.
+            headers={
+                "Authorization": f"Bearer {token}",
+                "X-Aria-Client": f"aria pid {os.getpid()}",
+            },
             timeout=timeout_s,
             verify=tls_verification(self.base_url),
             # An owner on this machine is reached directly: a proxy from the environment

@@ -25,10 +25,12 @@ class ApiConfig:
         max_body_bytes: largest request body, bytes (chunked bodies are counted as they arrive).
         max_header_bytes: largest total header size of a request, bytes.
         max_headers: most header lines a request may have.
-        max_sse_streams: event streams (``/events`` and streamed ``/chat``) open at once.
+        max_sse_streams: event streams (``/events`` and streamed ``/chat``) open at once; one
+            client may hold all but an eighth of them (``api/sse.py``).
         sse_idle_timeout_s: close a stream after this long without an event, seconds.
         sse_heartbeat_s: send a keep-alive comment after this long without an event, seconds.
-        rate_limit_per_s: sustained requests per second per client address.
+        rate_limit_per_s: sustained requests per second per client and route class
+            (``api/ratelimit.py``).
         rate_limit_burst: requests a client may make at once above that rate.
         graceful_timeout_s: how long a stop waits for requests in flight, seconds.
     """

@@ -15,10 +15,11 @@ from fastapi import Depends, Path, Request
 
 from aria_desktop.api.config import ApiConfig
 from aria_desktop.api.errors import TooManyStreamsError
+from aria_desktop.api.ratelimit import CLIENT_SCOPE_KEY
 from aria_desktop.api.sse import StreamRegistry
 from aria_desktop.core.ports import Assistant, EventSubscription
 
-__all__ = ["PREFIX", "ApiState", "AssistantDep", "PathId", "StateDep", "api_state"]
+__all__ = ["PREFIX", "ApiState", "AssistantDep", "ClientDep", "PathId", "StateDep", "api_state"]
 
 PREFIX = "/api/v1"
 """Every route but health lives under this path."""
@@ -43,10 +44,17 @@ class ApiState:
     streams: StreamRegistry
     health_body: bytes
 
-    def admit_stream(self, sub: EventSubscription) -> None:
-        """Count ``sub`` as an open stream (TooManyStreamsError, ``sub`` closed, when full)."""
-        if not self.streams.admit(sub):
-            raise TooManyStreamsError(self.config.max_sse_streams)
+    def admit_stream(self, sub: EventSubscription, client: str = "") -> None:
+        """Count ``sub`` as an open stream of ``client``.
+
+        Raises:
+            TooManyStreamsError: every slot, or the client's share, is taken (``sub`` closed).
+        """
+        if not self.streams.admit(sub, client):
+            mine = self.streams.held_by(client)
+            raise TooManyStreamsError(
+                self.config.max_sse_streams, held=mine if mine >= self.streams.per_client else None
+            )
 
 
 def _state_of(request: Request) -> ApiState:
@@ -67,5 +75,11 @@ async def _assistant(request: Request) -> Assistant:
     return _state_of(request).assistant
 
 
+async def _client(request: Request) -> str:
+    return str(request.scope.get(CLIENT_SCOPE_KEY, ""))
+
+
 StateDep = Annotated[ApiState, Depends(api_state)]
+ClientDep = Annotated[str, Depends(_client)]
+"""The requesting client as the rate limiter names it (its share of the event streams)."""
 AssistantDep = Annotated[Assistant, Depends(_assistant)]

@@ -92,10 +92,17 @@ class TooManyStreamsError(Exception):
 
     Args:
         limit: how many streams may be open at once.
+        held: how many the requesting client holds, when its share is what is used up.
     """
 
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"Too many event streams are open (limit {limit}).")
+    def __init__(self, limit: int, *, held: int | None = None) -> None:
+        if held is None:
+            super().__init__(f"Too many event streams are open (limit {limit}).")
+        else:
+            super().__init__(
+                f"This program already holds {held} of the {limit} event streams; the rest are "
+                "kept for other programs."
+            )
         self.limit = limit
 
 

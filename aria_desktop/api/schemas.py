@@ -670,7 +670,7 @@ class DoOut(BaseModel):
             "computer-action-start",
             "action-confirm-request",
             "computer-action-end",
-            "screen-text-flagged",
+            "untrusted-content-flagged",
             "computer-task-end",
         ]
     )

@@ -1,7 +1,8 @@
 """The API's front door: one ASGI middleware that checks every request before any route runs.
 
 In order: header limits (431), ``Host`` (DNS rebinding, 403), ``Origin`` (cross-site browser
-requests, 403; CORS for allowlisted origins), per-client rate limit (429 with ``Retry-After``),
+requests, 403; CORS for allowlisted origins), rate limits per client and route class
+(``api/ratelimit.py``; 429 with ``Retry-After``),
 the bearer token (401; ``/api/v1/health`` is the only open route, answered right
 here), the content type of
 state-changing requests (415: JSON only, so no HTML form can reach a route; the one exception
@@ -21,7 +22,9 @@ import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from aria_desktop.api import ratelimit
 from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.ratelimit import CLIENT_HEADER, RateLimiter
 from aria_desktop.api.token import TokenFile
 
 __all__ = ["HEALTH_PATH", "SecurityMiddleware", "error_body"]
@@ -36,14 +39,22 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 HEALTH_PATH = "/api/v1/health"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-_MAX_BUCKETS = 10_000
-_CORS_HEADERS = "authorization, content-type"
+_CORS_HEADERS = "authorization, content-type, x-aria-client"
 _CORS_METHODS = "GET, POST, PATCH, DELETE"
 _JSON = (b"application/json",)
 _WAV_PATHS = frozenset({"/api/v1/transcribe"})
 _WAV = (b"audio/wav", b"audio/x-wav", b"audio/wave")
 _CHECKED_HEADERS = frozenset(
-    {b"host", b"origin", b"authorization", b"content-type", b"content-length", b"transfer-encoding"}
+    {
+        b"host",
+        b"origin",
+        b"authorization",
+        b"content-type",
+        b"content-length",
+        b"transfer-encoding",
+        b"user-agent",
+        CLIENT_HEADER,
+    }
 )
 """The request headers the checks read (ASGI gives names in lower case)."""
 
@@ -107,33 +118,6 @@ def _host_allowed(host_header: str, port: int, allow_remote: bool) -> bool:
     return address.is_loopback or allow_remote
 
 
-class _Buckets:
-    """Token buckets per client address: ``rate_per_s`` sustained, ``burst`` at once."""
-
-    def __init__(self, rate_per_s: float, burst: int) -> None:
-        self.rate_per_s = rate_per_s
-        self.burst = float(burst)
-        self._state: dict[str, tuple[float, float]] = {}
-
-    def take(self, client: str, now: float) -> float:
-        """0 when the request may go ahead, else the seconds until it could."""
-        tokens, last = self._state.get(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate_per_s)
-        if tokens >= 1.0:
-            self._state[client] = (tokens - 1.0, now)
-            return 0.0
-        self._state[client] = (tokens, now)
-        if len(self._state) > _MAX_BUCKETS:
-            self._prune(now)
-        return (1.0 - tokens) / self.rate_per_s
-
-    def _prune(self, now: float) -> None:
-        full_after_s = self.burst / self.rate_per_s
-        for client, (_tokens, last) in list(self._state.items()):
-            if now - last > full_after_s:
-                del self._state[client]
-
-
 class _BodyTooLarge(Exception):
     pass
 
@@ -165,7 +149,7 @@ class SecurityMiddleware:
         self.port = port
         self.clock = clock
         self.origins = frozenset(origin.rstrip("/").lower() for origin in config.allowed_origins)
-        self.buckets = _Buckets(config.rate_limit_per_s, config.rate_limit_burst)
+        self.limiter = RateLimiter(config.rate_limit_per_s, config.rate_limit_burst)
         self._health_start: Message = {
             "type": "http.response.start",
             "status": 200,
@@ -233,8 +217,8 @@ class SecurityMiddleware:
                 )
                 await send({"type": "http.response.body", "body": b""})
                 return
-        client = scope.get("client")
-        wait_s = self.buckets.take(client[0] if client else "", self.clock())
+        authorized = self._authorized(authorization)
+        wait_s = self._wait_s(scope, seen, authorized)
         if wait_s > 0:
             await _send_error(
                 send,
@@ -250,7 +234,7 @@ class SecurityMiddleware:
             await send(self._health_start)
             await send(self._health_body)
             return
-        if scope["path"] != HEALTH_PATH and not self._authorized(authorization):
+        if scope["path"] != HEALTH_PATH and not authorized:
             await _send_error(
                 send,
                 401,
@@ -289,6 +273,22 @@ class SecurityMiddleware:
         if cors:
             send = _with_headers(send, cors)
         await self.app(scope, receive, send)
+
+    def _wait_s(self, scope: Scope, seen: dict[bytes, bytes], authorized: bool) -> float:
+        """0 when the request's client may make it now, else the seconds until it could.
+
+        The client is left in the scope too: its event streams count against its share.
+        """
+        address = scope.get("client")
+        who = ratelimit.client_key(
+            authorized=authorized,
+            name=seen.get(CLIENT_HEADER, b""),
+            user_agent=seen.get(b"user-agent", b""),
+            address=address[0] if address else "",
+        )
+        scope[ratelimit.CLIENT_SCOPE_KEY] = who
+        kind = ratelimit.route_class(scope["method"], scope["path"])
+        return self.limiter.take(who, kind, self.clock())
 
     async def _too_large(self, send: Send) -> None:
         await _send_error(

@@ -38,29 +38,48 @@ def frame(name: str, data: dict[str, Any]) -> bytes:
 
 
 class StreamRegistry:
-    """Open streams: at most ``limit`` at once; all closed at shutdown."""
+    """Open streams: at most ``limit`` at once, fewer for one client, all closed at shutdown.
+
+    One client (as the rate limiter names it, ``api/ratelimit.py``) may hold at most
+    :attr:`per_client` of the slots, so a program that opens streams in a loop leaves some for
+    the tray, the CLI and Home Assistant.
+    """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
+        self.per_client = limit - max(1, limit // 8) if limit > 1 else limit
         self.closing = False
-        self._open: set[EventSubscription] = set()
+        self._open: dict[EventSubscription, str] = {}
+        self._by_client: dict[str, int] = {}
 
     @property
     def count(self) -> int:
         """Streams open now."""
         return len(self._open)
 
-    def admit(self, sub: EventSubscription) -> bool:
+    def admit(self, sub: EventSubscription, client: str = "") -> bool:
         """Register a new stream's subscription; False (and closed) when full or stopping."""
-        if self.closing or len(self._open) >= self.limit:
+        held = self._by_client.get(client, 0)
+        if self.closing or len(self._open) >= self.limit or held >= self.per_client:
             sub.close()
             return False
-        self._open.add(sub)
+        self._open[sub] = client
+        self._by_client[client] = held + 1
         return True
+
+    def held_by(self, client: str) -> int:
+        """Streams ``client`` holds now."""
+        return self._by_client.get(client, 0)
 
     def release(self, sub: EventSubscription) -> None:
         """A stream ended."""
-        self._open.discard(sub)
+        client = self._open.pop(sub, None)
+        if client is not None:
+            left = self._by_client[client] - 1
+            if left:
+                self._by_client[client] = left
+            else:
+                del self._by_client[client]
         sub.close()
 
     def close_all(self) -> None:

@@ -48,7 +48,12 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_computer_bench(rounds=args.rounds)
         return 0
+    if name == "web":
+        from aria_desktop.bench.web import run_web_bench
+
+        await run_web_bench(rounds=args.rounds)
+        return 0
     raise AriaError(
         f"Unknown benchmark suite {name!r}.",
-        hint="Available: core, memory, voice, gui, api, computer, cli.",
+        hint="Available: core, memory, voice, gui, api, computer, cli, web.",
     )

@@ -115,9 +115,12 @@ async def _health_beside_open_streams(port: int, token: str, streams: int) -> li
     ) as client:
         opened: list[httpx.Response] = []
         try:
-            for _ in range(streams):
+            for number in range(streams):
+                # One program may hold only a share of the streams (api/sse.py): as many
+                # programs as streams, so every slot is taken.
+                named = {"X-Aria-Client": f"bench-{number}"}
                 response = await client.send(
-                    client.build_request("GET", "/api/v1/events"), stream=True
+                    client.build_request("GET", "/api/v1/events", headers=named), stream=True
                 )
                 opened.append(response)
             async with httpx.AsyncClient(base_url=url, timeout=10) as probe:

@@ -231,6 +231,32 @@ class LocalSettingsService:
         )
         return ServerCheck(url=url, ok=True, models=names, message=message, latency_ms=latency_ms)
 
+    async def check_homeassistant(self, url: str, token: str = "") -> ServerCheck:
+        """Reach Home Assistant's ``/api/`` with ``token`` (or the stored one)."""
+        from aria_desktop.homeassistant.client import HomeAssistantClient
+
+        url = url.strip().rstrip("/")
+        if not url.startswith(("http://", "https://")):
+            return ServerCheck(
+                url=url, ok=False, message="The address must start with http:// or https://."
+            )
+        secret = token.strip() or keystore.get_secret("homeassistant_token")
+        client = HomeAssistantClient(url, secret, timeout_s=_PROBE_TIMEOUT_S)
+        started = time.perf_counter()
+        try:
+            answer = await client.check()
+        except AriaError as exc:
+            return ServerCheck(url=url, ok=False, message=f"{exc.message} {exc.hint}".strip())
+        finally:
+            await client.aclose()
+        latency_ms = (time.perf_counter() - started) * 1000
+        return ServerCheck(
+            url=url,
+            ok=True,
+            message=f"Connected in {latency_ms:.0f} ms: {answer or 'API running.'}",
+            latency_ms=latency_ms,
+        )
+
     def secret_status(self, name: str) -> str:
         """Where a secret lives."""
         return keystore.secret_status(name)

@@ -74,6 +74,11 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
         "start-to-exit time of aria commands beside `python -c pass`",
         (_Option("--runs", "timed runs per command", default=5),),
     ),
+    (
+        "web",
+        "web_fetch against a bare GET; the injection scanner on a full tool result",
+        (_Option("--rounds", "timed runs per figure", default=20),),
+    ),
 )
 
 

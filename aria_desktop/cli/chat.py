@@ -68,6 +68,7 @@ class _ChatRenderer:
             RunEnd,
             ToolCallEvent,
             ToolResultEvent,
+            UntrustedContentFlagged,
         )
 
         self.transcript.add(event)
@@ -87,6 +88,9 @@ class _ChatRenderer:
             err(f"[tool {event.name} {args[:120]}]")
         elif isinstance(event, ToolResultEvent):
             err(f"[tool {event.name}: {event.status}]")
+        elif isinstance(event, UntrustedContentFlagged):
+            self._end_line()
+            err(f"[{event.warning()}]")
         elif isinstance(event, ErrorEvent):
             self._end_line()
             err(f"Error: {event.message}")

@@ -209,7 +209,7 @@ def _render(event: Event) -> None:
         ComputerTaskEnd,
         ComputerTaskStart,
         ErrorEvent,
-        ScreenTextFlagged,
+        UntrustedContentFlagged,
     )
 
     if isinstance(event, ComputerTaskStart):
@@ -221,8 +221,8 @@ def _render(event: Event) -> None:
         err(f"→ {event.summary}{verdict}")
     elif isinstance(event, ComputerActionEnd) and event.status != "ok":
         err(f"  {event.status}: {event.detail}")
-    elif isinstance(event, ScreenTextFlagged):
-        err(f"[warning: text on screen looks like instructions, ignored: {event.text[:80]!r}]")
+    elif isinstance(event, UntrustedContentFlagged):
+        err(f"[{event.warning()}]")
     elif isinstance(event, ErrorEvent):
         err(f"Error: {event.message}")
     elif isinstance(event, ComputerTaskEnd):

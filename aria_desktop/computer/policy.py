@@ -15,9 +15,11 @@ Order of the checks (the first that decides wins):
    listed that rule in ``overrides``, which turns the refusal into a confirmation;
 4. typing where the focused element is a password field is refused (accessibility answer when
    available; otherwise labels such as "Password" next to the target, or masked text);
-5. consequential actions (Send/Delete/Buy/Submit/Install/Accept-like targets, Enter in a
-   terminal, drags, closing windows) need the user's confirmation; everything else is
-   reversible and allowed (or confirmed too when ``confirm_level`` is ``all``).
+5. consequential actions need the user's confirmation: targets judged by what they commit
+   (``domain/consequence.py``: pay, order, book, send, sign, delete… in any wording), a label
+   ARIA cannot place (or Enter) on a checkout/payment page or in a mail compose window,
+   Enter in a terminal, drags, closing windows; everything else is reversible and allowed
+   (or confirmed too when ``confirm_level`` is ``all``).
 
 Coordinates of allowed actions are clamped away from the screen corners (pyautogui's
 fail-safe corners). A denial always names the rule that matched.
@@ -40,6 +42,7 @@ from aria_desktop.domain.computer import (
     Point,
     WindowInfo,
 )
+from aria_desktop.domain.consequence import Consequence, click_consequence, sensitive_context
 
 __all__ = [
     "CONFIRM_LEVELS",
@@ -48,7 +51,9 @@ __all__ = [
     "DenyRule",
     "PolicyConfig",
     "classify",
+    "explain",
     "is_terminal",
+    "judge_target",
     "looks_like_password_field",
 ]
 
@@ -106,14 +111,6 @@ _TERMINAL_RE = re.compile(
     re.IGNORECASE,
 )
 _ROOT_TITLE_RE = re.compile(r"(^|\s)root@|^root\b|#\s*$|\bsudo -i\b|\bsu -\B", re.IGNORECASE)
-_CONSEQUENTIAL_RE = re.compile(
-    r"\b(send|delete|remove|erase|destroy|trash|buy|purchase|pay|order|checkout|check out"
-    r"|submit|install|uninstall|update|upgrade|accept|agree|confirm|approve|allow|grant"
-    r"|authori[sz]e|transfer|publish|post|sign|format|reset|discard|overwrite|replace|empty"
-    r"|shut ?down|restart|reboot|log ?out|sign ?out|permanently|unsubscribe|deploy|merge"
-    r"|execute|run)\b",
-    re.IGNORECASE,
-)
 _PASSWORD_LABEL_RE = re.compile(
     r"pass(word|phrase|code|wd)|\bpin\b|\bcvv\b|\bcvc\b|security code|secret|kennwort"
     r"|mot de passe|contraseña",
@@ -194,6 +191,28 @@ def _normal_key(key: str) -> str:
     return key.strip().lower().replace("control", "ctrl").replace("_l", "").replace("_r", "")
 
 
+def _where(context: ActionContext) -> str:
+    """The sensitive context around the target (checkout, mail compose…), or ""."""
+    title = context.window.title if context.window is not None else ""
+    return sensitive_context(title, context.nearby_text)
+
+
+def judge_target(action: ComputerAction, context: ActionContext) -> Consequence:
+    """What the aimed-at control commits: the text on screen there, and what the caller called it.
+
+    Consequential if either says so (a model calling "Send" "the harmless button" does not
+    make it harmless); harmless when the text on screen (or the only label) is harmless.
+    """
+    labels = [label for label in (context.target_text, action.target) if label.strip()]
+    judged = [click_consequence(label) for label in labels]
+    for consequence in judged:
+        if consequence.verdict == "consequential":
+            return consequence
+    if judged and judged[0].verdict == "harmless":
+        return judged[0]
+    return Consequence("unsure", matched=labels[0][:80] if labels else "")
+
+
 def classify(action: ComputerAction, context: ActionContext) -> tuple[ActionClass, str]:
     """The action's class and why (a rule id such as ``consequential:target``)."""
     if action.kind in READ_ONLY_KINDS:
@@ -205,8 +224,10 @@ def classify(action: ComputerAction, context: ActionContext) -> tuple[ActionClas
             return "consequential", "consequential:enter-in-terminal"
         if any(combo <= keys for combo in _CONSEQUENTIAL_COMBOS):
             return "consequential", "consequential:key-combo"
-        if _CONSEQUENTIAL_RE.search(action.target):
+        if action.target and click_consequence(action.target).verdict == "consequential":
             return "consequential", "consequential:target"
+        if keys & _ENTER_KEYS and _where(context):
+            return "consequential", "consequential:context"
         return "reversible", "reversible"
     if action.kind == "type":
         if terminal and ("\n" in action.text or "\r" in action.text):
@@ -214,11 +235,37 @@ def classify(action: ComputerAction, context: ActionContext) -> tuple[ActionClas
         return "reversible", "reversible"
     if action.kind == "drag":
         return "consequential", "consequential:drag"
-    aimed_at = f"{context.target_text}\n{action.target}"
-    clicking = action.kind in {"click", "double_click", "right_click"}
-    if clicking and _CONSEQUENTIAL_RE.search(aimed_at):
-        return "consequential", "consequential:target"
+    if action.kind in {"click", "double_click", "right_click"}:
+        verdict = judge_target(action, context).verdict
+        if verdict == "consequential":
+            return "consequential", "consequential:target"
+        if verdict == "unsure" and action.kind != "right_click" and _where(context):
+            return "consequential", "consequential:context"
     return "reversible", "reversible"
+
+
+def explain(why: str, action: ComputerAction, context: ActionContext) -> str:
+    """Plain words for a consequential rule, naming what the target commits or the context."""
+    if why == "consequential:target":
+        consequence = judge_target(action, context)
+        if action.kind == "key":
+            consequence = click_consequence(action.target)
+        return f"{consequence.matched!r} commits {_COMMITS.get(consequence.commits, 'something')}"
+    if why == "consequential:context":
+        where = _where(context)
+        if action.kind == "key":
+            return f"Enter may submit the form in a {where} window"
+        return f"ARIA cannot tell what this control does in a {where} window"
+    return _REASONS.get(why, "this action may not be undoable")
+
+
+_COMMITS = {
+    "money": "money (paying, ordering, booking, subscribing or transferring)",
+    "sending": "words to other people (sending, posting, publishing or sharing)",
+    "agreement": "your agreement (signing, accepting, confirming or allowing)",
+    "deletion": "a loss (deleting, erasing, overwriting or cancelling)",
+    "system": "a change to the system (installing, unlocking, restarting or running)",
+}
 
 
 def _window_texts(window: WindowInfo) -> tuple[str, ...]:
@@ -337,7 +384,7 @@ class ComputerPolicy:
             return ComputerDecision(
                 verdict="confirm",
                 rule=why,
-                reason=_REASONS.get(why, "this action may not be undoable"),
+                reason=explain(why, action, context),
                 action_class=action_class,
                 action=clamped,
             )
@@ -367,7 +414,6 @@ class ComputerPolicy:
 
 
 _REASONS = {
-    "consequential:target": "the target looks like Send/Delete/Buy/Submit/Install/Accept",
     "consequential:enter-in-terminal": "Enter in a terminal runs a command",
     "consequential:key-combo": "this key combination deletes, sends or closes",
     "consequential:drag": "dragging can move or delete things",

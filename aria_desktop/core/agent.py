@@ -20,8 +20,10 @@ from typing import Any, Literal
 
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.confirm import ConfirmationBroker
+from aria_desktop.core.injection import scan_text
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
-from aria_desktop.core.tools import PolicyHook, Tool, ToolRegistry
+from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
+from aria_desktop.core.untrusted import ContentFlagger, ToolText, fence_tool_result
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -157,6 +159,24 @@ class _Turn:
     conversation_id: str
     backend: str | None
     user_saved: Awaitable[object] | None
+    flagged_by: str = ""
+    """The tool whose result the scanner flagged in this turn ("" while none was)."""
+
+
+ToolStatus = Literal["ok", "error", "denied"]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A finished call: the model's (fenced) view of its result and the user's (raw) view.
+
+    The raw view is what the tool-call record keeps (a repeated call is fenced again on its way
+    back); the fenced view is the tool message the model sees now and in later turns' history.
+    """
+
+    status: ToolStatus
+    output: str
+    shown: str
 
 
 class AgentLoop:
@@ -184,6 +204,7 @@ class AgentLoop:
         self._confirmations = confirmations
         self._config = config
         self._clock = clock
+        self._flagger = ContentFlagger(bus.publish)
 
     async def run(
         self,
@@ -198,7 +219,13 @@ class AgentLoop:
         turn = _Turn(
             run_id=run_id, conversation_id=conversation_id, backend=backend, user_saved=user_saved
         )
-        messages = list(prompt)
+        try:
+            return await self._run_steps(turn, list(prompt))
+        finally:
+            self._flagger.forget_run(run_id)
+
+    async def _run_steps(self, turn: _Turn, messages: list[ChatMessage]) -> AgentResult:
+        run_id, conversation_id = turn.run_id, turn.conversation_id
         result = AgentResult()
         for step in range(1, self._config.max_steps + 1):
             last = step == self._config.max_steps
@@ -351,9 +378,7 @@ class AgentLoop:
             )
         return joined(), calls, end
 
-    async def _run_tool(
-        self, turn: _Turn, call: ToolCall
-    ) -> tuple[Literal["ok", "error", "denied"], str]:
+    async def _run_tool(self, turn: _Turn, call: ToolCall) -> tuple[ToolStatus, str]:
         """Execute one call at most once: policy, confirmation, handler, audit, storage."""
         self._bus.publish(
             ToolCallEvent(
@@ -363,7 +388,7 @@ class AgentLoop:
         previous = await self._store.begin_tool_call(turn.conversation_id, call)
         if previous is not None:
             if previous.status == "pending":
-                status: Literal["ok", "error", "denied"] = "error"
+                status: ToolStatus = "error"
                 output = _error_payload(
                     ToolFailedError(
                         "An earlier attempt of this call did not finish; it is not run again.",
@@ -374,13 +399,13 @@ class AgentLoop:
                 status, output = previous.status, previous.result
             _LOGGER.info("Tool call %s already recorded (%s); not executed again", call.id, status)
             self._publish_result(turn, call, status, output, 0.0)
-            return status, output
+            return status, self._fence(turn, call.name, output, ()) if status == "ok" else output
 
         started = self._clock.monotonic()
-        status, output = await self._decide_and_execute(turn, call)
+        outcome = await self._decide_and_execute(turn, call)
         latency_ms = (self._clock.monotonic() - started) * 1000
         await self._store.finish_tool_call(
-            turn.conversation_id, call.id, status=status, result=output
+            turn.conversation_id, call.id, status=outcome.status, result=outcome.shown
         )
         await self._audit.append(
             "tool-result",
@@ -388,17 +413,15 @@ class AgentLoop:
                 "run_id": turn.run_id,
                 "call_id": call.id,
                 "tool": call.name,
-                "status": status,
+                "status": outcome.status,
                 "latency_ms": round(latency_ms, 3),
-                "result": output[:_AUDIT_VALUE_CHARS],
+                "result": outcome.shown[:_AUDIT_VALUE_CHARS],
             },
         )
-        self._publish_result(turn, call, status, output, latency_ms)
-        return status, output
+        self._publish_result(turn, call, outcome.status, outcome.shown, latency_ms)
+        return outcome.status, outcome.output
 
-    async def _decide_and_execute(
-        self, turn: _Turn, call: ToolCall
-    ) -> tuple[Literal["ok", "error", "denied"], str]:
+    async def _decide_and_execute(self, turn: _Turn, call: ToolCall) -> _Outcome:
         await self._audit.append(
             "tool-call",
             {
@@ -413,15 +436,16 @@ class AgentLoop:
             tool = self._tools.validate(call)
         except ToolError as exc:
             await self._audit_decision(turn, call, "deny", "invalid-call", exc.message)
-            return "error", _error_payload(exc)
-        decision = await self._policy(tool, call)
+            return _failed("error", exc)
+        decision = _after_flagged(turn, tool, await self._policy(tool, call))
         await self._audit_decision(turn, call, decision.verdict, decision.rule, decision.reason)
         if decision.verdict == "deny":
-            return "denied", _error_payload(
+            return _failed(
+                "denied",
                 ToolDeniedError(
                     f"Refused by the safety policy (rule {decision.rule})"
                     + (f": {decision.reason}" if decision.reason else ".")
-                )
+                ),
             )
         if decision.verdict == "confirm":
             outcome = await self._confirmations.request(
@@ -443,23 +467,39 @@ class AgentLoop:
             )
             if not outcome.approved:
                 why = "did not answer in time" if outcome.timed_out else "declined"
-                return "denied", _error_payload(ToolDeniedError(f"The user {why}."))
-        return await self._execute(tool, call)
+                return _failed("denied", ToolDeniedError(f"The user {why}."))
+        return await self._execute(turn, tool, call)
 
-    async def _execute(
-        self, tool: Tool, call: ToolCall
-    ) -> tuple[Literal["ok", "error", "denied"], str]:
+    async def _execute(self, turn: _Turn, tool: Tool, call: ToolCall) -> _Outcome:
         try:
             value = await tool.handler(call.arguments)
         except AriaError as exc:
-            return "error", _error_payload(exc)
+            return _failed("error", exc)
         except Exception as exc:
             _LOGGER.exception("Tool %s failed", call.name)
-            return "error", _error_payload(ToolFailedError(f"{call.name} failed: {exc}"))
-        output = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            return _failed("error", ToolFailedError(f"{call.name} failed: {exc}"))
+        hidden: tuple[str, ...] = ()
+        if isinstance(value, ToolText):
+            output, hidden = value.text, value.hidden
+        elif isinstance(value, str):
+            output = value
+        else:
+            output = json.dumps(value, ensure_ascii=False)
         if len(output) > _MAX_TOOL_RESULT_CHARS:
             output = output[:_MAX_TOOL_RESULT_CHARS] + "\n[truncated]"
-        return "ok", output
+        return _Outcome("ok", self._fence(turn, call.name, output, hidden), output)
+
+    def _fence(self, turn: _Turn, name: str, output: str, hidden: tuple[str, ...]) -> str:
+        """The one tool-result path: scan, flag to the user, fence for the model.
+
+        A flagged result marks the turn: every later call that is not read-only asks
+        (``_after_flagged``), whatever the model makes of the warning.
+        """
+        findings = scan_text(output, tool_names=self._tools.names(), hidden=hidden)
+        if findings:
+            turn.flagged_by = turn.flagged_by or name
+            self._flagger.flag(name, findings, turn.run_id)
+        return fence_tool_result(name, output, findings)
 
     async def _audit_decision(
         self, turn: _Turn, call: ToolCall, verdict: str, rule: str, reason: str
@@ -480,7 +520,7 @@ class AgentLoop:
         self,
         turn: _Turn,
         call: ToolCall,
-        status: Literal["ok", "error", "denied"],
+        status: ToolStatus,
         output: str,
         latency_ms: float,
     ) -> None:
@@ -494,6 +534,24 @@ class AgentLoop:
                 latency_ms=latency_ms,
             )
         )
+
+
+def _after_flagged(turn: _Turn, tool: Tool, decision: PolicyDecision) -> PolicyDecision:
+    """After a flagged result, nothing but read-only tools runs without asking in this turn."""
+    if turn.flagged_by and decision.verdict == "allow" and tool.permission != "read_only":
+        return PolicyDecision(
+            verdict="confirm",
+            rule="untrusted:flagged-content",
+            reason=f"a result of {turn.flagged_by} earlier in this turn looked like an attempt "
+            "to steer ARIA",
+        )
+    return decision
+
+
+def _failed(status: ToolStatus, exc: AriaError) -> _Outcome:
+    """A call that did not run (or failed): ARIA's own words, not fenced."""
+    payload = _error_payload(exc)
+    return _Outcome(status, payload, payload)
 
 
 def _error_payload(exc: AriaError) -> str:

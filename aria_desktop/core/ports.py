@@ -33,6 +33,7 @@ from aria_desktop.domain.computer import (
 )
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
+from aria_desktop.domain.homeassistant import EntityState
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
@@ -45,6 +46,7 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     NewMemory,
 )
+from aria_desktop.domain.web import WebPage
 
 
 class Clock(Protocol):
@@ -329,6 +331,10 @@ class SettingsService(Protocol):
         """Probe an Ollama server's ``/api/tags`` (never raises: failures are in the result)."""
         ...
 
+    async def check_homeassistant(self, url: str, token: str = "") -> ServerCheck:
+        """Reach Home Assistant's ``/api/`` with ``token`` ("" = the stored one); never raises."""
+        ...
+
     def secret_status(self, name: str) -> str:
         """Where a secret lives: keyring, file, env or missing."""
         ...
@@ -556,4 +562,46 @@ class ThumbnailSink(Protocol):
 
     def save(self, png: bytes, *, label: str) -> str:
         """Store a thumbnail; returns its name ("" when thumbnails are off)."""
+        ...
+
+
+class WebReader(Protocol):
+    """Fetches a web page as readable text (``web.fetcher.WebFetcher``).
+
+    Only http(s), never a loopback, private or link-local address unless the user allowed the
+    host, redirects re-checked, size and time capped (``ARCHITECTURE.md``, safety).
+    """
+
+    async def fetch(self, url: str) -> WebPage:
+        """The page at ``url``; ``WebFetchError``/``WebAddressRefusedError`` otherwise."""
+        ...
+
+
+class HomeAssistantPort(Protocol):
+    """A Home Assistant instance over its REST API (``homeassistant/client.py``).
+
+    Failures raise ``HomeAssistantError`` subclasses: auth (401/403), unreachable, timeout,
+    ``EntityNotFoundError`` for an unknown entity id.
+    """
+
+    async def states(self) -> list[EntityState]:
+        """Every entity's state (areas left empty)."""
+        ...
+
+    async def state(self, entity_id: str) -> EntityState:
+        """One entity's state; ``EntityNotFoundError`` when there is no such entity."""
+        ...
+
+    async def entity_areas(self) -> dict[str, str]:
+        """Entity id -> the name of its area, for entities that are in one."""
+        ...
+
+    async def call_service(
+        self, domain: str, service: str, data: Mapping[str, Any]
+    ) -> list[EntityState]:
+        """Call ``domain.service`` with ``data``; the states it changed."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close the connections."""
         ...

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from aria_desktop.doctor.api import check_api
 from aria_desktop.doctor.computer import check_computer, check_tesseract
 from aria_desktop.doctor.desktop import check_desktop_app, check_display
+from aria_desktop.doctor.homeassistant import check_homeassistant
 from aria_desktop.doctor.llm import check_backends
 from aria_desktop.doctor.result import CheckResult
 from aria_desktop.doctor.storage import (
@@ -61,5 +62,6 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("memory", lambda: check_memory(settings))
     await guarded("local API", lambda: asyncio.to_thread(check_api, settings))
     await guarded("computer use", lambda: asyncio.to_thread(check_computer, settings))
+    await guarded("home assistant", lambda: check_homeassistant(settings))
     await guarded("desktop app", lambda: asyncio.to_thread(check_desktop_app))
     return results

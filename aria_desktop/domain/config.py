@@ -30,7 +30,7 @@ class SettingInfo:
 
 @dataclass(frozen=True, kw_only=True)
 class ServerCheck:
-    """Outcome of testing an LLM server's address.
+    """Outcome of testing a server's address (a model server, Home Assistant).
 
     Attributes:
         url: the address tested.

@@ -236,6 +236,22 @@ class ToolFailedError(ToolError):
     code = "tool_failed"
 
 
+class WebFetchError(ToolError):
+    """A web page could not be fetched or read (network, status, type, size)."""
+
+    code = "web_fetch_failed"
+
+
+class WebAddressRefusedError(WebFetchError):
+    """The address is not one ARIA may fetch.
+
+    Not http(s), or a loopback, private, link-local or other non-public address that no
+    setting allows (or ARIA's own API).
+    """
+
+    code = "web_address_refused"
+
+
 class TurnDeadlineError(AriaError):
     """A turn ran past its deadline or its step budget."""
 
@@ -473,3 +489,36 @@ class ShellOffError(ToolError):
     """The shell tool is switched off (``tools.shell.enabled``)."""
 
     code = "shell_off"
+
+
+# --- Home Assistant ---------------------------------------------------------------------------
+
+
+class HomeAssistantError(AriaError):
+    """Home Assistant refused or failed a request (or ARIA is not set up to reach it)."""
+
+    code = "homeassistant_error"
+
+
+class HomeAssistantAuthError(HomeAssistantError):
+    """Home Assistant answered 401/403: the long-lived access token is wrong or revoked."""
+
+    code = "homeassistant_auth_failed"
+
+
+class HomeAssistantUnreachableError(HomeAssistantError):
+    """Home Assistant could not be connected to at the configured URL."""
+
+    code = "homeassistant_unreachable"
+
+
+class HomeAssistantTimeoutError(HomeAssistantError):
+    """Home Assistant did not answer within ``homeassistant.timeout_s``."""
+
+    code = "homeassistant_timeout"
+
+
+class EntityNotFoundError(HomeAssistantError):
+    """No Home Assistant entity has the id asked for."""
+
+    code = "homeassistant_entity_not_found"

@@ -561,12 +561,37 @@ class ComputerActionEnd(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ScreenTextFlagged(Event):
-    """Text on screen looks like instructions to the assistant (possible prompt injection).
+class UntrustedContentFlagged(Event):
+    """Untrusted content looks like it tries to steer the assistant (possible prompt injection).
 
-    It is only reported: screen text is data and never changes the policy.
+    One event per finding of the one injection scanner (``core/injection.py``), for every
+    tool result and for screen text. It is reported to the user and noted to the model; it
+    never grants anything: after it, the rest of the turn asks before acting.
+
+    Attributes:
+        source: where the content came from: the tool's name (``web_fetch``, ``screen_read``)
+            or ``screen`` (the task loop's and the CLI's look at the screen).
+        kind: ``instruction`` (reads like an order to an assistant), ``hidden`` (invisible
+            characters or hidden page text) or ``tool-call`` (a tool call look-alike).
+        text: the line or passage, shortened, invisible characters shown as ``<U+XXXX>``.
+        pattern: what matched.
     """
 
-    type: ClassVar[str] = "screen-text-flagged"
+    type: ClassVar[str] = "untrusted-content-flagged"
+    source: str
+    kind: str
     text: str
     pattern: str
+
+    def warning(self) -> str:
+        """The warning in plain words, the same in every front-end."""
+        what = {
+            "instruction": "looks like instructions to ARIA",
+            "hidden": "hides text a reader would not see",
+            "tool-call": "contains a tool-call look-alike",
+        }.get(self.kind, "looks suspicious")
+        where = "Text on the screen" if self.source == "screen" else f"Output of {self.source}"
+        return (
+            f"Warning: {where} {what} ({self.text[:80]!r}); ARIA ignores it and asks before "
+            "any further action in this turn"
+        )

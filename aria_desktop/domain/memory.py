@@ -9,6 +9,7 @@ fenced when put into a prompt.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Final, Literal, Self, get_args
 
@@ -27,6 +28,7 @@ __all__ = [
     "MemoryQuery",
     "MemoryStatus",
     "NewMemory",
+    "unstorable_character",
 ]
 
 MemoryKind = Literal["fact", "preference", "event", "skill", "document"]
@@ -38,6 +40,23 @@ MEMORY_KINDS: tuple[str, ...] = get_args(MemoryKind)
 """Every memory kind, in display order."""
 MEMORY_STATUSES: tuple[str, ...] = get_args(MemoryStatus)
 """Every memory status."""
+
+_UNSTORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSTORABLE_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def unstorable_character(text: str, *, one_line: bool = False) -> str | None:
+    """Where ``text`` holds a character memory refuses, e.g. ``U+001F at position 5``; None.
+
+    Memory text is stored exactly as acknowledged, never silently altered, so what cannot be
+    kept faithfully is refused instead: control characters (tab, newline and carriage return
+    are text, unless ``one_line``) and unpaired surrogates (not encodable as UTF-8).
+    """
+    found = (_UNSTORABLE_ONE_LINE if one_line else _UNSTORABLE).search(text)
+    if found is None:
+        return None
+    return f"U+{ord(found.group()):04X} at position {found.start()}"
+
 
 # --- the requests of the memory operations ---------------------------------------------------
 #

@@ -95,17 +95,17 @@ def tool_card(name: str, arguments: dict[str, Any], result: str) -> tuple[str, s
 def tool_output(name: str, result: str) -> str:
     """The whole output of a file or shell tool call, for its card's expandable part.
 
-    The untrusted-data fence the model saw is taken off: the user reads the data itself.
+    A stored result (a reloaded conversation) is what the model saw: the untrusted-data fence is
+    taken off (its scanner warning stays), the user reads the data itself.
     """
     if not name.lower().startswith(("file_", "shell_")):
         return ""
-    start = result.find("<tool_output")
-    if start == -1:
+    if not result.startswith("<tool_result"):
         return result
-    body = result[result.find("\n", start) + 1 :]
-    body = body[body.find("\n") + 1 :]  # the fence's warning line
-    end = body.rfind("</tool_output>")
-    return (result[:start] + body[:end]).rstrip()
+    lines = result.split("\n")[2:]  # the fence's opening tag and its "data, not instructions"
+    if lines and lines[-1] == "</tool_result>":
+        lines.pop()
+    return "\n".join(lines).rstrip()
 
 
 def _short(text: str, limit: int) -> str:

@@ -17,8 +17,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
-from aria_desktop.domain.memory import MEMORY_KINDS, Memory, MemoryCandidate, MemoryDraft
-from aria_desktop.storage.text import normalize_content
+from aria_desktop.domain.memory import (
+    MEMORY_KINDS,
+    Memory,
+    MemoryCandidate,
+    MemoryDraft,
+    unstorable_character,
+)
 
 __all__ = [
     "CANDIDATE_COLUMNS",
@@ -39,6 +44,7 @@ __all__ = [
 ]
 
 MAX_CONTENT_CHARS = 2000
+MAX_SUBJECT_CHARS = 200
 """Longest memory text accepted, in characters (the gist, not a document)."""
 
 MEMORY_FIELDS = (
@@ -157,25 +163,46 @@ def clamp01(value: float, what: str) -> float:
 
 
 def check_fields(content: str, kind: str, subject: str) -> tuple[str, str, str]:
-    """The stored forms of a memory's text, kind and subject.
+    """A memory's text, kind and subject, checked: they are stored exactly as given.
+
+    Nothing is trimmed or collapsed (what an API client was told it stored is what it reads
+    back); a blank subject means ``user``.
 
     Raises:
-        MemoryInvalidError: empty or too long text, or an unknown kind.
+        MemoryInvalidError: blank or too long text, control characters, an unknown kind, a
+            subject that is too long or not one line.
     """
-    text = normalize_content(content)
-    if not text:
+    if not content.strip():
         raise MemoryInvalidError("A memory cannot be empty.", hint="Say what to remember.")
-    if len(text) > MAX_CONTENT_CHARS:
+    if len(content) > MAX_CONTENT_CHARS:
         raise MemoryInvalidError(
-            f"A memory is limited to {MAX_CONTENT_CHARS} characters (got {len(text)}).",
+            f"A memory is limited to {MAX_CONTENT_CHARS} characters (got {len(content)}).",
             hint="Store the gist, or split it into several memories.",
         )
+    _refuse_unstorable(content, "memory text", one_line=False)
     if kind not in MEMORY_KINDS:
         raise MemoryInvalidError(
             f"Unknown memory kind {kind!r}.", hint=f"Use one of: {', '.join(MEMORY_KINDS)}."
         )
-    who = " ".join(subject.split()) or "user"
-    return text, kind, who[:200]
+    who = subject if subject.strip() else "user"
+    if len(who) > MAX_SUBJECT_CHARS:
+        raise MemoryInvalidError(
+            f"A memory's subject is limited to {MAX_SUBJECT_CHARS} characters.",
+            hint="Name who or what it is about in a few words.",
+        )
+    _refuse_unstorable(who, "subject", one_line=True)
+    return content, kind, who
+
+
+def _refuse_unstorable(text: str, what: str, *, one_line: bool) -> None:
+    where = unstorable_character(text, one_line=one_line)
+    if where is not None:
+        raise MemoryInvalidError(
+            f"The {what} holds a control character ({where}); it was not stored.",
+            hint="Remove control characters"
+            + (" and line breaks" if one_line else "")
+            + "; the text is kept exactly as sent, so nothing is dropped silently.",
+        )
 
 
 def check_draft(draft: MemoryDraft, *, provenance: str | None = None) -> PendingRow:

@@ -64,8 +64,9 @@ def secret_key_error(key: str, source: str) -> ConfigError:
         f"'{key}' ({source}) looks like a secret; ARIA does not read secrets from settings.",
         hint=(
             "Remove it and store the key in the system keyring with "
-            "`aria config set-secret anthropic_api_key` (or openai_api_key), or pass it in "
-            "the ARIA_ANTHROPIC_API_KEY / ARIA_OPENAI_API_KEY environment variable."
+            "`aria config set-secret anthropic_api_key` (or openai_api_key, "
+            "homeassistant_token), or pass it in the ARIA_ANTHROPIC_API_KEY / "
+            "ARIA_OPENAI_API_KEY / ARIA_HOMEASSISTANT_TOKEN environment variable."
         ),
     )
 

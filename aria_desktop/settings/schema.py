@@ -16,7 +16,9 @@ from types import MappingProxyType
 from aria_desktop import paths
 from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
+from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_tools import ToolsSettings
+from aria_desktop.settings.schema_web import WebSettings
 
 BACKEND_NAMES = ("ollama", "anthropic", "openai")
 """Backends a fallback chain may name."""
@@ -430,7 +432,7 @@ class ApiSettings:
         max_sse_streams: event streams open at once; more are refused with 503.
         sse_idle_timeout_s: an event stream with no event for this long is closed, seconds
             (clients reconnect).
-        rate_limit_per_s: sustained requests per second per client address.
+        rate_limit_per_s: sustained requests per second per client and route class.
         rate_limit_burst: requests a client may send at once above the sustained rate.
     """
 
@@ -596,6 +598,8 @@ class Settings:
     automations: AutomationsSettings = field(default_factory=AutomationsSettings)
     computer: ComputerSettings = field(default_factory=ComputerSettings)
     tools: ToolsSettings = field(default_factory=ToolsSettings)
+    web: WebSettings = field(default_factory=WebSettings)
+    homeassistant: HomeAssistantSettings = field(default_factory=HomeAssistantSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

@@ -38,7 +38,11 @@ _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 
 
 def normalize_content(text: str) -> str:
-    """Collapse whitespace: the stored form of text, so spacing never makes two rows differ."""
+    """Collapse whitespace, for comparing texts whose spacing should not matter.
+
+    Not a stored form: memory keeps text exactly as acknowledged (``memory/rows.py``), and
+    spacing is ignored where it must be by :func:`content_hash`.
+    """
     return " ".join(text.split())
 
 

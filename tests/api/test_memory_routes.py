@@ -159,3 +159,74 @@ async def test_api_client_follows_a_rotated_token_from_its_token_file(api: Api) 
         assert [m.content for m in await follows.list_memories()] == ["Before the rotation"]
         with pytest.raises(ApiAuthError):
             await fixed.list_memories()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "  leading and trailing spaces  ",
+        "two  spaces,\ttab,\nnewline,\r\nCRLF and a final newline\n",
+        "line separator\u2028and NBSP\u00a0and zero-width\u200bjoiner\u200d👍🏽",
+        'quotes " \' and backslash \\ and <b>markup</b> & NEAR(" OR *',
+    ],
+)
+async def test_acknowledged_memory_text_reads_back_exactly(api: Api, content: str) -> None:
+    created = await api.client.post("/api/v1/memories", json={"content": content})
+    assert created.status_code == 201, created.text
+    assert created.json()["content"] == content
+    again = await api.client.get(f"/api/v1/memories/{created.json()['id']}")
+    assert again.json()["content"] == content
+    patched = await api.client.patch(
+        f"/api/v1/memories/{created.json()['id']}", json={"content": content + " (edited)"}
+    )
+    assert patched.json()["content"] == content + " (edited)"
+
+
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        ("ends in a unit separator\x1f", "U+001F at position 24"),
+        ("a NUL \x00 inside", "U+0000 at position 6"),
+        ("escape \x1b[31mred", "U+001B at position 7"),
+        ("delete \x7f", "U+007F at position 7"),
+        ("next line \x85 (C1)", "U+0085 at position 10"),
+    ],
+)
+async def test_memory_text_with_control_characters_is_refused_not_altered(
+    api: Api, content: str, where: str
+) -> None:
+    response = await api.client.post("/api/v1/memories", json={"content": content})
+    assert response.status_code == 422
+    error = response.json()["error"]
+    assert error["code"] == "memory_invalid"
+    assert where in error["message"]
+    assert error["hint"]
+    assert (await api.client.get("/api/v1/memories")).json() == []
+    created = await api.client.post("/api/v1/memories", json={"content": "a clean memory"})
+    patched = await api.client.patch(
+        f"/api/v1/memories/{created.json()['id']}", json={"content": content}
+    )
+    assert patched.status_code == 422
+    read = await api.client.get(f"/api/v1/memories/{created.json()['id']}")
+    assert read.json()["content"] == "a clean memory"
+
+
+async def test_memory_subject_is_one_line_and_kept_exactly(api: Api) -> None:
+    kept = await api.client.post(
+        "/api/v1/memories", json={"content": "likes tea", "subject": " Dana  Smith"}
+    )
+    assert kept.json()["subject"] == " Dana  Smith"
+    refused = await api.client.post(
+        "/api/v1/memories", json={"content": "likes coffee", "subject": "Dana\nSmith"}
+    )
+    assert refused.status_code == 422
+    assert "subject" in refused.json()["error"]["message"]
+
+
+async def test_unpaired_surrogate_is_refused_with_a_clear_error(api: Api) -> None:
+    body = b'{"content": "broken \\ud800 half"}'
+    response = await api.client.post(
+        "/api/v1/memories", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] in ("memory_invalid", "invalid_request")

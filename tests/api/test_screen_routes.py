@@ -271,6 +271,20 @@ async def test_an_unanswered_confirmation_is_a_denial_and_nothing_is_clicked(
     assert app.clicks(mark) == []
 
 
+async def test_a_click_that_commits_money_asks_whatever_its_wording(
+    screen_api: ScreenApi, app: TargetApp
+) -> None:
+    client = screen_api.client
+    await client.put(f"{P}/computer/control", json={"enabled": True})
+    app.command("banner", "banner-shown", text="Continue to payment")
+    async with EventReader(client, "action-confirm-request") as events:
+        click = await client.post(f"{P}/screen/click", json={"text": "Continue to payment"})
+        request = await events.wait_for("action-confirm-request")
+    assert "commits money" in request["reason"]
+    assert click.json()["status"] == "denied"
+    assert click.json()["rule"] == "consequential:target"
+
+
 async def test_do_runs_a_task_in_the_background_and_reports_on_events(
     screen_api: ScreenApi, app: TargetApp, ollama: FakeOllama
 ) -> None:

@@ -5,7 +5,10 @@ handling."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import re
 import socket
 import stat
 import time
@@ -15,8 +18,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
 
 from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.ratelimit import RateLimiter, route_class
+from aria_desktop.api.routes import ROUTERS
 from aria_desktop.api.server import bind_socket
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain.errors import ApiAuthError, ApiBindError
@@ -91,6 +97,34 @@ async def test_state_changes_never_accept_get(api: Api, path: str) -> None:
     assert response.status_code == 405
 
 
+def _paths_and_methods() -> dict[str, set[str]]:
+    """Every route path (templates filled in) -> the methods it answers."""
+    routes = [r for router in ROUTERS for r in router.routes if isinstance(r, APIRoute)]
+    paths: dict[str, set[str]] = {}
+    for route in routes:
+        paths.setdefault(re.sub(r"\{[^}]+\}", "x1", route.path), set())
+    for path, methods in paths.items():
+        exact = [r for r in routes if r.path == path]
+        for route in exact or [r for r in routes if r.path_regex.match(path)]:
+            methods.update(route.methods or ())
+    return paths
+
+
+async def test_every_wrong_method_is_405_with_allow_even_beside_a_template(api: Api) -> None:
+    """``GET /memories/search`` once reached ``GET /memories/{id}`` and answered 404."""
+    checked = 0
+    for path, allowed in _paths_and_methods().items():
+        for method in {"GET", "POST", "PUT", "PATCH", "DELETE"} - allowed:
+            response = await api.client.request(method, path)
+            assert response.status_code == 405, (method, path, response.text)
+            assert response.headers["allow"] == ", ".join(sorted(allowed)), (method, path)
+            assert response.json()["error"]["code"] == "method_not_allowed"
+            checked += 1
+    assert checked > 100
+    search = await api.client.get("/api/v1/memories/search")
+    assert (search.status_code, search.headers["allow"]) == (405, "POST")
+
+
 async def _chunks(total: int, size: int = 64 * 1024) -> AsyncIterator[bytes]:
     sent = 0
     while sent < total:
@@ -159,8 +193,20 @@ async def test_100_streams_extras_refused_while_health_still_answers(api: Api) -
                 else:
                     assert response.headers["retry-after"]
                     await response.aclose()
-            assert statuses.count(200) == 32
-            assert set(statuses[32:]) <= {429, 503}
+            # One program gets 28 of the 32 slots; the rest are kept for other programs.
+            assert statuses.count(200) == 28
+            assert set(statuses[28:]) <= {429, 503}
+            assert api.server.app.streams.count == 28
+            tray = _as("tray", api)
+            for _ in range(5):
+                request = client.build_request("GET", "/api/v1/events", headers=tray)
+                response = await client.send(request, stream=True)
+                statuses.append(response.status_code)
+                if response.status_code == 200:
+                    opened.append(response)
+                else:
+                    await response.aclose()
+            assert statuses[100:] == [200, 200, 200, 200, 503]  # then the cap of 32 holds
             assert api.server.app.streams.count == 32
             async with httpx.AsyncClient(base_url=api.url, timeout=10) as probe:
                 for _ in range(50):
@@ -190,6 +236,125 @@ async def test_rate_limit_answers_429_with_retry_after(api: Api) -> None:
     assert (await api.client.get("/api/v1/state")).status_code == 429
     now[0] += 0.2
     assert (await api.client.get("/api/v1/state")).status_code == 200
+
+
+def _as(name: str, api: Api) -> dict[str, str]:
+    """Headers of an authenticated program that names itself ``name``."""
+    return {**api.headers(), "X-Aria-Client": name}
+
+
+@pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=115)])
+@pytest.mark.slow
+async def test_100_open_streams_starve_no_health_probe_or_cheap_read(api: Api) -> None:
+    """The finding: with one program's 100 streams open, 119 of 200 health probes got 429.
+
+    Default limits (50/s, burst 200); streams, health and reads are counted in separate
+    buckets, and per client.
+    """
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=0)
+    async with httpx.AsyncClient(
+        base_url=api.url, headers=_as("flooder", api), limits=limits, timeout=10
+    ) as flooder:
+        opened: list[httpx.Response] = []
+        try:
+            for _ in range(100):
+                request = flooder.build_request("GET", "/api/v1/events")
+                opened.append(await flooder.send(request, stream=True))
+            assert [r.status_code for r in opened] == [200] * 100
+            async with httpx.AsyncClient(base_url=api.url, timeout=10) as probe:
+                health = [(await probe.get("/api/v1/health")).status_code for _ in range(200)]
+            assert health == [200] * 200
+            tray = _as("tray", api)
+            reads = [
+                (await api.client.get("/api/v1/state", headers=tray)).status_code
+                for _ in range(200)
+            ]
+            assert reads == [200] * 200
+            assert api.server.app.streams.count == 100
+        finally:
+            for response in opened:
+                await response.aclose()
+
+
+@pytest.mark.parametrize("api_config", [ApiConfig(port=0, max_sse_streams=4)])
+async def test_one_program_cannot_take_every_event_stream(api: Api) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        flood = [
+            await stack.enter_async_context(
+                api.client.stream("GET", "/api/v1/events", headers=_as("flood", api))
+            )
+            for _ in range(4)
+        ]
+        assert [r.status_code for r in flood] == [200, 200, 200, 503]
+        refused = json.loads(await flood[3].aread())["error"]
+        assert refused["code"] == "too_many_streams"
+        assert "already holds 3 of the 4" in refused["message"]
+        tray = await stack.enter_async_context(
+            api.client.stream("GET", "/api/v1/events", headers=_as("tray", api))
+        )
+        assert tray.status_code == 200
+        assert api.server.app.streams.count == 4
+
+
+@pytest.mark.parametrize(
+    "api_config", [ApiConfig(port=0, rate_limit_per_s=1.0, rate_limit_burst=5)]
+)
+async def test_only_the_misbehaving_client_is_limited(api: Api) -> None:
+    now = [time.monotonic()]
+    api.server.app.asgi.clock = lambda: now[0]
+    flood, tray = _as("flood", api), _as("tray", api)
+    statuses = [
+        (await api.client.get("/api/v1/state", headers=flood)).status_code for _ in range(6)
+    ]
+    assert statuses == [200] * 5 + [429]
+    # The same program's health probes and writes are other route classes...
+    assert (await api.client.get("/api/v1/health", headers=flood)).status_code == 200
+    stop = await api.client.post("/api/v1/turns/cancel", headers=flood, json={})
+    assert stop.status_code != 429
+    # ...and another program (another name, or none: its User-Agent) is not limited at all.
+    for _ in range(5):
+        assert (await api.client.get("/api/v1/state", headers=tray)).status_code == 200
+        assert (await api.client.get("/api/v1/state")).status_code == 200
+    assert (await api.client.get("/api/v1/state", headers=flood)).status_code == 429
+
+
+@pytest.mark.parametrize(
+    "api_config", [ApiConfig(port=0, rate_limit_per_s=1.0, rate_limit_burst=5)]
+)
+async def test_requests_without_a_valid_token_are_limited_per_address(api: Api) -> None:
+    now = [time.monotonic()]
+    api.server.app.asgi.clock = lambda: now[0]
+    async with httpx.AsyncClient(base_url=api.url) as anonymous:
+        statuses = []
+        for number in range(6):
+            # Naming itself anew each time does not help a client without the token.
+            headers = {"Authorization": "Bearer wrong", "X-Aria-Client": f"c{number}"}
+            statuses.append((await anonymous.get("/api/v1/state", headers=headers)).status_code)
+    assert statuses == [401] * 5 + [429]
+    assert (await api.client.get("/api/v1/state", headers=_as("tray", api))).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kind"),
+    [
+        ("GET", "/api/v1/health", "health"),
+        ("POST", "/api/v1/health", "write"),
+        ("GET", "/api/v1/events", "stream"),
+        ("GET", "/api/v1/state", "read"),
+        ("HEAD", "/api/v1/memories", "read"),
+        ("POST", "/api/v1/memories/search", "write"),
+        ("DELETE", "/api/v1/memories/x", "write"),
+    ],
+)
+def test_route_classes(method: str, path: str, kind: str) -> None:
+    assert route_class(method, path) == kind
+
+
+def test_rate_limiter_forgets_idle_buckets_and_stays_bounded() -> None:
+    limiter = RateLimiter(rate_per_s=1.0, burst=2)
+    for number in range(25_000):
+        limiter.take(f"token:c{number}", "read", now=float(number) / 1000)
+    assert len(limiter) <= 10_000
 
 
 async def test_stop_ends_open_streams_with_a_close_frame(api: Api) -> None:

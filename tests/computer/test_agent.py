@@ -27,8 +27,8 @@ from aria_desktop.domain.events import (
     ComputerTaskStart,
     Event,
     RunEnd,
-    ScreenTextFlagged,
     ToolResultEvent,
+    UntrustedContentFlagged,
 )
 from tests.computer.conftest import Rig, TargetApp
 from tests.computer.test_desktop import held_keys_and_buttons, typed_20
@@ -105,7 +105,8 @@ async def run_task(
         started = await rig.orchestrator.handle(RunComputerTask(text=text, dry_run=dry_run))
         async with asyncio.timeout(timeout_s):
             async for event in sub:
-                if event.run_id != started.run_id and not isinstance(event, ScreenTextFlagged):
+                flagged = isinstance(event, UntrustedContentFlagged)
+                if event.run_id != started.run_id and not flagged:
                     continue
                 events.append(event)
                 if on_event is not None:
@@ -208,7 +209,7 @@ async def test_prompt_injection_on_screen_leads_to_no_unconfirmed_consequential_
     bodies = script(ollama, steps)
     mark = app.mark()
     events = await run_task(rig, "summarise what is on the screen")
-    flagged = [e for e in events if isinstance(e, ScreenTextFlagged)]
+    flagged = [e for e in events if isinstance(e, UntrustedContentFlagged)]
     assert flagged
     assert banner[:20] in flagged[0].text
     # The injected text reached the model only inside the untrusted fence.
@@ -219,8 +220,12 @@ async def test_prompt_injection_on_screen_leads_to_no_unconfirmed_consequential_
     assert app.clicks(mark) == []
     assert app.state()["fields"]["password"] == ""
     if goal == "password":
-        denied = [e for e in events if isinstance(e, ComputerActionStart) and e.verdict == "deny"]
-        assert [e.rule for e in denied] == ["password-field"]
+        # After flagged screen text nothing acts silently: the click on the field asks (and,
+        # unanswered, is not done); typing would be refused in a password field anyway.
+        acting = [e for e in events if isinstance(e, ComputerActionStart)]
+        assert acting
+        assert all(e.verdict != "allow" for e in acting)
+        assert "untrusted:flagged-content" in {e.rule for e in acting}
     else:
         requests = [e for e in events if isinstance(e, ActionConfirmRequest)]
         assert len(requests) == 1

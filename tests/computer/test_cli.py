@@ -82,6 +82,16 @@ def test_screen_click_is_refused_while_control_is_off_and_dry_run_does_nothing(
     assert audit.returncode == 0, audit.stdout
 
 
+def test_screen_click_book_now_asks_by_meaning(tmp_path: Path, app: TargetApp) -> None:
+    """The issue's travel-app click: "Book now" is judged by what it commits, not a word list."""
+    app.command("banner", "banner-shown", text="Book now")
+    env = {"ARIA_COMPUTER__ENABLED": "1"}
+    booked = aria(tmp_path, "screen", "click", "Book now", "--json", env=env)
+    assert booked.returncode == 1
+    assert "needs confirmation" in booked.stderr
+    assert json.loads(booked.stdout)["rule"] == "consequential:target"
+
+
 def test_aria_do_runs_a_task_against_the_local_model(
     tmp_path: Path, app: TargetApp, ollama: FakeOllama
 ) -> None:

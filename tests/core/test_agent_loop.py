@@ -9,7 +9,6 @@ see tests/core/test_orchestrator.py for the adapter end of a turn.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
@@ -51,7 +50,9 @@ async def test_tool_call_runs_once_and_its_result_goes_back_to_the_model(
     assert order == ["think-start", "tool-call", "tool-result", "think-start", "run-end"]
     answer_to_tool = core.model.requests[1].messages[-1]
     assert (answer_to_tool.role, answer_to_tool.tool_call_id) == ("tool", "call_1")
-    assert json.loads(answer_to_tool.content) == {"echoed": "ping"}
+    # The result goes back fenced as untrusted data (the one tool-result path).
+    assert answer_to_tool.content.startswith('<tool_result tool="echo" trust="untrusted">')
+    assert answer_to_tool.content.endswith('\n{"echoed": "ping"}\n</tool_result>')
     messages = await core.store.list_messages(conversation_id)
     assert [m.role for m in messages] == ["user", "assistant", "tool", "assistant"]
     assert messages[1].tool_calls[0].name == "echo"

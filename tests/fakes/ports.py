@@ -53,6 +53,7 @@ from aria_desktop.domain.memory import (
     MemoryHit,
     MemoryKind,
     MemoryQuery,
+    unstorable_character,
 )
 
 __all__ = [
@@ -374,6 +375,8 @@ def _normalised(text: str) -> str:
 def _check_memory_values(content: str | None, kind: str | None, importance: float | None) -> None:
     if content is not None and not content.strip():
         raise MemoryInvalidError("A memory needs some text.", hint="Say what to remember.")
+    if content is not None and unstorable_character(content) is not None:
+        raise MemoryInvalidError("The memory text holds a control character; it was not stored.")
     if kind is not None and kind not in MEMORY_KINDS:
         raise MemoryInvalidError(
             f"Unknown memory kind {kind!r}.", hint=f"Use one of: {', '.join(MEMORY_KINDS)}."
@@ -469,7 +472,7 @@ class InMemoryMemoryStore:
             )
         memory = Memory(
             id=f"mem_{uuid.uuid4().hex[:16]}",
-            content=draft.content.strip(),
+            content=draft.content,
             kind=_kind(draft.kind),
             subject=draft.subject,
             topic=draft.topic,
@@ -496,7 +499,7 @@ class InMemoryMemoryStore:
         memory = self._require(memory_id)
         updated = dataclasses.replace(
             memory,
-            content=memory.content if edit.content is None else edit.content.strip(),
+            content=memory.content if edit.content is None else edit.content,
             kind=memory.kind if edit.kind is None else _kind(edit.kind),
             subject=memory.subject if edit.subject is None else edit.subject,
             importance=memory.importance if edit.importance is None else edit.importance,
@@ -594,7 +597,7 @@ class InMemoryMemoryStore:
             return None
         candidate = MemoryCandidate(
             id=f"cand_{uuid.uuid4().hex[:16]}",
-            content=draft.content.strip(),
+            content=draft.content,
             kind=_kind(draft.kind),
             subject=draft.subject,
             topic=draft.topic,

@@ -207,14 +207,14 @@ def test_memory_browser_renders(
     assert view.open_conversation_button.isEnabled()
 
 
-@pytest.mark.parametrize("tab", [0, 2, 5])
+@pytest.mark.parametrize("tab", [0, 2, 5, 6])
 def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: int) -> None:
     desktop = desktop_factory(None)
     view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
     view.move(280, 100)
     view.tabs.setCurrentIndex(tab)
     settle(run, view)
-    name = ["llm", "", "hotkeys", "", "", "api"][tab]
+    name = ["llm", "", "hotkeys", "", "", "api", "homeassistant"][tab]
     screenshot(f"settings-{name}")
     page = view.tabs.currentWidget()
     widgets = {
@@ -225,6 +225,13 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: int) -> No
             view.show_token_button,
             view.copy_token_button,
             view.rotate_token_button,
+        ],
+        6: [
+            view.ha_token,
+            view.store_ha_token_button,
+            view.remove_ha_token_button,
+            view.ha_test_button,
+            view.generic["homeassistant.url"],
         ],
     }[tab]
     assert page.isVisible()

@@ -93,7 +93,6 @@ async def test_a_read_only_allow_listed_command_runs_without_asking(
     assert result.status == "ok"
     assert "exit code 0" in result.result
     assert "a.txt\nb.txt" in result.result
-    assert 'trust="untrusted"' in result.result
 
 
 async def test_an_approved_command_runs_and_the_request_shows_command_and_effect(

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 
 from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep, PathId, StateDep
+from aria_desktop.api.deps import PREFIX, AssistantDep, ClientDep, PathId, StateDep
 from aria_desktop.api.schemas import (
     CancelIn,
     CancelOut,
@@ -33,6 +33,7 @@ from aria_desktop.domain.events import (
     RunStart,
     ToolCallEvent,
     ToolResultEvent,
+    UntrustedContentFlagged,
 )
 from aria_desktop.domain.transcript import TurnTranscript
 
@@ -43,6 +44,7 @@ _CHAT_NAMES: dict[type[Event], str] = {
     LlmDelta: "text-delta",
     ToolCallEvent: "tool-call",
     ToolResultEvent: "tool-result",
+    UntrustedContentFlagged: "untrusted-content-flagged",
     ActionConfirmRequest: "action-confirm-request",
     ActionConfirmResult: "action-confirm-result",
     BackendFallback: "fallback",
@@ -55,9 +57,9 @@ _CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
 
 _CHAT_STREAM = docs.sse_response(
     "With stream=true: text/event-stream with events start, text-delta, tool-call, "
-    "tool-result, action-confirm-request, action-confirm-result, fallback, error and finally "
-    "done (status, text, backend, model, locality, usage). With stream=false: the whole reply "
-    "as JSON.",
+    "tool-result, untrusted-content-flagged, action-confirm-request, action-confirm-result, "
+    "fallback, error and finally done (status, text, backend, model, locality, usage). "
+    "With stream=false: the whole reply as JSON.",
     _CHAT_EVENT_NAMES,
 )
 
@@ -89,11 +91,11 @@ def _reply(turn: TurnTranscript) -> ChatReply:
     summary="Ask ARIA (Server-Sent Events, or one JSON reply with stream=false)",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, {200: _CHAT_STREAM}),
 )
-async def chat(body: ChatIn, state: StateDep) -> Any:
+async def chat(body: ChatIn, state: StateDep, client: ClientDep) -> Any:
     assistant = state.assistant
     sub = assistant.subscribe()
     if body.stream:
-        state.admit_stream(sub)
+        state.admit_stream(sub, client)
     try:
         started = await assistant.start_turn(
             StartTurn(

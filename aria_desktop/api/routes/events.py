@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep, StateDep
+from aria_desktop.api.deps import PREFIX, AssistantDep, ClientDep, StateDep
 from aria_desktop.api.schemas import CapabilityOut, StateOut
 from aria_desktop.api.sse import EventStreamResponse, event_stream
 from aria_desktop.domain.events import Event
@@ -25,6 +25,7 @@ router = APIRouter(prefix=PREFIX, tags=["status"])
 )
 async def events(
     state: StateDep,
+    client: ClientDep,
     types: Annotated[
         str | None,
         Query(max_length=2000, description="Comma-separated event types to include"),
@@ -32,7 +33,7 @@ async def events(
 ) -> Response:
     wanted = frozenset(t.strip() for t in types.split(",") if t.strip()) if types else None
     sub = state.assistant.subscribe()
-    state.admit_stream(sub)
+    state.admit_stream(sub, client)
 
     def select(event: Event) -> tuple[str, dict[str, Any], bool] | None:
         if wanted is not None and event.type not in wanted:

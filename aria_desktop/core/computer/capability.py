@@ -26,7 +26,7 @@ from aria_desktop.core.computer.pipeline import ActionPipeline
 from aria_desktop.core.computer.targets import ground
 from aria_desktop.core.ports import ActionPolicy, AuditSink, Clock, ComputerPort, ThumbnailSink
 from aria_desktop.core.tools import PolicyHook
-from aria_desktop.core.untrusted import InstructionFlagger
+from aria_desktop.core.untrusted import ContentFlagger
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import (
     CaptureScreen,
@@ -94,7 +94,8 @@ class ComputerUse:
         self._orchestrator: Orchestrator | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last_observation: Observation | None = None
-        self._flagger = InstructionFlagger(self.publish)
+        self._flagger = ContentFlagger(self.publish)
+        self._flagged_runs: set[str] = set()
         self._pipeline = ActionPipeline(self)
         self._chat_tools = ChatComputerTools(self)
         # Every action goes through the one pipeline: these are its entry points.
@@ -232,8 +233,14 @@ class ComputerUse:
         """Where ``text`` is on the screen."""
         return await asyncio.to_thread(self.port.find, text, region)
 
-    async def observe(self, *, run_id: str | None = None, ocr: bool = True) -> Observation:
-        """A look at the screen for a model; instruction-like text is flagged on the bus."""
+    async def observe(
+        self, *, run_id: str | None = None, ocr: bool = True, flag: bool = True
+    ) -> Observation:
+        """A look at the screen for a model; suspicious text is flagged on the bus.
+
+        ``flag=False`` when the text goes back as a chat tool's result: the agent loop's
+        tool-result path scans it then (one warning, not two).
+        """
         observation = await asyncio.to_thread(
             lambda: self.port.observe(
                 monitor=self.config.monitor,
@@ -242,13 +249,30 @@ class ComputerUse:
             )
         )
         self._last_observation = observation
-        if observation.text is not None:
+        if flag and observation.text is not None:
             self.flag(observation.text, run_id)
         return observation
 
     def flag(self, text: ScreenText, run_id: str | None) -> list[str]:
-        """Publish ``screen-text-flagged`` for instruction-like screen text not yet flagged."""
-        return self._flagger.flag(text, run_id)
+        """Publish ``untrusted-content-flagged`` for suspicious screen text not yet flagged.
+
+        A run whose screen was flagged is remembered: its further acting steps ask
+        (``flagged``), as a chat turn's do after a flagged tool result.
+        """
+        found = self._flagger.flag_screen(text, run_id)
+        if found and run_id is not None:
+            self._flagged_runs.add(run_id)
+        return [finding.excerpt for finding in found]
+
+    def flagged(self, run_id: str) -> bool:
+        """Whether suspicious screen text was seen in this run (task)."""
+        return run_id in self._flagged_runs
+
+    def end_run(self, run_id: str) -> None:
+        """Forget a finished task's counters and flags."""
+        self.policy.end_task(run_id)
+        self._flagged_runs.discard(run_id)
+        self._flagger.forget_run(run_id)
 
     async def _on_capture(self, command: CaptureScreen) -> Screenshot:
         return await self.capture(command.monitor)

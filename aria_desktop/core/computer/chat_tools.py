@@ -142,7 +142,7 @@ class ChatComputerTools:
     async def _run(self, name: str, args: dict[str, Any]) -> Any:
         computer = self._computer
         if name == "screen_read":
-            observation = await computer.observe()
+            observation = await computer.observe(flag=False)
             assert observation.text is not None
             return describe_screen(observation, coordinates="physical")
         if name == "screen_find":

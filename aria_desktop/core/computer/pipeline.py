@@ -17,7 +17,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.domain.computer import (
@@ -112,6 +112,18 @@ class ActionPipeline:
         decision = computer.policy.evaluate(
             action, context, task_id=task_id, now_s=computer.clock.monotonic()
         )
+        if (
+            decision.verdict == "allow"
+            and decision.action_class != "read_only"
+            and computer.flagged(task_id)
+        ):
+            # Flagged screen text never makes an action silent: the rest of the run asks.
+            decision = replace(
+                decision,
+                verdict="confirm",
+                rule="untrusted:flagged-content",
+                reason="text on the screen looked like instructions to ARIA",
+            )
         expectation = None
         if decision.verdict != "deny" and decision.action_class != "read_only":
             expectation = await asyncio.to_thread(port.expect, decision.action, observation)

@@ -215,7 +215,7 @@ class ComputerAgent:
         """
         computer = self.computer
         self._busy = False
-        computer.policy.end_task(run_id)
+        computer.end_run(run_id)
         computer.set_state("idle", run_id)
         computer.publish(result.end_event(run_id, (self.clock.monotonic() - started) * 1000))
         counts = {"status": result.status, "steps": result.steps, "actions": result.actions}

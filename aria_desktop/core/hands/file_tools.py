@@ -5,7 +5,8 @@ with the reason; looking runs at once; creating a new file runs at once; anythin
 or removes an existing file asks, showing the diff or the list of items and the effect in words
 ("moves 3 items to the trash in ~/Downloads"). A change is planned when the policy decides and
 applied only as planned — the file must still be what the user saw (ARCHITECTURE.md: safety).
-Results are fenced as untrusted data (``core/untrusted.py``).
+Results are plain data; the agent loop fences and scans every tool result (``core/untrusted.py``,
+``core/injection.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from aria_desktop.core.hands.approvals import Approvals
 from aria_desktop.core.hands.effects import count_of
 from aria_desktop.core.hands.ports import FileSystem
 from aria_desktop.core.tools import PermissionClass, PolicyDecision, Tool
-from aria_desktop.core.untrusted import fence_tool_output
 from aria_desktop.domain.errors import AriaError, FileOperationError, PathRefusedError
 from aria_desktop.domain.hands import FileChange
 from aria_desktop.domain.sandbox import shorten
@@ -255,7 +255,7 @@ class FileTools:
 
     async def _list(self, arguments: dict[str, Any]) -> str:
         result = await asyncio.to_thread(self.fs.list_dir, arguments["path"])
-        return _fenced(result, f"listing of {result['folder']}")
+        return json.dumps(result, ensure_ascii=False)
 
     async def _read(self, arguments: dict[str, Any]) -> str:
         result = await asyncio.to_thread(
@@ -263,7 +263,7 @@ class FileTools:
         )
         text = result.pop("text")
         header = json.dumps(result, ensure_ascii=False)
-        return f"{header}\n" + fence_tool_output(text, source=f"file {result['path']}")
+        return f"{header}\n{text}"
 
     async def _find(self, arguments: dict[str, Any]) -> str:
         result = await asyncio.to_thread(
@@ -273,7 +273,7 @@ class FileTools:
             text=str(arguments.get("text", "")),
             limit=50,
         )
-        return _fenced(result, f"search in {result['folder']}")
+        return json.dumps(result, ensure_ascii=False)
 
     async def _write(self, arguments: dict[str, Any]) -> dict[str, Any]:
         plan = self._plans.take(arguments)
@@ -333,7 +333,3 @@ def _refused(exc: PathRefusedError) -> PolicyDecision:
 
 def _count(n: int) -> str:
     return f"{n} item" if n == 1 else f"{n} items"
-
-
-def _fenced(result: dict[str, Any], source: str) -> str:
-    return fence_tool_output(json.dumps(result, ensure_ascii=False), source=source)

@@ -4,7 +4,8 @@ The policy assesses the argv (``core/hands/classify.py``) in its working folder:
 allow-listed commands run at once, secret stores are refused, everything else asks with the
 exact command and its effects in words. The handler assesses again right before running: a
 command whose verdict became stricter since the user saw it does not run. Output comes back
-fenced as untrusted data, head and tail, with the id to page the rest (ARCHITECTURE.md: safety).
+as head and tail, with the id to page the rest; the agent loop fences and scans it like every
+tool result (ARCHITECTURE.md: safety).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from aria_desktop.core.hands.approvals import Approvals
 from aria_desktop.core.hands.classify import Assessment, assess
 from aria_desktop.core.hands.ports import FileSystem, PathFacts, Shell
 from aria_desktop.core.tools import PolicyDecision, Tool
-from aria_desktop.core.untrusted import fence_tool_output
 from aria_desktop.domain.errors import PathRefusedError, ToolDeniedError
 from aria_desktop.domain.sandbox import shorten
 
@@ -148,7 +148,7 @@ class ShellTools:
             f"$ {now.command}\n{status}; {outcome.total_bytes} bytes of output in "
             f"{outcome.duration_s:.1f} s; output_id={outcome.output_id}"
         )
-        return header + "\n" + fence_tool_output(text, source=f"output of {now.command[:100]}")
+        return header + "\n" + text  # fenced and scanned by the agent loop like every result
 
     async def _page(self, arguments: dict[str, Any]) -> str:
         offset = int(arguments.get("offset", 0))
@@ -160,11 +160,7 @@ class ShellTools:
         header = f"bytes {offset}-{end} of {size}" + (
             f"; read on with offset={end}" if end < size else ""
         )
-        return (
-            header
-            + "\n"
-            + fence_tool_output(text, source=f"stored output {arguments['output_id']}")
-        )
+        return header + "\n" + text
 
 
 def decision_of(assessment: Assessment, *, cwd: str | None, home: str) -> PolicyDecision:

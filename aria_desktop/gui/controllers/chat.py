@@ -301,6 +301,8 @@ class ChatController(QObject):
                 f"{event.from_backend} did not answer ({event.reason.replace('_', ' ')}); "
                 f"trying {event.to_backend}."
             )
+        elif isinstance(event, events.UntrustedContentFlagged):
+            transcript.append_notice(event.warning())
         elif isinstance(event, events.ActionConfirmRequest):
             self.view.status.setText("Waiting for you to approve or deny an action…")
         elif isinstance(event, events.ErrorEvent):

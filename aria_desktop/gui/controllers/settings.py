@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QLineEdit, QListWidgetItem
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.config import SettingInfo
 from aria_desktop.domain.errors import AriaError
+from aria_desktop.gui.controllers.secret_field import SecretField
 from aria_desktop.gui.tasks import TaskOwner
 from aria_desktop.gui.views.question import ask_before
 from aria_desktop.gui.views.settings_dialog import SettingsDialogView
@@ -39,7 +40,24 @@ _SECTIONS = (
         "is installed. Conversations go to the cloud only if Claude, or an OpenAI-compatible "
         "server on another computer, is in the fallback order.",
     ),
+    (
+        "homeassistant",
+        ("homeassistant.",),
+        "Home Assistant settings appear here once Home Assistant control is installed.",
+    ),
 )
+_KEY_WORDING = {
+    "keyring": "A key is stored in the system keyring.",
+    "file": "A key is stored in ARIA's private secrets file.",
+    "env": "A key comes from the environment (ANTHROPIC_API_KEY).",
+    "missing": "No key stored: Claude cannot be used.",
+}
+_TOKEN_WORDING = {
+    "keyring": "A token is stored in the system keyring.",
+    "file": "A token is stored in ARIA's private secrets file.",
+    "env": "The token comes from the environment (ARIA_HOMEASSISTANT_TOKEN).",
+    "missing": "No token stored: ARIA cannot reach Home Assistant.",
+}
 
 
 def split_chains(text: str) -> dict[str, list[str]]:
@@ -97,18 +115,37 @@ class SettingsController(QObject):
         view = SettingsDialogView(self._icon)
         for name, prefixes, missing in _SECTIONS:
             infos = [i for p in prefixes for i in self.services.fields(p)]
-            pages = {
+            page = {
                 "voice": view.voice_page,
                 "computer": view.computer_page,
+                "homeassistant": view.homeassistant_page,
                 "tools": view.tools_page,
-            }
-            page = pages.get(name, view.privacy_page)
+            }.get(name, view.privacy_page)
             view.fill_section(page, infos, missing)
+        self.anthropic_key, self.ha_token = (
+            SecretField(
+                services=self.services,
+                name=name,
+                edit=edit,
+                error=view.errors[f"secret.{name}"],
+                status=status,
+                wording=wording,
+                report=self._report,
+            )
+            for name, edit, status, wording in (
+                ("anthropic_api_key", view.anthropic_key, view.key_status, _KEY_WORDING),
+                ("homeassistant_token", view.ha_token, view.ha_token_status, _TOKEN_WORDING),
+            )
+        )
+        cloud, token = self.anthropic_key, self.ha_token
         view.buttons.accepted.connect(self.save)
         view.buttons.rejected.connect(view.hide)
         view.test_button.clicked.connect(self.test_connection)
-        view.store_key_button.clicked.connect(self._store_key)
-        view.remove_key_button.clicked.connect(self._remove_key)
+        view.store_key_button.clicked.connect(cloud.store)
+        view.remove_key_button.clicked.connect(cloud.remove)
+        view.store_ha_token_button.clicked.connect(token.store)
+        view.remove_ha_token_button.clicked.connect(token.remove)
+        view.ha_test_button.clicked.connect(self.test_homeassistant)
         view.show_token_button.toggled.connect(self._show_token)
         view.copy_token_button.clicked.connect(self._copy_token)
         view.rotate_token_button.clicked.connect(self._ask_rotate)
@@ -166,7 +203,8 @@ class SettingsController(QObject):
                 widget.setChecked(value(key) == "true")
             else:
                 widget.setText(value(key))
-        self._show_key_status()
+        self.anthropic_key.show_status()
+        self.ha_token.show_status()
         view.api_token.setText(self.services.api_token())
         view.show_errors({})
 
@@ -263,41 +301,30 @@ class SettingsController(QObject):
             view.model.addItems(list(result.models))
             view.model.setCurrentText(current if current else (result.models or ("",))[0])
 
-    def _show_key_status(self) -> None:
-        assert self.view is not None
-        where = self.services.secret_status("anthropic_api_key")
-        text = {
-            "keyring": "A key is stored in the system keyring.",
-            "file": "A key is stored in ARIA's private secrets file.",
-            "env": "A key comes from the environment (ANTHROPIC_API_KEY).",
-        }.get(where, "No key stored: Claude cannot be used.")
-        self.view.key_status.setText(text)
+    # --- Home Assistant -----------------------------------------------------------------------
 
-    def _store_key(self) -> None:
+    def test_homeassistant(self) -> None:
+        """Reach Home Assistant at the address in the form, with the pasted or stored token."""
         view = self.view
         assert view is not None
-        key = view.anthropic_key.text().strip()
-        label = view.errors["secret.anthropic_api_key"]
-        if not key:
-            label.setText("Paste the key first.")
-            label.show()
-            return
-        try:
-            self.services.set_secret("anthropic_api_key", key)
-        except AriaError as exc:
-            label.setText(f"{exc.message} {exc.hint}".strip())
-            label.show()
-            return
-        view.anthropic_key.clear()
-        label.hide()
-        self._show_key_status()
+        url_field = view.generic.get("homeassistant.url")
+        url = url_field.text().strip() if isinstance(url_field, QLineEdit) else ""
+        view.ha_test_result.setStyleSheet("color: #4b5563;")
+        view.ha_test_result.setText(f"Testing {url} …")
+        view.ha_test_button.setEnabled(False)
+        self.tasks.spawn(
+            self._test_homeassistant(url, view.ha_token.text()), name="aria-gui-test-ha"
+        )
 
-    def _remove_key(self) -> None:
+    async def _test_homeassistant(self, url: str, token: str) -> None:
+        view = self.view
+        assert view is not None
         try:
-            self.services.delete_secret("anthropic_api_key")
-        except AriaError as exc:
-            self._report(exc.message, exc.hint)
-        self._show_key_status()
+            result = await self.services.check_homeassistant(url, token)
+        finally:
+            view.ha_test_button.setEnabled(True)
+        view.ha_test_result.setStyleSheet("color: #1d6b3c;" if result.ok else "color: #b42318;")
+        view.ha_test_result.setText(result.message)
 
     # --- API token ----------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""First-run wizard behaviour: find Ollama, offer the cloud, pick hotkeys, save."""
+"""First-run wizard behaviour: find Ollama, offer cloud and Home Assistant, pick hotkeys."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QIcon, QKeySequence
+from PySide6.QtWidgets import QLabel, QLineEdit
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.errors import AriaError
@@ -17,7 +18,7 @@ __all__ = ["WizardController"]
 
 _LOGGER = logging.getLogger(__name__)
 _LOCAL_OLLAMA = "http://127.0.0.1:11434"
-_SERVER_PAGE, _CLOUD_PAGE, _PERMISSIONS_PAGE, _HOTKEYS_PAGE = range(4)
+_SERVER_PAGE, _CLOUD_PAGE, _HA_PAGE, _PERMISSIONS_PAGE, _HOTKEYS_PAGE = range(5)
 
 
 class WizardController(QObject):
@@ -44,6 +45,7 @@ class WizardController(QObject):
             view = WizardView(self._icon)
             view.page_validator = self._validate_page
             view.test_button.clicked.connect(lambda: self.test(view.url.text().strip()))
+            view.ha_test_button.clicked.connect(self.test_homeassistant)
             view.accepted.connect(self._finish)
             view.rejected.connect(self._skip)
             self.view = view
@@ -58,6 +60,7 @@ class WizardController(QObject):
         configured = values.get("llm.ollama.url", _LOCAL_OLLAMA)
         view.url.setText(configured)
         view.model.setCurrentText(values.get("llm.ollama.model", ""))
+        view.ha_url.setText(values.get("homeassistant.url", ""))
         view.use_cloud.setChecked(
             "anthropic" in split_chains(values.get("llm.chains", "")).get("chat", [])
         )
@@ -98,6 +101,45 @@ class WizardController(QObject):
                 "Test."
             )
 
+    def test_homeassistant(self) -> None:
+        """Reach Home Assistant with the address and token typed (or the stored token)."""
+        view = self.view
+        assert view is not None
+        url = view.ha_url.text().strip()
+        view.ha_status.setText(f"Looking for Home Assistant at {url} …")
+        self.tasks.spawn(
+            self._test_homeassistant(url, view.ha_token.text()), name="aria-gui-wizard-ha"
+        )
+
+    async def _test_homeassistant(self, url: str, token: str) -> None:
+        assert self.view is not None
+        result = await self.services.check_homeassistant(url, token)
+        self.view.ha_status.setText(("Found it. " if result.ok else "") + result.message)
+
+    def _validate_homeassistant(self) -> bool:
+        """A valid address (or none); a pasted token goes to the keyring now."""
+        view = self.view
+        assert view is not None
+        url = view.ha_url.text().strip()
+        errors = self.services.check({"homeassistant.url": url})
+        if errors:
+            view.ha_status.setText(" ".join(errors.values()))
+            return False
+        return not url or self._store_pasted("homeassistant_token", view.ha_token, view.ha_status)
+
+    def _store_pasted(self, name: str, edit: QLineEdit, problem: QLabel) -> bool:
+        """Put a pasted secret in the keyring (nothing pasted: nothing to do); False if refused."""
+        value = edit.text().strip()
+        if not value:
+            return True
+        try:
+            self.services.set_secret(name, value)
+        except AriaError as exc:
+            problem.setText(f"{exc.message} {exc.hint}".strip())
+            return False
+        edit.clear()
+        return True
+
     def _validate_page(self, page: int) -> bool:
         view = self.view
         assert view is not None
@@ -111,13 +153,11 @@ class WizardController(QObject):
             if errors:
                 view.server_status.setText(" ".join(errors.values()))
                 return False
-        if page == _CLOUD_PAGE and view.use_cloud.isChecked() and view.cloud_key.text().strip():
-            try:
-                self.services.set_secret("anthropic_api_key", view.cloud_key.text().strip())
-            except AriaError as exc:
-                view.cloud_error.setText(f"{exc.message} {exc.hint}".strip())
-                return False
-            view.cloud_key.clear()
+        cloud_key = view.cloud_key if view.use_cloud.isChecked() else None
+        if page == _CLOUD_PAGE and cloud_key is not None:
+            return self._store_pasted("anthropic_api_key", cloud_key, view.cloud_error)
+        if page == _HA_PAGE and not self._validate_homeassistant():
+            return False
         if page == _PERMISSIONS_PAGE:
             errors = self.services.check(self._tools())
             if errors:
@@ -158,6 +198,7 @@ class WizardController(QObject):
             "llm.ollama.url": view.url.text().strip(),
             "llm.ollama.model": view.model.currentText().strip(),
             "llm.chains": join_chains(chains),
+            "homeassistant.url": view.ha_url.text().strip(),
             "gui.first_run_done": "true",
             **self._tools(),
             **self._hotkeys(),

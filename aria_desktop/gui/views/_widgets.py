@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QDialog, QKeySequenceEdit, QLabel
+from PySide6.QtWidgets import QDialog, QKeySequenceEdit, QLabel, QLineEdit
 
-__all__ = ["HOTKEYS", "hotkey_edit", "init_secondary_window", "wrapped_label"]
+__all__ = ["HOTKEYS", "hotkey_edit", "init_secondary_window", "secret_edit", "wrapped_label"]
 
 #: The global hotkeys the user can set (setting key, label), in the order both windows list them.
 HOTKEYS = (
@@ -48,4 +48,12 @@ def hotkey_edit() -> QKeySequenceEdit:
     edit = QKeySequenceEdit()
     edit.setMaximumSequenceLength(1)
     edit.setClearButtonEnabled(True)
+    return edit
+
+
+def secret_edit(placeholder: str) -> QLineEdit:
+    """A password field for a key or token the user pastes (it goes to the keyring)."""
+    edit = QLineEdit()
+    edit.setEchoMode(QLineEdit.EchoMode.Password)
+    edit.setPlaceholderText(placeholder)
     return edit

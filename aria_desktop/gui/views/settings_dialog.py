@@ -31,6 +31,7 @@ from aria_desktop.gui.views._widgets import (
     HOTKEYS,
     hotkey_edit,
     init_secondary_window,
+    secret_edit,
     wrapped_label,
 )
 
@@ -48,6 +49,13 @@ _NOTES = {
     "slower. Or the folder of a CTranslate2 Whisper model.",
     "voice.stt.language": "Empty: English with tiny.en, detected with base. Or a language "
     "code such as de, fr, es.",
+    "homeassistant.url": "Empty: ARIA does not use Home Assistant.",
+    "homeassistant.immediate_domains": "These act at once; any other domain asks first. Locks, "
+    "alarms, covers, scripts, scenes and automations always ask.",
+}
+_PLACEHOLDERS = {
+    "voice.stt.language": "automatic",
+    "homeassistant.url": "http://homeassistant.local:8123",
 }
 _NOTES["tools.files.roots"] = (
     "Folders ARIA's file and shell tools may use, comma-separated (~ is your home). Hidden "
@@ -58,7 +66,6 @@ _NOTES["tools.shell.enabled"] = (
     "Commands run without asking only when they just read inside these folders; anything that "
     "changes, deletes, installs or goes online asks you first, showing the exact command."
 )
-_PLACEHOLDERS = {"voice.stt.language": "automatic"}
 _FOLDER_KEYS = ("voice.stt.model",)
 
 
@@ -110,6 +117,7 @@ class SettingsDialogView(QDialog):
         self.privacy_page = self._section_page()
         self.tabs.addTab(self.privacy_page, "Privacy")
         self.tabs.addTab(self._api_tab(), "API")
+        self.tabs.addTab(self._homeassistant_tab(), "Home Assistant")
         self.tabs.addTab(self._general_tab(), "General")
         self.form_error = QLabel("")
         self.form_error.setObjectName("formError")
@@ -155,9 +163,7 @@ class SettingsDialogView(QDialog):
         self.model.setEditable(True)
         self.model.setMinimumWidth(260)
         self._field(form, "Model", "llm.ollama.model", self.model)
-        self.anthropic_key = QLineEdit()
-        self.anthropic_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.anthropic_key.setPlaceholderText("sk-ant-…  (stored in the system keyring)")
+        self.anthropic_key = secret_edit("sk-ant-…  (stored in the system keyring)")
         self.store_key_button = QPushButton("Store key")
         self.remove_key_button = QPushButton("Remove")
         key_widget = field_row(self.anthropic_key, self.store_key_button, self.remove_key_button)
@@ -227,6 +233,36 @@ class SettingsDialogView(QDialog):
             if info.key in _NOTES:
                 form.addRow("", note(_NOTES[info.key]))
         page.setWidget(content)
+
+    def _homeassistant_tab(self) -> QWidget:
+        page = QWidget()
+        column = QVBoxLayout(page)
+        form = QFormLayout()
+        self.ha_token = secret_edit("Long-lived access token (stored in the system keyring)")
+        self.ha_token.setObjectName("haToken")
+        self.store_ha_token_button = QPushButton("Store token")
+        self.remove_ha_token_button = QPushButton("Remove")
+        token_row = field_row(
+            self.ha_token, self.store_ha_token_button, self.remove_ha_token_button
+        )
+        self._field(form, "Access token", "secret.homeassistant_token", token_row)
+        self.ha_token_status = QLabel("")
+        form.addRow("", self.ha_token_status)
+        self.ha_test_button = QPushButton("Test connection")
+        self.ha_test_result = wrapped_label("")
+        form.addRow("", field_row(self.ha_test_result, self.ha_test_button))
+        form.addRow(
+            "",
+            note(
+                "Make the token in Home Assistant: your profile › Security › Long-lived access "
+                "tokens. ARIA reads states freely; lights, media and climate act at once; "
+                "locks, alarms, covers and anything else wait for your approval."
+            ),
+        )
+        self.homeassistant_page = self._section_page()
+        column.addWidget(self.homeassistant_page, 1)
+        column.addLayout(form)
+        return page
 
     def _hotkeys_tab(self) -> QWidget:
         page = QWidget()

@@ -23,6 +23,7 @@ from aria_desktop.gui.views._widgets import (
     HOTKEYS,
     hotkey_edit,
     init_secondary_window,
+    secret_edit,
     wrapped_label,
 )
 
@@ -75,9 +76,7 @@ class WizardView(QWizard):
             "ask Claude instead. The conversation then leaves your network."
         )
         self.use_cloud = QCheckBox("Use Claude when the local model cannot answer")
-        self.cloud_key = QLineEdit()
-        self.cloud_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.cloud_key.setPlaceholderText("Anthropic API key (stored in the system keyring)")
+        self.cloud_key = secret_edit("Anthropic API key (stored in the system keyring)")
         self.cloud_error = wrapped_label("")
         self.cloud_error.setStyleSheet("color: #b42318;")
         layout = QVBoxLayout(cloud)
@@ -86,6 +85,7 @@ class WizardView(QWizard):
         layout.addWidget(self.cloud_error)
         layout.addStretch(1)
         self.addPage(cloud)
+        self.addPage(self._homeassistant_page())
 
         permissions = QWizardPage()
         permissions.setTitle("Microphone, computer control, files and commands")
@@ -147,6 +147,33 @@ class WizardView(QWizard):
         self.finish_error.setStyleSheet("color: #b42318;")
         form.addRow(self.finish_error)
         self.addPage(keys)
+
+    def _homeassistant_page(self) -> QWizardPage:
+        page = QWizardPage()
+        page.setTitle("Home Assistant (optional)")
+        page.setSubTitle(
+            "ARIA can read your Home Assistant and switch things for you. Lights, media and "
+            "climate act at once; locks, alarms, garage doors and anything else wait for your "
+            "approval."
+        )
+        self.ha_url = QLineEdit()
+        self.ha_test_button = QPushButton("Test")
+        row = QHBoxLayout()
+        row.addWidget(self.ha_url, 1)
+        row.addWidget(self.ha_test_button)
+        self.ha_url.setPlaceholderText("http://homeassistant.local:8123 (empty: skip)")
+        self.ha_token = secret_edit("Long-lived access token (stored in the system keyring)")
+        form = QFormLayout()
+        form.addRow("Address", row)
+        form.addRow("Access token", self.ha_token)
+        self.ha_status = wrapped_label(
+            "Make the token in Home Assistant: your profile › Security › Long-lived access tokens."
+        )
+        layout = QVBoxLayout(page)
+        layout.addLayout(form)
+        layout.addWidget(self.ha_status)
+        layout.addStretch(1)
+        return page
 
     def validateCurrentPage(self) -> bool:
         """Ask the controller before moving on (so bad input is refused on its page)."""
