@@ -51,7 +51,6 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.ConfirmationError: 409,
     e.PathRefusedError: 403,
     e.FileOperationError: 422,
-    e.ShellOffError: 409,
     e.ConfigError: 422,
     e.AutomationError: 422,
     e.MemoryInvalidError: 422,

@@ -485,12 +485,6 @@ class FileOperationError(ToolError):
     code = "file_operation_failed"
 
 
-class ShellOffError(ToolError):
-    """The shell tool is switched off (``tools.shell.enabled``)."""
-
-    code = "shell_off"
-
-
 # --- Home Assistant ---------------------------------------------------------------------------
 
 
