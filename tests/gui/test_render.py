@@ -207,26 +207,33 @@ def test_memory_browser_renders(
     assert view.open_conversation_button.isEnabled()
 
 
-@pytest.mark.parametrize("tab", [0, 2, 5, 6])
-def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: int) -> None:
+@pytest.mark.parametrize("tab", ["Language model", "Hotkeys", "API", "Home Assistant"])
+def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: str) -> None:
     desktop = desktop_factory(None)
     view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
     view.move(280, 100)
-    view.tabs.setCurrentIndex(tab)
+    titles = [view.tabs.tabText(i) for i in range(view.tabs.count())]
+    view.tabs.setCurrentIndex(titles.index(tab))
     settle(run, view)
-    name = ["llm", "", "hotkeys", "", "", "api", "homeassistant"][tab]
+    name = {"Language model": "llm", "Hotkeys": "hotkeys", "API": "api"}.get(tab, "homeassistant")
     screenshot(f"settings-{name}")
     page = view.tabs.currentWidget()
     widgets = {
-        0: [view.ollama_url, view.test_button, view.model, view.anthropic_key, view.chain],
-        2: [*view.hotkey_edits.values(), view.hotkeys_enabled],
-        5: [
+        "Language model": [
+            view.ollama_url,
+            view.test_button,
+            view.model,
+            view.anthropic_key,
+            view.chain,
+        ],
+        "Hotkeys": [*view.hotkey_edits.values(), view.hotkeys_enabled],
+        "API": [
             view.api_token,
             view.show_token_button,
             view.copy_token_button,
             view.rotate_token_button,
         ],
-        6: [
+        "Home Assistant": [
             view.ha_token,
             view.store_ha_token_button,
             view.remove_ha_token_button,
