@@ -33,8 +33,10 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCall,
     ToolCallChunk,
+    ToolSpec,
     Usage,
 )
+from aria_desktop.domain.commands import GenerationOptions
 from aria_desktop.domain.errors import (
     AriaError,
     StreamInterruptedError,
@@ -45,6 +47,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.events import (
     BackendFallback,
+    ClientToolCall,
     LlmDelta,
     MessageSaved,
     ThinkEnd,
@@ -54,7 +57,7 @@ from aria_desktop.domain.events import (
 )
 from aria_desktop.domain.locality import Locality
 
-__all__ = ["AgentConfig", "AgentLoop", "AgentResult"]
+__all__ = ["AgentConfig", "AgentLoop", "AgentResult", "TurnTools"]
 
 _LOGGER = logging.getLogger(__name__)
 _MAX_TOOL_RESULT_CHARS = 16_000
@@ -94,6 +97,27 @@ class AgentResult:
     locality: Locality | Literal[""] = ""
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
+    client_calls: tuple[ToolCall, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnTools:
+    """What a turn offers the model and how it asks (a ``ClientTurn`` differs from the default).
+
+    Attributes:
+        own: ARIA's tools offered; None for every registered tool.
+        client: the client's tools: offered, never run here (a call ends the turn).
+        agent: the routing chain.
+        options: generation options (None fields: ARIA's settings).
+    """
+
+    own: tuple[ToolSpec, ...] | None = None
+    client: tuple[ToolSpec, ...] = ()
+    agent: str = "chat"
+    options: GenerationOptions = field(default_factory=GenerationOptions)
+
+
+_DEFAULT_TOOLS = TurnTools()
 
 
 class _AssistantRow:
@@ -157,6 +181,7 @@ class _Turn:
     conversation_id: str
     backend: str | None
     user_saved: Awaitable[object] | None
+    agent: str = "chat"
 
 
 class AgentLoop:
@@ -193,20 +218,28 @@ class AgentLoop:
         prompt: list[ChatMessage],
         backend: str | None = None,
         user_saved: Awaitable[object] | None = None,
+        tools: TurnTools = _DEFAULT_TOOLS,
     ) -> AgentResult:
-        """Run steps until the model answers without tool calls; returns the final answer."""
+        """Run steps until the model answers without tool calls; returns the final answer.
+
+        A step that calls one of ``tools.client`` ends the turn: those calls are published as
+        ``client-tool-call`` events and returned in ``client_calls``, not run.
+        """
         turn = _Turn(
-            run_id=run_id, conversation_id=conversation_id, backend=backend, user_saved=user_saved
+            run_id=run_id,
+            conversation_id=conversation_id,
+            backend=backend,
+            user_saved=user_saved,
+            agent=tools.agent,
         )
         messages = list(prompt)
         result = AgentResult()
+        client_names = {spec.name for spec in tools.client}
+        own = self._tools.specs() if tools.own is None else tools.own
+        offered = tuple(s for s in own if s.name not in client_names) + tools.client
         for step in range(1, self._config.max_steps + 1):
             last = step == self._config.max_steps
-            request = ChatRequest(
-                messages=tuple(messages),
-                tools=() if last else self._tools.specs(),
-                max_tokens=self._config.max_tokens,
-            )
+            request = self._request(messages, () if last else offered, tools.options)
             text, calls, end = await self._step(turn, step, request)
             turn.user_saved = None
             result = AgentResult(
@@ -218,6 +251,19 @@ class AgentLoop:
                 steps=step,
             )
             if not calls:
+                return result
+            client_calls = tuple(call for call in calls if call.name in client_names)
+            if client_calls:
+                for call in client_calls:
+                    self._bus.publish(
+                        ClientToolCall(
+                            run_id=run_id,
+                            call_id=call.id,
+                            name=call.name,
+                            arguments=call.arguments,
+                        )
+                    )
+                result.client_calls = client_calls
                 return result
             if last:
                 break
@@ -251,6 +297,25 @@ class AgentLoop:
             hint="Raise agent.max_steps or ask for a smaller task.",
         )
 
+    def _request(
+        self,
+        messages: list[ChatMessage],
+        offered: tuple[ToolSpec, ...],
+        options: GenerationOptions,
+    ) -> ChatRequest:
+        """One step's request: the prompt, the tools offered and the generation options."""
+        vision = any(message.images for message in messages)
+        return ChatRequest(
+            messages=tuple(messages),
+            tools=offered,
+            needs=frozenset({"vision"}) if vision else frozenset(),
+            max_tokens=options.max_tokens or self._config.max_tokens,
+            temperature=options.temperature,
+            stop=options.stop,
+            response_format=options.response_format,
+            context_tokens=options.context_tokens,
+        )
+
     async def _step(
         self, turn: _Turn, step: int, request: ChatRequest
     ) -> tuple[str, list[ToolCall], StreamEnd]:
@@ -274,7 +339,7 @@ class AgentLoop:
 
         status: MessageStatus = "error"
         try:
-            stream = self._model.stream(request, backend=turn.backend)
+            stream = self._model.stream(request, agent=turn.agent, backend=turn.backend)
             async with contextlib.aclosing(stream):
                 async for chunk in stream:
                     if isinstance(chunk, TextDelta):

@@ -89,6 +89,18 @@ class ConversationStore(Protocol):
 
     async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage: ...
 
+    async def find_conversation_key(self, keys: Sequence[str]) -> tuple[str, str] | None:
+        """The first of ``keys`` (in the order given) that names a conversation, and its id.
+
+        Keys are digests of message sequences a stateless client may continue
+        (``core/client_turns.py``); a deleted conversation's keys are gone with it.
+        """
+        ...
+
+    async def set_conversation_key(self, key: str, conversation_id: str) -> None:
+        """Let ``key`` name ``conversation_id`` (NotFoundError: no such conversation)."""
+        ...
+
     async def update_message(self, message_id: int, body: MessageBody) -> None:
         """Replace content, status and calls; backend, model and usage only when given."""
         ...

@@ -207,6 +207,7 @@ class InMemoryConversationStore:
         self._message_ids = itertools.count(1)
         self._created = itertools.count()
         self._order: dict[str, int] = {}
+        self._keys: dict[str, str] = {}
 
     def _get(self, conversation_id: str) -> _StoredConversation:
         stored = self._conversations.get(conversation_id)
@@ -258,6 +259,19 @@ class InMemoryConversationStore:
         """Delete the conversation with its messages and tool calls."""
         self._get(conversation_id)
         del self._conversations[conversation_id]
+
+    async def find_conversation_key(self, keys: Sequence[str]) -> tuple[str, str] | None:
+        """The first of ``keys`` set for a conversation that still exists, with its id."""
+        for key in keys:
+            found = self._keys.get(key)
+            if found is not None and found in self._conversations:
+                return key, found
+        return None
+
+    async def set_conversation_key(self, key: str, conversation_id: str) -> None:
+        """Let ``key`` name ``conversation_id``."""
+        self._get(conversation_id)
+        self._keys[key] = conversation_id
 
     async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage:
         """Append a message and mark the conversation active."""
