@@ -71,14 +71,21 @@ class StreamRegistry:
 
 
 class EventStreamResponse(StreamingResponse):
-    """A ``text/event-stream`` response that releases its stream slot however it ends."""
+    """A streamed response that releases its stream slot however it ends.
+
+    ``text/event-stream``, or NDJSON for Ollama's clients.
+    """
 
     def __init__(
-        self, body: AsyncIterator[bytes], registry: StreamRegistry, sub: EventSubscription
+        self,
+        body: AsyncIterator[bytes],
+        registry: StreamRegistry,
+        sub: EventSubscription,
+        media_type: str = "text/event-stream",
     ) -> None:
         super().__init__(
             body,
-            media_type="text/event-stream",
+            media_type=media_type,
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
         self._registry = registry

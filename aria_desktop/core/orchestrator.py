@@ -40,6 +40,7 @@ from aria_desktop.domain.commands import (
 )
 from aria_desktop.domain.errors import (
     AriaError,
+    ClientRequestError,
     NotFoundError,
     StreamInterruptedError,
     TurnDeadlineError,
@@ -289,7 +290,7 @@ class Orchestrator:
         history: ClientHistory | None = None
         if isinstance(command, ClientTurn):
             if not any(message.role != "system" for message in command.messages):
-                raise AriaError(
+                raise ClientRequestError(
                     "The request has no user message.", hint="Send at least one user message."
                 )
             history = await resolve_history(self.store, command)

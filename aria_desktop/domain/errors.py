@@ -452,3 +452,9 @@ class MonitorNotFoundError(ComputerError):
     """The monitor number asked for does not exist on this screen."""
 
     code = "monitor_not_found"
+
+
+class ClientRequestError(AriaError):
+    """A program's OpenAI- or Ollama-style request cannot be carried out as sent (HTTP 400)."""
+
+    code = "client_request_invalid"
