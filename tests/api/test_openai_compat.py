@@ -11,7 +11,7 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
+import httpx2
 import openai
 import pytest
 
@@ -38,10 +38,14 @@ WEATHER_TOOL: Any = {
 
 @pytest.fixture
 async def oai(api: Api) -> AsyncIterator[openai.AsyncOpenAI]:
-    async with httpx.AsyncClient(trust_env=False, timeout=20) as http:
-        yield openai.AsyncOpenAI(
+    # openai 3.x speaks through httpx2; a loopback server is reached directly, never via a proxy.
+    async with (
+        httpx2.AsyncClient(trust_env=False, timeout=20) as http,
+        openai.AsyncOpenAI(
             base_url=f"{api.url}/v1", api_key=api.token, max_retries=0, http_client=http
-        )
+        ) as client,
+    ):
+        yield client
 
 
 def _last_chat(ollama: FakeOllama) -> dict[str, Any]:
@@ -129,11 +133,9 @@ async def test_client_tool_round_trip_continues_one_stored_conversation(
         ]
         deltas = [tc for c in chunks if c.choices for tc in c.choices[0].delta.tool_calls or ()]
         assert len(deltas) == 1
-        call_id, name, arguments = (
-            deltas[0].id,
-            deltas[0].function.name,
-            deltas[0].function.arguments,
-        )  # type: ignore[union-attr]
+        function = deltas[0].function
+        assert function is not None
+        call_id, name, arguments = deltas[0].id, function.name, function.arguments
         assert [
             c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason
         ] == ["tool_calls"]
@@ -142,8 +144,9 @@ async def test_client_tool_round_trip_continues_one_stored_conversation(
             model="aria", messages=messages, tools=[WEATHER_TOOL]
         )
         assert first.choices[0].finish_reason == "tool_calls"
-        call = first.choices[0].message.tool_calls[0]  # type: ignore[index]
-        call_id, name, arguments = call.id, call.function.name, call.function.arguments  # type: ignore[union-attr]
+        calls = first.choices[0].message.tool_calls or []
+        assert calls[0].type == "function"
+        call_id, name, arguments = calls[0].id, calls[0].function.name, calls[0].function.arguments
     assert (name, json.loads(arguments or "{}")) == ("get_weather", {"city": "Oslo"})
     offered = {tool["function"]["name"] for tool in _last_chat(ollama)["tools"]}
     assert offered == {"get_weather", "echo"}  # ARIA's read-only tool, never "send"
@@ -175,7 +178,7 @@ async def test_client_tool_round_trip_continues_one_stored_conversation(
 async def test_response_format_and_options_reach_the_model(
     oai: openai.AsyncOpenAI, ollama: FakeOllama
 ) -> None:
-    schema = {"type": "object", "properties": {"answer": {"type": "string"}}}
+    schema: dict[str, Any] = {"type": "object", "properties": {"answer": {"type": "string"}}}
     ollama.script("/api/chat", ollama_text('{"answer": "4"}'), ollama_text('{"a": 1}'))
     reply = await oai.chat.completions.create(
         model="aria",
