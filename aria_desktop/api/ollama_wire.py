@@ -47,7 +47,7 @@ _MODIFIED_AT = "2025-01-01T00:00:00Z"
 
 
 class _Lenient(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class ToolFunctionCall(_Lenient):
@@ -89,8 +89,25 @@ class OptionsIn(_Lenient):
 class ChatIn(_Lenient):
     """``POST /api/chat``: the fields ARIA acts on."""
 
+    model_config = ConfigDict(
+        extra="ignore",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {"model": "aria:latest", "messages": [{"role": "user", "content": "Hi"}]},
+                {
+                    "model": "aria",
+                    "messages": [{"role": "user", "content": "Hi"}],
+                    "stream": False,
+                    "keep_alive": "5m",
+                    "options": {"num_ctx": 8192},
+                },
+            ]
+        },
+    )
+
     model: str = Field(min_length=1, max_length=256)
-    messages: list[MessageIn] = Field(default_factory=list, max_length=10_000)
+    messages: list[MessageIn] = Field(default_factory=list, max_length=1_000)
     tools: list[ToolIn] | None = Field(default=None, max_length=512)
     format: Literal["", "json"] | dict[str, Any] | None = None
     options: OptionsIn | None = None
@@ -101,6 +118,10 @@ class ChatIn(_Lenient):
 
 class ModelIn(_Lenient):
     """``POST /api/show``: ``model`` (``name`` in older clients)."""
+
+    model_config = ConfigDict(
+        extra="ignore", strict=True, json_schema_extra={"examples": [{"model": "aria:latest"}]}
+    )
 
     model: str = Field(default="", max_length=256)
     name: str = Field(default="", max_length=256)

@@ -37,7 +37,7 @@ __all__ = [
 class _Lenient(BaseModel):
     """Unknown fields are ignored: clients send many ARIA has no use for."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
 
 
 class ImageUrl(_Lenient):
@@ -98,8 +98,28 @@ class ResponseFormatIn(_Lenient):
 class ChatCompletionIn(_Lenient):
     """``POST /v1/chat/completions``: the fields ARIA acts on."""
 
+    model_config = ConfigDict(
+        extra="ignore",
+        strict=True,
+        json_schema_extra={
+            "examples": [
+                {
+                    "model": "aria",
+                    "messages": [{"role": "user", "content": "Hello"}],
+                    "stream": False,
+                },
+                {
+                    "model": "aria",
+                    "messages": [{"role": "user", "content": "Hello"}],
+                    "stream": True,
+                    "stream_options": {"include_usage": True},
+                },
+            ]
+        },
+    )
+
     model: str = Field(min_length=1, max_length=256)
-    messages: list[MessageIn] = Field(min_length=1, max_length=10_000)
+    messages: list[MessageIn] = Field(min_length=1, max_length=1_000)
     stream: bool = False
     stream_options: StreamOptions | None = None
     max_tokens: int | None = Field(default=None, ge=1)

@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from aria_desktop.api import docs
+from aria_desktop.api.compat_docs import OLLAMA_ERRORS, ndjson_response
 from aria_desktop.api.compat_turn import (
     TurnStream,
     describe,
@@ -50,31 +50,30 @@ _NDJSON = "application/x-ndjson"
 
 router = APIRouter(prefix="/api", tags=["ollama-compatible"])
 
-_NDJSON_DOC: docs.Responses = {
-    200: {
-        "description": "With stream=true (the default): application/x-ndjson, one JSON object "
-        "per line, the last with done=true. With stream=false: one JSON object.",
-        "content": {_NDJSON: {"schema": {"type": "string"}}},
-    }
-}
+_NDJSON_DOC = ndjson_response(
+    "With stream=true (the default): application/x-ndjson, one JSON object per line, the last "
+    "with done=true. With stream=false: one JSON object."
+)
 
 
 def _line(data: dict[str, Any]) -> bytes:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
 
 
-@router.get("/version", summary="Ollama API version ARIA answers like")
+@router.get("/version", summary="Ollama API version ARIA answers like", responses=OLLAMA_ERRORS)
 async def version() -> dict[str, str]:
     return {"version": API_VERSION}
 
 
-@router.get("/tags", summary="ARIA's model names (Ollama's installed models)")
+@router.get(
+    "/tags", summary="ARIA's model names (Ollama's installed models)", responses=OLLAMA_ERRORS
+)
 async def tags(state: StateDep) -> dict[str, Any]:
     compat = state.config.compat
     return {"models": [model_entry(m) for m in compat.models] if compat.enabled else []}
 
 
-@router.get("/ps", summary="ARIA's model names as loaded models")
+@router.get("/ps", summary="ARIA's model names as loaded models", responses=OLLAMA_ERRORS)
 async def running(state: StateDep) -> dict[str, Any]:
     compat = state.config.compat
     return {
@@ -85,7 +84,7 @@ async def running(state: StateDep) -> dict[str, Any]:
 @router.post(
     "/show",
     summary="A model's details and capabilities",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+    responses=OLLAMA_ERRORS,
 )
 async def show_model(body: ModelIn, state: StateDep) -> dict[str, Any]:
     return show(resolve_model(state, body.requested), state.config.compat)
@@ -94,7 +93,7 @@ async def show_model(body: ModelIn, state: StateDep) -> dict[str, Any]:
 @router.post(
     "/pull",
     summary="Succeeds for a name ARIA offers (nothing is downloaded)",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, _NDJSON_DOC),
+    responses={**OLLAMA_ERRORS, 200: _NDJSON_DOC},
 )
 async def pull(body: PullIn, state: StateDep) -> Any:
     model = resolve_model(state, body.requested)
@@ -113,7 +112,7 @@ async def pull(body: PullIn, state: StateDep) -> Any:
 @router.post(
     "/chat",
     summary="Chat through ARIA (memory, routing and fallback behind it)",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, _NDJSON_DOC),
+    responses={**OLLAMA_ERRORS, 200: _NDJSON_DOC},
 )
 async def chat(body: ChatIn, request: Request, state: StateDep) -> Any:
     turn = describe(state, request, "ollama", body.model)

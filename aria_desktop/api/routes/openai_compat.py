@@ -16,6 +16,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from aria_desktop.api import docs
+from aria_desktop.api.compat_docs import OPENAI_ERRORS
 from aria_desktop.api.compat_errors import openai_error
 from aria_desktop.api.compat_turn import TurnStream, describe, run_whole, start_streamed
 from aria_desktop.api.deps import StateDep
@@ -46,11 +47,14 @@ _STREAM_DOC = docs.sse_response(
     "With stream=true: text/event-stream of `data: {chat.completion.chunk}` frames ending with "
     "`data: [DONE]`; with stream_options.include_usage a last chunk with empty choices carries "
     "usage. With stream=false: one chat.completion object.",
-    (),
+    None,
 )
+_STREAM_DOC["content"]["application/json"] = {"schema": {"type": "object"}}
 
 
-@router.get("/models", summary="The model names ARIA offers (OpenAI's model list)")
+@router.get(
+    "/models", summary="The model names ARIA offers (OpenAI's model list)", responses=OPENAI_ERRORS
+)
 async def list_models(state: StateDep) -> dict[str, Any]:
     compat = state.config.compat
     models = compat.models if compat.enabled else ()
@@ -66,7 +70,7 @@ async def list_models(state: StateDep) -> dict[str, Any]:
 @router.post(
     "/chat/completions",
     summary="Chat completion through ARIA (memory, routing and fallback behind it)",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, {200: _STREAM_DOC}),
+    responses={**OPENAI_ERRORS, 200: _STREAM_DOC},
 )
 async def chat_completions(body: ChatCompletionIn, request: Request, state: StateDep) -> Any:
     turn = describe(state, request, "openai", body.model)
