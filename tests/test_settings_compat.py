@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from aria_desktop.doctor.api import compat_urls
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.owner import api_config
 from aria_desktop.settings import load_settings
@@ -38,3 +41,14 @@ def test_parse_model_entry() -> None:
     assert parse_model_entry(" aria ") == ("aria", "chat")
     assert parse_model_entry("home:3b=quick") == ("home:3b", "quick")
     assert parse_model_entry("=chat") is None
+
+
+def test_doctor_prints_the_urls_to_paste_into_each_client(tmp_path: Path) -> None:
+    env = {"ARIA_API__PORT": "9123", "ARIA_STORAGE__DATABASE": str(tmp_path / "aria.db")}
+    results = {r.name: r for r in compat_urls(load_settings(env=env))}
+    assert "http://127.0.0.1:9123/v1" in results["openai-compatible"].detail
+    assert "model aria," in results["openai-compatible"].detail
+    assert "http://127.0.0.1:9123," in results["ollama-compatible"].detail
+    assert "aria:latest" in results["ollama-compatible"].detail
+    off = compat_urls(load_settings(env={**env, "ARIA_COMPAT__ENABLED": "false"}))
+    assert [r.detail for r in off] == ["off (compat.enabled = false)"]
