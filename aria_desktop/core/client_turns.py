@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -52,16 +53,24 @@ class ClientHistory:
     """Where a client's request goes and what of it is new.
 
     Attributes:
-        conversation: the stored conversation the request continues (or a new one).
+        conversation: the stored conversation the request continues, or the new one.
         new_messages: the request's non-system messages not stored yet, oldest first.
+        create: the conversation is new and not written yet: :func:`store_new` writes it
+            first (so a new client conversation does not hold the model request up).
     """
 
     conversation: Conversation
     new_messages: tuple[ChatMessage, ...]
+    create: bool = False
 
 
-async def resolve_history(store: ConversationStore, command: ClientTurn) -> ClientHistory:
-    """The conversation ``command`` continues, found by the digests of its messages."""
+async def resolve_history(
+    store: ConversationStore, command: ClientTurn, now: float
+) -> ClientHistory:
+    """The conversation ``command`` continues, found by the digests of its messages.
+
+    ``now`` (UNIX seconds) stamps a new conversation until the store writes its own times.
+    """
     dialogue = [m for m in command.messages if m.role != "system"]
     keys = conversation_keys(command.client, dialogue)
     # Only a prefix that ends with ARIA's reply can have been remembered.
@@ -77,17 +86,23 @@ async def resolve_history(store: ConversationStore, command: ClientTurn) -> Clie
                 conversation=conversation, new_messages=tuple(dialogue[keys.index(key) + 1 :])
             )
     words = " ".join(command.text.split()) or "(tool results)"
-    conversation = await store.create_conversation(f"[{command.client}] {words}"[:_TITLE_CHARS])
-    return ClientHistory(conversation=conversation, new_messages=tuple(dialogue))
+    conversation = Conversation(
+        id=uuid.uuid4().hex,
+        title=f"[{command.client}] {words}"[:_TITLE_CHARS],
+        created_at=now,
+        updated_at=now,
+    )
+    return ClientHistory(conversation=conversation, new_messages=tuple(dialogue), create=True)
 
 
-async def store_new(
-    store: ConversationStore, conversation_id: str, messages: Sequence[ChatMessage]
-) -> None:
-    """Append the request's new messages to the conversation, in order."""
-    for message in messages:
+async def store_new(store: ConversationStore, history: ClientHistory) -> None:
+    """Write a new conversation, then append the request's new messages, in order."""
+    conversation = history.conversation
+    if history.create:
+        await store.create_conversation(conversation.title, conversation_id=conversation.id)
+    for message in history.new_messages:
         await store.add_message(
-            conversation_id,
+            conversation.id,
             NewMessage(
                 role=message.role,
                 content=message.content,

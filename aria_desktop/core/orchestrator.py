@@ -293,7 +293,7 @@ class Orchestrator:
                 raise ClientRequestError(
                     "The request has no user message.", hint="Send at least one user message."
                 )
-            history = await resolve_history(self.store, command)
+            history = await resolve_history(self.store, command, self._clock.time())
             conversation = history.conversation
         elif not text:
             raise AriaError("The message is empty.", hint="Type something to ask.")
@@ -331,7 +331,7 @@ class Orchestrator:
                 agent=command.agent,
                 options=command.options,
             )
-            return prompt, store_new(self.store, conversation_id, history.new_messages), tools
+            return prompt, store_new(self.store, history), tools
         stored = await self.store.list_messages(conversation_id, limit=_HISTORY_FETCH)
         prompt = [ChatMessage(role="system", content=self.config.system_prompt)]
         prompt += context

@@ -75,7 +75,15 @@ class ChatModel(Protocol):
 class ConversationStore(Protocol):
     """Persistence of conversations, messages and tool executions (async; never blocks)."""
 
-    async def create_conversation(self, title: str) -> Conversation: ...
+    async def create_conversation(
+        self, title: str, *, conversation_id: str | None = None
+    ) -> Conversation:
+        """A new, empty conversation; with ``conversation_id``, under that (fresh) id.
+
+        A caller that picks the id can start work that names the conversation before the
+        write lands (``core/client_turns.py``).
+        """
+        ...
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None: ...
 

@@ -142,11 +142,17 @@ class SQLiteConversationStore:
         self._db = db
         self._clock = clock
 
-    async def create_conversation(self, title: str) -> Conversation:
-        """Start an empty conversation with a fresh random id (uuid4 hex)."""
+    async def create_conversation(
+        self, title: str, *, conversation_id: str | None = None
+    ) -> Conversation:
+        """Start an empty conversation with ``conversation_id`` or a fresh random id (uuid4 hex)."""
         now = self._clock()
         conversation = Conversation(
-            id=uuid.uuid4().hex, title=title, created_at=now, updated_at=now, message_count=0
+            id=conversation_id or uuid.uuid4().hex,
+            title=title,
+            created_at=now,
+            updated_at=now,
+            message_count=0,
         )
 
         def insert(conn: Connection) -> None:

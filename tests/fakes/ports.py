@@ -40,7 +40,7 @@ from aria_desktop.domain.chat import (
     ToolCallRecord,
     Usage,
 )
-from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
+from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     MEMORY_KINDS,
@@ -221,12 +221,16 @@ class InMemoryConversationStore:
     def _view(self, stored: _StoredConversation) -> Conversation:
         return dataclasses.replace(stored.conversation, message_count=len(stored.messages))
 
-    async def create_conversation(self, title: str) -> Conversation:
-        """Start an empty conversation with a fresh random id."""
+    async def create_conversation(
+        self, title: str, *, conversation_id: str | None = None
+    ) -> Conversation:
+        """Start an empty conversation with ``conversation_id`` or a fresh random id."""
         now = self._clock()
         conversation = Conversation(
-            id=uuid.uuid4().hex, title=title, created_at=now, updated_at=now
+            id=conversation_id or uuid.uuid4().hex, title=title, created_at=now, updated_at=now
         )
+        if conversation.id in self._conversations:
+            raise StorageError(f"conversation {conversation.id} exists already")
         self._conversations[conversation.id] = _StoredConversation(conversation)
         self._order[conversation.id] = next(self._created)
         return conversation
