@@ -9,31 +9,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
-
 from aria_desktop.api.docs import Responses
 
 __all__ = ["OLLAMA_ERRORS", "OPENAI_ERRORS", "ndjson_response"]
 
 
-class OpenAIErrorDetail(BaseModel):
-    message: str
-    type: str
-    param: str | None = None
-    code: str | None = None
+_OPENAI_ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["message", "type"],
+            "properties": {
+                "message": {"type": "string"},
+                "type": {"type": "string"},
+                "param": {"type": ["string", "null"]},
+                "code": {"type": ["string", "null"]},
+            },
+        }
+    },
+}
+"""OpenAI's error body."""
 
-
-class OpenAIErrorOut(BaseModel):
-    """OpenAI's error body."""
-
-    error: OpenAIErrorDetail
-
-
-class OllamaErrorOut(BaseModel):
-    """Ollama's error body: one sentence."""
-
-    error: str
-
+_OLLAMA_ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {"error": {"type": "string"}},
+}
+"""Ollama's error body: one sentence."""
 
 _FAILURES = {
     400: "The request is malformed or cannot be carried out",
@@ -49,15 +53,16 @@ _FAILURES = {
 }
 
 
-def _errors(model: type[BaseModel]) -> Responses:
+def _errors(schema: dict[str, Any]) -> Responses:
+    content = {"application/json": {"schema": schema}}
     return {
-        status: {"model": model, "description": description}
+        status: {"description": description, "content": content}
         for status, description in _FAILURES.items()
     }
 
 
-OPENAI_ERRORS: Responses = _errors(OpenAIErrorOut)
-OLLAMA_ERRORS: Responses = _errors(OllamaErrorOut)
+OPENAI_ERRORS: Responses = _errors(_OPENAI_ERROR_SCHEMA)
+OLLAMA_ERRORS: Responses = _errors(_OLLAMA_ERROR_SCHEMA)
 
 
 def ndjson_response(description: str) -> dict[str, Any]:

@@ -14,15 +14,15 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import json
 import time
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aria_desktop.api.compat_config import CompatConfig, CompatModel
 from aria_desktop.api.compat_turn import CompatTurn
-from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall, ToolSpec
+from aria_desktop.api.compat_wire import Lenient, ToolIn, arguments, tool_specs, with_examples
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall
 from aria_desktop.domain.commands import ClientTurn, GenerationOptions
 from aria_desktop.domain.errors import ClientRequestError
 from aria_desktop.domain.events import ClientToolCall
@@ -46,20 +46,16 @@ API_VERSION = "0.12.6"
 _MODIFIED_AT = "2025-01-01T00:00:00Z"
 
 
-class _Lenient(BaseModel):
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class ToolFunctionCall(_Lenient):
+class ToolFunctionCall(Lenient):
     name: str = Field(max_length=256)
     arguments: dict[str, Any] | str = Field(default_factory=dict)
 
 
-class ToolCallIn(_Lenient):
+class ToolCallIn(Lenient):
     function: ToolFunctionCall
 
 
-class MessageIn(_Lenient):
+class MessageIn(Lenient):
     role: Literal["system", "user", "assistant", "tool"]
     content: str | None = ""
     images: list[str] | None = Field(default=None, max_length=64)
@@ -68,41 +64,24 @@ class MessageIn(_Lenient):
     thinking: str | None = None
 
 
-class FunctionIn(_Lenient):
-    name: str = Field(min_length=1, max_length=256)
-    description: str = Field(default="", max_length=100_000)
-    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
-
-
-class ToolIn(_Lenient):
-    type: str = Field(default="function", max_length=64)
-    function: FunctionIn
-
-
-class OptionsIn(_Lenient):
+class OptionsIn(Lenient):
     num_ctx: int | None = Field(default=None, ge=1)
     num_predict: int | None = None
     temperature: float | None = Field(default=None, ge=0)
     stop: list[str] | None = Field(default=None, max_length=16)
 
 
-class ChatIn(_Lenient):
+class ChatIn(Lenient):
     """``POST /api/chat``: the fields ARIA acts on."""
 
-    model_config = ConfigDict(
-        extra="ignore",
-        strict=True,
-        json_schema_extra={
-            "examples": [
-                {"model": "aria:latest", "messages": [{"role": "user", "content": "Hi"}]},
-                {
-                    "model": "aria",
-                    "messages": [{"role": "user", "content": "Hi"}],
-                    "stream": False,
-                    "keep_alive": "5m",
-                    "options": {"num_ctx": 8192},
-                },
-            ]
+    model_config = with_examples(
+        {"model": "aria:latest", "messages": [{"role": "user", "content": "Hi"}]},
+        {
+            "model": "aria",
+            "messages": [{"role": "user", "content": "Hi"}],
+            "stream": False,
+            "keep_alive": "5m",
+            "options": {"num_ctx": 8192},
         },
     )
 
@@ -116,12 +95,10 @@ class ChatIn(_Lenient):
     think: bool | Literal["low", "medium", "high"] | None = None
 
 
-class ModelIn(_Lenient):
+class ModelIn(Lenient):
     """``POST /api/show``: ``model`` (``name`` in older clients)."""
 
-    model_config = ConfigDict(
-        extra="ignore", strict=True, json_schema_extra={"examples": [{"model": "aria:latest"}]}
-    )
+    model_config = with_examples({"model": "aria:latest"})
 
     model: str = Field(default="", max_length=256)
     name: str = Field(default="", max_length=256)
@@ -147,22 +124,12 @@ def _images(raw: list[str] | None) -> tuple[bytes, ...]:
         ) from None
 
 
-def _arguments(raw: dict[str, Any] | str) -> dict[str, Any]:
-    if isinstance(raw, dict):
-        return raw
-    try:
-        value = json.loads(raw) if raw.strip() else {}
-    except ValueError:
-        return {"_raw": raw}
-    return value if isinstance(value, dict) else {"_value": value}
-
-
 def _message(message: MessageIn, index: int) -> ChatMessage:
     calls = tuple(
         ToolCall(
             id=f"call_{index}_{n}",
             name=call.function.name,
-            arguments=_arguments(call.function.arguments),
+            arguments=arguments(call.function.arguments),
         )
         for n, call in enumerate(message.tool_calls or ())
     )
@@ -210,14 +177,7 @@ def to_command(body: ChatIn, turn: CompatTurn, config: CompatConfig) -> ClientTu
         text=last_user,
         source="client",
         messages=messages,
-        client_tools=tuple(
-            ToolSpec(
-                name=tool.function.name,
-                description=tool.function.description,
-                parameters=tool.function.parameters,
-            )
-            for tool in body.tools or ()
-        ),
+        client_tools=tool_specs(body.tools),
         client=turn.client,
         private=turn.private,
         agent=turn.model.agent,

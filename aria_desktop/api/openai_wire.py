@@ -15,9 +15,10 @@ import binascii
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from aria_desktop.api.compat_turn import CompatTurn
+from aria_desktop.api.compat_wire import Lenient, ToolIn, arguments, tool_specs, with_examples
 from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall, ToolSpec
 from aria_desktop.domain.commands import ClientTurn, GenerationOptions
 from aria_desktop.domain.errors import ClientRequestError
@@ -34,34 +35,28 @@ __all__ = [
 ]
 
 
-class _Lenient(BaseModel):
-    """Unknown fields are ignored: clients send many ARIA has no use for."""
-
-    model_config = ConfigDict(extra="ignore", strict=True)
-
-
-class ImageUrl(_Lenient):
+class ImageUrl(Lenient):
     url: str = Field(max_length=20_000_000)
 
 
-class ContentPart(_Lenient):
+class ContentPart(Lenient):
     type: str = Field(max_length=64)
     text: str | None = None
     image_url: ImageUrl | str | None = None
 
 
-class FunctionCall(_Lenient):
+class FunctionCall(Lenient):
     name: str = Field(max_length=256)
     arguments: str = Field(default="", max_length=1_000_000)
 
 
-class ToolCallIn(_Lenient):
+class ToolCallIn(Lenient):
     id: str = Field(default="", max_length=256)
     type: str = Field(default="function", max_length=64)
     function: FunctionCall
 
 
-class MessageIn(_Lenient):
+class MessageIn(Lenient):
     role: Literal["system", "developer", "user", "assistant", "tool"]
     content: str | list[ContentPart] | None = None
     tool_calls: list[ToolCallIn] | None = None
@@ -69,52 +64,35 @@ class MessageIn(_Lenient):
     name: str | None = Field(default=None, max_length=256)
 
 
-class FunctionIn(_Lenient):
-    name: str = Field(min_length=1, max_length=256)
-    description: str = Field(default="", max_length=100_000)
-    parameters: dict[str, Any] = Field(default_factory=lambda: {"type": "object"})
-
-
-class ToolIn(_Lenient):
-    type: str = Field(default="function", max_length=64)
-    function: FunctionIn
-
-
-class StreamOptions(_Lenient):
+class StreamOptions(Lenient):
     include_usage: bool = False
 
 
-class JsonSchemaIn(_Lenient):
+class JsonSchemaIn(Lenient):
     name: str = Field(default="response", max_length=256)
     json_schema: dict[str, Any] | None = Field(default=None, alias="schema")
     strict: bool | None = None
 
 
-class ResponseFormatIn(_Lenient):
+class ResponseFormatIn(Lenient):
     type: Literal["text", "json_object", "json_schema"]
     json_schema: JsonSchemaIn | None = None
 
 
-class ChatCompletionIn(_Lenient):
+class ChatCompletionIn(Lenient):
     """``POST /v1/chat/completions``: the fields ARIA acts on."""
 
-    model_config = ConfigDict(
-        extra="ignore",
-        strict=True,
-        json_schema_extra={
-            "examples": [
-                {
-                    "model": "aria",
-                    "messages": [{"role": "user", "content": "Hello"}],
-                    "stream": False,
-                },
-                {
-                    "model": "aria",
-                    "messages": [{"role": "user", "content": "Hello"}],
-                    "stream": True,
-                    "stream_options": {"include_usage": True},
-                },
-            ]
+    model_config = with_examples(
+        {
+            "model": "aria",
+            "messages": [{"role": "user", "content": "Hello"}],
+            "stream": False,
+        },
+        {
+            "model": "aria",
+            "messages": [{"role": "user", "content": "Hello"}],
+            "stream": True,
+            "stream_options": {"include_usage": True},
         },
     )
 
@@ -161,52 +139,30 @@ def _content(content: str | list[ContentPart] | None) -> tuple[str, tuple[bytes,
     return "\n".join(texts), tuple(images)
 
 
-def _arguments(raw: str) -> dict[str, Any]:
-    try:
-        value = json.loads(raw) if raw.strip() else {}
-    except ValueError:
-        value = {"_raw": raw}
-    return value if isinstance(value, dict) else {"_value": value}
-
-
 def _message(message: MessageIn, names: dict[str, str]) -> ChatMessage:
     text, images = _content(message.content)
     role = "system" if message.role == "developer" else message.role
     calls = tuple(
-        ToolCall(id=call.id, name=call.function.name, arguments=_arguments(call.function.arguments))
+        ToolCall(id=call.id, name=call.function.name, arguments=arguments(call.function.arguments))
         for call in message.tool_calls or ()
     )
     names.update({call.id: call.name for call in calls})
-    name = message.name
-    if role == "tool" and not name:
-        name = names.get(message.tool_call_id or "")
-    return ChatMessage(
-        role=role,
-        content=text,
-        tool_calls=calls,
-        tool_call_id=message.tool_call_id,
-        name=name,
-        images=images,
-    )
+    if role == "tool":
+        call_id = message.tool_call_id or ""
+        name = message.name or names.get(call_id)
+        return ChatMessage(role="tool", content=text, tool_call_id=call_id, name=name)
+    return ChatMessage(role=role, content=text, tool_calls=calls, images=images)
 
 
 def _client_tools(body: ChatCompletionIn) -> tuple[ToolSpec, ...]:
     choice = body.tool_choice
     if choice == "none":
         return ()
-    tools = [
-        ToolSpec(
-            name=tool.function.name,
-            description=tool.function.description,
-            parameters=tool.function.parameters,
-        )
-        for tool in body.tools or ()
-        if tool.type == "function"
-    ]
+    tools = tool_specs(body.tools)
     if isinstance(choice, dict):
         wanted = (choice.get("function") or {}).get("name")
-        tools = [tool for tool in tools if tool.name == wanted] or tools
-    return tuple(tools)
+        return tuple(tool for tool in tools if tool.name == wanted) or tools
+    return tools
 
 
 def _response_format(body: ChatCompletionIn) -> ResponseFormat | None:

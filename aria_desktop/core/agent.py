@@ -22,6 +22,7 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.tools import PolicyHook, Tool, ToolRegistry
+from aria_desktop.core.turn_tools import TurnTools
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -57,7 +58,7 @@ from aria_desktop.domain.events import (
 )
 from aria_desktop.domain.locality import Locality
 
-__all__ = ["AgentConfig", "AgentLoop", "AgentResult", "TurnTools"]
+__all__ = ["AgentConfig", "AgentLoop", "AgentResult"]
 
 _LOGGER = logging.getLogger(__name__)
 _MAX_TOOL_RESULT_CHARS = 16_000
@@ -98,23 +99,6 @@ class AgentResult:
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
     client_calls: tuple[ToolCall, ...] = ()
-
-
-@dataclass(frozen=True, kw_only=True)
-class TurnTools:
-    """What a turn offers the model and how it asks (a ``ClientTurn`` differs from the default).
-
-    Attributes:
-        own: ARIA's tools offered; None for every registered tool.
-        client: the client's tools: offered, never run here (a call ends the turn).
-        agent: the routing chain.
-        options: generation options (None fields: ARIA's settings).
-    """
-
-    own: tuple[ToolSpec, ...] | None = None
-    client: tuple[ToolSpec, ...] = ()
-    agent: str = "chat"
-    options: GenerationOptions = field(default_factory=GenerationOptions)
 
 
 _DEFAULT_TOOLS = TurnTools()

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult, TurnTools
+from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.client_turns import (
     ClientHistory,
@@ -29,6 +29,7 @@ from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.session import build_history
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
+from aria_desktop.core.turn_tools import TurnTools
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, NewMessage
 from aria_desktop.domain.commands import (
     CancelTurn,
@@ -89,12 +90,12 @@ class TurnOutcome:
     run_id: str
     conversation_id: str
     source: str
+    private: bool = False
     user_text: str
     answer: str
     status: RunStatus
     backend: str = ""
     model: str = ""
-    private: bool = False
 
 
 ContextProvider = Callable[[str, str], Awaitable[Sequence[ChatMessage]]]

@@ -50,6 +50,7 @@ _STREAM_DOC = docs.sse_response(
     None,
 )
 _STREAM_DOC["content"]["application/json"] = {"schema": {"type": "object"}}
+_COMPLETION_RESPONSES = {**OPENAI_ERRORS, 200: _STREAM_DOC}
 
 
 @router.get(
@@ -70,10 +71,10 @@ async def list_models(state: StateDep) -> dict[str, Any]:
 @router.post(
     "/chat/completions",
     summary="Chat completion through ARIA (memory, routing and fallback behind it)",
-    responses={**OPENAI_ERRORS, 200: _STREAM_DOC},
+    responses=_COMPLETION_RESPONSES,
 )
 async def chat_completions(body: ChatCompletionIn, request: Request, state: StateDep) -> Any:
-    turn = describe(state, request, "openai", body.model)
+    turn = describe(state, request, protocol="openai", requested=body.model)
     command = to_command(body, turn)
     created = int(turn.started_s)
     if body.stream:
