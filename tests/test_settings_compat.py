@@ -35,6 +35,8 @@ def test_model_entries_name_a_chain_and_privacy_reaches_the_api() -> None:
 def test_malformed_model_lists_are_refused_with_the_key(value: str) -> None:
     with pytest.raises(ConfigError, match=r"compat\.models"):
         load_settings(env={"ARIA_COMPAT__MODELS": value})
+    with pytest.raises(ConfigError, match=r"compat\.private_clients"):
+        load_settings(env={"ARIA_COMPAT__PRIVATE_CLIENTS": '["ollama"]'})
 
 
 def test_parse_model_entry() -> None:

@@ -16,6 +16,7 @@ from aria_desktop.settings.rules import AT_LEAST_1, rules
 __all__ = ["CompatSettings", "parse_model_entry"]
 
 _ENTRY = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._:-]{0,127})(?:=([A-Za-z0-9_-]{1,64}))?$")
+_LABEL = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$")
 
 
 def parse_model_entry(entry: str) -> tuple[str, str] | None:
@@ -44,6 +45,13 @@ def _check_models(value: object) -> str | None:
     return None
 
 
+def _check_labels(value: object) -> str | None:
+    for entry in value if isinstance(value, tuple) else ():
+        if not _LABEL.match(str(entry).strip()):
+            return f"{entry!r} is not a model name or client label (letters, digits, . _ : / -)"
+    return None
+
+
 @dataclass(frozen=True)
 class CompatSettings:
     """The OpenAI- and Ollama-compatible endpoints (``/v1/*``, Ollama's ``/api/*``).
@@ -62,7 +70,7 @@ class CompatSettings:
 
     enabled: bool = True
     models: tuple[str, ...] = field(default=("aria",), metadata=rules(check=_check_models))
-    private_models: tuple[str, ...] = ()
-    private_clients: tuple[str, ...] = ()
+    private_models: tuple[str, ...] = field(default=(), metadata=rules(check=_check_labels))
+    private_clients: tuple[str, ...] = field(default=(), metadata=rules(check=_check_labels))
     max_context_tokens: int = field(default=32_768, metadata=AT_LEAST_1)
     context_tokens: int = field(default=8_192, metadata=AT_LEAST_1)
