@@ -270,7 +270,14 @@ class Assistant(Protocol):
 
     def subscribe(self) -> EventSubscription: ...
 
-    async def start_turn(self, command: StartTurn) -> TurnStarted: ...
+    async def start_turn(self, command: StartTurn) -> TurnStarted:
+        """Start a turn; its events follow on ``subscribe()``.
+
+        A ``ClientTurn`` (a ``StartTurn`` carrying a stateless client's messages, tools and
+        options; ARCHITECTURE.md: client turns) is started in the owner's process only: the
+        API client sends plain turns.
+        """
+        ...
 
     async def cancel_turn(self, run_id: str | None = None) -> int: ...
 
