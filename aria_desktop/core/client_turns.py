@@ -23,7 +23,15 @@ from aria_desktop.core.ports import ConversationStore
 from aria_desktop.domain.chat import ChatMessage, Conversation, NewMessage
 from aria_desktop.domain.commands import ClientTurn
 
-__all__ = ["ClientHistory", "client_prompt", "remember_reply", "resolve_history", "store_new"]
+__all__ = [
+    "ClientHistory",
+    "client_prompt",
+    "conversation_keys",
+    "new_user_text",
+    "remember_reply",
+    "resolve_history",
+    "store_new",
+]
 
 _TITLE_CHARS = 60
 
@@ -135,3 +143,13 @@ def client_prompt(
         lead += 1
     head = messages[:lead] or [ChatMessage(role="system", content=system_prompt)]
     return [*head, *context, *messages[lead:]]
+
+
+def new_user_text(command: ClientTurn) -> str:
+    """The user's words this request adds ("" when it only brings tool results).
+
+    A client continuing a turn with tool results repeats the user's last message; mining it
+    again for memories would only count the same fact twice.
+    """
+    dialogue = [m for m in command.messages if m.role != "system"]
+    return command.text if dialogue and dialogue[-1].role == "user" else ""

@@ -20,6 +20,7 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.client_turns import (
     ClientHistory,
     client_prompt,
+    new_user_text,
     remember_reply,
     resolve_history,
     store_new,
@@ -425,7 +426,7 @@ class Orchestrator:
                     run_id=run_id,
                     conversation_id=conversation_id,
                     source=command.source,
-                    user_text=text,
+                    user_text=new_user_text(command) if isinstance(command, ClientTurn) else text,
                     answer=result.text if result is not None and status == "complete" else "",
                     status=status,
                     backend=result.backend if result is not None else "",

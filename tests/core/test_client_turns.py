@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.core.client_turns import conversation_keys
+from aria_desktop.core.client_turns import conversation_keys, new_user_text
 from aria_desktop.core.orchestrator import TurnOutcome
 from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall, ToolSpec
 from aria_desktop.domain.commands import ClientTurn, GenerationOptions
@@ -97,6 +97,8 @@ async def test_client_tool_call_ends_the_turn_and_the_results_continue_it(core: 
     assert [m.role for m in stored] == ["user", "assistant", "tool", "assistant"]
     assert stored[-1].content == "The kitchen light is on."
     assert len(await core.store.list_conversations()) == 1
+    mined = [new_user_text(_turn(asked)), new_user_text(_turn(again))]
+    assert mined == ["Kitchen light on", ""]  # tool results bring no new words to mine
 
 
 async def test_arias_read_only_tool_runs_inside_and_options_reach_the_model(
