@@ -11,8 +11,8 @@ over 1,000 seeded memories with the configured embedder (default: the packaged l
 so each search embeds the query and fuses keyword and vector results. Health beside open
 streams: ``GET /api/v1/health`` latency while every allowed event stream is held open (target:
 median under 20 ms; the security tests check only that it answers). First streamed text
-through the OpenAI- and Ollama-compatible endpoints beside the model server directly
-(``bench/compat.py``; target: ARIA adds at most 5 ms).
+through the OpenAI- and Ollama-compatible endpoints beside the model server directly, before
+the memories are seeded and after (``bench/compat.py``; target: ARIA adds at most 5 ms).
 """
 
 from __future__ import annotations
@@ -179,6 +179,9 @@ async def run_api_bench(
             try:
                 port = owner.server.port
                 token = owner.server._token.read()
+                await print_first_chunk(
+                    url, port, token, first_chunk, label="no memories yet (recall finds none)"
+                )
                 seeded_s = await _seed_memories(owner.assistant, _SEED_MEMORIES)
                 print(
                     f"Seeded {_SEED_MEMORIES} memories in {seeded_s:.1f} s "
@@ -247,7 +250,9 @@ async def run_api_bench(
                     f"{statistics.median(delays):.2f} ms, p90 {percentile(delays, 0.9):.2f} ms, "
                     f"max {max(delays):.2f} ms ({len(delays)} turns)"
                 )
-                await print_first_chunk(url, port, token, first_chunk)
+                await print_first_chunk(
+                    url, port, token, first_chunk, label=f"{_SEED_MEMORIES} memories recalled from"
+                )
             finally:
                 reference.should_exit = True
                 await ref_task

@@ -22,8 +22,14 @@ __all__ = ["TARGET_ADDED_MS", "print_first_chunk"]
 TARGET_ADDED_MS = 5.0
 
 
-async def print_first_chunk(model_url: str, aria_port: int, token: str, rounds: int) -> None:
-    """Measure and print the time to the first streamed text: direct, via each protocol."""
+async def print_first_chunk(
+    model_url: str, aria_port: int, token: str, rounds: int, *, label: str
+) -> None:
+    """Measure and print the time to the first streamed text: direct, via each protocol.
+
+    ``label`` says what ARIA holds at the time (memory recall runs on every question, so a
+    store with memories adds the query's embedding and search).
+    """
     model_port = model_url.rsplit(":", 1)[1].rstrip("/")
     process = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -38,17 +44,21 @@ async def print_first_chunk(model_url: str, aria_port: int, token: str, rounds: 
     out, _ = await process.communicate(f"{token}\n".encode())
     figures: dict[str, list[float]] = json.loads(out.decode())["first_text_ms"]
     direct = statistics.median(figures["direct"])
+    print(f"  first streamed text, {label}:")
     print(
-        f"  first streamed text, model server directly: median {direct:.2f} ms, "
+        f"    model server directly: median {direct:.2f} ms, "
         f"p90 {percentile(figures['direct'], 0.9):.2f} ms ({rounds} requests)"
     )
-    for name, label in (("ollama", "POST /api/chat"), ("openai", "POST /v1/chat/completions")):
+    for name, name_label in (
+        ("ollama", "POST /api/chat"),
+        ("openai", "POST /v1/chat/completions"),
+    ):
         values = figures[name]
         median = statistics.median(values)
         added = median - direct
         verdict = "ok" if added <= TARGET_ADDED_MS else "OVER TARGET"
         print(
-            f"  first streamed text through ARIA {label}: median {median:.2f} ms, "
+            f"    through ARIA {name_label}: median {median:.2f} ms, "
             f"p90 {percentile(values, 0.9):.2f} ms; ARIA adds {added:.2f} ms "
             f"(target <= {TARGET_ADDED_MS:g} ms: {verdict})"
         )
