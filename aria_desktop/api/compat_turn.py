@@ -16,7 +16,7 @@ from fastapi import Request
 
 from aria_desktop.api.compat_config import CompatModel, client_label
 from aria_desktop.api.deps import ApiState
-from aria_desktop.core.ports import EventSubscription
+from aria_desktop.core.ports import Assistant, EventSubscription
 from aria_desktop.domain.commands import ClientTurn
 from aria_desktop.domain.errors import AriaError, NotFoundError
 from aria_desktop.domain.events import Event, RunEnd
@@ -88,12 +88,18 @@ async def run_whole(state: ApiState, command: ClientTurn) -> TurnTranscript:
     raise AriaError("ARIA stopped before the reply was finished.", hint="Ask again later.")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(kw_only=True)
 class TurnStream:
-    """A started turn's subscription (counted as an open stream) and its run id."""
+    """A started turn's subscription (counted as an open stream), its run id and its owner.
+
+    Attributes:
+        ended: the turn's ``run-end`` was passed on.
+    """
 
     sub: EventSubscription
     run_id: str
+    assistant: Assistant
+    ended: bool = False
 
     async def events(self, idle_timeout_s: float) -> AsyncIterator[Event]:
         """The turn's events up to and including ``run-end``.
@@ -102,16 +108,24 @@ class TurnStream:
             TimeoutError: nothing happened for ``idle_timeout_s``.
             AriaError: the subscriber lagged (events were lost).
         """
-        while True:
+        while not self.ended:
             try:
                 event = await self.sub.get(timeout_s=idle_timeout_s)
             except StopAsyncIteration:
                 raise AriaError("ARIA is stopping.", hint="Ask again after it restarts.") from None
             if event.run_id != self.run_id:
                 continue
+            self.ended = isinstance(event, RunEnd)
             yield event
-            if isinstance(event, RunEnd):
-                return
+
+    async def close(self) -> None:
+        """The response is over: a client that left before the end cancels the turn.
+
+        Closing the connection stops generation on OpenAI's and Ollama's servers too; what was
+        written so far stays stored as interrupted.
+        """
+        if not self.ended:
+            await self.assistant.cancel_turn(self.run_id)
 
 
 async def start_streamed(state: ApiState, command: ClientTurn) -> TurnStream:
@@ -123,4 +137,4 @@ async def start_streamed(state: ApiState, command: ClientTurn) -> TurnStream:
     except BaseException:
         state.streams.release(sub)
         raise
-    return TurnStream(sub=sub, run_id=started.run_id)
+    return TurnStream(sub=sub, run_id=started.run_id, assistant=state.assistant)

@@ -5,6 +5,7 @@ integration's call sequence is replayed (tags -> pull -> chat with Assist tools 
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from collections.abc import AsyncIterator
 from typing import Any
@@ -13,9 +14,18 @@ import httpx
 import pytest
 from ollama import AsyncClient, ChatResponse, ResponseError
 
+from aria_desktop.domain.events import RunEnd
 from tests.api.conftest import Api
 from tests.fakes import FakeOllama
-from tests.fakes.ollama_server import ollama_error, ollama_text, ollama_tool_calls
+from tests.fakes.ollama_server import (
+    Hang,
+    Send,
+    chat_line,
+    ollama_error,
+    ollama_stream,
+    ollama_text,
+    ollama_tool_calls,
+)
 
 # Assist-style tools as Home Assistant's LLM API formats them (``_format_tool``).
 HASS_TOOLS: list[dict[str, Any]] = [
@@ -266,3 +276,35 @@ async def test_image_reaches_a_vision_model(client: AsyncClient, ollama: FakeOll
     )
     assert reply.message.content == "A cat."
     assert _last_chat(ollama)["messages"][-1]["images"] == [base64.b64encode(png).decode()]
+
+
+@pytest.mark.parametrize("path", ["/api/chat", "/v1/chat/completions"])
+async def test_a_client_that_leaves_mid_stream_cancels_the_turn(
+    api: Api, ollama: FakeOllama, path: str
+) -> None:
+    ollama.script(
+        "/api/chat", ollama_stream([Send(chat_line("llama3.2", "Once upon a time")), Hang()])
+    )
+    sub = api.orchestrator.bus.subscribe()
+    body = {"model": "aria", "messages": [{"role": "user", "content": "Tell a story"}]}
+    try:
+        async with api.client.stream("POST", path, json={**body, "stream": True}) as response:
+            async for line in response.aiter_lines():
+                if "Once upon" in line:
+                    break  # the client goes away with the story half told
+        ends: list[RunEnd] = []
+        async with asyncio.timeout(10):
+            async for event in sub:
+                if isinstance(event, RunEnd):
+                    ends.append(event)
+                    break
+    finally:
+        sub.close()
+    assert [end.status for end in ends] == ["cancelled"]
+    assert await ollama.wait_disconnect()  # the model's stream was closed too
+    conversation = (await api.store.list_conversations())[0]
+    stored = await api.store.list_messages(conversation.id)
+    assert [(m.role, m.status, m.content) for m in stored] == [
+        ("user", "complete", "Tell a story"),
+        ("assistant", "interrupted", "Once upon a time"),
+    ]

@@ -125,7 +125,9 @@ async def chat(body: ChatIn, request: Request, state: StateDep) -> Any:
     if body.stream:
         stream = await start_streamed(state, command)
         lines = _lines(stream, model_name, turn.started_s, state.config.sse_idle_timeout_s)
-        return EventStreamResponse(lines, state.streams, stream.sub, media_type=_NDJSON)
+        return EventStreamResponse(
+            lines, state.streams, stream.sub, media_type=_NDJSON, on_close=stream.close
+        )
     whole = await run_whole(state, command)
     if whole.status != "complete":
         error = whole.error
@@ -153,9 +155,9 @@ async def _lines(
             elif isinstance(event, ClientToolCall):
                 calls.append(event)
             elif isinstance(event, ErrorEvent):
+                # The one error line ends what the client reads; run-end still follows here.
                 yield _line({"error": f"{event.message} {event.hint}".strip()})
-                return
-            elif isinstance(event, RunEnd):
+            elif isinstance(event, RunEnd) and turn.error is None:
                 if calls:
                     # Ollama sends a step's tool calls whole, in one line.
                     yield _line(chat_line(model, calls=calls))

@@ -83,7 +83,7 @@ async def chat_completions(body: ChatCompletionIn, request: Request, state: Stat
         frames = _frames(
             stream, body.model, created, include_usage, state.config.sse_idle_timeout_s
         )
-        return EventStreamResponse(frames, state.streams, stream.sub)
+        return EventStreamResponse(frames, state.streams, stream.sub, on_close=stream.close)
     whole = await run_whole(state, command)
     if whole.status != "complete":
         return _turn_failed(whole)
