@@ -30,6 +30,7 @@ from aria_desktop.settings import Settings
 if TYPE_CHECKING:
     # The web server (FastAPI, uvicorn, pydantic) and the core are imported when an owner
     # starts, not when this module is imported (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.api.compat_config import CompatConfig
     from aria_desktop.api.config import ApiConfig
     from aria_desktop.api.outgoing import HttpResultSender
     from aria_desktop.api.server import ApiServer
@@ -60,7 +61,29 @@ def api_config(settings: Settings) -> ApiConfig:
     from aria_desktop.api.config import ApiConfig
     from aria_desktop.bootstrap import config_from
 
-    return config_from(ApiConfig, settings.api)
+    return config_from(ApiConfig, settings.api, compat=compat_config(settings))
+
+
+def compat_config(settings: Settings) -> CompatConfig:
+    """The compatible endpoints' configuration from ``[compat]`` (names, chains, privacy)."""
+    from aria_desktop.api.compat_config import CompatConfig, CompatModel
+    from aria_desktop.settings.schema_compat import parse_model_entry
+
+    section = settings.compat
+    private = {name.strip() for name in section.private_models}
+    models = []
+    for entry in section.models:
+        parsed = parse_model_entry(entry)
+        if parsed is not None:  # the settings check refused malformed entries already
+            name, agent = parsed
+            models.append(CompatModel(name=name, agent=agent, private=name in private))
+    return CompatConfig(
+        enabled=section.enabled,
+        models=tuple(models),
+        private_clients=tuple(c.strip().lower() for c in section.private_clients),
+        max_context_tokens=section.max_context_tokens,
+        context_tokens=section.context_tokens,
+    )
 
 
 def automation_specs(settings: Settings) -> list[AutomationSpec]:

@@ -8,7 +8,9 @@ cost those commands start-up time (ARCHITECTURE.md: start-up cost).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from aria_desktop.api.compat_config import CompatConfig
 
 __all__ = ["ApiConfig", "client_host"]
 
@@ -33,6 +35,7 @@ class ApiConfig:
             (``api/ratelimit.py``).
         rate_limit_burst: requests a client may make at once above that rate.
         graceful_timeout_s: how long a stop waits for requests in flight, seconds.
+        compat: the OpenAI- and Ollama-compatible endpoints.
     """
 
     host: str = "127.0.0.1"
@@ -48,6 +51,7 @@ class ApiConfig:
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 200
     graceful_timeout_s: float = 5.0
+    compat: CompatConfig = field(default_factory=CompatConfig)
 
 
 def client_host(host: str) -> str:

@@ -29,6 +29,7 @@ __all__ = [
     "TooManyStreamsError",
     "install_error_handlers",
     "status_for",
+    "status_for_code",
 ]
 
 _LOGGER = logging.getLogger(__name__)
@@ -72,13 +73,29 @@ DEFAULT_STATUS = 400
 
 def status_for(exc: AriaError) -> int:
     """The HTTP status of ``exc``: the table entry of its most specific listed class."""
-    for cls in type(exc).__mro__:
+    return status_for_class(type(exc))
+
+
+def status_for_class(error_class: type[AriaError]) -> int:
+    """The HTTP status of errors of ``error_class`` (see :func:`status_for`)."""
+    for cls in error_class.__mro__:
         if cls is AriaError:
             break
         status = STATUS_BY_ERROR.get(cls)
         if status is not None:
             return status
-    return STOPPING_STATUS if type(exc) is AriaError else DEFAULT_STATUS
+    return STOPPING_STATUS if error_class is AriaError else DEFAULT_STATUS
+
+
+def status_for_code(code: str) -> int:
+    """The HTTP status of an error known only by its stable code (e.g. from an ``error`` event)."""
+    pending: list[type[AriaError]] = [AriaError]
+    while pending:
+        cls = pending.pop()
+        if cls.code == code:
+            return status_for_class(cls)
+        pending.extend(cls.__subclasses__())
+    return DEFAULT_STATUS
 
 
 def error_response(exc: AriaError) -> JSONResponse:

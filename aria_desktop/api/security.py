@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from aria_desktop.api import ratelimit
+from aria_desktop.api.compat_errors import shape_errors
 from aria_desktop.api.config import ApiConfig
 from aria_desktop.api.ratelimit import CLIENT_HEADER, RateLimiter
 from aria_desktop.api.token import TokenFile
@@ -169,6 +170,7 @@ class SecurityMiddleware:
             await self.app(scope, receive, send)
             return
         config = self.config
+        send = shape_errors(scope["path"], send)  # OpenAI/Ollama error shapes on their paths
         headers: list[tuple[bytes, bytes]] = scope["headers"]
         size = sum(len(name) + len(value) + 4 for name, value in headers)
         if size > config.max_header_bytes or len(headers) > config.max_headers:

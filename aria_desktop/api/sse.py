@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.responses import StreamingResponse
@@ -90,18 +90,27 @@ class StreamRegistry:
 
 
 class EventStreamResponse(StreamingResponse):
-    """A ``text/event-stream`` response that releases its stream slot however it ends."""
+    """A streamed response that releases its stream slot however it ends.
+
+    ``text/event-stream``, or NDJSON for Ollama's clients.
+    """
 
     def __init__(
-        self, body: AsyncIterator[bytes], registry: StreamRegistry, sub: EventSubscription
+        self,
+        body: AsyncIterator[bytes],
+        registry: StreamRegistry,
+        sub: EventSubscription,
+        media_type: str = "text/event-stream",
+        on_close: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         super().__init__(
             body,
-            media_type="text/event-stream",
+            media_type=media_type,
             headers={"cache-control": "no-cache", "x-accel-buffering": "no"},
         )
         self._registry = registry
         self._sub = sub
+        self._on_close = on_close
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Stream, then free the slot (also when the client disconnects)."""
@@ -109,6 +118,8 @@ class EventStreamResponse(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             self._registry.release(self._sub)
+            if self._on_close is not None:
+                await self._on_close()
 
 
 async def event_stream(

@@ -35,7 +35,10 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
         from aria_desktop.bench.api import run_api_bench
 
         await run_api_bench(
-            seconds=args.seconds, concurrency=args.concurrency, sse_turns=args.sse_turns
+            seconds=args.seconds,
+            concurrency=args.concurrency,
+            sse_turns=args.sse_turns,
+            first_chunk=args.first_chunk,
         )
         return 0
     if name == "cli":

@@ -10,7 +10,9 @@ arrival at a streaming ``POST /api/v1/chat`` client. ``POST /api/v1/memories/sea
 over 1,000 seeded memories with the configured embedder (default: the packaged local model),
 so each search embeds the query and fuses keyword and vector results. Health beside open
 streams: ``GET /api/v1/health`` latency while every allowed event stream is held open (target:
-median under 20 ms; the security tests check only that it answers).
+median under 20 ms; the security tests check only that it answers). First streamed text
+through the OpenAI- and Ollama-compatible endpoints beside the model server directly, before
+the memories are seeded and after (``bench/compat.py``; target: ARIA adds at most 5 ms).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from typing import Any
 
 from aria_desktop.api.server import _EmbeddedServer
 from aria_desktop.bench._util import percentile, scripted_ollama_env, scripted_ollama_server
+from aria_desktop.bench.compat import print_first_chunk
 from aria_desktop.domain.memory import NewMemory
 from aria_desktop.settings import load_settings
 
@@ -150,7 +153,7 @@ async def _seed_memories(assistant: Any, count: int) -> float:
 
 
 async def run_api_bench(
-    *, seconds: float, concurrency: int, sse_turns: int, rounds: int = 3
+    *, seconds: float, concurrency: int, sse_turns: int, rounds: int = 3, first_chunk: int = 30
 ) -> None:
     """Print req/s and p50/p99 per route, the reference, and SSE first-event latency."""
     from aria_desktop.owner import start_owner
@@ -179,6 +182,9 @@ async def run_api_bench(
             try:
                 port = owner.server.port
                 token = owner.server._token.read()
+                await print_first_chunk(
+                    url, port, token, first_chunk, label="no memories yet (recall finds none)"
+                )
                 seeded_s = await _seed_memories(owner.assistant, _SEED_MEMORIES)
                 print(
                     f"Seeded {_SEED_MEMORIES} memories in {seeded_s:.1f} s "
@@ -246,6 +252,9 @@ async def run_api_bench(
                     f"  SSE first text-delta after the first model token: median "
                     f"{statistics.median(delays):.2f} ms, p90 {percentile(delays, 0.9):.2f} ms, "
                     f"max {max(delays):.2f} ms ({len(delays)} turns)"
+                )
+                await print_first_chunk(
+                    url, port, token, first_chunk, label=f"{_SEED_MEMORIES} memories recalled from"
                 )
             finally:
                 reference.should_exit = True

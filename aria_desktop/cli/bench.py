@@ -62,6 +62,7 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
             _Option("--seconds", "load time per measurement", kind=float, default=1.5),
             _Option("--concurrency", "keep-alive connections", default=16),
             _Option("--sse-turns", "streamed chat turns", default=30),
+            _Option("--first-chunk", "streamed requests per compatible endpoint", default=30),
         ),
     ),
     (

@@ -23,6 +23,7 @@ from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.injection import scan_text
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
+from aria_desktop.core.turn_tools import TurnTools
 from aria_desktop.core.untrusted import ContentFlagger, ToolText, fence_tool_result
 from aria_desktop.domain.chat import (
     ChatMessage,
@@ -35,8 +36,10 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCall,
     ToolCallChunk,
+    ToolSpec,
     Usage,
 )
+from aria_desktop.domain.commands import GenerationOptions
 from aria_desktop.domain.errors import (
     AriaError,
     StreamInterruptedError,
@@ -47,6 +50,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.events import (
     BackendFallback,
+    ClientToolCall,
     LlmDelta,
     MessageSaved,
     ThinkEnd,
@@ -96,6 +100,10 @@ class AgentResult:
     locality: Locality | Literal[""] = ""
     usage: Usage = field(default_factory=Usage)
     steps: int = 0
+    client_calls: tuple[ToolCall, ...] = ()
+
+
+_DEFAULT_TOOLS = TurnTools()
 
 
 class _AssistantRow:
@@ -161,6 +169,7 @@ class _Turn:
     user_saved: Awaitable[object] | None
     flagged_by: str = ""
     """The tool whose result the scanner flagged in this turn ("" while none was)."""
+    agent: str = "chat"
 
 
 ToolStatus = Literal["ok", "error", "denied"]
@@ -214,26 +223,36 @@ class AgentLoop:
         prompt: list[ChatMessage],
         backend: str | None = None,
         user_saved: Awaitable[object] | None = None,
+        tools: TurnTools = _DEFAULT_TOOLS,
     ) -> AgentResult:
-        """Run steps until the model answers without tool calls; returns the final answer."""
+        """Run steps until the model answers without tool calls; returns the final answer.
+
+        A step that calls one of ``tools.client`` ends the turn: those calls are published as
+        ``client-tool-call`` events and returned in ``client_calls``, not run.
+        """
         turn = _Turn(
-            run_id=run_id, conversation_id=conversation_id, backend=backend, user_saved=user_saved
+            run_id=run_id,
+            conversation_id=conversation_id,
+            backend=backend,
+            user_saved=user_saved,
+            agent=tools.agent,
         )
         try:
-            return await self._run_steps(turn, list(prompt))
+            return await self._run_steps(turn, list(prompt), tools)
         finally:
             self._flagger.forget_run(run_id)
 
-    async def _run_steps(self, turn: _Turn, messages: list[ChatMessage]) -> AgentResult:
+    async def _run_steps(
+        self, turn: _Turn, messages: list[ChatMessage], tools: TurnTools
+    ) -> AgentResult:
         run_id, conversation_id = turn.run_id, turn.conversation_id
         result = AgentResult()
+        client_names = {spec.name for spec in tools.client}
+        own = self._tools.specs() if tools.own is None else tools.own
+        offered = tuple(s for s in own if s.name not in client_names) + tools.client
         for step in range(1, self._config.max_steps + 1):
             last = step == self._config.max_steps
-            request = ChatRequest(
-                messages=tuple(messages),
-                tools=() if last else self._tools.specs(),
-                max_tokens=self._config.max_tokens,
-            )
+            request = self._request(messages, () if last else offered, tools.options)
             text, calls, end = await self._step(turn, step, request)
             turn.user_saved = None
             result = AgentResult(
@@ -245,6 +264,19 @@ class AgentLoop:
                 steps=step,
             )
             if not calls:
+                return result
+            client_calls = tuple(call for call in calls if call.name in client_names)
+            if client_calls:
+                for call in client_calls:
+                    self._bus.publish(
+                        ClientToolCall(
+                            run_id=run_id,
+                            call_id=call.id,
+                            name=call.name,
+                            arguments=call.arguments,
+                        )
+                    )
+                result.client_calls = client_calls
                 return result
             if last:
                 break
@@ -278,6 +310,25 @@ class AgentLoop:
             hint="Raise agent.max_steps or ask for a smaller task.",
         )
 
+    def _request(
+        self,
+        messages: list[ChatMessage],
+        offered: tuple[ToolSpec, ...],
+        options: GenerationOptions,
+    ) -> ChatRequest:
+        """One step's request: the prompt, the tools offered and the generation options."""
+        vision = any(message.images for message in messages)
+        return ChatRequest(
+            messages=tuple(messages),
+            tools=offered,
+            needs=frozenset({"vision"}) if vision else frozenset(),
+            max_tokens=options.max_tokens or self._config.max_tokens,
+            temperature=options.temperature,
+            stop=options.stop,
+            response_format=options.response_format,
+            context_tokens=options.context_tokens,
+        )
+
     async def _step(
         self, turn: _Turn, step: int, request: ChatRequest
     ) -> tuple[str, list[ToolCall], StreamEnd]:
@@ -301,7 +352,7 @@ class AgentLoop:
 
         status: MessageStatus = "error"
         try:
-            stream = self._model.stream(request, backend=turn.backend)
+            stream = self._model.stream(request, agent=turn.agent, backend=turn.backend)
             async with contextlib.aclosing(stream):
                 async for chunk in stream:
                     if isinstance(chunk, TextDelta):

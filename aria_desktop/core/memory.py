@@ -266,7 +266,7 @@ class MemoryService:
         if outcome.conversation_id in config.private_conversations:
             _LOGGER.debug("Not mining private conversation %s", outcome.conversation_id)
             return False
-        if outcome.source in config.private_sources:
+        if outcome.private or outcome.source in config.private_sources:
             _LOGGER.debug("Not mining turn from private source %s", outcome.source)
             return False
         return not is_trivial(outcome.user_text)

@@ -17,14 +17,24 @@ from typing import Any, Literal, overload
 
 from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult
 from aria_desktop.core.bus import EventBus
+from aria_desktop.core.client_turns import (
+    ClientHistory,
+    client_prompt,
+    new_user_text,
+    remember_reply,
+    resolve_history,
+    store_new,
+)
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.session import build_history
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
+from aria_desktop.core.turn_tools import TurnTools
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, NewMessage
 from aria_desktop.domain.commands import (
     CancelTurn,
+    ClientTurn,
     Command,
     ConfirmAction,
     StartTurn,
@@ -32,6 +42,7 @@ from aria_desktop.domain.commands import (
 )
 from aria_desktop.domain.errors import (
     AriaError,
+    ClientRequestError,
     NotFoundError,
     StreamInterruptedError,
     TurnDeadlineError,
@@ -74,11 +85,13 @@ class TurnOutcome:
         answer: the final answer text ("" unless ``status`` is complete).
         status: complete, interrupted, error or cancelled.
         backend, model: who answered the last step ("" if nobody did).
+        private: the turn must not be mined for long-term memories (a private client).
     """
 
     run_id: str
     conversation_id: str
     source: str
+    private: bool = False
     user_text: str
     answer: str
     status: RunStatus
@@ -276,9 +289,17 @@ class Orchestrator:
         if self._stopping:
             raise AriaError("ARIA is shutting down.", hint="Try again after it restarts.")
         text = command.text.strip()
-        if not text:
+        history: ClientHistory | None = None
+        if isinstance(command, ClientTurn):
+            if not any(message.role != "system" for message in command.messages):
+                raise ClientRequestError(
+                    "The request has no user message.", hint="Send at least one user message."
+                )
+            history = await resolve_history(self.store, command, self._clock.time())
+            conversation = history.conversation
+        elif not text:
             raise AriaError("The message is empty.", hint="Type something to ask.")
-        if command.conversation_id is None:
+        elif command.conversation_id is None:
             title = " ".join(text.split())[:_TITLE_CHARS]
             conversation = await self.store.create_conversation(title)
         else:
@@ -291,15 +312,43 @@ class Orchestrator:
             conversation = found
         run_id = secrets.token_hex(8)
         task = asyncio.create_task(
-            self._run_turn(run_id, conversation.id, text, command), name=f"aria-turn-{run_id}"
+            self._run_turn(run_id, conversation.id, text, command, history),
+            name=f"aria-turn-{run_id}",
         )
         handle = TurnHandle(run_id=run_id, conversation_id=conversation.id, task=task)
         self._turns[run_id] = handle
         task.add_done_callback(lambda _task: self._turns.pop(run_id, None))
         return handle
 
+    async def _prepare(
+        self, conversation_id: str, text: str, command: StartTurn, history: ClientHistory | None
+    ) -> tuple[list[ChatMessage], Coroutine[Any, Any, object], TurnTools]:
+        """The turn's prompt, the storing of the user's side, and what the turn offers."""
+        context = await self._context(text, conversation_id) if text else []
+        if isinstance(command, ClientTurn) and history is not None:
+            prompt = client_prompt(command, self.config.system_prompt, context)
+            tools = TurnTools(
+                own=self.tools.specs(permission="read_only"),
+                client=command.client_tools,
+                agent=command.agent,
+                options=command.options,
+            )
+            return prompt, store_new(self.store, history), tools
+        stored = await self.store.list_messages(conversation_id, limit=_HISTORY_FETCH)
+        prompt = [ChatMessage(role="system", content=self.config.system_prompt)]
+        prompt += context
+        prompt += build_history(stored, self.config.history_token_budget)
+        prompt.append(ChatMessage(role="user", content=text))
+        saving = self.store.add_message(conversation_id, NewMessage(role="user", content=text))
+        return prompt, saving, TurnTools()
+
     async def _run_turn(
-        self, run_id: str, conversation_id: str, text: str, command: StartTurn
+        self,
+        run_id: str,
+        conversation_id: str,
+        text: str,
+        command: StartTurn,
+        history: ClientHistory | None = None,
     ) -> RunStatus:
         bus, store = self.bus, self.store
         started = self._clock.monotonic()
@@ -313,15 +362,8 @@ class Orchestrator:
         result: AgentResult | None = None
         user_saved: asyncio.Task[object] | None = None
         try:
-            history = await store.list_messages(conversation_id, limit=_HISTORY_FETCH)
-            prompt = [ChatMessage(role="system", content=self.config.system_prompt)]
-            prompt += await self._context(text, conversation_id)
-            prompt += build_history(history, self.config.history_token_budget)
-            prompt.append(ChatMessage(role="user", content=text))
-            user_saved = asyncio.create_task(
-                store.add_message(conversation_id, NewMessage(role="user", content=text)),
-                name=f"aria-user-message-{run_id}",
-            )
+            prompt, saving, tools = await self._prepare(conversation_id, text, command, history)
+            user_saved = asyncio.create_task(saving, name=f"aria-user-message-{run_id}")
             try:
                 async with asyncio.timeout(self.config.turn_deadline_s):
                     result = await self._agent.run(
@@ -330,7 +372,13 @@ class Orchestrator:
                         prompt=prompt,
                         backend=command.backend,
                         user_saved=user_saved,
+                        tools=tools,
                     )
+                    if isinstance(command, ClientTurn):
+                        reply = ChatMessage(
+                            role="assistant", content=result.text, tool_calls=result.client_calls
+                        )
+                        await remember_reply(store, command, conversation_id, reply)
             except TimeoutError:
                 raise TurnDeadlineError(
                     f"The turn took longer than {self.config.turn_deadline_s:g} s and was stopped.",
@@ -378,11 +426,12 @@ class Orchestrator:
                     run_id=run_id,
                     conversation_id=conversation_id,
                     source=command.source,
-                    user_text=text,
+                    user_text=new_user_text(command) if isinstance(command, ClientTurn) else text,
                     answer=result.text if result is not None and status == "complete" else "",
                     status=status,
                     backend=result.backend if result is not None else "",
                     model=result.model if result is not None else "",
+                    private=isinstance(command, ClientTurn) and command.private,
                 )
                 for observer in self._observers:
                     self.spawn(observer(outcome), name=f"aria-turn-observer-{run_id}")

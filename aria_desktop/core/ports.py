@@ -77,7 +77,15 @@ class ChatModel(Protocol):
 class ConversationStore(Protocol):
     """Persistence of conversations, messages and tool executions (async; never blocks)."""
 
-    async def create_conversation(self, title: str) -> Conversation: ...
+    async def create_conversation(
+        self, title: str, *, conversation_id: str | None = None
+    ) -> Conversation:
+        """A new, empty conversation; with ``conversation_id``, under that (fresh) id.
+
+        A caller that picks the id can start work that names the conversation before the
+        write lands (``core/client_turns.py``).
+        """
+        ...
 
     async def get_conversation(self, conversation_id: str) -> Conversation | None: ...
 
@@ -90,6 +98,18 @@ class ConversationStore(Protocol):
     async def delete_conversation(self, conversation_id: str) -> None: ...
 
     async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage: ...
+
+    async def find_conversation_key(self, keys: Sequence[str]) -> tuple[str, str] | None:
+        """The first of ``keys`` (in the order given) that names a conversation, and its id.
+
+        Keys are digests of message sequences a stateless client may continue
+        (``core/client_turns.py``); a deleted conversation's keys are gone with it.
+        """
+        ...
+
+    async def set_conversation_key(self, key: str, conversation_id: str) -> None:
+        """Let ``key`` name ``conversation_id`` (NotFoundError: no such conversation)."""
+        ...
 
     async def update_message(self, message_id: int, body: MessageBody) -> None:
         """Replace content, status and calls; backend, model and usage only when given."""
@@ -252,7 +272,14 @@ class Assistant(Protocol):
 
     def subscribe(self) -> EventSubscription: ...
 
-    async def start_turn(self, command: StartTurn) -> TurnStarted: ...
+    async def start_turn(self, command: StartTurn) -> TurnStarted:
+        """Start a turn; its events follow on ``subscribe()``.
+
+        A ``ClientTurn`` (a ``StartTurn`` carrying a stateless client's messages, tools and
+        options; ARCHITECTURE.md: client turns) is started in the owner's process only: the
+        API client sends plain turns.
+        """
+        ...
 
     async def cancel_turn(self, run_id: str | None = None) -> int: ...
 

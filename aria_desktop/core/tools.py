@@ -132,9 +132,13 @@ class ToolRegistry:
                 hint=f"Available tools: {', '.join(sorted(self._tools)) or 'none'}.",
             ) from None
 
-    def specs(self) -> tuple[ToolSpec, ...]:
-        """Specs of every registered tool, sorted by name (stable prompts)."""
-        return tuple(self._tools[name].spec() for name in sorted(self._tools))
+    def specs(self, *, permission: PermissionClass | None = None) -> tuple[ToolSpec, ...]:
+        """Specs of every registered tool (only those of ``permission`` if given), by name."""
+        return tuple(
+            self._tools[name].spec()
+            for name in sorted(self._tools)
+            if permission is None or self._tools[name].permission == permission
+        )
 
     def names(self) -> list[str]:
         """Registered tool names, sorted."""

@@ -1,7 +1,7 @@
 """Doctor checks of the local HTTP API and the owner.
 
-Its address, the token file's privacy, a running owner answering (or the port free), and the
-automations it would run.
+Its address, the token file's privacy, a running owner answering (or the port free), the
+automations it would run, and the base URLs to paste into OpenAI- and Ollama-style clients.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from aria_desktop import paths
 from aria_desktop.doctor.result import CheckResult, judged, ok
 from aria_desktop.settings import Settings, resolve_database_path
 
-__all__ = ["check_api"]
+__all__ = ["check_api", "compat_urls"]
 
 
 def check_api(settings: Settings) -> list[CheckResult]:
@@ -23,6 +23,7 @@ def check_api(settings: Settings) -> list[CheckResult]:
     results = _address(settings)
     results.append(_token())
     results.extend(_owner_or_port(settings))
+    results.extend(compat_urls(settings))
     specs = automation_specs(settings)
     results.append(
         ok(
@@ -99,4 +100,24 @@ def _owner_or_port(settings: Settings) -> list[CheckResult]:
             f"port {port} is " + ("free" if free else "taken by another program"),
             "Choose another with `aria config set api.port PORT`.",
         )
+    ]
+
+
+def compat_urls(settings: Settings) -> list[CheckResult]:
+    """Where Home Assistant, Open WebUI and ``openai``/``ollama`` scripts reach ARIA as a model."""
+    from aria_desktop.api.config import client_host
+    from aria_desktop.storage.owner_lock import read_owner
+
+    compat = settings.compat
+    if not compat.enabled:
+        return [ok("model endpoints", "off (compat.enabled = false)")]
+    owner = read_owner(resolve_database_path(settings))
+    port = owner.port if owner is not None and owner.port else settings.api.port
+    root = f"http://{client_host(settings.api.host)}:{port}"
+    name = compat.models[0].split("=", 1)[0] if compat.models else "aria"
+    key = "API key: the token from `aria token show`"
+    remote = "" if settings.api.allow_remote else " (this computer only: see api.allow_remote)"
+    return [
+        ok("openai-compatible", f"base URL {root}/v1, model {name}, {key}{remote}"),
+        ok("ollama-compatible", f"URL {root}, model {name}:latest, {key}{remote}"),
     ]

@@ -72,6 +72,21 @@ class Usage:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ResponseFormat:
+    """Structured output asked for by a client: JSON, optionally matching a schema.
+
+    Attributes:
+        schema: the JSON schema the reply must match; None for any JSON object.
+        name: the schema's name (OpenAI's ``json_schema.name``).
+        strict: whether the backend must enforce the schema exactly (OpenAI's ``strict``).
+    """
+
+    schema: dict[str, Any] | None = None
+    name: str = "response"
+    strict: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
 class ChatRequest:
     """A request for one model reply.
 
@@ -82,6 +97,10 @@ class ChatRequest:
             skipped by the router (fallback on missing capability).
         max_tokens: cap on generated tokens.
         temperature: sampling temperature, None for the backend's default.
+        stop: sequences that end the reply (not included in it).
+        response_format: JSON output (and its schema), None for free text.
+        context_tokens: the context window to ask the backend for (Ollama's ``num_ctx``),
+            None for the backend's default.
     """
 
     messages: tuple[ChatMessage, ...]
@@ -89,6 +108,9 @@ class ChatRequest:
     needs: frozenset[str] = frozenset()
     max_tokens: int = 2048
     temperature: float | None = None
+    stop: tuple[str, ...] = ()
+    response_format: ResponseFormat | None = None
+    context_tokens: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolSpec
+
 
 @dataclass(frozen=True, kw_only=True)
 class Command:
@@ -29,6 +31,55 @@ class StartTurn(Command):
     conversation_id: str | None = None
     backend: str | None = None
     source: str = "text"
+
+
+@dataclass(frozen=True, kw_only=True)
+class GenerationOptions:
+    """How a client wants its reply generated (the OpenAI/Ollama request options ARIA keeps).
+
+    Attributes:
+        max_tokens: cap on tokens per model reply; None for ARIA's setting.
+        temperature: sampling temperature; None for the backend's default.
+        stop: sequences that end the reply.
+        response_format: JSON output (and its schema); None for free text.
+        context_tokens: context window asked of the backend (Ollama ``num_ctx``); None: default.
+    """
+
+    max_tokens: int | None = None
+    temperature: float | None = None
+    stop: tuple[str, ...] = ()
+    response_format: ResponseFormat | None = None
+    context_tokens: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClientTurn(StartTurn):
+    """A turn for a program speaking OpenAI's or Ollama's chat protocol (a stateless request).
+
+    The client sends the whole conversation every time; ARIA finds the stored conversation
+    whose messages are a prefix of it (so only the new messages are stored), adds memory
+    recall and runs the turn through the routing chain of ``agent``. The client's own tools
+    are offered to the model but never run by ARIA: a step that calls one ends the turn with
+    ``client-tool-call`` events, and the client's next request carries the results. Of ARIA's
+    tools only read-only ones are offered (ARCHITECTURE.md: safety).
+
+    Attributes:
+        text: the newest user text (recall, title, memory extraction); may be "" when the
+            request ends with tool results.
+        messages: the client's messages, oldest first (system messages included).
+        client_tools: the client's tools.
+        client: who is asking, e.g. ``ollama/home-assistant`` (the conversation's label).
+        private: never mine this turn for long-term memories.
+        agent: the routing chain to use.
+        options: generation options from the request.
+    """
+
+    messages: tuple[ChatMessage, ...] = ()
+    client_tools: tuple[ToolSpec, ...] = ()
+    client: str = "client"
+    private: bool = False
+    agent: str = "chat"
+    options: GenerationOptions = field(default_factory=GenerationOptions)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -516,3 +516,9 @@ class EntityNotFoundError(HomeAssistantError):
     """No Home Assistant entity has the id asked for."""
 
     code = "homeassistant_entity_not_found"
+
+
+class ClientRequestError(AriaError):
+    """A program's OpenAI- or Ollama-style request cannot be carried out as sent (HTTP 400)."""
+
+    code = "client_request_invalid"

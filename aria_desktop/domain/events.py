@@ -129,6 +129,20 @@ class ToolCallEvent(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ClientToolCall(Event):
+    """The model called one of the client's tools (a ``ClientTurn``): the client runs it.
+
+    ARIA does not execute it; the turn ends after the step, and the client's next request
+    carries the result.
+    """
+
+    type: ClassVar[str] = "client-tool-call"
+    call_id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
 class ToolResultEvent(Event):
     """A tool call finished.
 

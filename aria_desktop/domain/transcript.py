@@ -51,6 +51,7 @@ class TurnTranscript:
         backend, model, locality: who answered the last step ("" until one did).
         input_tokens, output_tokens: token counts over all steps.
         tool_calls: the turn's tool calls by call id, in order.
+        client_calls: calls of a client's tools the turn ended with (``ClientTurn``).
         error: the turn's first error event, if any.
         status: how the turn ended (None while it runs).
         latency_ms: run-start to run-end, milliseconds (0 while it runs).
@@ -66,6 +67,7 @@ class TurnTranscript:
     input_tokens: int = 0
     output_tokens: int = 0
     tool_calls: dict[str, ToolCallRecord] = field(default_factory=dict)
+    client_calls: list[events.ClientToolCall] = field(default_factory=list)
     error: events.ErrorEvent | None = None
     status: events.RunStatus | None = None
     latency_ms: float = 0.0
@@ -101,6 +103,8 @@ class TurnTranscript:
             self.tool_calls[event.call_id] = ToolCallRecord(
                 call_id=event.call_id, name=event.name, arguments=dict(event.arguments)
             )
+        elif isinstance(event, events.ClientToolCall):
+            self.client_calls.append(event)
         elif isinstance(event, events.ToolResultEvent):
             record = self.tool_calls.setdefault(
                 event.call_id, ToolCallRecord(call_id=event.call_id, name=event.name, arguments={})

@@ -254,6 +254,8 @@ class AnthropicBackend(BackendIdentity):
         }
         if system:
             params["system"] = system
+        if request.stop:
+            params["stop_sequences"] = list(request.stop)
         if request.temperature is not None:
             # SDK 2.x dropped ``temperature`` from ``create()``'s signature; the API still takes it
             # for models that support sampling parameters.

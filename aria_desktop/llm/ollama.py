@@ -69,6 +69,10 @@ def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None)
     options: dict[str, Any] = {"num_predict": request.max_tokens}
     if request.temperature is not None:
         options["temperature"] = request.temperature
+    if request.stop:
+        options["stop"] = list(request.stop)
+    if request.context_tokens is not None:
+        options["num_ctx"] = request.context_tokens
     body: dict[str, Any] = {
         "model": model,
         "messages": [_message_to_ollama(m) for m in request.messages],
@@ -77,6 +81,9 @@ def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None)
     }
     if request.tools:
         body["tools"] = function_tools(request.tools)
+    if request.response_format is not None:
+        # Ollama takes "json" or a JSON schema (structured outputs).
+        body["format"] = request.response_format.schema or "json"
     if keep_alive is not None:
         body["keep_alive"] = keep_alive
     return body

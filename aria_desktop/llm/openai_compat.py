@@ -97,6 +97,18 @@ def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
         body["temperature"] = request.temperature
     if request.tools:
         body["tools"] = function_tools(request.tools)
+    if request.stop:
+        body["stop"] = list(request.stop)
+    fmt = request.response_format
+    if fmt is not None:
+        body["response_format"] = (
+            {"type": "json_object"}
+            if fmt.schema is None
+            else {
+                "type": "json_schema",
+                "json_schema": {"name": fmt.name, "schema": fmt.schema, "strict": fmt.strict},
+            }
+        )
     return body
 
 

@@ -16,6 +16,7 @@ from types import MappingProxyType
 from aria_desktop import paths
 from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
+from aria_desktop.settings.schema_compat import CompatSettings
 from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_tools import ToolsSettings
 from aria_desktop.settings.schema_web import WebSettings
@@ -600,6 +601,7 @@ class Settings:
     tools: ToolsSettings = field(default_factory=ToolsSettings)
     web: WebSettings = field(default_factory=WebSettings)
     homeassistant: HomeAssistantSettings = field(default_factory=HomeAssistantSettings)
+    compat: CompatSettings = field(default_factory=CompatSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

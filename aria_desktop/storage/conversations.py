@@ -142,11 +142,17 @@ class SQLiteConversationStore:
         self._db = db
         self._clock = clock
 
-    async def create_conversation(self, title: str) -> Conversation:
-        """Start an empty conversation with a fresh random id (uuid4 hex)."""
+    async def create_conversation(
+        self, title: str, *, conversation_id: str | None = None
+    ) -> Conversation:
+        """Start an empty conversation with ``conversation_id`` or a fresh random id (uuid4 hex)."""
         now = self._clock()
         conversation = Conversation(
-            id=uuid.uuid4().hex, title=title, created_at=now, updated_at=now, message_count=0
+            id=conversation_id or uuid.uuid4().hex,
+            title=title,
+            created_at=now,
+            updated_at=now,
+            message_count=0,
         )
 
         def insert(conn: Connection) -> None:
@@ -213,6 +219,44 @@ class SQLiteConversationStore:
                 raise _conversation_missing(conversation_id)
 
         await self._db.write(delete)
+
+    async def find_conversation_key(self, keys: Sequence[str]) -> tuple[str, str] | None:
+        """The first of ``keys`` (in the order given) that was set, with its conversation id."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return None
+
+        def query(conn: Connection) -> tuple[str, str] | None:
+            marks = ", ".join("?" * len(wanted))
+            rows = conn.execute(
+                f"SELECT key, conversation_id FROM conversation_keys WHERE key IN ({marks})",
+                wanted,
+            ).fetchall()
+            found = {str(row[0]): str(row[1]) for row in rows}
+            for key in wanted:
+                if key in found:
+                    return key, found[key]
+            return None
+
+        return await self._db.read(query)
+
+    async def set_conversation_key(self, key: str, conversation_id: str) -> None:
+        """Let ``key`` name ``conversation_id`` (replacing what it named before).
+
+        Raises:
+            NotFoundError: no such conversation.
+        """
+        now = self._clock()
+
+        def upsert(conn: Connection) -> None:
+            _require_conversation(conn, conversation_id)
+            conn.execute(
+                "INSERT INTO conversation_keys (key, conversation_id, created_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET conversation_id = excluded.conversation_id",
+                (key, conversation_id, now),
+            )
+
+        await self._db.write(upsert)
 
     async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage:
         """Append a message and mark the conversation active (bumps ``updated_at``).

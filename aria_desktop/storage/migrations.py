@@ -183,7 +183,23 @@ LONG_TERM_MEMORY = Migration(
     ),
 )
 
-MIGRATIONS: tuple[Migration, ...] = (CONVERSATIONS, LONG_TERM_MEMORY)
+CONVERSATION_KEYS = Migration(
+    name="conversation_keys",
+    statements=(
+        """
+        CREATE TABLE conversation_keys (
+            key TEXT PRIMARY KEY,
+            conversation_id TEXT NOT NULL
+                REFERENCES conversations (id) ON DELETE CASCADE,
+            created_at REAL NOT NULL
+        )
+        """,
+        "CREATE INDEX conversation_keys_by_conversation ON conversation_keys (conversation_id)",
+    ),
+)
+"""Digests of message sequences a stateless client may continue (``core/client_turns.py``)."""
+
+MIGRATIONS: tuple[Migration, ...] = (CONVERSATIONS, LONG_TERM_MEMORY, CONVERSATION_KEYS)
 """Every migration, oldest first. Append only."""
 
 

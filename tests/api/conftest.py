@@ -85,17 +85,31 @@ def memory_enabled() -> bool:
 
 
 @pytest.fixture
+def model_capabilities() -> frozenset[str]:
+    """What the Ollama test server's model can do (parametrize to add "vision")."""
+    return frozenset({"tools"})
+
+
+@pytest.fixture
 async def api(
     tmp_path: Path,
     ollama: FakeOllama,
     api_config: ApiConfig,
     automations: list[AutomationSpec],
     memory_enabled: bool,
+    model_capabilities: frozenset[str],
 ) -> AsyncIterator[Api]:
     db = await Database.open(tmp_path / "data" / "aria.db")
     store = SQLiteConversationStore(db)
     router = Router(
-        {"ollama": OllamaBackend(base_url=ollama.url, model="llama3.2", timeouts=FAST)},
+        {
+            "ollama": OllamaBackend(
+                base_url=ollama.url,
+                model="llama3.2",
+                timeouts=FAST,
+                capabilities=model_capabilities,
+            )
+        },
         {"chat": ("ollama",)},
         retry=RetryPolicy(max_attempts=1, base_delay_s=0.0, max_delay_s=0.0),
         breaker=BreakerPolicy(failure_threshold=1000, reset_s=1.0),

@@ -40,7 +40,7 @@ from aria_desktop.domain.chat import (
     ToolCallRecord,
     Usage,
 )
-from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
+from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     MEMORY_KINDS,
@@ -208,6 +208,7 @@ class InMemoryConversationStore:
         self._message_ids = itertools.count(1)
         self._created = itertools.count()
         self._order: dict[str, int] = {}
+        self._keys: dict[str, str] = {}
 
     def _get(self, conversation_id: str) -> _StoredConversation:
         stored = self._conversations.get(conversation_id)
@@ -221,12 +222,16 @@ class InMemoryConversationStore:
     def _view(self, stored: _StoredConversation) -> Conversation:
         return dataclasses.replace(stored.conversation, message_count=len(stored.messages))
 
-    async def create_conversation(self, title: str) -> Conversation:
-        """Start an empty conversation with a fresh random id."""
+    async def create_conversation(
+        self, title: str, *, conversation_id: str | None = None
+    ) -> Conversation:
+        """Start an empty conversation with ``conversation_id`` or a fresh random id."""
         now = self._clock()
         conversation = Conversation(
-            id=uuid.uuid4().hex, title=title, created_at=now, updated_at=now
+            id=conversation_id or uuid.uuid4().hex, title=title, created_at=now, updated_at=now
         )
+        if conversation.id in self._conversations:
+            raise StorageError(f"conversation {conversation.id} exists already")
         self._conversations[conversation.id] = _StoredConversation(conversation)
         self._order[conversation.id] = next(self._created)
         return conversation
@@ -259,6 +264,19 @@ class InMemoryConversationStore:
         """Delete the conversation with its messages and tool calls."""
         self._get(conversation_id)
         del self._conversations[conversation_id]
+
+    async def find_conversation_key(self, keys: Sequence[str]) -> tuple[str, str] | None:
+        """The first of ``keys`` set for a conversation that still exists, with its id."""
+        for key in keys:
+            found = self._keys.get(key)
+            if found is not None and found in self._conversations:
+                return key, found
+        return None
+
+    async def set_conversation_key(self, key: str, conversation_id: str) -> None:
+        """Let ``key`` name ``conversation_id``."""
+        self._get(conversation_id)
+        self._keys[key] = conversation_id
 
     async def add_message(self, conversation_id: str, message: NewMessage) -> StoredMessage:
         """Append a message and mark the conversation active."""

@@ -139,6 +139,23 @@ async def test_messages_page_backwards_and_updates_keep_who_answered(
         await conversations.list_messages("missing")
 
 
+async def test_conversation_keys_find_the_first_known_key_and_go_with_the_conversation(
+    conversations: ConversationStore,
+) -> None:
+    first = await conversations.create_conversation("one")
+    second = await conversations.create_conversation("two")
+    assert await conversations.find_conversation_key(["k1"]) is None
+    await conversations.set_conversation_key("k1", first.id)
+    await conversations.set_conversation_key("k2", second.id)
+    assert await conversations.find_conversation_key(["k0", "k2", "k1"]) == ("k2", second.id)
+    await conversations.set_conversation_key("k2", first.id)
+    assert await conversations.find_conversation_key(["k2"]) == ("k2", first.id)
+    with pytest.raises(NotFoundError):
+        await conversations.set_conversation_key("k3", "missing")
+    await conversations.delete_conversation(first.id)
+    assert await conversations.find_conversation_key(["k1", "k2"]) is None
+
+
 async def test_a_tool_call_id_is_recorded_once_per_conversation(
     conversations: ConversationStore,
 ) -> None:

@@ -16,6 +16,8 @@ from aria_desktop.api.routes import (
     events,
     health,
     memory,
+    ollama_compat,
+    openai_compat,
     settings,
     voice,
 )
@@ -32,5 +34,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     computer.router,
     settings.router,
     automations.router,
+    openai_compat.router,
+    ollama_compat.router,
 )
 """Every router of the API, in inclusion order."""
