@@ -281,6 +281,33 @@ class EmbedderError(AriaError):
     code = "embedder_error"
 
 
+class KnowledgeError(AriaError):
+    """A knowledge-base request cannot be carried out (bad path or URL, unknown source)."""
+
+    code = "knowledge_invalid"
+
+
+class KnowledgeUnavailableError(AriaError):
+    """The knowledge base is not set up in this process."""
+
+    code = "knowledge_unavailable"
+
+
+class DocumentError(AriaError):
+    """One document cannot be indexed (the others go on); ``code`` says why.
+
+    Attributes:
+        problem: malformed, encrypted, too_large, binary, unsupported, no_text, unreadable
+            or fetch_failed (see ``domain.knowledge.FileProblem``).
+    """
+
+    code = "document_invalid"
+
+    def __init__(self, message: str, *, problem: str, hint: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.problem = problem
+
+
 # --- voice -------------------------------------------------------------------------------------
 
 
