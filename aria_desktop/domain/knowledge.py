@@ -15,6 +15,7 @@ __all__ = [
     "KNOWLEDGE_SOURCE_KINDS",
     "Citation",
     "FileProblem",
+    "IngestOutcome",
     "IngestReport",
     "KnowledgeFile",
     "KnowledgeHit",
@@ -119,6 +120,14 @@ class IngestReport:
     chunks_embedded: int = 0
     problems: tuple[FileProblem, ...] = ()
     elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class IngestOutcome:
+    """A source after an add, and what indexing it did."""
+
+    source: KnowledgeSource
+    report: IngestReport
 
 
 @dataclass(frozen=True, kw_only=True)

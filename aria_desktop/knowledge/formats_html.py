@@ -38,7 +38,8 @@ def _is_boilerplate(tag: Any) -> bool:
 
 def html_document(markup: str, title: str) -> Document:
     """Blocks of an HTML page's main content."""
-    from bs4 import BeautifulSoup, NavigableString, Tag
+    from bs4 import BeautifulSoup
+    from bs4.element import NavigableString, Tag
 
     soup = BeautifulSoup(markup, "html.parser")
     page_title = soup.title.get_text(" ", strip=True) if soup.title else ""

@@ -90,7 +90,7 @@ def read_files(conn: Connection, source_id: int) -> list[KnowledgeFile]:
 
 
 def known_files(conn: Connection, source_id: int) -> dict[str, tuple[int, int, str]]:
-    """path -> (size, mtime_ns, content hash) of a source's indexed files."""
+    """Path -> (size, mtime_ns, content hash) of a source's indexed files."""
     return {
         str(r[0]): (int(r[1]), int(r[2]), str(r[3]))
         for r in conn.execute(
@@ -101,7 +101,7 @@ def known_files(conn: Connection, source_id: int) -> dict[str, tuple[int, int, s
 
 
 def reusable_vectors(conn: Connection, hashes: Sequence[str], model: str) -> dict[str, bytes]:
-    """chunk hash -> a current-model vector already stored for a chunk with that hash."""
+    """Chunk hash -> a current-model vector already stored for a chunk with that hash."""
     found: dict[str, bytes] = {}
     unique = list(dict.fromkeys(hashes))
     for start in range(0, len(unique), 500):
@@ -119,7 +119,10 @@ def delete_files(conn: Connection, paths: Sequence[str], index: VectorIndex | No
     """Remove files, their chunks and vectors; returns the chunks removed."""
     removed = 0
     for path in paths:
-        seqs = [int(r[0]) for r in conn.execute("SELECT seq FROM knowledge_chunks WHERE path = ?", (path,))]
+        seqs = [
+            int(r[0])
+            for r in conn.execute("SELECT seq FROM knowledge_chunks WHERE path = ?", (path,))
+        ]
         if index is not None:
             for seq in seqs:
                 index.remove(conn, seq)

@@ -71,7 +71,9 @@ def walk_folder(root: str) -> list[FileStat]:
                     pending.append(entry.path)
                 elif entry.is_file() and format_of_path(entry.name) is not None:
                     st = entry.stat()
-                    found.append(FileStat(path=entry.path, size=st.st_size, mtime_ns=st.st_mtime_ns))
+                    found.append(
+                        FileStat(path=entry.path, size=st.st_size, mtime_ns=st.st_mtime_ns)
+                    )
             except OSError:
                 continue
     found.sort(key=lambda f: f.path)

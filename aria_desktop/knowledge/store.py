@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -103,8 +104,46 @@ def _is_url(location: str) -> bool:
     return location.startswith(("http://", "https://"))
 
 
+def _mark_indexed(conn: Connection, source_id: int, now: float) -> None:
+    conn.execute("UPDATE knowledge_sources SET indexed_at = ? WHERE id = ?", (now, source_id))
+
+
+def _prepare_all(batch: Sequence[tuple[FileStat, str | None]], limit: int) -> list[Prepared]:
+    """Read and prepare a batch of changed files (in a worker thread)."""
+    return [prepare_file(stat, old, limit) for stat, old in batch]
+
+
+def _as_location(source: str) -> str:
+    """A source as the user named it, in the form locations are stored (absolute paths)."""
+    if _is_url(source) or not source or source.isdigit():
+        return source
+    return os.path.abspath(os.path.expanduser(source))
+
+
 def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def _classify(location: str) -> tuple[str, str]:
+    """(kind, normalised location) of what the user asked to add.
+
+    Raises:
+        KnowledgeError: a missing path, an unsupported file or a non-http(s) URL.
+    """
+    if _is_url(location) or "://" in location:
+        return "url", check_url(location)
+    path = Path(location).expanduser().resolve()
+    where = str(path)
+    if path.is_dir():
+        return "folder", where
+    if not path.is_file():
+        raise KnowledgeError(f"{where} does not exist.", hint="Check the path (files and folders).")
+    if format_of_path(where) is None:
+        raise KnowledgeError(
+            f"{where}: this kind of file cannot be added.",
+            hint="Supported: Markdown, plain text, HTML, PDF and DOCX.",
+        )
+    return "file", where
 
 
 class SQLiteKnowledgeStore:
@@ -172,7 +211,7 @@ class SQLiteKnowledgeStore:
         Raises:
             KnowledgeError: no such source.
         """
-        wanted = source if _is_url(source) or not source else self._normalize(source)
+        wanted = _as_location(source)
         for item in await self.sources():
             if str(item.id) == source or item.location in (source, wanted):
                 return item
@@ -180,10 +219,6 @@ class SQLiteKnowledgeStore:
             f"There is no knowledge source {source!r}.",
             hint="`aria knowledge list` shows the sources with their numbers.",
         )
-
-    @staticmethod
-    def _normalize(location: str) -> str:
-        return str(Path(location).expanduser().resolve())
 
     async def add(
         self, location: str, *, watch: bool = False, progress: Progress | None = None
@@ -194,24 +229,7 @@ class SQLiteKnowledgeStore:
             KnowledgeError: the path does not exist, is not a supported file, the URL is not
                 http(s), or ``watch`` is asked for something that is not a folder.
         """
-        if _is_url(location) or "://" in location:
-            kind, where = "url", check_url(location)
-        else:
-            where = self._normalize(location)
-            path = Path(where)
-            if path.is_dir():
-                kind = "folder"
-            elif path.is_file():
-                kind = "file"
-                if format_of_path(where) is None:
-                    raise KnowledgeError(
-                        f"{where}: this kind of file cannot be added.",
-                        hint="Supported: Markdown, plain text, HTML, PDF and DOCX.",
-                    )
-            else:
-                raise KnowledgeError(
-                    f"{where} does not exist.", hint="Check the path (files and folders)."
-                )
+        kind, where = await asyncio.to_thread(_classify, location)
         if watch and kind != "folder":
             raise KnowledgeError(
                 f"Only folders can be watched; {where} is a {kind}.",
@@ -275,10 +293,7 @@ class SQLiteKnowledgeStore:
             for item in targets:
                 await self._rescan_one(item, tally, force, progress)
                 await self._db.write(
-                    lambda conn, sid=item.id: conn.execute(
-                        "UPDATE knowledge_sources SET indexed_at = ? WHERE id = ?",
-                        (self._clock(), sid),
-                    )
+                    functools.partial(_mark_indexed, source_id=item.id, now=self._clock())
                 )
         return tally.report()
 
@@ -363,9 +378,7 @@ class SQLiteKnowledgeStore:
         for start in range(0, len(todo), _FILES_PER_BATCH):
             batch = todo[start : start + _FILES_PER_BATCH]
             self.current, self.progress = batch[0][0].path, (start, len(todo))
-            prepared = await asyncio.to_thread(
-                lambda b=batch: [prepare_file(stat, old, limit) for stat, old in b]
-            )
+            prepared = await asyncio.to_thread(_prepare_all, batch, limit)
             await self._store(source_id, prepared, tally, force)
             done = min(start + len(batch), len(todo))
             self.progress = (done, len(todo))
@@ -433,9 +446,7 @@ class SQLiteKnowledgeStore:
         hashes = [c.hash for c in chunks]
         found: dict[str, bytes] = {}
         if not force:
-            found = await self._db.read(
-                lambda conn: rows.reusable_vectors(conn, hashes, model)
-            )
+            found = await self._db.read(lambda conn: rows.reusable_vectors(conn, hashes, model))
         missing = list({c.hash: c for c in chunks if c.hash not in found}.values())
         if missing:
             try:
