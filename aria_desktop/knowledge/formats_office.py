@@ -105,16 +105,26 @@ def docx_document(data: bytes, title: str, path: str) -> Document:
             )
             offset += len(body) + 2
 
-    for paragraph in document.paragraphs:
+    from docx.table import Table
+    from docx.text.paragraph import Paragraph
+
+    for element in document.element.body.iterchildren():
+        tag = str(element.tag).rsplit("}", 1)[-1]
+        if tag == "tbl":
+            for row in Table(element, document).rows:
+                emit(" | ".join(cell.text.strip() for cell in row.cells))
+            continue
+        if tag != "p":
+            continue
+        paragraph = Paragraph(element, document)
         style = (paragraph.style.name if paragraph.style is not None else "") or ""
         level = _DOCX_HEADING.match(style.strip())
         if style.strip().lower() == "title":
             headings.push(1, paragraph.text)
+            if doc.title == title and paragraph.text.strip():
+                doc.title = paragraph.text.strip()
         elif level:
             headings.push(int(level.group(1)) + 1, paragraph.text)
         else:
             emit(paragraph.text)
-    for table in document.tables:
-        for row in table.rows:
-            emit(" | ".join(cell.text.strip() for cell in row.cells))
     return doc

@@ -104,6 +104,23 @@ def _is_url(location: str) -> bool:
     return location.startswith(("http://", "https://"))
 
 
+def _changed_paths(paths: Sequence[str]) -> tuple[list[FileStat], list[str]]:
+    """Documents at ``paths`` now (a folder that appeared counts with all it holds), and the
+    paths that are gone."""
+    stats: list[FileStat] = []
+    gone: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            stats.extend(walk_folder(path))
+            continue
+        found = stat_file(path)
+        if found is None:
+            gone.append(path)
+        elif format_of_path(path) is not None:
+            stats.append(found)
+    return stats, gone
+
+
 def _mark_indexed(conn: Connection, source_id: int, now: float) -> None:
     conn.execute("UPDATE knowledge_sources SET indexed_at = ? WHERE id = ?", (now, source_id))
 
@@ -323,17 +340,10 @@ class SQLiteKnowledgeStore:
                 mine = [p for p in wanted if _under(p, source.location)]
                 if not mine:
                     continue
-                stats: list[FileStat] = []
-                gone: list[str] = []
-                for path in mine:
-                    found = await asyncio.to_thread(stat_file, path)
-                    if found is not None and format_of_path(path) is not None:
-                        stats.append(found)
-                    elif found is None:
-                        gone.append(path)
-                if gone:
-                    await self._remove_under(source.id, gone, tally)
+                stats, gone = await asyncio.to_thread(_changed_paths, mine)
                 await self._ingest(source.id, stats, tally, force=False, full=False, progress=None)
+                if gone:  # after the new paths, so a move reuses the vectors
+                    await self._remove_under(source.id, gone, tally)
         return tally.report()
 
     async def _remove_under(self, source_id: int, gone: Sequence[str], tally: _Tally) -> None:
@@ -365,15 +375,6 @@ class SQLiteKnowledgeStore:
                 tally.unchanged += 1
             else:
                 todo.append((stat, None if force or old is None else old[2]))
-        if full:
-            present = {s.path for s in stats}
-            gone = [p for p in known if p not in present]
-            if gone:
-                index = self._index
-                tally.dropped += await self._db.write(
-                    lambda conn: rows.delete_files(conn, gone, index)
-                )
-                tally.removed += len(gone)
         limit = self._limits.max_file_bytes
         for start in range(0, len(todo), _FILES_PER_BATCH):
             batch = todo[start : start + _FILES_PER_BATCH]
@@ -385,6 +386,15 @@ class SQLiteKnowledgeStore:
             if progress is not None:
                 progress(done, len(todo), batch[-1][0].path)
         self.current = ""
+        if full:  # after the new files: a moved file's chunks found their old vectors
+            present = {s.path for s in stats}
+            gone = [p for p in known if p not in present]
+            if gone:
+                index = self._index
+                tally.dropped += await self._db.write(
+                    lambda conn: rows.delete_files(conn, gone, index)
+                )
+                tally.removed += len(gone)
 
     async def _ingest_url(self, source: KnowledgeSource, tally: _Tally, force: bool) -> None:
         url = source.location
