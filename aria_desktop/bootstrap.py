@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.core.bus import EventBus
     from aria_desktop.core.computer import ComputerAgent, ComputerUse
+    from aria_desktop.core.knowledge import KnowledgeService
     from aria_desktop.core.memory import MemoryConfig, MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import (
@@ -55,6 +56,7 @@ __all__ = [
     "build_app",
     "build_computer",
     "build_embedder",
+    "build_knowledge",
     "build_memory",
     "build_router",
     "build_speech",
@@ -177,6 +179,7 @@ class App:
     audit: AuditLog
     memory: MemoryService | None = None
     embedder: Embedder | None = None
+    knowledge: KnowledgeService | None = None
     settings_access: SettingsAccess | None = None
     voice: VoicePipeline | None = None
     _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
@@ -192,7 +195,10 @@ class App:
             from aria_desktop.core.assistant import LocalAssistant
 
             self._assistant = LocalAssistant(
-                self.orchestrator, memory=self.memory, settings=self.settings_access
+                self.orchestrator,
+                memory=self.memory,
+                settings=self.settings_access,
+                knowledge=self.knowledge,
             )
         return self._assistant
 
@@ -263,6 +269,9 @@ async def build_app(
     memory.install(orchestrator)
     if pending:
         orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
+    knowledge = await build_knowledge(settings, database, embedder, watch=True)
+    if knowledge is not None:
+        knowledge.install(orchestrator)
     computer.install(orchestrator)
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
@@ -275,6 +284,7 @@ async def build_app(
         audit=audit,
         memory=memory,
         embedder=embedder,
+        knowledge=knowledge,
         computer=computer,
         computer_agent=computer_agent,
         settings_access=settings_access or FileSettingsAccess(),
@@ -340,6 +350,44 @@ async def build_memory(
         store=memory_store, model=model, conversations=conversations, config=memory_config(settings)
     )
     return service, memory_store, pending
+
+
+async def build_knowledge(
+    settings: Settings, database: Database, embedder: Embedder | None, *, watch: bool
+) -> KnowledgeService | None:
+    """The knowledge base on the owner's database, sharing memory's embedder instance.
+
+    With ``watch`` (the owner process), watched folders are followed while ARIA runs; the
+    service's ``install`` starts the rescan and the watcher. None when switched off.
+    """
+    if not settings.knowledge.enabled:
+        return None
+    from aria_desktop.core.knowledge import KnowledgeConfig, KnowledgeService
+    from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
+
+    kb = settings.knowledge
+    store = SQLiteKnowledgeStore(
+        database,
+        embedder,
+        limits=KnowledgeLimits(
+            max_file_bytes=int(kb.max_file_mb * 1_000_000), fetch_timeout_s=kb.fetch_timeout_s
+        ),
+    )
+    await store.open()
+    _LOGGER.info("Knowledge search: %s", store.vector_status)
+    config = KnowledgeConfig(
+        recall_limit=kb.recall_limit, recall_min_similarity=kb.recall_min_similarity
+    )
+    if not watch:
+        return KnowledgeService(store=store, config=config)
+    from aria_desktop.knowledge.watcher import FolderWatcher
+
+    service = KnowledgeService(store=store, config=config)
+    watcher = FolderWatcher(
+        store.apply_changes, service.folders_changed, debounce_ms=kb.watch_debounce_ms
+    )
+    service.attach_watcher(watcher.watch, watcher.run)
+    return service
 
 
 class RouterOnFirstUse:

@@ -49,6 +49,7 @@ class KnowledgeStore(Protocol):
     """What the service needs from the adapter (``knowledge.store.SQLiteKnowledgeStore``)."""
 
     vector_status: str
+    pending_vectors: int
     current: str
     progress: tuple[int, int]
 
@@ -146,6 +147,12 @@ class KnowledgeService:
         self._watcher = watcher
         self._bus = bus
 
+    def attach_watcher(
+        self, watch: Callable[[Iterable[str]], None], run: Callable[[], Any]
+    ) -> None:
+        """Follow watched folders with a watcher (its ``watch`` and ``run``), before install."""
+        self._watch, self._watcher = watch, run
+
     def install(self, orchestrator: Orchestrator) -> None:
         """Register recall and the capability; start the rescan and the watcher."""
         if self._bus is None:
@@ -164,8 +171,12 @@ class KnowledgeService:
         return CapabilityStatus(name="knowledge", available=True)
 
     async def start(self) -> IngestReport:
-        """Rescan every source (changes made while ARIA was off), then watch the folders."""
-        report = await self.store.rescan()
+        """Rescan every source (changes made while ARIA was off), then watch the folders.
+
+        When chunks lack vectors from the current embedding model (it changed), the rescan
+        re-embeds everything.
+        """
+        report = await self.store.rescan(force=self.store.pending_vectors > 0)
         self._publish("rescanned", "", report)
         await self._refresh_watch()
         return report

@@ -105,8 +105,10 @@ def _is_url(location: str) -> bool:
 
 
 def _changed_paths(paths: Sequence[str]) -> tuple[list[FileStat], list[str]]:
-    """Documents at ``paths`` now (a folder that appeared counts with all it holds), and the
-    paths that are gone."""
+    """Documents at ``paths`` now, and the paths that are gone.
+
+    A folder that appeared (created, or moved in) counts with every document it holds.
+    """
     stats: list[FileStat] = []
     gone: list[str] = []
     for path in paths:
@@ -184,6 +186,8 @@ class SQLiteKnowledgeStore:
         self._index: VectorIndex | None = None
         self._lock: asyncio.Lock | None = None
         self.vector_status = "not opened yet"
+        self.pending_vectors = 0
+        """Chunks without a vector from the current model when the store was opened."""
         self.current = ""
         """The path being indexed now ("" when idle)."""
         self.progress = (0, 0)
@@ -201,15 +205,18 @@ class SQLiteKnowledgeStore:
         return self._embedder.model_id if self._embedder is not None and self._index else ""
 
     async def open(self) -> int:
-        """Prepare the vector index; returns how many chunks lack a current-model vector."""
-        self._index, self.vector_status, pending = await open_vector_index(
+        """Prepare the vector index; returns how many chunks lack a current-model vector.
+
+        They get one at the next forced rescan (the service's start does it when any lack).
+        """
+        self._index, self.vector_status, self.pending_vectors = await open_vector_index(
             self._db,
             self._embedder,
             rows.KNOWLEDGE_VECTORS,
             exact_limit=self._exact_limit,
             what="Knowledge",
         )
-        return pending
+        return self.pending_vectors
 
     # --- sources ----------------------------------------------------------------------------
 
