@@ -34,14 +34,16 @@ RECIPES_HTML = """<!doctype html>
 <html><head><title>Grandma's recipes</title></head>
 <body>
 <header><a href="/">Home</a> <a href="/recipes">Recipes</a> <a href="/about">About us</a></header>
-<nav class="main-menu"><ul><li>Soups</li><li>Cakes</li><li>Subscribe to our newsletter</li></ul></nav>
+<nav class="main-menu"><ul><li>Soups</li><li>Cakes</li>
+<li>Subscribe to our newsletter</li></ul></nav>
 <main>
 <h1>Grandma's recipes</h1>
 <p>Family dishes written down before they were forgotten.</p>
 <h2>Apple pie</h2>
 <p>Bake the apple pie at 180 degrees Celsius for 45 minutes, until the crust is golden.</p>
 <h2>Lentil soup</h2>
-<ul><li>Simmer red lentils with cumin for twenty minutes.</li><li>Add lemon juice before serving.</li></ul>
+<ul><li>Simmer red lentils with cumin for twenty minutes.</li>
+<li>Add lemon juice before serving.</li></ul>
 </main>
 <div id="sidebar">Popular: chocolate cookies with a secret ingredient</div>
 <footer>Copyright 2024 Grandma's kitchen. All rights reserved.</footer>

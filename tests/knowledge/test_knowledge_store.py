@@ -17,8 +17,10 @@ async def test_questions_and_paraphrases_find_the_right_file_page_and_heading(
     store: SQLiteKnowledgeStore, corpus: Path
 ) -> None:
     source, report = await store.add(str(corpus))
-    assert source.kind == "folder" and source.files == 4
-    assert report.files_indexed == 4 and not report.problems
+    assert source.kind == "folder"
+    assert source.files == 4
+    assert report.files_indexed == 4
+    assert not report.problems
     assert report.chunks_embedded == report.chunks_added > 0
     misses = []
     for question, name, page, heading in QUESTIONS:
@@ -50,9 +52,11 @@ async def test_chunks_keep_offsets_into_the_markdown_file(
     hit = (await store.search(KnowledgeQuery(text="router admin page port 8443", limit=1)))[0]
     assert hit.heading == "Home network > Router"
     assert ROUTER_MD[hit.char_start : hit.char_end].startswith("The router admin page")
-    assert hit.target.startswith("file://") and hit.target.endswith("router.md")
+    assert hit.target.startswith("file://")
+    assert hit.target.endswith("router.md")
     pdf_hit = (await store.search(KnowledgeQuery(text="warranty 24 months", limit=1)))[0]
-    assert pdf_hit.page == 3 and pdf_hit.target.endswith("manual.pdf#page=3")
+    assert pdf_hit.page == 3
+    assert pdf_hit.target.endswith("manual.pdf#page=3")
 
 
 async def test_re_adding_an_unchanged_source_is_a_no_op(
@@ -60,13 +64,15 @@ async def test_re_adding_an_unchanged_source_is_a_no_op(
 ) -> None:
     first, _ = await store.add(str(corpus))
     again, report = await store.add(str(corpus))
-    assert again.id == first.id and again.chunks == first.chunks
+    assert again.id == first.id
+    assert again.chunks == first.chunks
     assert report.files_unchanged == 4
     assert report.files_indexed == report.chunks_embedded == report.chunks_added == 0
     # Touched but identical content: opened and hashed, not extracted or embedded again.
     os.utime(corpus / "router.md", ns=(1, 1))
     report = await store.rescan(str(corpus))
-    assert report.files_unchanged == 4 and report.chunks_embedded == 0
+    assert report.files_unchanged == 4
+    assert report.chunks_embedded == 0
 
 
 async def test_an_edit_re_embeds_only_the_changed_chunk(
@@ -76,12 +82,16 @@ async def test_an_edit_re_embeds_only_the_changed_chunk(
     edited = ROUTER_MD.replace("Brother HL-L2350", "Canon LBP-6030")
     (corpus / "router.md").write_text(edited, encoding="utf-8")
     report = await store.rescan(str(corpus))
-    assert report.files_indexed == 1 and report.files_unchanged == 3
+    assert report.files_indexed == 1
+    assert report.files_unchanged == 3
     assert report.chunks_added == 4  # the file's chunks are rewritten ...
     assert report.chunks_embedded == 1  # ... but only the printer paragraph is embedded
     hits = await store.search(KnowledgeQuery(text="Canon printer", limit=1))
-    assert hits and hits[0].heading == "Home network > Printer"
-    assert not await store.search(KnowledgeQuery(text="Brother HL-L2350", limit=3, min_similarity=1))
+    assert hits
+    assert hits[0].heading == "Home network > Printer"
+    assert not await store.search(
+        KnowledgeQuery(text="Brother HL-L2350", limit=3, min_similarity=1)
+    )
 
 
 async def test_deleted_and_moved_files(store: SQLiteKnowledgeStore, corpus: Path) -> None:
@@ -90,11 +100,13 @@ async def test_deleted_and_moved_files(store: SQLiteKnowledgeStore, corpus: Path
     (corpus / "archive").mkdir()
     (corpus / "manual.pdf").rename(corpus / "archive" / "aurora.pdf")
     report = await store.rescan(str(corpus))
-    assert report.files_removed == 2 and report.files_indexed == 1
+    assert report.files_removed == 2
+    assert report.files_indexed == 1
     assert report.chunks_embedded == 0  # a moved file's chunks keep their vectors
     assert not await store.search(KnowledgeQuery(text="apple pie oven", limit=3, min_similarity=1))
     hit = (await store.search(KnowledgeQuery(text="descaling citric acid", limit=1)))[0]
-    assert hit.path.endswith("archive/aurora.pdf") and hit.page == 2
+    assert hit.path.endswith("archive/aurora.pdf")
+    assert hit.page == 2
 
 
 async def test_a_restart_picks_up_changes_made_while_stopped(
@@ -111,7 +123,8 @@ async def test_a_restart_picks_up_changes_made_while_stopped(
         kb = SQLiteKnowledgeStore(db, embedder, limits=limits)
         await kb.open()
         report = await kb.rescan()  # what KnowledgeService.start does
-        assert report.files_removed == 1 and report.files_indexed == 1
+        assert report.files_removed == 1
+        assert report.files_indexed == 1
         assert report.chunks_embedded == 1
         hit = (await kb.search(KnowledgeQuery(text="when to plant tulips", limit=1)))[0]
         assert hit.path.endswith("garden.md")
@@ -127,7 +140,9 @@ async def test_bad_files_get_a_clear_error_each_and_never_stop_the_rest(
     (corpus / "broken.docx").write_bytes(b"PK\x03\x04 not a zip at all")
     (corpus / "blob.txt").write_bytes(b"\x00\x01\x02binary\x00" * 100)
     (corpus / "huge.md").write_text("# Big\n\n" + "word " * (LIMIT_BYTES // 4))
-    write_pdf(corpus / "scan.pdf", ("Page one talks about pruning roses in March.",), blank_pages=(2,))
+    write_pdf(
+        corpus / "scan.pdf", ("Page one talks about pruning roses in March.",), blank_pages=(2,)
+    )
     writer = pypdf.PdfWriter(clone_from=str(corpus / "manual.pdf"))
     writer.encrypt("secret", algorithm="RC4-128")
     writer.write(str(corpus / "locked.pdf"))
@@ -142,14 +157,18 @@ async def test_bad_files_get_a_clear_error_each_and_never_stop_the_rest(
         "scan.pdf": ("no_text", True),
     }
     messages = {Path(p.path).name: p.message for p in report.problems}
-    assert "page(s) without text" in messages["scan.pdf"] and ": 2" in messages["scan.pdf"]
+    assert "page(s) without text" in messages["scan.pdf"]
+    assert ": 2" in messages["scan.pdf"]
     assert "encrypted" in messages["locked.pdf"]
     assert report.files_indexed == 5  # the four good files and the scan's text page
-    assert source.problems == 6 and source.last_error
+    assert source.problems == 6
+    assert source.last_error
     hit = (await store.search(KnowledgeQuery(text="pruning roses", limit=1)))[0]
-    assert hit.path.endswith("scan.pdf") and hit.page == 1
+    assert hit.path.endswith("scan.pdf")
+    assert hit.page == 1
     files = {Path(f.path).name: f for f in await store.files(str(source.id))}
-    assert files["locked.pdf"].problem_code == "encrypted" and files["locked.pdf"].chunks == 0
+    assert files["locked.pdf"].problem_code == "encrypted"
+    assert files["locked.pdf"].chunks == 0
 
 
 async def test_single_files_remove_and_bad_requests(
@@ -160,7 +179,8 @@ async def test_single_files_remove_and_bad_requests(
     from aria_desktop.domain.errors import KnowledgeError
 
     source, report = await store.add(str(corpus / "lease.docx"))
-    assert source.kind == "file" and report.files_indexed == 1
+    assert source.kind == "file"
+    assert report.files_indexed == 1
     with pytest.raises(KnowledgeError, match="does not exist"):
         await store.add(str(corpus / "missing.md"))
     with pytest.raises(KnowledgeError, match="Only folders can be watched"):
