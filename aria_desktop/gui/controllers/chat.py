@@ -15,6 +15,7 @@ from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.controllers.citations import CitationTracker
 from aria_desktop.gui.format import reply_badge, state_label, tool_card
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
 from aria_desktop.gui.views.question import ask_before
@@ -65,6 +66,7 @@ class ChatController(QObject):
         self._flush_timer.timeout.connect(self._flush)
         self._link_box: QMessageBox | None = None
         self._delete_box: QMessageBox | None = None
+        self.citations = CitationTracker(view.transcript, context)
 
         view.send_button.clicked.connect(self.send_from_composer)
         view.composer.submitted.connect(self.send_from_composer)
@@ -350,9 +352,13 @@ class ChatController(QObject):
         self._flush()
         transcript, folded = self.view.transcript, run.transcript
         badge = reply_badge(folded.model, folded.backend, folded.locality, folded.latency_ms)
+        linked, used = self.citations.link_reply(folded.conversation_id, run.rendered)
         if status == "complete":
             if transcript.reply_open:
+                if used:
+                    transcript.set_reply_markdown(linked)
                 transcript.end_reply(badge)
+                self.citations.show_sources(used)
             else:
                 transcript.append_notice(f"Done · {badge}")
         elif status == "cancelled":
@@ -373,7 +379,14 @@ class ChatController(QObject):
     # --- links --------------------------------------------------------------------------------
 
     def ask_open_link(self, url: QUrl) -> None:
-        """Links in replies open only after the user agrees (replies are untrusted)."""
+        """Links in replies open only after the user agrees (replies are untrusted).
+
+        A citation's link was made by ARIA (the knowledge base's file or URL), not by the
+        model: it opens at once.
+        """
+        if self.citations.handles(url):
+            self.citations.open(url)
+            return
         if url.scheme().lower() not in _SAFE_SCHEMES:
             self.view.status.setText(f"ARIA does not open {url.scheme() or 'relative'} links.")
             return
