@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from aria_desktop.bench._util import percentile, vocabulary
-from aria_desktop.domain.knowledge import KnowledgeQuery
+from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery
 from aria_desktop.knowledge import rows
 from aria_desktop.knowledge.chunking import Chunk
 from aria_desktop.knowledge.scan import FileStat, Prepared
@@ -135,16 +135,23 @@ async def run_knowledge_bench(*, files: int, chunks: int, rescan_files: int, que
         await _rescan(root, rescan_files)
 
 
+async def _timed_add(
+    db: Database, embedder: LocalEmbedder | None, folder: Path
+) -> tuple[IngestReport, float]:
+    """Add ``folder`` to a fresh store on ``db``: the report and the seconds it took."""
+    store = SQLiteKnowledgeStore(db, embedder)
+    await store.open()
+    started = time.perf_counter()
+    _source, report = await store.add(str(folder))
+    return report, time.perf_counter() - started
+
+
 async def _ingest(root: Path, embedder: LocalEmbedder, files: int) -> None:
     folder = root / "ingest"
     _write_folder(folder, files, sections=4, seed=1)
     await embedder.warm_up()
     async with await Database.open(root / "ingest.db", take_lock=False) as db:
-        store = SQLiteKnowledgeStore(db, embedder)
-        await store.open()
-        started = time.perf_counter()
-        _source, report = await store.add(str(folder))
-        elapsed = time.perf_counter() - started
+        report, elapsed = await _timed_add(db, embedder, folder)
         texts = await db.read(
             lambda conn: [
                 f"{h}\n{t}" if h else str(t)
@@ -249,11 +256,9 @@ async def _rescan(root: Path, files: int) -> None:
     folder = root / "rescan"
     _write_folder(folder, files, sections=1, seed=3)
     async with await Database.open(root / "rescan.db", take_lock=False) as db:
+        first, index_s = await _timed_add(db, None, folder)
         store = SQLiteKnowledgeStore(db, None)
         await store.open()
-        started = time.perf_counter()
-        _source, first = await store.add(str(folder))
-        index_s = time.perf_counter() - started
         timings = []
         for _ in range(3):
             started = time.perf_counter()

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import sys
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
@@ -116,15 +116,17 @@ async def _with_progress(knowledge: KnowledgeAccess, work: Awaitable[_T]) -> _T:
     return task.result()
 
 
-def _print_report(report: IngestReport) -> None:
-    print(
+def _report_lines(report: IngestReport) -> list[str]:
+    """The report for people; each problem gets its own ``!`` line."""
+    lines = [
         f"{report.files_indexed} file(s) indexed, {report.files_unchanged} unchanged, "
         f"{report.files_removed} removed; {report.chunks_added} passage(s) written, "
         f"{report.chunks_embedded} embedded ({report.elapsed_s:.1f} s)"
-    )
+    ]
     for problem in report.problems:
         part = " (the rest of it is indexed)" if problem.partial else ""
-        err(f"  ! {problem.code}: {problem.message}{part}")
+        lines.append(f"  ! {problem.code}: {problem.message}{part}")
+    return lines
 
 
 def _source_line(s: KnowledgeSource) -> str:
@@ -148,72 +150,90 @@ async def _cmd_knowledge(args: argparse.Namespace, settings: Settings) -> int:
         return await _action(args, knowledge)
 
 
-async def _action(args: argparse.Namespace, knowledge: KnowledgeAccess) -> int:
-    """One ``aria knowledge`` action."""
-    action = args.action
-    if action == "add":
-        outcome = await _with_progress(
-            knowledge, knowledge.add_source(args.location, watch=args.watch)
-        )
-        if args.json:
-            print_json(_asdict(outcome))
-            return EXIT_OK
-        print(_source_line(outcome.source))
-        _print_report(outcome.report)
-        return EXIT_OK
-    if action == "list":
-        sources = await knowledge.list_sources()
-        if args.json:
-            print_json([_asdict(s) for s in sources])
-            return EXIT_OK
-        if not sources:
-            err("No sources yet. Add one with: aria knowledge add ~/Documents --watch")
-        for source in sources:
-            print(_source_line(source))
-        return EXIT_OK
-    if action == "files":
-        files = await knowledge.list_files(args.source)
-        if args.json:
-            print_json([_asdict(f) for f in files])
-            return EXIT_OK
-        for f in files:
-            problem = f"  ! {f.problem_code}: {f.problem}" if f.problem else ""
-            print(f"{f.chunks:>5}  {f.path}{problem}")
-        return EXIT_OK
-    if action == "search":
-        hits = await knowledge.search_knowledge(KnowledgeQuery(text=args.query, limit=args.limit))
-        if args.json:
-            print_json([{**_asdict(h), "label": h.label, "target": h.target} for h in hits])
-            return EXIT_OK
-        if not hits:
-            err("Nothing found.")
-        for number, hit in enumerate(hits, start=1):
-            text = " ".join(hit.text.split())
-            print(f"[{number}] {hit.label}  ({hit.score:.4f})\n    {hit.target}\n    {text[:300]}")
-        return EXIT_OK
-    if action == "remove":
-        removed = await knowledge.remove_source(args.source)
-        print(f"Removed {removed.location} ({removed.files} files).")
-        return EXIT_OK
-    if action == "reindex":
-        report = await _with_progress(
-            knowledge, knowledge.reindex_knowledge(force=not args.changed_only)
-        )
-        if args.json:
-            print_json(_asdict(report))
-        else:
-            _print_report(report)
-        return EXIT_OK
+_Shown = tuple[Any, list[str]]
+"""What an action shows: its JSON form, and its lines for people ([] says "nothing")."""
+
+
+async def _add(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
+    work = knowledge.add_source(args.location, watch=args.watch)
+    outcome = await _with_progress(knowledge, work)
+    return _asdict(outcome), [_source_line(outcome.source), *_report_lines(outcome.report)]
+
+
+async def _list(_args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
+    sources = await knowledge.list_sources()
+    return [_asdict(s) for s in sources], [_source_line(s) for s in sources]
+
+
+async def _files(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
+    files = await knowledge.list_files(args.source)
+    lines = [
+        f"{f.chunks:>5}  {f.path}" + (f"  ! {f.problem_code}: {f.problem}" if f.problem else "")
+        for f in files
+    ]
+    return [_asdict(f) for f in files], lines
+
+
+async def _search(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
+    hits = await knowledge.search_knowledge(KnowledgeQuery(text=args.query, limit=args.limit))
+    lines = [
+        f"[{n}] {h.label}  ({h.score:.4f})\n    {h.target}\n    {' '.join(h.text.split())[:300]}"
+        for n, h in enumerate(hits, start=1)
+    ]
+    return [{**_asdict(h), "label": h.label, "target": h.target} for h in hits], lines
+
+
+async def _remove(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
+    removed = await knowledge.remove_source(args.source)
+    return _asdict(removed), [f"Removed {removed.location} ({removed.files} files)."]
+
+
+async def _reindex(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
+    work = knowledge.reindex_knowledge(force=not args.changed_only)
+    report = await _with_progress(knowledge, work)
+    return _asdict(report), _report_lines(report)
+
+
+async def _status(_args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
     status = await knowledge.knowledge_status()
-    if args.json:
-        print_json(_asdict(status))
-        return EXIT_OK
-    print(
+    lines = [
         f"{status.sources} source(s), {status.files} file(s), {status.chunks} passage(s), "
-        f"{status.problems} file(s) with problems\nsearch: {status.vector_status}"
-    )
-    for folder in status.watching:
-        print(f"watching {folder}")
+        f"{status.problems} file(s) with problems",
+        f"search: {status.vector_status}",
+        *(f"watching {folder}" for folder in status.watching),
+    ]
     if status.indexing:
-        print(f"indexing {status.indexing} ({status.progress_done}/{status.progress_total})")
+        lines.append(f"indexing {status.indexing} ({status.progress_done}/{status.progress_total})")
+    return _asdict(status), lines
+
+
+_ACTIONS: dict[str, Callable[[argparse.Namespace, KnowledgeAccess], Awaitable[_Shown]]] = {
+    "add": _add,
+    "list": _list,
+    "files": _files,
+    "search": _search,
+    "remove": _remove,
+    "reindex": _reindex,
+    "status": _status,
+}
+_NOTHING = {
+    "list": "No sources yet. Add one with: aria knowledge add ~/Documents --watch",
+    "files": "No files indexed from this source.",
+    "search": "Nothing found.",
+}
+
+
+async def _action(args: argparse.Namespace, knowledge: KnowledgeAccess) -> int:
+    """One ``aria knowledge`` action: JSON with ``--json``, else lines (problems on stderr)."""
+    data, lines = await _ACTIONS[args.action](args, knowledge)
+    if getattr(args, "json", False):
+        print_json(data)
+        return EXIT_OK
+    if not lines and args.action in _NOTHING:
+        err(_NOTHING[args.action])
+    for line in lines:
+        if line.startswith("  ! "):
+            err(line)
+        else:
+            print(line)
     return EXIT_OK

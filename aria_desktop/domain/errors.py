@@ -294,18 +294,12 @@ class KnowledgeUnavailableError(AriaError):
 
 
 class DocumentError(AriaError):
-    """One document cannot be indexed (the others go on); ``code`` says why.
-
-    Attributes:
-        problem: malformed, encrypted, too_large, binary, unsupported, no_text, unreadable
-            or fetch_failed (see ``domain.knowledge.FileProblem``).
-    """
+    """One document cannot be indexed; the ingest reports it and goes on with the others."""
 
     code = "document_invalid"
-
-    def __init__(self, message: str, *, problem: str, hint: str = "") -> None:
-        super().__init__(message, hint=hint)
-        self.problem = problem
+    problem = "malformed"
+    """Its kind: malformed, encrypted, too_large, binary, unsupported, no_text, unreadable or
+    fetch_failed (``domain.knowledge.FileProblem.code``)."""
 
 
 # --- voice -------------------------------------------------------------------------------------

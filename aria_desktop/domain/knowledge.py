@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 SourceKind = Literal["file", "folder", "url"]
+_CITED = ("path", "page", "heading", "label", "target", "content_hash")
+"""What a citation keeps of the hit it cites."""
 KNOWLEDGE_SOURCE_KINDS: tuple[SourceKind, ...] = ("file", "folder", "url")
 
 
@@ -37,7 +39,7 @@ def open_target(location: str, page: int | None) -> str:
     return f"{uri}#page={page}" if page else uri
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class KnowledgeSource:
     """Something the user asked ARIA to know: a file, a folder (maybe watched) or a URL.
 
@@ -64,7 +66,7 @@ class KnowledgeSource:
     last_error: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class KnowledgeFile:
     """One indexed file (or fetched URL) and its problem, if any."""
 
@@ -77,7 +79,7 @@ class KnowledgeFile:
     problem: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class FileProblem:
     """Why one file could not be indexed, or only in part (the rest of the ingest goes on).
 
@@ -95,7 +97,7 @@ class FileProblem:
     partial: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class IngestReport:
     """What one add, rescan or watcher update did.
 
@@ -122,7 +124,7 @@ class IngestReport:
     elapsed_s: float = 0.0
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class IngestOutcome:
     """A source after an add, and what indexing it did."""
 
@@ -130,7 +132,7 @@ class IngestOutcome:
     report: IngestReport
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class KnowledgeQuery:
     """A search of the knowledge base.
 
@@ -145,7 +147,7 @@ class KnowledgeQuery:
     min_similarity: float = 0.25
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class KnowledgeHit:
     """One chunk that answers a query, with where it came from.
 
@@ -180,6 +182,10 @@ class KnowledgeHit:
         """What opens the hit: a URL, or a file URL at the page for PDFs."""
         return open_target(self.path, self.page)
 
+    def citation(self, number: int) -> Citation:
+        """This hit as reference ``[number]`` of an answer."""
+        return Citation(number=number, **{name: getattr(self, name) for name in _CITED})
+
     @property
     def label(self) -> str:
         """Short human form: file name, page, heading."""
@@ -192,7 +198,7 @@ class KnowledgeHit:
         return ", ".join(parts)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Citation:
     """A numbered reference given to the model for one turn, and what it pointed at.
 
@@ -216,7 +222,7 @@ class Citation:
     content_hash: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class KnowledgeStatus:
     """The knowledge base at a glance (CLI ``status``, the Knowledge tab).
 

@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 
 from aria_desktop.domain.errors import DocumentError
 
-__all__ = ["Block", "Document", "DocumentError", "HeadingStack"]
+__all__ = ["Block", "Document", "DocumentError", "HeadingStack", "document_error"]
+
+
+def document_error(message: str, *, problem: str, hint: str = "") -> DocumentError:
+    """A :class:`DocumentError` naming its kind of ``problem`` (``FileProblem.code``)."""
+    error = DocumentError(message, hint=hint)
+    error.problem = problem
+    return error
 
 
 @dataclass(frozen=True, kw_only=True)

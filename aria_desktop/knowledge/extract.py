@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import PurePath
 
-from aria_desktop.knowledge.document import Document, DocumentError
+from aria_desktop.knowledge.document import Document, document_error
 
 __all__ = ["FORMATS", "detect_format", "extract", "format_of_path"]
 
@@ -65,7 +65,7 @@ def _decode_text(data: bytes, path: str) -> str:
         DocumentError: NUL bytes or invalid UTF-8 (problem ``binary``).
     """
     if b"\x00" in data[:_SNIFF_BYTES]:
-        raise DocumentError(
+        raise document_error(
             f"{path} looks like a binary file, not text.",
             problem="binary",
             hint="Only Markdown, plain text, HTML, PDF and DOCX files can be added.",
@@ -73,7 +73,7 @@ def _decode_text(data: bytes, path: str) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise DocumentError(
+        raise document_error(
             f"{path} is not UTF-8 text (byte {exc.start} is invalid).",
             problem="binary",
             hint="Convert it to UTF-8 (e.g. iconv -t UTF-8) and add it again.",
@@ -93,7 +93,7 @@ def extract(data: bytes, *, path: str, kind: str, max_bytes: int) -> Document:
         DocumentError: the document cannot be read; ``problem`` says why.
     """
     if len(data) > max_bytes:
-        raise DocumentError(
+        raise document_error(
             f"{path} is {len(data) / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit.",
             problem="too_large",
             hint="Split it, or raise knowledge.max_file_mb in the settings.",
@@ -118,13 +118,13 @@ def extract(data: bytes, *, path: str, kind: str, max_bytes: int) -> Document:
 
             doc = (markdown_document if kind == "markdown" else plain_document)(text, title)
     else:
-        raise DocumentError(
+        raise document_error(
             f"{path}: this kind of file cannot be added.",
             problem="unsupported",
             hint="Supported: Markdown, plain text, HTML, PDF and DOCX.",
         )
     if not doc.blocks:
-        raise DocumentError(
+        raise document_error(
             f"{path} holds no text.", problem="no_text", hint="Check that the file is not empty."
         )
     return doc

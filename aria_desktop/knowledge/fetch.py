@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from aria_desktop.domain.errors import DocumentError, KnowledgeError
+from aria_desktop.domain.errors import KnowledgeError
+from aria_desktop.knowledge.document import document_error
 
 __all__ = ["check_url", "fetch_url"]
 
@@ -48,11 +49,11 @@ async def fetch_url(url: str, *, max_bytes: int, timeout_s: float) -> tuple[byte
         ):
             final = str(response.url)
             if urlsplit(final).scheme not in ("http", "https"):
-                raise DocumentError(
+                raise document_error(
                     f"{url} redirected to {final}.", problem="fetch_failed", hint=""
                 )
             if response.status_code >= 400:
-                raise DocumentError(
+                raise document_error(
                     f"{url} answered HTTP {response.status_code}.",
                     problem="fetch_failed",
                     hint="Check the address in a browser.",
@@ -61,14 +62,14 @@ async def fetch_url(url: str, *, max_bytes: int, timeout_s: float) -> tuple[byte
             async for piece in response.aiter_bytes():
                 body.extend(piece)
                 if len(body) > max_bytes:
-                    raise DocumentError(
+                    raise document_error(
                         f"{url} is larger than {max_bytes / 1e6:.0f} MB.",
                         problem="too_large",
                         hint="Save the document and add the file instead.",
                     )
             return bytes(body), response.headers.get("content-type", ""), final
     except httpx.HTTPError as exc:
-        raise DocumentError(
+        raise document_error(
             f"Could not fetch {url}: {type(exc).__name__}: {exc}",
             problem="fetch_failed",
             hint="Check the address and the network connection.",

@@ -11,7 +11,13 @@ from __future__ import annotations
 import io
 import re
 
-from aria_desktop.knowledge.document import Block, Document, DocumentError, HeadingStack
+from aria_desktop.knowledge.document import (
+    Block,
+    Document,
+    DocumentError,
+    HeadingStack,
+    document_error,
+)
 
 __all__ = ["docx_document", "pdf_document"]
 
@@ -30,7 +36,7 @@ def pdf_document(data: bytes, title: str, path: str) -> Document:
     try:
         reader = pypdf.PdfReader(io.BytesIO(data), strict=False)
         if reader.is_encrypted and not reader.decrypt(""):
-            raise DocumentError(
+            raise document_error(
                 f"{path} is encrypted.",
                 problem="encrypted",
                 hint="Save an unprotected copy of the PDF and add that one.",
@@ -41,7 +47,7 @@ def pdf_document(data: bytes, title: str, path: str) -> Document:
         raise
     except (PdfReadError, ValueError, KeyError, TypeError, OSError, NotImplementedError) as exc:
         problem = "encrypted" if "decrypt" in str(exc).lower() else "malformed"
-        raise DocumentError(
+        raise document_error(
             f"{path} is not a readable PDF: {exc}",
             problem=problem,
             hint="Open it in a PDF viewer to check it; re-save or re-export it.",
@@ -65,7 +71,7 @@ def pdf_document(data: bytes, title: str, path: str) -> Document:
             "run OCR on the PDF to include them"
         )
     if not doc.blocks:
-        raise DocumentError(
+        raise document_error(
             f"{path} has no text on any of its {len(pages)} page(s) (a scanned PDF?).",
             problem="no_text",
             hint="Run OCR on it (e.g. ocrmypdf) and add the result.",
@@ -87,7 +93,7 @@ def docx_document(data: bytes, title: str, path: str) -> Document:
     try:
         document = docx.Document(io.BytesIO(data))
     except (PackageNotFoundError, zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise DocumentError(
+        raise document_error(
             f"{path} is not a readable DOCX file: {exc}",
             problem="malformed",
             hint="Open it in a word processor and save it again as .docx.",

@@ -26,13 +26,7 @@ __all__ = [
 ]
 
 KNOWLEDGE_VECTORS = VectorTable(
-    name="knowledge_vec",
-    rows="knowledge_chunks",
-    key="seq",
-    vector="embedding",
-    model="embedding_model",
-    meta="knowledge_meta",
-    meta_prefix="embedding",
+    name="knowledge_vec", rows="knowledge_chunks", meta="knowledge_meta"
 )
 """Where the chunks' vector index lives (the ``knowledge_base`` migration's tables)."""
 

@@ -10,12 +10,19 @@ from __future__ import annotations
 from aria_desktop.domain.knowledge import KnowledgeHit, KnowledgeQuery
 from aria_desktop.storage.connection import Connection, placeholders
 from aria_desktop.storage.fusion import Prior, fuse
-from aria_desktop.storage.text import fts_query, query_terms, term_coverage
+from aria_desktop.storage.text import fts_query, query_terms, strict_coverage
 from aria_desktop.storage.vectors import VectorIndex, cosine_from_l2
 
 __all__ = ["search_chunks"]
 
 _MIN_DEPTH = 24
+_KEYWORD_SQL = """
+SELECT c.seq, c.text, c.heading FROM knowledge_chunks_fts CROSS JOIN knowledge_chunks c
+ON c.seq = knowledge_chunks_fts.rowid WHERE knowledge_chunks_fts MATCH ?
+ORDER BY bm25(knowledge_chunks_fts, 1.0, 0.5) LIMIT ?
+"""
+"""BM25 matches, text weighing more than the heading path (CROSS JOIN: the FTS index is the
+outer loop)."""
 _HIT_SQL = """
 SELECT c.seq, c.path, f.title, c.page, c.heading, c.text, c.char_start, c.char_end,
        f.content_hash
@@ -31,19 +38,11 @@ def _keyword(
     if not match:
         return []
     terms = query_terms(text)
-    seqs: list[int] = []
-    for seq, body, heading in conn.execute(
-        "SELECT c.seq, c.text, c.heading FROM knowledge_chunks_fts CROSS JOIN knowledge_chunks c "
-        "ON c.seq = knowledge_chunks_fts.rowid WHERE knowledge_chunks_fts MATCH ? "
-        "ORDER BY bm25(knowledge_chunks_fts, 1.0, 0.5) LIMIT ?",
-        (match, depth),
-    ):
-        share = term_coverage(terms, f"{heading} {body}")
-        if strict and share <= 0.5:
-            continue
-        coverage[int(seq)] = share
-        seqs.append(int(seq))
-    return seqs
+    found = conn.execute(_KEYWORD_SQL, (match, depth)).fetchall()
+    shares = {int(r[0]): strict_coverage(terms, f"{r[2]} {r[1]}", strict) for r in found}
+    kept = {seq: share for seq, share in shares.items() if share is not None}
+    coverage.update(kept)
+    return list(kept)  # BM25 order: dicts keep insertion order
 
 
 def search_chunks(

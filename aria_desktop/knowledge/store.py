@@ -13,6 +13,7 @@ Ingests run one at a time (adds, rescans and the watcher's updates queue behind 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import os
@@ -21,27 +22,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.errors import DocumentError, EmbedderError, KnowledgeError
-from aria_desktop.domain.knowledge import (
-    FileProblem,
-    IngestReport,
-    KnowledgeFile,
-    KnowledgeHit,
-    KnowledgeQuery,
-    KnowledgeSource,
-)
-from aria_desktop.knowledge import rows
+from aria_desktop.knowledge import rows, scan
 from aria_desktop.knowledge.chunking import Chunk
 from aria_desktop.knowledge.extract import detect_format, format_of_path
 from aria_desktop.knowledge.fetch import check_url, fetch_url
-from aria_desktop.knowledge.scan import (
-    FileStat,
-    Prepared,
-    prepare_bytes,
-    prepare_file,
-    stat_file,
-    walk_folder,
-)
+from aria_desktop.knowledge.scan import FileStat, Prepared
 from aria_desktop.knowledge.search import search_chunks
 from aria_desktop.storage.connection import Connection
 from aria_desktop.storage.database import Database
@@ -50,11 +37,15 @@ from aria_desktop.storage.vectors import EXACT_KNN_LIMIT, VectorIndex, open_vect
 
 __all__ = ["KnowledgeLimits", "Progress", "SQLiteKnowledgeStore"]
 
-_LOGGER = logging.getLogger(__name__)
-
 Progress = Callable[[int, int, str], None]
 """Called as files are done: (files done, files to do, the current path)."""
 
+_LOGGER = logging.getLogger(__name__)
+
+_COUNTS = tuple(
+    f.name for f in dataclasses.fields(kb.IngestReport) if f.name not in ("problems", "elapsed_s")
+)
+"""The counting fields of an ingest report."""
 _FILES_PER_BATCH = 16
 """Changed files prepared, embedded and written together (one transaction per batch)."""
 
@@ -76,28 +67,18 @@ class KnowledgeLimits:
 class _Tally:
     """An ingest's counts while it runs (frozen into an ``IngestReport`` at the end)."""
 
-    seen: int = 0
-    indexed: int = 0
-    unchanged: int = 0
-    removed: int = 0
-    added: int = 0
-    dropped: int = 0
-    embedded: int = 0
-    problems: list[FileProblem] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_COUNTS, 0))
+    problems: list[kb.FileProblem] = field(default_factory=list)
     started: float = field(default_factory=time.perf_counter)
 
-    def report(self) -> IngestReport:
-        return IngestReport(
-            files_seen=self.seen,
-            files_indexed=self.indexed,
-            files_unchanged=self.unchanged,
-            files_removed=self.removed,
-            chunks_added=self.added,
-            chunks_removed=self.dropped,
-            chunks_embedded=self.embedded,
-            problems=tuple(self.problems),
-            elapsed_s=time.perf_counter() - self.started,
-        )
+    def add(self, **counts: int) -> None:
+        """Add to counts named like ``IngestReport``'s fields."""
+        for name, value in counts.items():
+            self.counts[name] += value
+
+    def report(self) -> kb.IngestReport:
+        elapsed = time.perf_counter() - self.started
+        return kb.IngestReport(**self.counts, problems=tuple(self.problems), elapsed_s=elapsed)
 
 
 def _is_url(location: str) -> bool:
@@ -113,9 +94,9 @@ def _changed_paths(paths: Sequence[str]) -> tuple[list[FileStat], list[str]]:
     gone: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            stats.extend(walk_folder(path))
+            stats.extend(scan.walk_folder(path))
             continue
-        found = stat_file(path)
+        found = scan.stat_file(path)
         if found is None:
             gone.append(path)
         elif format_of_path(path) is not None:
@@ -129,7 +110,7 @@ def _mark_indexed(conn: Connection, source_id: int, now: float) -> None:
 
 def _prepare_all(batch: Sequence[tuple[FileStat, str | None]], limit: int) -> list[Prepared]:
     """Read and prepare a batch of changed files (in a worker thread)."""
-    return [prepare_file(stat, old, limit) for stat, old in batch]
+    return [scan.prepare_file(stat, old, limit) for stat, old in batch]
 
 
 def _as_location(source: str) -> str:
@@ -220,16 +201,16 @@ class SQLiteKnowledgeStore:
 
     # --- sources ----------------------------------------------------------------------------
 
-    async def sources(self) -> list[KnowledgeSource]:
+    async def sources(self) -> list[kb.KnowledgeSource]:
         """Every source with its counts, oldest first."""
         return await self._db.read(rows.read_sources)
 
-    async def files(self, source: str) -> list[KnowledgeFile]:
+    async def files(self, source: str) -> list[kb.KnowledgeFile]:
         """The files of one source (by id or location)."""
         found = await self.find(source)
         return await self._db.read(functools.partial(rows.read_files, source_id=found.id))
 
-    async def find(self, source: str) -> KnowledgeSource:
+    async def find(self, source: str) -> kb.KnowledgeSource:
         """A source by id or location.
 
         Raises:
@@ -246,7 +227,7 @@ class SQLiteKnowledgeStore:
 
     async def add(
         self, location: str, *, watch: bool = False, progress: Progress | None = None
-    ) -> tuple[KnowledgeSource, IngestReport]:
+    ) -> tuple[kb.KnowledgeSource, kb.IngestReport]:
         """Add a file, folder or URL and index it (re-adding an unchanged source is a no-op).
 
         Raises:
@@ -280,7 +261,7 @@ class SQLiteKnowledgeStore:
         report = await self.rescan(str(source_id), progress=progress)
         return (await self.find(str(source_id))), report
 
-    async def remove(self, source: str) -> KnowledgeSource:
+    async def remove(self, source: str) -> kb.KnowledgeSource:
         """Remove a source and everything indexed from it."""
         found = await self.find(source)
         index = self._index
@@ -303,7 +284,7 @@ class SQLiteKnowledgeStore:
 
     async def rescan(
         self, source: str | None = None, *, force: bool = False, progress: Progress | None = None
-    ) -> IngestReport:
+    ) -> kb.IngestReport:
         """Bring one source (or all) up to date with the disk or the web.
 
         Args:
@@ -322,19 +303,19 @@ class SQLiteKnowledgeStore:
         return tally.report()
 
     async def _rescan_one(
-        self, source: KnowledgeSource, tally: _Tally, force: bool, progress: Progress | None
+        self, source: kb.KnowledgeSource, tally: _Tally, force: bool, progress: Progress | None
     ) -> None:
         if source.kind == "url":
             await self._ingest_url(source, tally, force)
             return
         if source.kind == "folder":
-            stats = await asyncio.to_thread(walk_folder, source.location)
+            stats = await asyncio.to_thread(scan.walk_folder, source.location)
         else:
-            single = await asyncio.to_thread(stat_file, source.location)
+            single = await asyncio.to_thread(scan.stat_file, source.location)
             stats = [single] if single is not None else []
         await self._ingest(source.id, stats, tally, force=force, full=True, progress=progress)
 
-    async def apply_changes(self, paths: Iterable[str]) -> IngestReport:
+    async def apply_changes(self, paths: Iterable[str]) -> kb.IngestReport:
         """Index changed paths and drop vanished ones (the folder watcher's entry point).
 
         A path under no source is ignored; a vanished folder drops every file under it.
@@ -358,10 +339,8 @@ class SQLiteKnowledgeStore:
         doomed = [p for p in known if any(_under(p, g) for g in gone)]
         if doomed:
             index = self._index
-            tally.dropped += await self._db.write(
-                lambda conn: rows.delete_files(conn, doomed, index)
-            )
-            tally.removed += len(doomed)
+            dropped = await self._db.write(lambda conn: rows.delete_files(conn, doomed, index))
+            tally.add(chunks_removed=dropped, files_removed=len(doomed))
 
     async def _ingest(
         self,
@@ -374,12 +353,12 @@ class SQLiteKnowledgeStore:
         progress: Progress | None,
     ) -> None:
         known = await self._db.read(functools.partial(rows.known_files, source_id=source_id))
-        tally.seen += len(stats)
+        tally.add(files_seen=len(stats))
         todo: list[tuple[FileStat, str | None]] = []
         for stat in stats:
             old = known.get(stat.path)
             if not force and old is not None and old[:2] == (stat.size, stat.mtime_ns):
-                tally.unchanged += 1
+                tally.add(files_unchanged=1)
             else:
                 todo.append((stat, None if force or old is None else old[2]))
         limit = self._limits.max_file_bytes
@@ -398,15 +377,13 @@ class SQLiteKnowledgeStore:
             gone = [p for p in known if p not in present]
             if gone:
                 index = self._index
-                tally.dropped += await self._db.write(
-                    lambda conn: rows.delete_files(conn, gone, index)
-                )
-                tally.removed += len(gone)
+                dropped = await self._db.write(lambda conn: rows.delete_files(conn, gone, index))
+                tally.add(chunks_removed=dropped, files_removed=len(gone))
 
-    async def _ingest_url(self, source: KnowledgeSource, tally: _Tally, force: bool) -> None:
+    async def _ingest_url(self, source: kb.KnowledgeSource, tally: _Tally, force: bool) -> None:
         url = source.location
         self.current, self.progress = url, (0, 1)
-        tally.seen += 1
+        tally.add(files_seen=1)
         limits = self._limits
         try:
             data, content_type, _final = await fetch_url(
@@ -422,10 +399,12 @@ class SQLiteKnowledgeStore:
         known = await self._db.read(functools.partial(rows.known_files, source_id=source.id))
         stat = FileStat(path=url, size=len(data), mtime_ns=0)
         kind = detect_format(url, content_type, data)
-        prepared = await asyncio.to_thread(prepare_bytes, stat, data, kind, limits.max_file_bytes)
+        prepared = await asyncio.to_thread(
+            scan.prepare_bytes, stat, data, kind, limits.max_file_bytes
+        )
         old = known.get(url)
         if not force and old is not None and old[2] == prepared.content_hash:
-            tally.unchanged += 1
+            tally.add(files_unchanged=1)
             return
         await self._store(source.id, [prepared], tally, force)
 
@@ -434,7 +413,7 @@ class SQLiteKnowledgeStore:
     ) -> None:
         same = [p for p in prepared if p.same_content]
         if same:
-            tally.unchanged += len(same)
+            tally.add(files_unchanged=len(same))
             await self._db.write(lambda conn: rows.touch_files(conn, same))
         fresh = [p for p in prepared if not p.same_content]
         if not fresh:
@@ -442,7 +421,7 @@ class SQLiteKnowledgeStore:
         for p in fresh:
             if p.problem_code:
                 tally.problems.append(
-                    FileProblem(
+                    kb.FileProblem(
                         path=p.stat.path, code=p.problem_code, message=p.problem, partial=p.partial
                     )
                 )
@@ -451,9 +430,8 @@ class SQLiteKnowledgeStore:
         added, dropped = await self._db.write(
             lambda conn: rows.write_prepared(conn, source_id, fresh, vectors, index, model)
         )
-        tally.indexed += sum(1 for p in fresh if p.chunks)
-        tally.added += added
-        tally.dropped += dropped
+        indexed = sum(1 for p in fresh if p.chunks)
+        tally.add(files_indexed=indexed, chunks_added=added, chunks_removed=dropped)
 
     async def _vectors(self, chunks: list[Chunk], force: bool, tally: _Tally) -> dict[str, bytes]:
         index, embedder = self._index, self._embedder
@@ -474,12 +452,12 @@ class SQLiteKnowledgeStore:
             for chunk, vector in zip(missing, made, strict=True):
                 if index.fits(vector):
                     found[chunk.hash] = vector
-            tally.embedded += len(missing)
+            tally.add(chunks_embedded=len(missing))
         return found
 
     # --- search -----------------------------------------------------------------------------
 
-    async def search(self, query: KnowledgeQuery) -> list[KnowledgeHit]:
+    async def search(self, query: kb.KnowledgeQuery) -> list[kb.KnowledgeHit]:
         """The chunks that best answer ``query`` (hybrid: keywords and meaning)."""
         if not query.text.strip():
             return []

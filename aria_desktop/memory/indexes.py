@@ -28,15 +28,7 @@ __all__ = ["MEMORY_VECTORS", "Embedder", "MemoryIndexes"]
 
 _LOGGER = logging.getLogger(__name__)
 
-MEMORY_VECTORS = VectorTable(
-    name="memory_vec",
-    rows="memories",
-    key="seq",
-    vector="embedding",
-    model="embedding_model",
-    meta="memory_meta",
-    meta_prefix="embedding",
-)
+MEMORY_VECTORS = VectorTable(name="memory_vec", rows="memories", meta="memory_meta")
 """Where the memories' vector index lives (the ``long_term_memory`` migration's tables)."""
 
 

@@ -38,61 +38,62 @@ def utils_db(conn: Connection) -> Any:
     return sqlite_utils.Database(conn, recursive_triggers=False, execute_plugins=False)
 
 
+_TYPES: dict[str, type[Any]] = {"int": int, "float": float, "str": str, "bytes": bytes}
+
+
+def _columns(spec: str) -> dict[str, type[Any]]:
+    """``"name type, ..."`` as sqlite-utils' column mapping (one line per table here)."""
+    return {name: _TYPES[kind] for name, kind in (item.split() for item in spec.split(","))}
+
+
+_TABLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (
+        "knowledge_sources",
+        "id int, location str, kind str, watch int, added_at float, indexed_at float",
+        {
+            "pk": "id",
+            "not_null": {"location", "kind", "watch", "added_at"},
+            "defaults": {"watch": 0},
+        },
+    ),
+    (
+        "knowledge_files",
+        "path str, source_id int, size int, mtime_ns int, content_hash str, title str, "
+        "indexed_at float, problem_code str, problem str",
+        {
+            "pk": "path",
+            "foreign_keys": [("source_id", "knowledge_sources", "id")],
+            "not_null": {"source_id", "size", "mtime_ns", "content_hash", "indexed_at"},
+            "defaults": {"title": "", "problem_code": "", "problem": ""},
+        },
+    ),
+    (
+        "knowledge_chunks",
+        "seq int, path str, ordinal int, chunk_hash str, text str, heading str, page int, "
+        "char_start int, char_end int, embedding bytes, embedding_model str",
+        {
+            "pk": "seq",
+            "foreign_keys": [("path", "knowledge_files", "path")],
+            "not_null": {"path", "ordinal", "chunk_hash", "text", "heading", "char_start"},
+            "defaults": {"heading": "", "embedding_model": ""},
+        },
+    ),
+    ("knowledge_meta", "key str, value str", {"pk": "key", "not_null": {"value"}}),
+)
+"""Each table: name, columns, and sqlite-utils' ``create`` options."""
+_INDEXES = (
+    ("knowledge_sources", ["location"], True),
+    ("knowledge_files", ["source_id"], False),
+    ("knowledge_chunks", ["path", "ordinal"], False),
+    ("knowledge_chunks", ["chunk_hash"], False),
+)
+
+
 def create_knowledge_tables(conn: Connection) -> None:
     """The ``knowledge_base`` migration's step: tables, indexes, FTS5 and its triggers."""
     db = utils_db(conn)
-    db["knowledge_sources"].create(
-        {
-            "id": int,
-            "location": str,
-            "kind": str,
-            "watch": int,
-            "added_at": float,
-            "indexed_at": float,
-        },
-        pk="id",
-        not_null={"location", "kind", "watch", "added_at"},
-        defaults={"watch": 0},
-    )
-    db["knowledge_sources"].create_index(["location"], unique=True)
-    db["knowledge_files"].create(
-        {
-            "path": str,
-            "source_id": int,
-            "size": int,
-            "mtime_ns": int,
-            "content_hash": str,
-            "title": str,
-            "indexed_at": float,
-            "problem_code": str,
-            "problem": str,
-        },
-        pk="path",
-        foreign_keys=[("source_id", "knowledge_sources", "id")],
-        not_null={"source_id", "size", "mtime_ns", "content_hash", "indexed_at"},
-        defaults={"title": "", "problem_code": "", "problem": ""},
-    )
-    db["knowledge_files"].create_index(["source_id"])
-    db["knowledge_chunks"].create(
-        {
-            "seq": int,
-            "path": str,
-            "ordinal": int,
-            "chunk_hash": str,
-            "text": str,
-            "heading": str,
-            "page": int,
-            "char_start": int,
-            "char_end": int,
-            "embedding": bytes,
-            "embedding_model": str,
-        },
-        pk="seq",
-        foreign_keys=[("path", "knowledge_files", "path")],
-        not_null={"path", "ordinal", "chunk_hash", "text", "heading", "char_start", "char_end"},
-        defaults={"heading": "", "embedding_model": ""},
-    )
-    db["knowledge_chunks"].create_index(["path", "ordinal"])
-    db["knowledge_chunks"].create_index(["chunk_hash"])
+    for name, columns, options in _TABLES:
+        db[name].create(_columns(columns), **options)
+    for name, indexed, unique in _INDEXES:
+        db[name].create_index(indexed, unique=unique)
     db["knowledge_chunks"].enable_fts(["text", "heading"], create_triggers=True, tokenize="porter")
-    db["knowledge_meta"].create({"key": str, "value": str}, pk="key", not_null={"value"})

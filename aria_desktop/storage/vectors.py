@@ -78,11 +78,11 @@ class VectorTable:
 
     name: str
     rows: str
-    key: str
-    vector: str
-    model: str
     meta: str
-    meta_prefix: str
+    key: str = "seq"
+    vector: str = "embedding"
+    model: str = "embedding_model"
+    meta_prefix: str = "embedding"
 
     def __post_init__(self) -> None:
         """Refuse anything that is not a plain identifier (it is interpolated into SQL)."""

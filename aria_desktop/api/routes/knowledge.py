@@ -14,17 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from aria_desktop.api import docs
 from aria_desktop.api.deps import PREFIX, AssistantDep
 from aria_desktop.core.ports import KnowledgeAccess
+from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.errors import KnowledgeUnavailableError
-from aria_desktop.domain.knowledge import (
-    Citation,
-    IngestOutcome,
-    IngestReport,
-    KnowledgeFile,
-    KnowledgeHit,
-    KnowledgeQuery,
-    KnowledgeSource,
-    KnowledgeStatus,
-)
 
 router = APIRouter(prefix=PREFIX, tags=["knowledge"])
 
@@ -94,73 +85,73 @@ class StaleIn(_Strict):
 
 @router.get(
     "/knowledge/sources",
-    response_model=list[KnowledgeSource],
+    response_model=list[kb.KnowledgeSource],
     summary="Sources with their files, chunks and last problem",
     responses=_READ,
 )
-async def list_sources(knowledge: KnowledgeDep) -> list[KnowledgeSource]:
+async def list_sources(knowledge: KnowledgeDep) -> list[kb.KnowledgeSource]:
     return await knowledge.list_sources()
 
 
 @router.post(
     "/knowledge/sources",
-    response_model=IngestOutcome,
+    response_model=kb.IngestOutcome,
     status_code=201,
     summary="Add and index a file, folder (optionally watched) or URL; unchanged: no-op",
     responses=_CHANGE,
 )
-async def add_source(body: SourceIn, knowledge: KnowledgeDep) -> IngestOutcome:
+async def add_source(body: SourceIn, knowledge: KnowledgeDep) -> kb.IngestOutcome:
     return await knowledge.add_source(body.location, watch=body.watch)
 
 
 @router.delete(
     "/knowledge/sources/{source_id}",
-    response_model=KnowledgeSource,
+    response_model=kb.KnowledgeSource,
     summary="Remove a source and everything indexed from it",
     responses=docs.responses(_CHANGE, docs.NOT_FOUND),
 )
-async def remove_source(source_id: SourceId, knowledge: KnowledgeDep) -> KnowledgeSource:
+async def remove_source(source_id: SourceId, knowledge: KnowledgeDep) -> kb.KnowledgeSource:
     return await knowledge.remove_source(source_id)
 
 
 @router.get(
     "/knowledge/sources/{source_id}/files",
-    response_model=list[KnowledgeFile],
+    response_model=list[kb.KnowledgeFile],
     summary="The files of one source, with per-file problems",
     responses=docs.responses(_READ, docs.INVALID),
 )
-async def list_files(source_id: SourceId, knowledge: KnowledgeDep) -> list[KnowledgeFile]:
+async def list_files(source_id: SourceId, knowledge: KnowledgeDep) -> list[kb.KnowledgeFile]:
     return await knowledge.list_files(source_id)
 
 
 @router.post(
     "/knowledge/search",
-    response_model=list[KnowledgeHit],
+    response_model=list[kb.KnowledgeHit],
     summary="The passages that best answer a question, with file, page and heading",
     responses=_CHANGE,
 )
-async def search(body: KnowledgeSearchIn, knowledge: KnowledgeDep) -> list[KnowledgeHit]:
-    query = KnowledgeQuery(text=body.query, limit=body.limit, min_similarity=body.min_similarity)
+async def search(body: KnowledgeSearchIn, knowledge: KnowledgeDep) -> list[kb.KnowledgeHit]:
+    query = kb.KnowledgeQuery(text=body.query, limit=body.limit, min_similarity=body.min_similarity)
     return await knowledge.search_knowledge(query)
 
 
 @router.post(
     "/knowledge/reindex",
-    response_model=IngestReport,
+    response_model=kb.IngestReport,
     summary="Rescan every source (force: re-extract and re-embed everything)",
     responses=_CHANGE,
 )
-async def reindex(body: ReindexIn, knowledge: KnowledgeDep) -> IngestReport:
+async def reindex(body: ReindexIn, knowledge: KnowledgeDep) -> kb.IngestReport:
     return await knowledge.reindex_knowledge(force=body.force)
 
 
 @router.get(
     "/knowledge/status",
-    response_model=KnowledgeStatus,
+    response_model=kb.KnowledgeStatus,
     summary="Counts, vector search, watched folders and the ingest in progress",
     responses=_READ,
 )
-async def status(knowledge: KnowledgeDep) -> KnowledgeStatus:
+async def status(knowledge: KnowledgeDep) -> kb.KnowledgeStatus:
     return await knowledge.knowledge_status()
 
 
@@ -170,5 +161,5 @@ async def status(knowledge: KnowledgeDep) -> KnowledgeStatus:
     responses=_CHANGE,
 )
 async def stale(body: StaleIn, knowledge: KnowledgeDep) -> dict[str, Any]:
-    citations = [Citation(**c.model_dump()) for c in body.citations]
+    citations = [kb.Citation(**c.model_dump()) for c in body.citations]
     return {"stale": await knowledge.stale_citations(citations)}

@@ -135,11 +135,11 @@ class KnowledgeController(QObject):
     def add(self) -> None:
         """Add the typed file, folder or URL."""
         view = self._ensure_view()
-        location = view.location.text().strip()
-        if not location:
+        if location := view.location.text().strip():
+            ingest = self._run_ingest(location, view.watch.isChecked())
+            self._spawn(ingest, "aria-gui-knowledge-add")
+        else:
             view.report.setText("Type a file, a folder or an address first.")
-            return
-        self._spawn(self._run_ingest(location, view.watch.isChecked()), "aria-gui-knowledge-add")
 
     async def _run_ingest(self, location: str | None, watch: bool) -> None:
         view = self._ensure_view()

@@ -5,34 +5,44 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
     QPushButton,
-    QTableWidget,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
+from aria_desktop.gui.views._widgets import table
+
 __all__ = ["SOURCE_COLUMNS", "KnowledgeView"]
 
 SOURCE_COLUMNS = ("Source", "Kind", "Watched", "Files", "Passages", "Problems", "Last error")
 
 
+def _row(*widgets: QWidget | None, grow: int | None = None) -> QHBoxLayout:
+    """Widgets side by side; None is a stretch; ``grow`` is the index of the one that grows."""
+    row = QHBoxLayout()
+    for index, widget in enumerate(widgets):
+        if widget is None:
+            row.addStretch(1)
+        else:
+            row.addWidget(widget, 1 if index == grow else 0)
+    return row
+
+
 class KnowledgeView(QWidget):
-    """Layout only; ``KnowledgeController`` fills and drives it."""
+    """The window's widgets (layout only): ``KnowledgeController`` fills them and reacts."""
 
     def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle("ARIA — Knowledge")
-        self.setWindowIcon(icon)
         self.resize(980, 560)
+        self.setWindowIcon(icon)
+        self.setWindowTitle("ARIA — Knowledge")
 
         self.location = QLineEdit()
         self.location.setPlaceholderText("A file, a folder or an https:// address")
@@ -40,32 +50,15 @@ class KnowledgeView(QWidget):
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
         self.reindex_button = QPushButton("Reindex all")
-        adding = QHBoxLayout()
-        adding.addWidget(self.location, 1)
-        adding.addWidget(self.watch)
-        adding.addWidget(self.add_button)
 
-        self.sources = QTableWidget(0, len(SOURCE_COLUMNS))
+        last = len(SOURCE_COLUMNS) - 1
+        self.sources = table(SOURCE_COLUMNS, stretch=(0, last))
         self.sources.setObjectName("knowledgeSources")
-        self.sources.setHorizontalHeaderLabels(list(SOURCE_COLUMNS))
-        self.sources.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.sources.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.sources.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.sources.verticalHeader().setVisible(False)
-        header = self.sources.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(SOURCE_COLUMNS) - 1):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(len(SOURCE_COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.remove_button)
-        buttons.addWidget(self.reindex_button)
         sources_page = QWidget()
         sources_layout = QVBoxLayout(sources_page)
-        sources_layout.addLayout(adding)
+        sources_layout.addLayout(_row(self.location, self.watch, self.add_button, grow=0))
         sources_layout.addWidget(self.sources, 1)
-        sources_layout.addLayout(buttons)
+        sources_layout.addLayout(_row(None, self.remove_button, self.reindex_button))
 
         self.query = QLineEdit()
         self.query.setPlaceholderText("Ask your documents…")
