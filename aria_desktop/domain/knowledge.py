@@ -34,7 +34,8 @@ KNOWLEDGE_SOURCE_KINDS: tuple[SourceKind, ...] = ("file", "folder", "url")
 def open_target(location: str, page: int | None) -> str:
     """What opens a source at a place: the URL itself, or a ``file://`` URL (``#page=N``)."""
     if location.startswith(("http://", "https://")):
-        return location
+        uri = location  # a PDF from the web opens at the page too, in a browser's viewer
+        return f"{uri}#page={page}" if page and "#" not in uri else uri
     uri = "file://" + quote(location)
     return f"{uri}#page={page}" if page else uri
 
