@@ -65,11 +65,10 @@ async def _open_knowledge(settings: Settings) -> AsyncIterator[KnowledgeAccess]:
 
     owner = read_owner(resolve_database_path(settings))
     if owner is not None:
-        from aria_desktop.api.knowledge_client import KnowledgeClient
         from aria_desktop.cli._assistant import owner_client
 
         async with await owner_client(settings, owner.port, owner.pid) as client:
-            yield KnowledgeClient(client)
+            yield client.knowledge
         return
     from aria_desktop.bootstrap import build_embedder, build_knowledge, database_path
     from aria_desktop.domain.errors import KnowledgeUnavailableError

@@ -27,17 +27,9 @@ _CHANGED = "This source changed since the answer (or left the knowledge base)."
 
 
 def knowledge_of(assistant: Assistant) -> KnowledgeAccess | None:
-    """The knowledge base behind ``assistant``: in-process, or over the owner's API."""
+    """The knowledge base behind ``assistant`` (in-process, or the API client's), if any."""
     found: KnowledgeAccess | None = getattr(assistant, "knowledge", None)
-    if found is not None:
-        return found
-    from aria_desktop.api.client import ApiClient
-
-    if isinstance(assistant, ApiClient):
-        from aria_desktop.api.knowledge_client import KnowledgeClient
-
-        return KnowledgeClient(assistant)
-    return None
+    return found
 
 
 @dataclass
