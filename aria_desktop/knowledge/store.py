@@ -48,6 +48,8 @@ _COUNTS = tuple(
 """The counting fields of an ingest report."""
 _FILES_PER_BATCH = 16
 """Changed files prepared, embedded and written together (one transaction per batch)."""
+_EMBED_SLICE = 32
+"""Passages per embedding call."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +120,11 @@ def _as_location(source: str) -> str:
     if _is_url(source) or not source or source.isdigit():
         return source
     return os.path.abspath(os.path.expanduser(source))
+
+
+def _hidden(path: str) -> bool:
+    """A relative path inside a hidden folder or to a hidden file (walks skip them too)."""
+    return any(part.startswith(".") for part in path.split(os.sep) if part)
 
 
 def _under(path: str, folder: str) -> bool:
@@ -325,7 +332,8 @@ class SQLiteKnowledgeStore:
         wanted = sorted(set(paths))
         async with self._busy:
             for source in sources:
-                mine = [p for p in wanted if _under(p, source.location)]
+                root = source.location
+                mine = [p for p in wanted if _under(p, root) and not _hidden(p[len(root) :])]
                 if not mine:
                     continue
                 stats, gone = await asyncio.to_thread(_changed_paths, mine)
@@ -445,7 +453,12 @@ class SQLiteKnowledgeStore:
         missing = list({c.hash: c for c in chunks if c.hash not in found}.values())
         if missing:
             try:
-                made = await embedder.embed([c.indexed_text for c in missing])
+                made: list[bytes] = []
+                # One call per slice: a turn's query (recall) waits behind one slice of the
+                # shared embedder's queue, never behind a whole folder.
+                for start in range(0, len(missing), _EMBED_SLICE):
+                    part = missing[start : start + _EMBED_SLICE]
+                    made.extend(await embedder.embed([c.indexed_text for c in part]))
             except EmbedderError as exc:
                 _LOGGER.warning("Embedding failed; these chunks are keyword-only: %s", exc)
                 return found
