@@ -17,6 +17,7 @@ Targets (issue 17): >= 150 passages/s, search p50 <= 30 ms, rescan <= 2 s.
 from __future__ import annotations
 
 import functools
+import os
 import random
 import statistics
 import tempfile
@@ -124,6 +125,8 @@ def _write_folder(folder: Path, files: int, sections: int, seed: int) -> None:
 
 async def run_knowledge_bench(*, files: int, chunks: int, rescan_files: int, queries: int) -> None:
     """Run the three parts and print their figures."""
+    load = os.getloadavg()[0]
+    print(f"Knowledge base ({os.cpu_count()} CPUs, load average {load:.1f} at start)")
     with tempfile.TemporaryDirectory(prefix="aria-bench-knowledge-") as tmp:
         root = Path(tmp)
         embedder = LocalEmbedder()
