@@ -62,6 +62,10 @@ class KnowledgeClient:
         """The base at a glance."""
         return await self._client.call(ops.KNOWLEDGE_STATUS, None)
 
+    async def conversation_citations(self, conversation_id: str) -> dict[str, list[kb.Citation]]:
+        """The citations of a conversation's answers, by ``answer_key``."""
+        return await self._client.call(ops.CONVERSATION_CITATIONS, conversation_id)
+
     async def stale_citations(self, citations: Sequence[kb.Citation]) -> list[int]:
         """Numbers of citations whose source changed since the answer."""
         return await self._client.call(ops.STALE_CITATIONS, tuple(citations))

@@ -28,7 +28,7 @@ from aria_desktop.domain.chat import CapabilityStatus, ChatMessage
 from aria_desktop.domain.events import KnowledgeChanged, KnowledgeCited
 
 if TYPE_CHECKING:
-    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 
 __all__ = ["KnowledgeConfig", "KnowledgeService", "KnowledgeStore", "fence_documents"]
 
@@ -66,6 +66,12 @@ class KnowledgeStore(Protocol):
     async def file_hashes(self, paths: Sequence[str]) -> dict[str, str]: ...
 
     async def counts(self) -> tuple[int, int, int, int]: ...
+
+    async def save_citations(
+        self, conversation_id: str, key: str, citations: Sequence[kb.Citation]
+    ) -> None: ...
+
+    async def citations_for(self, conversation_id: str) -> dict[str, list[kb.Citation]]: ...
 
     async def watched_folders(self) -> list[str]: ...
 
@@ -132,6 +138,8 @@ class KnowledgeService:
         self._watch = watch
         self._watcher = watcher
         self._bus = bus
+        self._given: dict[str, tuple[kb.Citation, ...]] = {}
+        """The citations of each conversation's turn in progress (until it ends)."""
 
     def attach_watcher(
         self, watch: Callable[[Iterable[str]], None], run: Callable[[], Any]
@@ -144,6 +152,7 @@ class KnowledgeService:
         if self._bus is None:
             self._bus = orchestrator.bus
         orchestrator.add_context_provider(self.recall_context)
+        orchestrator.add_turn_observer(self.on_turn)
         orchestrator.register_capability("knowledge", self.capability)
         if self._watcher is not None:
             orchestrator.spawn(self._watcher(), name="aria-knowledge-watcher")
@@ -200,13 +209,28 @@ class KnowledgeService:
         if not hits:
             return []
         block, citations = fence_documents(hits)
+        self._given[conversation_id] = tuple(citations)
         if self._bus is not None:
             self._bus.publish(
                 KnowledgeCited(conversation_id=conversation_id, citations=tuple(citations))
             )
         return [ChatMessage(role="system", content=block)]
 
+    async def on_turn(self, outcome: TurnOutcome) -> None:
+        """Keep the citations of a complete answer that cites them (reopened: linked again)."""
+        citations = self._given.pop(outcome.conversation_id, ())
+        if outcome.status != "complete" or not citations:
+            return
+        cited = [c for c in citations if f"[{c.number}]" in outcome.answer]
+        if cited:
+            key = kb.answer_key(outcome.answer)
+            await self.store.save_citations(outcome.conversation_id, key, cited)
+
     # --- front-end API (core.ports.KnowledgeAccess) -----------------------------------------
+
+    async def conversation_citations(self, conversation_id: str) -> dict[str, list[kb.Citation]]:
+        """The citations of a conversation's answers, by ``answer_key`` of the answer."""
+        return await self.store.citations_for(conversation_id)
 
     async def add_source(self, location: str, *, watch: bool = False) -> kb.IngestOutcome:
         """Add and index a source; a watched folder is watched from now on."""

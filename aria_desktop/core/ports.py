@@ -600,6 +600,10 @@ class KnowledgeAccess(Protocol):
         """Counts, vector search, watched folders and the ingest in progress."""
         ...
 
+    async def conversation_citations(self, conversation_id: str) -> dict[str, list[Citation]]:
+        """The citations of a conversation's answers, by ``answer_key`` of each answer."""
+        ...
+
     async def stale_citations(self, citations: Sequence[Citation]) -> list[int]:
         """The numbers of citations whose source changed (or left) since the answer."""
         ...

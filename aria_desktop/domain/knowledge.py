@@ -7,6 +7,7 @@ The request and answer types of the knowledge base live here (stdlib only), so t
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import quote
@@ -22,6 +23,7 @@ __all__ = [
     "KnowledgeQuery",
     "KnowledgeSource",
     "KnowledgeStatus",
+    "answer_key",
     "open_target",
 ]
 
@@ -29,6 +31,11 @@ SourceKind = Literal["file", "folder", "url"]
 _CITED = ("path", "page", "heading", "label", "target", "content_hash")
 """What a citation keeps of the hit it cites."""
 KNOWLEDGE_SOURCE_KINDS: tuple[SourceKind, ...] = ("file", "folder", "url")
+
+
+def answer_key(answer: str) -> str:
+    """Identity of an answer's text: a stored reply finds the citations it was given."""
+    return hashlib.sha256(answer.strip().encode("utf-8")).hexdigest()
 
 
 def open_target(location: str, page: int | None) -> str:

@@ -7,10 +7,12 @@ at all. Bulk inserts and upserts go through sqlite-utils.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import time
 from collections.abc import Sequence
 
-from aria_desktop.domain.knowledge import KnowledgeFile, KnowledgeSource
+from aria_desktop.domain.knowledge import Citation, KnowledgeFile, KnowledgeSource
 from aria_desktop.knowledge.scan import Prepared
 from aria_desktop.storage.connection import Connection, placeholders
 from aria_desktop.storage.knowledge_schema import utils_db
@@ -189,6 +191,33 @@ def write_prepared(
                     index.insert(conn, int(seq), "active", bytes(vector))
             index.size += written
     return written, removed
+
+
+def save_citations(
+    conn: Connection, conversation_id: str, key: str, citations: Sequence[Citation], now: float
+) -> None:
+    """Keep the citations an answer was given."""
+    encoded = json.dumps([dataclasses.asdict(c) for c in citations])
+    utils_db(conn)["knowledge_citations"].insert(
+        {
+            "conversation_id": conversation_id,
+            "answer_key": key,
+            "citations": encoded,
+            "created_at": now,
+        }
+    )
+
+
+def read_citations(conn: Connection, conversation_id: str) -> dict[str, list[Citation]]:
+    """Answer key -> the citations that answer was given, for one conversation."""
+    found: dict[str, list[Citation]] = {}
+    for key, encoded in conn.execute(
+        "SELECT answer_key, citations FROM knowledge_citations WHERE conversation_id = ? "
+        "ORDER BY id",
+        (conversation_id,),
+    ):
+        found[str(key)] = [Citation(**item) for item in json.loads(encoded)]
+    return found
 
 
 def touch_files(conn: Connection, files: Sequence[Prepared]) -> None:

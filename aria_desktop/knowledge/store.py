@@ -505,6 +505,21 @@ class SQLiteKnowledgeStore:
 
         return await self._db.read(read)
 
+    async def save_citations(
+        self, conversation_id: str, key: str, citations: Sequence[kb.Citation]
+    ) -> None:
+        """Keep the citations an answer was given (its ``answer_key``)."""
+        now = self._clock()
+        await self._db.write(
+            lambda conn: rows.save_citations(conn, conversation_id, key, citations, now)
+        )
+
+    async def citations_for(self, conversation_id: str) -> dict[str, list[kb.Citation]]:
+        """Answer key -> citations, for the answers of one conversation."""
+        return await self._db.read(
+            functools.partial(rows.read_citations, conversation_id=conversation_id)
+        )
+
     async def counts(self) -> tuple[int, int, int, int]:
         """(sources, files, chunks, files with problems)."""
 

@@ -9,6 +9,8 @@ Layout (in the owner's one database file, written only by the owner's writer; se
   problem (malformed, encrypted, scanned page ...) if any;
 * ``knowledge_chunks`` — the chunks (source of truth): text, heading path, page, character
   offsets, the chunk's hash and its unit vector (``seq`` is the rowid shared with the indexes);
+* ``knowledge_citations`` — the numbered sources an answer was given, by conversation and the
+  answer's text (a reopened conversation links and checks them again);
 * ``knowledge_chunks_fts`` — FTS5 over text and heading path, external content, kept in sync by
   triggers; ``knowledge_vec`` (sqlite-vec, created at run time for the embedder's dimension by
   ``storage.vectors.VectorIndex``) with its model recorded in ``knowledge_meta``.
@@ -79,6 +81,11 @@ _TABLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
         },
     ),
     ("knowledge_meta", "key str, value str", {"pk": "key", "not_null": {"value"}}),
+    (
+        "knowledge_citations",
+        "id int, conversation_id str, answer_key str, citations str, created_at float",
+        {"pk": "id", "not_null": {"conversation_id", "answer_key", "citations", "created_at"}},
+    ),
 )
 """Each table: name, columns, and sqlite-utils' ``create`` options."""
 _INDEXES = (
@@ -86,6 +93,7 @@ _INDEXES = (
     ("knowledge_files", ["source_id"], False),
     ("knowledge_chunks", ["path", "ordinal"], False),
     ("knowledge_chunks", ["chunk_hash"], False),
+    ("knowledge_citations", ["conversation_id", "answer_key"], False),
 )
 
 

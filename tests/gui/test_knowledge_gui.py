@@ -61,6 +61,16 @@ def test_a_cited_answer_links_its_sources_and_marks_a_changed_one(
     run(service.reindex_knowledge(force=False))  # publishes knowledge-changed
     run(wait_for(lambda: "line-through" in transcript.document().toHtml(), 20))
 
+    # Reopened later, the stored answer links its sources again and marks the changed one.
+    conversation_id = desktop.chat.conversation_id
+    assert conversation_id is not None
+    desktop.chat.new_conversation()
+    assert "Sources:" not in transcript.plain_text()
+    desktop.chat.open_conversation(conversation_id)
+    run(wait_for(lambda: "Sources: [1] manual.pdf, p. 3" in transcript.plain_text(), 20))
+    assert f'href="{target}"' in transcript.document().toHtml()
+    run(wait_for(lambda: "line-through" in transcript.document().toHtml(), 20))
+
 
 def test_the_knowledge_window_adds_a_folder_and_lists_it(
     desktop_factory: Any, stack: Any, run: Any, tmp_path: Path

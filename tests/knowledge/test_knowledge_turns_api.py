@@ -17,11 +17,11 @@ from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.knowledge import KnowledgeService
-from aria_desktop.core.orchestrator import Orchestrator
+from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.errors import KnowledgeError
 from aria_desktop.domain.events import KnowledgeCited, RunEnd
-from aria_desktop.domain.knowledge import Citation, KnowledgeQuery
+from aria_desktop.domain.knowledge import Citation, KnowledgeQuery, answer_key
 from aria_desktop.knowledge.store import SQLiteKnowledgeStore
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel, text_reply
@@ -43,6 +43,14 @@ async def test_a_turn_gets_numbered_passages_and_the_citations_event(
     model = ScriptedChatModel(text_reply("The warranty lasts 24 months [1]."))
     orchestrator = _orchestrator(model)
     service = KnowledgeService(store=store)
+    observed = asyncio.Event()
+    keep = service.on_turn
+
+    async def on_turn(outcome: TurnOutcome) -> None:
+        await keep(outcome)
+        observed.set()
+
+    service.on_turn = on_turn  # type: ignore[method-assign]
     service.install(orchestrator)
     sub = orchestrator.bus.subscribe()
     try:
@@ -61,6 +69,11 @@ async def test_a_turn_gets_numbered_passages_and_the_citations_event(
         assert cited is not None
         assert cited.conversation_id == handle.conversation_id
         assert cited.citations[0].target.endswith("manual.pdf#page=3")
+        async with asyncio.timeout(30):
+            await observed.wait()
+        kept = await service.conversation_citations(handle.conversation_id)
+        assert list(kept) == [answer_key("The warranty lasts 24 months [1].")]
+        assert [c.page for c in kept[answer_key("The warranty lasts 24 months [1].")]] == [3]
     finally:
         await orchestrator.stop()
 
@@ -104,6 +117,7 @@ async def test_knowledge_routes_through_the_api_client(
             (corpus / "router.md").write_text("# Changed\n\nNew text.\n")
             await kb.reindex_knowledge(force=False)
             assert await kb.stale_citations([cite]) == [1]
+            assert await kb.conversation_citations("no-such-conversation") == {}
             with pytest.raises(KnowledgeError, match="does not exist"):
                 await kb.add_source(str(corpus / "nowhere"))
             removed = await kb.remove_source(str(corpus))

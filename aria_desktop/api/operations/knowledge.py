@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+import httpx
+
 from aria_desktop.api.operations.base import Operation, at, many, member, one
+from aria_desktop.api.wire import list_from_json
 from aria_desktop.domain import knowledge as kb
 
 __all__ = [
     "ADD_SOURCE",
+    "CONVERSATION_CITATIONS",
     "KNOWLEDGE_STATUS",
     "LIST_FILES",
     "LIST_SOURCES",
@@ -53,6 +57,18 @@ REINDEX = Operation[bool, kb.IngestReport](
 )
 KNOWLEDGE_STATUS = Operation[None, kb.KnowledgeStatus](
     method="GET", path=at("/knowledge/status"), decode=one(kb.KnowledgeStatus)
+)
+
+
+def _citations_by_answer(response: httpx.Response, _arg: object) -> dict[str, list[kb.Citation]]:
+    return {key: list_from_json(kb.Citation, items) for key, items in response.json().items()}
+
+
+CONVERSATION_CITATIONS = Operation[str, dict[str, list[kb.Citation]]](
+    method="GET",
+    path=at("/knowledge/citations"),
+    decode=_citations_by_answer,
+    encode=lambda conversation_id: {"params": {"conversation_id": conversation_id}},
 )
 STALE_CITATIONS = Operation[tuple[kb.Citation, ...], list[int]](
     method="POST",

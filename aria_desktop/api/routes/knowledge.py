@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path
+from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from aria_desktop.api import docs
@@ -153,6 +153,18 @@ async def reindex(body: ReindexIn, knowledge: KnowledgeDep) -> kb.IngestReport:
 )
 async def status(knowledge: KnowledgeDep) -> kb.KnowledgeStatus:
     return await knowledge.knowledge_status()
+
+
+@router.get(
+    "/knowledge/citations",
+    summary="The citations of a conversation's answers, by the answer's text hash",
+    responses=docs.responses(_READ, docs.INVALID),
+)
+async def citations(
+    conversation_id: Annotated[str, Query(min_length=1, max_length=128)],
+    knowledge: KnowledgeDep,
+) -> dict[str, list[kb.Citation]]:
+    return await knowledge.conversation_citations(conversation_id)
 
 
 @router.post(

@@ -142,6 +142,7 @@ class ChatController(QObject):
 
     async def _load_messages(self, conversation_id: str) -> None:
         messages = await self.context.assistant.list_messages(conversation_id, limit=200)
+        cited = await self.citations.load(conversation_id)
         if conversation_id != self.conversation_id:
             return
         transcript = self.view.transcript
@@ -160,7 +161,9 @@ class ChatController(QObject):
                     }.get(message.status, "")
                     # Where a stored reply ran is not stored: name the backend, never guess.
                     badge = reply_badge(message.model, message.backend, "", None)
-                    transcript.append_reply(message.content, badge, note=note)
+                    linked, used = self.citations.stored_reply(message.content, cited)
+                    transcript.append_reply(linked, badge, note=note)
+                    self.citations.show_sources(used)
             elif message.role == "tool":
                 name, arguments = calls.get(message.tool_call_id or "", (message.name or "", {}))
                 transcript.append_tool_card(*tool_card(name, arguments, message.content), "ok")

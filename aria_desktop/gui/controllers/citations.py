@@ -9,6 +9,7 @@ answers shown are checked again and those whose file changed since are struck th
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, QUrl
@@ -16,7 +17,8 @@ from PySide6.QtGui import QDesktopServices
 
 from aria_desktop.core.ports import Assistant, KnowledgeAccess
 from aria_desktop.domain import events
-from aria_desktop.domain.knowledge import Citation
+from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.knowledge import Citation, answer_key
 from aria_desktop.gui.citations import link_citations
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.views.transcript import TranscriptView
@@ -24,6 +26,7 @@ from aria_desktop.gui.views.transcript import TranscriptView
 __all__ = ["CitationTracker", "knowledge_of"]
 
 _CHANGED = "This source changed since the answer (or left the knowledge base)."
+_LOGGER = logging.getLogger(__name__)
 
 
 def knowledge_of(assistant: Assistant) -> KnowledgeAccess | None:
@@ -59,6 +62,30 @@ class CitationTracker(QObject):
             self._pending[event.conversation_id] = event.citations
         elif isinstance(event, events.KnowledgeChanged) and self._shown:
             self._context.tasks.spawn(self._check_changed(), name="aria-gui-citations-changed")
+
+    async def load(self, conversation_id: str) -> dict[str, list[Citation]]:
+        """The stored citations of a conversation's answers (none without a knowledge base).
+
+        Once the conversation is drawn, its sources are checked: a source that changed since
+        an answer is marked at once.
+        """
+        knowledge = knowledge_of(self._context.assistant)
+        if knowledge is None:
+            return {}
+        try:
+            found = await knowledge.conversation_citations(conversation_id)
+        except AriaError as exc:  # the conversation still shows, without links
+            _LOGGER.warning("Citations of %s not loaded: %s", conversation_id, exc)
+            return {}
+        if found:
+            self._context.tasks.spawn(self._check_changed(), name="aria-gui-citations-check")
+        return found
+
+    @staticmethod
+    def stored_reply(markdown: str, cited: dict[str, list[Citation]]) -> tuple[str, list[Citation]]:
+        """A stored answer with the citations it was given linked, and those it used."""
+        citations = cited.get(answer_key(markdown))
+        return link_citations(markdown, citations) if citations else (markdown, [])
 
     def link_reply(self, conversation_id: str, markdown: str) -> tuple[str, list[Citation]]:
         """The complete reply with its citations linked, and the citations it used."""
