@@ -48,7 +48,7 @@ _COUNTS = tuple(
 """The counting fields of an ingest report."""
 _FILES_PER_BATCH = 16
 """Changed files prepared, embedded and written together (one transaction per batch)."""
-_EMBED_SLICE = 32
+_EMBED_SLICE = 64
 """Passages per embedding call."""
 
 
@@ -370,16 +370,28 @@ class SQLiteKnowledgeStore:
             else:
                 todo.append((stat, None if force or old is None else old[2]))
         limit = self._limits.max_file_bytes
-        for start in range(0, len(todo), _FILES_PER_BATCH):
-            batch = todo[start : start + _FILES_PER_BATCH]
-            self.current, self.progress = batch[0][0].path, (start, len(todo))
-            prepared = await asyncio.to_thread(_prepare_all, batch, limit)
-            await self._store(source_id, prepared, tally, force)
-            done = min(start + len(batch), len(todo))
-            self.progress = (done, len(todo))
-            if progress is not None:
-                progress(done, len(todo), batch[-1][0].path)
-        self.current = ""
+        batches = [todo[i : i + _FILES_PER_BATCH] for i in range(0, len(todo), _FILES_PER_BATCH)]
+        # The next batch is read and extracted (a worker thread) while this one is embedded
+        # (the embedder's thread) and written: the two cores both work.
+        ahead: asyncio.Future[list[scan.Prepared]] | None = None
+        try:
+            done = 0
+            for number, batch in enumerate(batches):
+                self.current, self.progress = batch[0][0].path, (done, len(todo))
+                prepared = await (ahead or asyncio.to_thread(_prepare_all, batch, limit))
+                ahead = None
+                if number + 1 < len(batches):
+                    following = asyncio.to_thread(_prepare_all, batches[number + 1], limit)
+                    ahead = asyncio.ensure_future(following)
+                await self._store(source_id, prepared, tally, force)
+                done += len(batch)
+                self.progress = (done, len(todo))
+                if progress is not None:
+                    progress(done, len(todo), batch[-1][0].path)
+        finally:
+            if ahead is not None:
+                ahead.cancel()
+            self.current = ""
         if full:  # after the new files: a moved file's chunks found their old vectors
             present = {s.path for s in stats}
             gone = [p for p in known if p not in present]
