@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.bus import EventBus
     from aria_desktop.core.computer import ComputerAgent, ComputerUse
     from aria_desktop.core.homeassistant import HomeAssistantControl
+    from aria_desktop.core.knowledge import KnowledgeService
     from aria_desktop.core.memory import MemoryConfig, MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import (
@@ -56,7 +57,7 @@ __all__ = [
     "build_app",
     "build_computer",
     "build_embedder",
-    "build_homeassistant",
+    "build_knowledge",
     "build_memory",
     "build_router",
     "build_speech",
@@ -66,7 +67,6 @@ __all__ = [
     "build_voice",
     "config_from",
     "database_path",
-    "install_web_tool",
     "open_audit_log",
     "open_memory",
 ]
@@ -180,6 +180,7 @@ class App:
     audit: AuditLog
     memory: MemoryService | None = None
     embedder: Embedder | None = None
+    knowledge: KnowledgeService | None = None
     settings_access: SettingsAccess | None = None
     voice: VoicePipeline | None = None
     _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
@@ -195,7 +196,10 @@ class App:
             from aria_desktop.core.assistant import LocalAssistant
 
             self._assistant = LocalAssistant(
-                self.orchestrator, memory=self.memory, settings=self.settings_access
+                self.orchestrator,
+                memory=self.memory,
+                settings=self.settings_access,
+                knowledge=self.knowledge,
             )
         return self._assistant
 
@@ -234,7 +238,12 @@ async def build_app(
         DatabaseOwnedError: another ARIA process owns the database.
         StorageError, SchemaTooNewError: the database cannot be opened for writing.
     """
-    from aria_desktop.bootstrap_hands import build_hands
+    from aria_desktop.bootstrap_tools import (
+        api_port,
+        build_hands,
+        build_homeassistant,
+        install_web_tool,
+    )
     from aria_desktop.core.agent import AgentConfig
     from aria_desktop.core.computer import ComputerAgent
     from aria_desktop.core.orchestrator import Orchestrator
@@ -274,8 +283,11 @@ async def build_app(
     memory.install(orchestrator)
     if pending:
         orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
+    knowledge = await build_knowledge(settings, database, embedder, watch=True)
+    if knowledge is not None:
+        knowledge.install(orchestrator)
     computer.install(orchestrator)
-    install_web_tool(settings, orchestrator, api_ports=lambda: _api_port(database))
+    install_web_tool(settings, orchestrator, api_ports=lambda: api_port(database))
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
     if homeassistant is not None:
@@ -290,66 +302,12 @@ async def build_app(
         audit=audit,
         memory=memory,
         embedder=embedder,
+        knowledge=knowledge,
         computer=computer,
         computer_agent=computer_agent,
         homeassistant=homeassistant,
         settings_access=settings_access or FileSettingsAccess(),
     )
-
-
-def _api_port(database: Database) -> tuple[int, ...]:
-    """The port the running owner's API bound (from the owner lock), if it serves one yet."""
-    info = database.owner_lock.info if database.owner_lock is not None else None
-    return (info.port,) if info is not None and info.port else ()
-
-
-def install_web_tool(
-    settings: Settings,
-    orchestrator: Orchestrator,
-    *,
-    api_ports: Callable[[], Iterable[int]] = tuple,
-) -> None:
-    """Register ``web_fetch`` (``[web]`` settings) unless it is switched off.
-
-    The fetcher never reaches ARIA's own API on this computer — the configured port and the
-    one the running API bound (``api_ports``) — whatever ``web.allow_hosts`` says; httpx,
-    trafilatura and pypdf load on the first fetch.
-    """
-    if not settings.web.enabled:
-        return
-    from aria_desktop.core.web import web_fetch_tool
-    from aria_desktop.web.addresses import AddressPolicy
-    from aria_desktop.web.fetcher import FetchConfig, WebFetcher
-
-    ws = settings.web
-    policy = AddressPolicy(
-        allow_hosts=ws.allow_hosts,
-        own_ports=frozenset({settings.api.port} - {0}),
-        live_ports=api_ports,
-    )
-    config = config_from(FetchConfig, ws, policy=policy)
-    orchestrator.tools.register(web_fetch_tool(WebFetcher(config)))
-
-
-def build_homeassistant(settings: Settings) -> HomeAssistantControl | None:
-    """Home Assistant control when ``homeassistant.url`` is set (nothing is contacted here)."""
-    ha = settings.homeassistant
-    if not ha.url:
-        return None
-    from aria_desktop import keystore
-    from aria_desktop.core.homeassistant import HomeAssistantConfig, HomeAssistantControl
-    from aria_desktop.homeassistant.client import HomeAssistantClient
-
-    client = HomeAssistantClient(
-        ha.url,
-        keystore.get_secret("homeassistant_token"),
-        timeout_s=ha.timeout_s,
-        verify_tls=ha.verify_tls,
-    )
-    config = HomeAssistantConfig(
-        immediate_domains=frozenset(ha.immediate_domains), max_results=ha.max_results
-    )
-    return HomeAssistantControl(client, config)
 
 
 # --- long-term memory ------------------------------------------------------------------------
@@ -411,6 +369,44 @@ async def build_memory(
         store=memory_store, model=model, conversations=conversations, config=memory_config(settings)
     )
     return service, memory_store, pending
+
+
+async def build_knowledge(
+    settings: Settings, database: Database, embedder: Embedder | None, *, watch: bool
+) -> KnowledgeService | None:
+    """The knowledge base on the owner's database, sharing memory's embedder instance.
+
+    With ``watch`` (the owner process), watched folders are followed while ARIA runs; the
+    service's ``install`` starts the rescan and the watcher. None when switched off.
+    """
+    if not settings.knowledge.enabled:
+        return None
+    from aria_desktop.core.knowledge import KnowledgeConfig, KnowledgeService
+    from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
+
+    kb = settings.knowledge
+    store = SQLiteKnowledgeStore(
+        database,
+        embedder,
+        limits=KnowledgeLimits(
+            max_file_bytes=int(kb.max_file_mb * 1_000_000), fetch_timeout_s=kb.fetch_timeout_s
+        ),
+    )
+    await store.open()
+    _LOGGER.info("Knowledge search: %s", store.vector_status)
+    config = KnowledgeConfig(
+        recall_limit=kb.recall_limit, recall_min_similarity=kb.recall_min_similarity
+    )
+    if not watch:
+        return KnowledgeService(store=store, config=config)
+    from aria_desktop.knowledge.watcher import FolderWatcher
+
+    service = KnowledgeService(store=store, config=config)
+    watcher = FolderWatcher(
+        store.apply_changes, service.folders_changed, debounce_ms=kb.watch_debounce_ms
+    )
+    service.attach_watcher(watcher.watch, watcher.run)
+    return service
 
 
 class RouterOnFirstUse:

@@ -30,6 +30,7 @@ from aria_desktop.domain.errors import AriaError, NotFoundError
 from aria_desktop.domain.locality import is_loopback_url
 
 if TYPE_CHECKING:
+    from aria_desktop.api.knowledge_client import KnowledgeClient
     from aria_desktop.api.subscription import ApiSubscription
     from aria_desktop.core.ports import Assistant
     from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
@@ -268,6 +269,15 @@ class ApiClient:
             collected[:0] = messages
             if before_id is None or (limit is not None and len(collected) >= limit):
                 return collected
+
+    # --- knowledge base ---------------------------------------------------------------------
+
+    @property
+    def knowledge(self) -> KnowledgeClient:
+        """The owner's knowledge base (``core.ports.KnowledgeAccess``) over this client."""
+        from aria_desktop.api.knowledge_client import KnowledgeClient
+
+        return KnowledgeClient(self)
 
     # --- long-term memory -------------------------------------------------------------------
 

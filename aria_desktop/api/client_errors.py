@@ -22,6 +22,8 @@ _ERRORS: dict[str, type[AriaError]] = {
         e.AutomationError,
         e.MemoryInvalidError,
         e.MemoryUnavailableError,
+        e.KnowledgeError,
+        e.KnowledgeUnavailableError,
         e.VoiceError,
         e.AudioDeviceError,
         e.AudioFormatError,

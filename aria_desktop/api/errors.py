@@ -55,6 +55,9 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.ConfigError: 422,
     e.AutomationError: 422,
     e.MemoryInvalidError: 422,
+    e.KnowledgeError: 422,
+    e.DocumentError: 422,
+    e.KnowledgeUnavailableError: 503,
     e.AudioFormatError: 422,
     e.LanguageNotSupportedError: 422,  # the request's language, not the server's fault
     e.StorageError: 503,

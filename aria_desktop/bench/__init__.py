@@ -26,6 +26,16 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_memory_bench(quality=args.quality, n=args.n, queries=args.queries)
         return 0
+    if name == "knowledge":
+        from aria_desktop.bench.knowledge import run_knowledge_bench
+
+        await run_knowledge_bench(
+            files=args.files,
+            chunks=args.chunks,
+            rescan_files=args.rescan_files,
+            queries=args.queries,
+        )
+        return 0
     if name == "voice":
         from aria_desktop.bench.voice import run_voice_bench
 
@@ -58,5 +68,5 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
         return 0
     raise AriaError(
         f"Unknown benchmark suite {name!r}.",
-        hint="Available: core, memory, voice, gui, api, computer, cli, web.",
+        hint="Available: core, memory, knowledge, voice, gui, api, computer, cli, web.",
     )

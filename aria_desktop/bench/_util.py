@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -20,12 +21,22 @@ __all__ = [
     "scripted_ollama_server",
     "start_xvfb",
     "summary",
+    "vocabulary",
 ]
 
 _REPO = Path(__file__).resolve().parents[2]
 
 #: The model name every suite asks the scripted Ollama server for (it answers any name).
 BENCH_MODEL = "bench-model"
+
+
+def vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
+    """Made-up words (a real index's spread of rare terms, without a word list to ship)."""
+    syllables = [c + v for c in "bcdfghjklmnprstvwz" for v in "aeiou"]
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    return sorted(words)
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:

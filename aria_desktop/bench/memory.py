@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from aria_desktop.bench._util import percentile
+from aria_desktop.bench._util import percentile, vocabulary
 from aria_desktop.bench.memory_data import quality_set
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.memory import MemoryDraft, MemoryFilter, MemoryQuery
@@ -123,20 +123,12 @@ async def _quality(path: Path) -> None:
 # --- speed ------------------------------------------------------------------------------------
 
 
-def _vocabulary(rng: random.Random, size: int = 20_000) -> list[str]:
-    syllables = [c + v for c in "bcdfghjklmnprstvwz" for v in "aeiou"]
-    words: set[str] = set()
-    while len(words) < size:
-        words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
-    return sorted(words)
-
-
 async def _speed(tmp: Path, sizes: Sequence[int], queries: int) -> None:
     import numpy as np
 
     rng = random.Random(11)
     np_rng = np.random.default_rng(11)
-    vocab = _vocabulary(rng)
+    vocab = vocabulary(rng)
     largest = max(sizes)
     matrix = np_rng.standard_normal((largest, _DIM), dtype=np.float32)
     matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)

@@ -42,6 +42,16 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
         ),
     ),
     (
+        "knowledge",
+        "knowledge base: ingest passages/s, search at 50k passages, unchanged rescan",
+        (
+            _Option("--files", "Markdown files to ingest", default=300),
+            _Option("--chunks", "passages for the search test", default=50_000),
+            _Option("--rescan-files", "files in the rescanned folder", default=10_000),
+            _Option("--queries", "searches", default=200),
+        ),
+    ),
+    (
         "gui",
         "event-loop stalls while streaming; start-up time",
         (

@@ -41,7 +41,7 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_tools(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap_hands import build_hands
+    from aria_desktop.bootstrap_tools import build_hands
 
     hands = build_hands(settings)
     if args.action == "list":

@@ -17,6 +17,7 @@ from aria_desktop.doctor.api import check_api
 from aria_desktop.doctor.computer import check_computer, check_tesseract
 from aria_desktop.doctor.desktop import check_desktop_app, check_display
 from aria_desktop.doctor.homeassistant import check_homeassistant
+from aria_desktop.doctor.knowledge import check_knowledge
 from aria_desktop.doctor.llm import check_backends
 from aria_desktop.doctor.result import CheckResult
 from aria_desktop.doctor.storage import (
@@ -60,6 +61,7 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("audio", lambda: asyncio.to_thread(check_audio, settings))
     await guarded("voice models", lambda: asyncio.to_thread(check_voice_models, settings))
     await guarded("memory", lambda: check_memory(settings))
+    await guarded("knowledge", lambda: one(lambda: check_knowledge(settings)))
     await guarded("local API", lambda: asyncio.to_thread(check_api, settings))
     await guarded("computer use", lambda: asyncio.to_thread(check_computer, settings))
     await guarded("home assistant", lambda: check_homeassistant(settings))

@@ -297,6 +297,27 @@ class EmbedderError(AriaError):
     code = "embedder_error"
 
 
+class KnowledgeError(AriaError):
+    """A knowledge-base request cannot be carried out (bad path or URL, unknown source)."""
+
+    code = "knowledge_invalid"
+
+
+class KnowledgeUnavailableError(AriaError):
+    """The knowledge base is not set up in this process."""
+
+    code = "knowledge_unavailable"
+
+
+class DocumentError(AriaError):
+    """One document cannot be indexed; the ingest reports it and goes on with the others."""
+
+    code = "document_invalid"
+    problem = "malformed"
+    """Its kind: malformed, encrypted, too_large, binary, unsupported, no_text, unreadable or
+    fetch_failed (``domain.knowledge.FileProblem.code``)."""
+
+
 # --- voice -------------------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.knowledge import Citation
 from aria_desktop.domain.locality import Locality as Locality  # re-exported: events carry it
 
 AssistantState = Literal[
@@ -250,6 +251,39 @@ class MemoryChanged(Event):
     conversation_id: str | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class KnowledgeChanged(Event):
+    """The knowledge base changed: a source added or removed, a rescan, a watched folder.
+
+    Attributes:
+        action: added, removed, rescanned or watched (a watched folder's change applied).
+        location: the source concerned ("" for a rescan of all or a watcher batch).
+        files_indexed, files_removed, chunks_embedded, problems: what the change did.
+    """
+
+    type: ClassVar[str] = "knowledge-changed"
+    action: str
+    location: str = ""
+    files_indexed: int = 0
+    files_removed: int = 0
+    chunks_embedded: int = 0
+    problems: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class KnowledgeCited(Event):
+    """A turn's prompt got numbered document passages; the answer cites them as ``[n]``.
+
+    Attributes:
+        conversation_id: the turn's conversation (the front-ends link the reply's ``[n]``).
+        citations: the references, numbered from 1.
+    """
+
+    type: ClassVar[str] = "knowledge-cited"
+    conversation_id: str
+    citations: tuple[Citation, ...] = ()
+
+
 # --- voice --------------------------------------------------------------------------------------
 #
 # A voice turn reads: wake-start -> wake-end -> stt-start -> stt-vad-start -> stt-vad-end ->
@@ -459,8 +493,13 @@ def _event_classes() -> dict[str, type[Event]]:
     return found
 
 
-_NESTED: dict[str, type[Any]] = {"usage": Usage}
+_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation}
 """Fields whose wire form is a nested object, decoded back into their dataclass."""
+
+
+def _nested(cls: type[Any], value: dict[str, Any]) -> Any:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in value.items() if k in names})
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
@@ -482,8 +521,9 @@ def event_from_dict(data: dict[str, Any]) -> Event:
             continue
         nested = _NESTED.get(name)
         if nested is not None and isinstance(value, dict):
-            nested_names = {f.name for f in dataclasses.fields(nested)}
-            value = nested(**{k: v for k, v in value.items() if k in nested_names})
+            value = _nested(nested, value)
+        elif nested is not None and isinstance(value, list):
+            value = tuple(_nested(nested, item) for item in value if isinstance(item, dict))
         kwargs[name] = value
     try:
         return cls(**kwargs)

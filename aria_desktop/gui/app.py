@@ -31,6 +31,7 @@ from aria_desktop.gui.bridge import EventBridge
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.chat import ChatController
 from aria_desktop.gui.controllers.confirm import ConfirmController
+from aria_desktop.gui.controllers.knowledge import KnowledgeController
 from aria_desktop.gui.controllers.memory import MemoryController
 from aria_desktop.gui.controllers.quick_ask import QuickAskController
 from aria_desktop.gui.controllers.settings import SettingsController
@@ -152,6 +153,7 @@ class Desktop(QObject):
         )
         self.memory = MemoryController(self.context, self.icons.app, self.tray.memory_status)
         self.memory.open_conversation.connect(self._open_conversation)
+        self.knowledge = KnowledgeController(self.context, self.icons.app)
         self.settings = SettingsController(services, self.icons.app) if services else None
         self.wizard = WizardController(services, self.icons.app) if services else None
         self.hotkeys: GlobalHotkeys | None = None
@@ -167,6 +169,7 @@ class Desktop(QObject):
         self.actions.quick_ask.triggered.connect(self.open_quick_ask)
         self.actions.settings.triggered.connect(self.open_settings)
         self.actions.memory.triggered.connect(self.open_memory)
+        self.actions.knowledge.triggered.connect(self.knowledge.open)
         self.actions.quit.triggered.connect(self.request_quit)
         self.chat_view.close_requested.connect(self._on_chat_close)
         self.bridge.stream_lost.connect(self._on_stream_lost)
@@ -273,6 +276,7 @@ class Desktop(QObject):
         for widget in (self.quick_ask_view, self.overlay):
             widget.hide()
         self.memory.close()
+        self.knowledge.close()
         if self.settings is not None:
             self.settings.close()
         if self.wizard is not None:

@@ -12,45 +12,24 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Sequence
-from typing import Protocol
 
 from aria_desktop.domain.errors import EmbedderError
 from aria_desktop.storage.connection import Connection
 from aria_desktop.storage.database import Database
-from aria_desktop.storage.vectors import EXACT_KNN_LIMIT, VectorIndex, VectorTable
+from aria_desktop.storage.embedder import Embedder
+from aria_desktop.storage.vectors import (
+    EXACT_KNN_LIMIT,
+    VectorIndex,
+    VectorTable,
+    open_vector_index,
+)
 
 __all__ = ["MEMORY_VECTORS", "Embedder", "MemoryIndexes"]
 
 _LOGGER = logging.getLogger(__name__)
 
-MEMORY_VECTORS = VectorTable(
-    name="memory_vec",
-    rows="memories",
-    key="seq",
-    vector="embedding",
-    model="embedding_model",
-    meta="memory_meta",
-    meta_prefix="embedding",
-)
+MEMORY_VECTORS = VectorTable(name="memory_vec", rows="memories", meta="memory_meta")
 """Where the memories' vector index lives (the ``long_term_memory`` migration's tables)."""
-
-
-class Embedder(Protocol):
-    """What the store needs from an embedding model (``LocalEmbedder``, ``OllamaEmbedder``)."""
-
-    @property
-    def model_id(self) -> str: ...
-
-    @property
-    def name(self) -> str: ...
-
-    async def dimension(self) -> int: ...
-
-    async def embed(self, texts: Sequence[str]) -> list[bytes]: ...
-
-    async def warm_up(self) -> None: ...
-
-    async def aclose(self) -> None: ...
 
 
 class MemoryIndexes:
@@ -86,24 +65,9 @@ class MemoryIndexes:
         Returns:
             How many memories lack a vector from the current model (fix with :meth:`sync`).
         """
-        self.vectors = None
-        if self._embedder is None:
-            self.status = "no embedder (memory.embedder = none): keyword search only"
-            return 0
-        if not self._db.vec_available:
-            self.status = "sqlite-vec cannot be loaded: keyword search only"
-            return 0
-        try:
-            dim = await self._embedder.dimension()
-        except EmbedderError as exc:
-            self.status = f"{exc} (keyword search only)"
-            _LOGGER.warning("Memory vector search is off: %s", exc)
-            return 0
-        model = self._embedder.model_id
-        index = VectorIndex(MEMORY_VECTORS, dim, exact_limit=self._exact_limit)
-        pending = await self._db.write(lambda conn: index.prepare(conn, model))
-        self.vectors = index
-        self.status = f"{self._embedder.name}, {dim}-d vectors"
+        self.vectors, self.status, pending = await open_vector_index(
+            self._db, self._embedder, MEMORY_VECTORS, exact_limit=self._exact_limit, what="Memory"
+        )
         return pending
 
     def count_written(self, vectors: int) -> None:

@@ -18,7 +18,7 @@ from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES, MemoryHit,
 from aria_desktop.memory.rows import MEMORY_COLUMNS, row_to_memory
 from aria_desktop.storage.connection import Connection, placeholders
 from aria_desktop.storage.fusion import Prior, fuse
-from aria_desktop.storage.text import fts_query, query_terms, term_coverage
+from aria_desktop.storage.text import fts_query, query_terms, strict_coverage
 from aria_desktop.storage.vectors import VectorIndex, cosine_from_l2
 
 __all__ = ["memory_filters", "search_memories"]
@@ -134,9 +134,7 @@ def _keyword_leg(
 ) -> list[int]:
     """Seqs of the BM25 matches in order; fills ``coverage`` (memory id -> share of words).
 
-    With ``strict`` (a vector leg runs too), a match must hold more than half of the query's
-    words: one shared common word is weak evidence, and under rank fusion it would push better
-    meaning matches out of the top results.
+    ``strict`` (a vector leg runs too) drops weak matches (``storage.text.strict_coverage``).
     """
     match = fts_query(text)
     if not match:
@@ -152,11 +150,10 @@ def _keyword_leg(
         "ORDER BY bm25(memories_fts, 1.0, 0.3) LIMIT ?",
         (match, *params, depth),
     ):
-        share = term_coverage(terms, f"{content} {subject}")
-        if strict and share <= 0.5:
-            continue
-        coverage[str(memory_id)] = share
-        found.append(int(seq))
+        share = strict_coverage(terms, f"{content} {subject}", strict)
+        if share is not None:
+            coverage[str(memory_id)] = share
+            found.append(int(seq))
     return found
 
 

@@ -18,6 +18,7 @@ from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
 from aria_desktop.settings.schema_compat import CompatSettings
 from aria_desktop.settings.schema_ha import HomeAssistantSettings
+from aria_desktop.settings.schema_knowledge import KnowledgeSettings
 from aria_desktop.settings.schema_tools import ToolsSettings
 from aria_desktop.settings.schema_web import WebSettings
 
@@ -602,6 +603,7 @@ class Settings:
     web: WebSettings = field(default_factory=WebSettings)
     homeassistant: HomeAssistantSettings = field(default_factory=HomeAssistantSettings)
     compat: CompatSettings = field(default_factory=CompatSettings)
+    knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

@@ -199,7 +199,23 @@ CONVERSATION_KEYS = Migration(
 )
 """Digests of message sequences a stateless client may continue (``core/client_turns.py``)."""
 
-MIGRATIONS: tuple[Migration, ...] = (CONVERSATIONS, LONG_TERM_MEMORY, CONVERSATION_KEYS)
+
+def _knowledge_tables(conn: Connection) -> None:
+    # sqlite-utils is imported by the step itself: only a database being migrated pays for it.
+    from aria_desktop.storage.knowledge_schema import create_knowledge_tables
+
+    create_knowledge_tables(conn)
+
+
+KNOWLEDGE_BASE = Migration(name="knowledge_base", apply=_knowledge_tables)
+"""The knowledge base's tables (``storage/knowledge_schema.py``)."""
+
+MIGRATIONS: tuple[Migration, ...] = (
+    CONVERSATIONS,
+    LONG_TERM_MEMORY,
+    CONVERSATION_KEYS,
+    KNOWLEDGE_BASE,
+)
 """Every migration, oldest first. Append only."""
 
 

@@ -17,6 +17,7 @@ __all__ = [
     "fts_query",
     "normalize_content",
     "query_terms",
+    "strict_coverage",
     "term_coverage",
 ]
 
@@ -93,3 +94,14 @@ def term_coverage(terms: set[str], content: str) -> float:
         return 0.0
     found = terms & {_stem(w) for w in _WORD_RE.findall(content.casefold())}
     return max(len(found), 1) / len(terms)
+
+
+def strict_coverage(terms: set[str], content: str, strict: bool) -> float | None:
+    """A keyword match's coverage, or None when ``strict`` drops it.
+
+    With ``strict`` (a vector leg runs too), a match must hold more than half of the query's
+    words: one shared common word is weak evidence, and under rank fusion it would push better
+    meaning matches out of the top results.
+    """
+    share = term_coverage(terms, content)
+    return None if strict and share <= 0.5 else share

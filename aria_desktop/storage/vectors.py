@@ -20,14 +20,20 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from aria_desktop.storage.connection import Connection, placeholders
+
+if TYPE_CHECKING:
+    from aria_desktop.storage.database import Database
+    from aria_desktop.storage.embedder import Embedder
 
 __all__ = [
     "EXACT_KNN_LIMIT",
     "VectorIndex",
     "VectorTable",
     "cosine_from_l2",
+    "open_vector_index",
     "vector_dim",
 ]
 
@@ -72,11 +78,11 @@ class VectorTable:
 
     name: str
     rows: str
-    key: str
-    vector: str
-    model: str
     meta: str
-    meta_prefix: str
+    key: str = "seq"
+    vector: str = "embedding"
+    model: str = "embedding_model"
+    meta_prefix: str = "embedding"
 
     def __post_init__(self) -> None:
         """Refuse anything that is not a plain identifier (it is interpolated into SQL)."""
@@ -223,3 +229,38 @@ class VectorIndex:
                 (vector, k, *extra),
             ).fetchall()
         return [(int(key), float(distance)) for key, distance in rows]
+
+
+async def open_vector_index(
+    db: Database, embedder: Embedder | None, table: VectorTable, *, exact_limit: int, what: str
+) -> tuple[VectorIndex | None, str, int]:
+    """Prepare ``table``'s vector index for ``embedder`` (shared by memory and knowledge).
+
+    Without an embedder, sqlite-vec or a reachable model the store stays keyword-only, and
+    the status says why.
+
+    Args:
+        db: the owner's database.
+        embedder: the embedding model (None: keyword search only).
+        table: where the index and its rows live.
+        exact_limit: up to this many vectors the KNN is exact.
+        what: the store's name for the log ("Memory", "Knowledge").
+
+    Returns:
+        (the index or None, its status for people, rows lacking a current-model vector).
+    """
+    from aria_desktop.domain.errors import EmbedderError
+
+    if embedder is None:
+        return None, "no embedder (memory.embedder = none): keyword search only", 0
+    if not db.vec_available:
+        return None, "sqlite-vec cannot be loaded: keyword search only", 0
+    try:
+        dim = await embedder.dimension()
+    except EmbedderError as exc:
+        _LOGGER.warning("%s vector search is off: %s", what, exc)
+        return None, f"{exc} (keyword search only)", 0
+    model = embedder.model_id
+    index = VectorIndex(table, dim, exact_limit=exact_limit)
+    pending = await db.write(lambda conn: index.prepare(conn, model))
+    return index, f"{embedder.name}, {dim}-d vectors", pending

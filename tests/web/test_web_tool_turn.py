@@ -153,7 +153,7 @@ async def test_composition_installs_web_fetch_that_never_reaches_arias_own_api(
 ) -> None:
     import dataclasses
 
-    from aria_desktop.bootstrap import install_web_tool
+    from aria_desktop.bootstrap_tools import install_web_tool
     from aria_desktop.settings import Settings
     from aria_desktop.settings.schema_web import WebSettings
 

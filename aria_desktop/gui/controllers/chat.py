@@ -15,6 +15,7 @@ from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.controllers.citations import CitationTracker
 from aria_desktop.gui.format import reply_badge, state_label, tool_card, tool_output
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
 from aria_desktop.gui.views.question import ask_before
@@ -65,6 +66,7 @@ class ChatController(QObject):
         self._flush_timer.timeout.connect(self._flush)
         self._link_box: QMessageBox | None = None
         self._delete_box: QMessageBox | None = None
+        self.citations = CitationTracker(view.transcript, context)
 
         view.send_button.clicked.connect(self.send_from_composer)
         view.composer.submitted.connect(self.send_from_composer)
@@ -140,6 +142,7 @@ class ChatController(QObject):
 
     async def _load_messages(self, conversation_id: str) -> None:
         messages = await self.context.assistant.list_messages(conversation_id, limit=200)
+        cited = await self.citations.load(conversation_id)
         if conversation_id != self.conversation_id:
             return
         transcript = self.view.transcript
@@ -158,7 +161,9 @@ class ChatController(QObject):
                     }.get(message.status, "")
                     # Where a stored reply ran is not stored: name the backend, never guess.
                     badge = reply_badge(message.model, message.backend, "", None)
-                    transcript.append_reply(message.content, badge, note=note)
+                    linked, used = self.citations.stored_reply(message.content, cited)
+                    transcript.append_reply(linked, badge, note=note)
+                    self.citations.show_sources(used)
             elif message.role == "tool":
                 name, arguments = calls.get(message.tool_call_id or "", (message.name or "", {}))
                 card = tool_card(name, arguments, message.content)
@@ -354,9 +359,13 @@ class ChatController(QObject):
         self._flush()
         transcript, folded = self.view.transcript, run.transcript
         badge = reply_badge(folded.model, folded.backend, folded.locality, folded.latency_ms)
+        linked, used = self.citations.link_reply(folded.conversation_id, run.rendered)
         if status == "complete":
             if transcript.reply_open:
+                if used:
+                    transcript.set_reply_markdown(linked)
                 transcript.end_reply(badge)
+                self.citations.show_sources(used)
             else:
                 transcript.append_notice(f"Done · {badge}")
         elif status == "cancelled":
@@ -379,9 +388,13 @@ class ChatController(QObject):
     def ask_open_link(self, url: QUrl) -> None:
         """Links in replies open only after the user agrees (replies are untrusted).
 
-        A tool card's own "Show output" link expands the card instead.
+        A tool card's own "Show output" link expands the card instead. A citation's link was
+        made by ARIA (the knowledge base's file or URL), not by the model: it opens at once.
         """
         if url.scheme() == "aria-tool" and self.view.transcript.toggle_output(url.toString()):
+            return
+        if self.citations.handles(url):
+            self.citations.open(url)
             return
         if url.scheme().lower() not in _SAFE_SCHEMES:
             self.view.status.setText(f"ARIA does not open {url.scheme() or 'relative'} links.")

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QDialog, QKeySequenceEdit, QLabel, QLineEdit
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHeaderView,
+    QKeySequenceEdit,
+    QLabel,
+    QLineEdit,
+    QTableWidget,
+)
 
-__all__ = ["HOTKEYS", "hotkey_edit", "init_secondary_window", "secret_edit", "wrapped_label"]
+__all__ = [
+    "HOTKEYS",
+    "hotkey_edit",
+    "init_secondary_window",
+    "secret_edit",
+    "table",
+    "wrapped_label",
+]
 
 #: The global hotkeys the user can set (setting key, label), in the order both windows list them.
 HOTKEYS = (
@@ -57,3 +72,20 @@ def secret_edit(placeholder: str) -> QLineEdit:
     edit.setEchoMode(QLineEdit.EchoMode.Password)
     edit.setPlaceholderText(placeholder)
     return edit
+
+
+def table(columns: tuple[str, ...], *, stretch: tuple[int, ...] = (0,)) -> QTableWidget:
+    """A read-only, single-row-selection table; ``stretch`` columns share the spare width."""
+    widget = QTableWidget(0, len(columns))
+    widget.setHorizontalHeaderLabels(list(columns))
+    widget.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    widget.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    widget.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    widget.verticalHeader().setVisible(False)
+    header = widget.horizontalHeader()
+    for column in range(len(columns)):
+        mode = QHeaderView.ResizeMode
+        header.setSectionResizeMode(
+            column, mode.Stretch if column in stretch else mode.ResizeToContents
+        )
+    return widget

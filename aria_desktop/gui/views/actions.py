@@ -22,6 +22,7 @@ class ActionSet(QObject):
         self.computer_control.setCheckable(True)
         self.stop_everything = QAction("Stop everything", self)
         self.memory = QAction("Memory…", self)
+        self.knowledge = QAction("Knowledge…", self)
         self.settings = QAction("Settings…", self)
         self.quit = QAction("Quit ARIA", self)
         self.quit.setShortcut(QKeySequence.StandardKey.Quit)

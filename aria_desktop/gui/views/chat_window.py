@@ -82,6 +82,7 @@ class ChatWindowView(QMainWindow):
         menu.addAction(actions.stop_everything)
         menu.addSeparator()
         menu.addAction(actions.memory)
+        menu.addAction(actions.knowledge)
         menu.addAction(actions.settings)
         menu.addSeparator()
         menu.addAction(actions.quit)

@@ -5,25 +5,23 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES
+from aria_desktop.gui.views._widgets import table as _table
 
 __all__ = ["KINDS", "STATUSES", "MemoryBrowserView"]
 
@@ -31,20 +29,6 @@ KINDS = MEMORY_KINDS
 STATUSES = MEMORY_STATUSES
 MEMORY_COLUMNS = ("Memory", "Kind", "Subject", "Importance", "Status", "Updated")
 INBOX_COLUMNS = ("Proposed memory", "Kind", "Subject", "Confidence", "Proposed")
-
-
-def _table(columns: tuple[str, ...]) -> QTableWidget:
-    table = QTableWidget(0, len(columns))
-    table.setHorizontalHeaderLabels(list(columns))
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().setVisible(False)
-    header = table.horizontalHeader()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-    for column in range(1, len(columns)):
-        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-    return table
 
 
 class MemoryBrowserView(QWidget):

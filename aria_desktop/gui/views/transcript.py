@@ -87,12 +87,15 @@ class TranscriptView(QTextBrowser):
         self._stable_text = ""
         self._placeholder = True
         self._outputs: dict[str, _Output] = {}
+        self.generation = 0
+        """Counts clears: positions taken before a clear mean nothing after it."""
         self.show_placeholder()
 
     # --- whole-document operations ------------------------------------------------------------
 
     def show_placeholder(self, text: str = "Ask ARIA anything. Replies appear here.") -> None:
         """An empty conversation's hint."""
+        self.generation += 1
         self.clear()
         self._reply = None
         self._placeholder = True
@@ -201,6 +204,41 @@ class TranscriptView(QTextBrowser):
             if badge:
                 cursor.insertText(badge, self._char(color=_MUTED, size_delta=-1))
         self._scroll_to_end()
+
+    def append_sources(self, sources: list[tuple[str, str]]) -> list[tuple[int, int]]:
+        """A quiet "Sources" line of ``(label, link)`` items; returns each item's span.
+
+        The spans let :meth:`mark_changed` mark a source later without moving any text.
+        """
+        self._ensure_started()
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.insertBlock(QTextBlockFormat(), self._char())
+        cursor.insertText("Sources: ", self._char(color=_MUTED, size_delta=-1))
+        spans: list[tuple[int, int]] = []
+        for index, (label, link) in enumerate(sources):
+            if index:
+                cursor.insertText("  ·  ", self._char(color=_MUTED, size_delta=-1))
+            fmt = self._char(color="#2457c5", size_delta=-1)
+            fmt.setAnchor(True)
+            fmt.setAnchorHref(link)
+            fmt.setToolTip(link)
+            start = cursor.position()
+            cursor.insertText(label, fmt)
+            spans.append((start, cursor.position()))
+        self._scroll_to_end()
+        return spans
+
+    def mark_changed(self, span: tuple[int, int], note: str) -> None:
+        """Mark a source of an earlier answer as changed since (struck through, ``note`` tip)."""
+        cursor = QTextCursor(self.document())
+        cursor.setPosition(span[0])
+        cursor.setPosition(span[1], QTextCursor.MoveMode.KeepAnchor)
+        fmt = QTextCharFormat()
+        fmt.setFontStrikeOut(True)
+        fmt.setForeground(QColor("#a35505"))
+        fmt.setToolTip(note)
+        cursor.mergeCharFormat(fmt)
 
     def append_tool_card(
         self, label: str, title: str, detail: str, status: str, output: str = ""

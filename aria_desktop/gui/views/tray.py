@@ -27,6 +27,7 @@ class TrayView(QObject):
         self.menu.addAction(actions.stop_everything)
         self.menu.addSeparator()
         self.menu.addAction(actions.memory)
+        self.menu.addAction(actions.knowledge)
         self.menu.addAction(actions.settings)
         self.menu.addSeparator()
         self.menu.addAction(actions.quit)
