@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.voice_pipeline import VoicePipeline
     from aria_desktop.domain.chat import ChatRequest, LLMChunk
     from aria_desktop.llm.router import Router
+    from aria_desktop.mcp.hub import McpHub
     from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
     from aria_desktop.storage.conversations import SQLiteConversationStore
     from aria_desktop.storage.database import Database
@@ -198,6 +199,7 @@ class App:
 
     computer: ComputerUse | None = None
     computer_agent: ComputerAgent | None = None
+    mcp: McpHub | None = None
 
     async def aclose(self) -> None:
         """Stop voice and turns, close backends and the database (releasing the owner lock)."""
@@ -206,6 +208,8 @@ class App:
             if voice is not None:
                 await voice.stop()
             await self.orchestrator.stop()
+            if self.mcp is not None:
+                await self.mcp.aclose()
             await self.router.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
@@ -218,11 +222,14 @@ async def build_app(
     *,
     port: int | None = None,
     settings_access: SettingsAccess | None = None,
+    mcp_servers: bool = False,
 ) -> App:
     """Take ownership of the database and build the orchestrator with all its adapters.
 
     ``settings_access`` is what ``get_settings``/``update_settings`` read and write (default:
-    the settings file). Voice is not started here: see :func:`start_voice`.
+    the settings file). Voice is not started here: see :func:`start_voice`. ``mcp_servers``
+    starts the user's MCP servers in the background and offers their tools (the owner and
+    ``aria chat``; other commands do not pay for them).
 
     Raises:
         DatabaseOwnedError: another ARIA process owns the database.
@@ -251,11 +258,18 @@ async def build_app(
     router = build_router(settings)
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router)
+    policy = computer.policy_hook(default_policy)
+    mcp = None
+    if mcp_servers and settings.mcp.enabled and settings.mcp.servers:
+        from aria_desktop.bootstrap_mcp import build_mcp
+
+        mcp, mcp_bridge = build_mcp(settings)
+        policy = mcp_bridge.policy_hook(policy)
     orchestrator = Orchestrator(
         model=router,
         store=store,
         audit=audit,
-        policy=computer.policy_hook(default_policy),
+        policy=policy,
         config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
     )
     embedder = build_embedder(settings)
@@ -266,6 +280,9 @@ async def build_app(
     computer.install(orchestrator)
     computer_agent = ComputerAgent(computer=computer, model=router)
     computer_agent.install(orchestrator)
+    if mcp is not None:
+        mcp_bridge.install(orchestrator)
+        mcp.start()
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -278,6 +295,7 @@ async def build_app(
         computer=computer,
         computer_agent=computer_agent,
         settings_access=settings_access or FileSettingsAccess(),
+        mcp=mcp,
     )
 
 

@@ -188,7 +188,7 @@ async def start_owner(
     from aria_desktop.bootstrap import build_app
     from aria_desktop.core.automations import AutomationEngine
 
-    app = await build_app(settings)
+    app = await build_app(settings, mcp_servers=True)
     sender = HttpResultSender()
     server: ApiServer | None = None
     try:

@@ -43,6 +43,9 @@ class Tool:
         handler: async function of the validated arguments; its result (str or JSON-able) is
             given back to the model.
         summarize: renders a call as plain words for confirmation dialogs and the audit log.
+        validator: problems with a call's arguments, for schemas beyond the built-in subset
+            (tools from MCP servers: checked by their adapter with a full JSON-Schema
+            validator); None means ``core.schema``'s strict subset.
     """
 
     name: str
@@ -51,6 +54,7 @@ class Tool:
     permission: PermissionClass
     handler: ToolHandler
     summarize: Callable[[dict[str, Any]], str] | None = field(default=None, compare=False)
+    validator: Callable[[dict[str, Any]], list[str]] | None = field(default=None, compare=False)
 
     def spec(self) -> ToolSpec:
         """What the model is told about this tool."""
@@ -105,8 +109,13 @@ class ToolRegistry:
             raise ValueError(f"tool {tool.name!r} is already registered")
         if tool.parameters.get("type") != "object":
             raise ValueError(f"tool {tool.name!r}: parameters must be an object schema")
-        check_schema(tool.parameters, tool.name)
+        if tool.validator is None:
+            check_schema(tool.parameters, tool.name)
         self._tools[tool.name] = tool
+
+    def unregister(self, name: str) -> None:
+        """Remove a tool (an MCP server's tool that went away or changed); absent is fine."""
+        self._tools.pop(name, None)
 
     def get(self, name: str) -> Tool:
         """The tool called ``name``; ToolNotFoundError if there is none."""
@@ -132,7 +141,10 @@ class ToolRegistry:
     def validate(self, call: ToolCall) -> Tool:
         """The tool for ``call`` after checking its arguments; ToolArgumentsError otherwise."""
         tool = self.get(call.name)
-        problems = validate(call.arguments, tool.parameters)
+        if tool.validator is not None:
+            problems = tool.validator(call.arguments)
+        else:
+            problems = validate(call.arguments, tool.parameters)
         if problems:
             raise ToolArgumentsError(
                 f"Invalid arguments for {call.name}: " + "; ".join(problems[:5]),

@@ -236,6 +236,18 @@ class ToolFailedError(ToolError):
     code = "tool_failed"
 
 
+class McpServerError(ToolFailedError):
+    """An MCP server could not be reached, crashed, hung or answered nonsense."""
+
+    code = "mcp_server_error"
+
+
+class McpToolChangedError(ToolDeniedError):
+    """An approved MCP tool changed its name, description or schema: disabled until reviewed."""
+
+    code = "mcp_tool_changed"
+
+
 class TurnDeadlineError(AriaError):
     """A turn ran past its deadline or its step budget."""
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 
 from aria_desktop import paths
 from aria_desktop.domain.languages import WHISPER_LANGUAGES
+from aria_desktop.settings.schema_mcp import McpSettings
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
 
 BACKEND_NAMES = ("ollama", "anthropic", "openai")
@@ -594,6 +595,7 @@ class Settings:
     daemon: DaemonSettings = field(default_factory=DaemonSettings)
     automations: AutomationsSettings = field(default_factory=AutomationsSettings)
     computer: ComputerSettings = field(default_factory=ComputerSettings)
+    mcp: McpSettings = field(default_factory=McpSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:
