@@ -86,8 +86,8 @@ def _check_name(name: str) -> None:
 
 
 def _env_vars(name: str) -> tuple[str, ...]:
-    """The environment variables that may carry a secret (``ARIA_MCP_<NAME>`` for MCP ones)."""
-    return KNOWN_SECRETS.get(name) or (f"ARIA_{name.upper()}",)
+    """The environment variables that may carry a secret (``ARIA_SECRET_<NAME>`` for MCP ones)."""
+    return KNOWN_SECRETS.get(name) or (f"ARIA_SECRET_{name.upper()}",)
 
 
 def _take_from_env(name: str, env: MutableMapping[str, str] | Mapping[str, str]) -> str | None:

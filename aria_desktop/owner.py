@@ -60,7 +60,7 @@ def api_config(settings: Settings) -> ApiConfig:
     from aria_desktop.api.config import ApiConfig
     from aria_desktop.bootstrap import config_from
 
-    return config_from(ApiConfig, settings.api)
+    return config_from(ApiConfig, settings.api, serve_mcp=settings.mcp.serve_http)
 
 
 def automation_specs(settings: Settings) -> list[AutomationSpec]:

@@ -31,6 +31,7 @@ class ApiConfig:
         rate_limit_per_s: sustained requests per second per client address.
         rate_limit_burst: requests a client may make at once above that rate.
         graceful_timeout_s: how long a stop waits for requests in flight, seconds.
+        serve_mcp: serve ARIA's MCP server at ``/mcp`` (``mcp.serve_http``).
     """
 
     host: str = "127.0.0.1"
@@ -46,6 +47,7 @@ class ApiConfig:
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 200
     graceful_timeout_s: float = 5.0
+    serve_mcp: bool = True
 
 
 def client_host(host: str) -> str:

@@ -175,3 +175,15 @@ class ClickText(Command):
 
     text: str
     dry_run: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForgetMemory(Command):
+    """Forget a memory once the user confirms it out of band (returns True when forgotten).
+
+    For requests that do not come from the user (an MCP client): the user is asked through the
+    usual ``action-confirm-request``; no answer before the timeout means no.
+    """
+
+    memory_id: str
+    requested_by: str = "an MCP client"

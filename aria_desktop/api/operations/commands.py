@@ -18,6 +18,7 @@ from aria_desktop.domain.commands import (
     CaptureScreen,
     ClickText,
     FindOnScreen,
+    ForgetMemory,
     ListAutomations,
     PushToTalk,
     ReadScreen,
@@ -147,6 +148,14 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
         path=at("/screen/shot"),
         decode=_screenshot,
         encode=lambda c: {"json": {"monitor": c.monitor}},
+    ),
+    # The user's answer is awaited: subscribers must see the confirmation request.
+    ForgetMemory: Operation[ForgetMemory, bool](
+        method="POST",
+        path=lambda c: f"/memories/{c.memory_id}/forget-request",
+        decode=lambda response, _arg: bool(response.json()),
+        encode=lambda c: {"timeout": _ACT_TIMEOUT},
+        after_streams=True,
     ),
     ReadScreen: Operation[ReadScreen, ScreenText](
         method="POST",

@@ -1,0 +1,90 @@
+"""``/mcp``: ARIA's MCP server over streamable HTTP, behind the API's token, Host/Origin checks
+and limits (the security middleware wraps it like every route; ARCHITECTURE.md: MCP).
+
+The SDK's session manager needs a task group that lives as long as the server: it runs in one
+task started with the first request and ended by :meth:`McpEndpoint.aclose` when the API stops
+(start and close in the same task). The server is built on first use, after asking the
+assistant whether computer use is on (``screen_read`` is offered only then).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+from aria_desktop.core.ports import Assistant
+
+if TYPE_CHECKING:
+    from starlette.types import Receive, Scope, Send
+
+__all__ = ["MCP_PATH", "McpEndpoint"]
+
+MCP_PATH = "/mcp"
+
+
+class McpEndpoint:
+    """The ASGI endpoint at ``/mcp``.
+
+    Args:
+        assistant: what the MCP tools drive.
+        version: ARIA's version (server info).
+    """
+
+    def __init__(self, assistant: Assistant, *, version: str) -> None:
+        """Nothing is built before the first request."""
+        self._assistant = assistant
+        self._version = version
+        self._app: Any = None
+        self._ready: asyncio.Future[None] | None = None
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def _start(self) -> None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from aria_desktop.api.mcp_server import build_mcp_server, computer_enabled
+
+        server = build_mcp_server(
+            self._assistant,
+            version=self._version,
+            computer_enabled=await computer_enabled(self._assistant),
+        )
+        # Host and Origin are checked by ARIA's middleware, for every route the same way.
+        app = server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        manager = server.session_manager
+        ready = self._ready
+        assert ready is not None
+
+        async def run() -> None:
+            try:
+                async with manager.run():
+                    self._app = app
+                    ready.set_result(None)
+                    await self._stop.wait()
+            except BaseException as exc:
+                if not ready.done():
+                    ready.set_exception(exc)
+                raise
+
+        self._task = asyncio.create_task(run(), name="aria-mcp-http")
+        await ready
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one request (starting the server on the first)."""
+        if self._ready is None:
+            self._ready = asyncio.get_running_loop().create_future()
+            await self._start()
+        await asyncio.shield(self._ready)
+        await self._app(scope, receive, send)
+
+    async def aclose(self) -> None:
+        """End the MCP sessions and the manager's task (the API is stopping)."""
+        self._stop.set()
+        task, self._task = self._task, None
+        if task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task
