@@ -220,6 +220,11 @@ class MemoryService:
         for tool in self.tools():
             orchestrator.tools.register(tool)
         orchestrator.register_capability("memory", self.capability)
+        self.install_forget_command(orchestrator)
+        orchestrator.spawn(self.decay_forever(), name="aria-memory-decay")
+
+    def install_forget_command(self, orchestrator: Orchestrator) -> None:
+        """Handle ``ForgetMemory``: forget only after the user confirms out of band."""
 
         async def forget_confirmed(command: ForgetMemory) -> bool:
             memory = await self.store.get(command.memory_id)
@@ -237,7 +242,6 @@ class MemoryService:
             return outcome.approved
 
         orchestrator.register_command(ForgetMemory, forget_confirmed)
-        orchestrator.spawn(self.decay_forever(), name="aria-memory-decay")
 
     def capability(self) -> CapabilityStatus:
         """Memory is always usable; without vectors it says so."""
