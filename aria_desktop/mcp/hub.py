@@ -68,12 +68,15 @@ class McpHub:
         return [tool for s in self._supervisors.values() for tool in s.tools]
 
     def validator(self, tool: McpToolInfo) -> Callable[[dict[str, Any]], list[str]]:
-        """A Draft 2020-12 validator of the tool's arguments (a broken schema refuses all)."""
+        """A validator of the tool's arguments for the draft its ``$schema`` names (default
+        2020-12); a broken schema refuses every call."""
         import jsonschema
+        from jsonschema.validators import validator_for
 
         try:
-            jsonschema.Draft202012Validator.check_schema(tool.input_schema)
-            checker = jsonschema.Draft202012Validator(tool.input_schema)
+            cls = validator_for(tool.input_schema, default=jsonschema.Draft202012Validator)
+            cls.check_schema(tool.input_schema)
+            checker = cls(tool.input_schema)
         except jsonschema.SchemaError as exc:
             problem = f"the server's schema for {tool.name} is invalid: {exc.message}"
             return lambda _arguments: [problem]

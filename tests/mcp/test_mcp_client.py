@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
+import socket
 import sys
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -152,6 +154,68 @@ async def test_a_turn_calls_mcp_server_time_and_the_time_reaches_the_answer(
     assert 'trust="untrusted"' in answer
     decisions = [r.data for r in rig.core.audit.records() if r.kind == "policy-decision"]
     assert decisions[0]["verdict"] == "confirm" and decisions[0]["rule"] == "mcp:ask"
+
+
+EVERYTHING = ROOT / ".ci/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+def everything_installed() -> Path:
+    assert EVERYTHING.exists(), "run the test set-up: bash packaging/setup.sh test (npm install)"
+    return EVERYTHING
+
+
+@needs_node
+async def test_a_turn_calls_server_everything_over_stdio(
+    make_rig: RigFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ARIA_SECRET_MCP_PROBE", "not-for-children")
+    script = everything_installed()
+    rig = await make_rig(
+        {"everything": McpServerSettings(command="node", args=(str(script), "stdio"))},
+        policies={"everything__get-env": "always"},
+    )
+    results, answer = await rig.turn(("everything__get-sum", {"a": 19, "b": 23}))
+    assert results[0].status == "ok" and "42" in answer
+    _results, env_text = await rig.turn(("everything__get-env", {}))
+    assert "PATH" in env_text and "ARIA_SECRET_MCP_PROBE" not in env_text
+
+
+@needs_node
+async def test_a_turn_calls_server_everything_over_streamable_http(
+    make_rig: RigFactory, tmp_path: Path
+) -> None:
+    script = everything_installed()
+    port = _free_port()
+    proc = await asyncio.create_subprocess_exec(
+        "node",
+        str(script),
+        "streamableHttp",
+        env={"PATH": os.environ["PATH"], "PORT": str(port)},
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        assert proc.stderr is not None
+        async with asyncio.timeout(30):
+            while b"listening on port" not in await proc.stderr.readline():
+                pass
+        rig = await make_rig(
+            {"remote": McpServerSettings(url=f"http://127.0.0.1:{port}/mcp", transport="http")}
+        )
+        assert rig.hub.statuses()[0].state == "running"
+        results, answer = await rig.turn(("remote__echo", {"message": "over http"}))
+        assert results[0].status == "ok" and "over http" in answer
+    finally:
+        proc.terminate()
+        await proc.wait()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
 async def test_never_policy_refuses_and_always_runs_without_asking(make_rig: RigFactory) -> None:
