@@ -102,7 +102,13 @@ def create_app(
     mcp = None
     if config.serve_mcp:
         mcp = McpEndpoint(assistant, version=version)
-        app.add_route(MCP_PATH, mcp, methods=["GET", "POST", "DELETE"], include_in_schema=False)
+        # An ASGI app as the endpoint (Starlette calls it with scope, receive, send).
+        app.add_route(
+            MCP_PATH,
+            mcp,  # type: ignore[arg-type]
+            methods=["GET", "POST", "DELETE"],
+            include_in_schema=False,
+        )
     routes = [route for router in ROUTERS for route in router.routes if isinstance(route, APIRoute)]
     install_error_handlers(app, routes)
     _install_openapi(app)

@@ -117,7 +117,14 @@ def _tools(hub: McpHub, settings: Settings, as_json: bool) -> int:
             if pin.hash == tool.pin_hash()
             else "CHANGED since approval: disabled until `aria mcp review`"
         )
-        hints = [h for h, on in (("read-only", tool.read_only_hint), ("destructive", tool.destructive_hint)) if on]
+        hints = [
+            h
+            for h, on in (
+                ("read-only", tool.read_only_hint),
+                ("destructive", tool.destructive_hint),
+            )
+            if on
+        ]
         rows.append(
             {
                 "tool": tool.qualified,
@@ -131,8 +138,8 @@ def _tools(hub: McpHub, settings: Settings, as_json: bool) -> int:
         print_json(rows)
         return EXIT_OK
     for row in rows:
-        hints = f" [server says: {', '.join(row['hints'])}]" if row["hints"] else ""
-        print(f"{row['tool']}  policy={row['policy']}  {row['approval']}{hints}")
+        said = f" [server says: {', '.join(row['hints'])}]" if row["hints"] else ""
+        print(f"{row['tool']}  policy={row['policy']}  {row['approval']}{said}")
         print(f"  {str(row['description'])[:150]}")
     if not rows:
         err("No MCP tools: see `aria mcp servers`.")
@@ -186,7 +193,10 @@ def _import(file: Path) -> int:
             keystore.set_secret(secret, value)
             print(f"{server.name}: secret stored in the keyring as {secret}")
     atomic_write(settings_path, dump_toml(data).encode("utf-8"))
-    print(f"Imported {len(servers)} server(s) into {settings_path}: " + ", ".join(s.name for s in servers))
+    print(
+        f"Imported {len(servers)} server(s) into {settings_path}: "
+        + ", ".join(s.name for s in servers)
+    )
     print("Their tools ask before each call; see `aria mcp tools`.")
     return EXIT_OK
 

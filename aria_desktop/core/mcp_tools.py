@@ -215,7 +215,9 @@ class McpBridge:
         """Run an approved call: pin on first approval, call, fence, cap."""
         pin = self._pins.get(info.qualified)
         if pin is None:
-            self._pins.put(info.qualified, McpPin(hash=info.pin_hash(), definition=info.definition()))
+            self._pins.put(
+                info.qualified, McpPin(hash=info.pin_hash(), definition=info.definition())
+            )
         elif pin.hash != info.pin_hash():  # changed between decision and call
             raise McpToolChangedError(
                 f"{info.qualified} changed since it was approved.",

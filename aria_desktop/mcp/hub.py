@@ -68,8 +68,10 @@ class McpHub:
         return [tool for s in self._supervisors.values() for tool in s.tools]
 
     def validator(self, tool: McpToolInfo) -> Callable[[dict[str, Any]], list[str]]:
-        """A validator of the tool's arguments for the draft its ``$schema`` names (default
-        2020-12); a broken schema refuses every call."""
+        """A validator of the tool's arguments for the draft its ``$schema`` names.
+
+        The default draft is 2020-12; a broken schema refuses every call.
+        """
         import jsonschema
         from jsonschema.validators import validator_for
 

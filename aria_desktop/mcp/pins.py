@@ -43,7 +43,9 @@ class JsonPinStore:
                     for name, entry in raw.items()
                 }
             except (OSError, ValueError, KeyError, TypeError) as exc:
-                _LOGGER.error("MCP pins in %s unreadable (%s); every tool asks again", self._path, exc)
+                _LOGGER.error(
+                    "MCP pins in %s unreadable (%s); every tool asks again", self._path, exc
+                )
                 self._pins = {}
             self._stamp = stamp
         return self._pins

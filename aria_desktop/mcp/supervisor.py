@@ -124,7 +124,9 @@ class ServerSupervisor:
             if failures > self._max_restarts:
                 self._state = "failed"
                 self._settled.set()
-                _LOGGER.error("MCP server %s failed %d times; left stopped", self.spec.name, failures)
+                _LOGGER.error(
+                    "MCP server %s failed %d times; left stopped", self.spec.name, failures
+                )
                 return
             self._state = "restarting"
             self._settled.clear()
@@ -212,7 +214,11 @@ class ServerSupervisor:
             try:
                 async with contextlib.AsyncExitStack() as attempt:
                     client = await attempt.enter_async_context(
-                        Client(self._transport("http"), client_info=info, message_handler=self._on_message)
+                        Client(
+                            self._transport("http"),
+                            client_info=info,
+                            message_handler=self._on_message,
+                        )
                     )
                     stack.push_async_exit(attempt.pop_all())
                     return client
@@ -223,7 +229,9 @@ class ServerSupervisor:
                     _describe(exc),
                 )
                 transport = "sse"
-        client = Client(self._transport(transport), client_info=info, message_handler=self._on_message)
+        client = Client(
+            self._transport(transport), client_info=info, message_handler=self._on_message
+        )
         return await stack.enter_async_context(client)
 
     def _transport(self, kind: str) -> Any:

@@ -15,8 +15,8 @@ from types import MappingProxyType
 
 from aria_desktop import paths
 from aria_desktop.domain.languages import WHISPER_LANGUAGES
-from aria_desktop.settings.schema_mcp import McpSettings
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
+from aria_desktop.settings.schema_mcp import McpSettings
 
 BACKEND_NAMES = ("ollama", "anthropic", "openai")
 """Backends a fallback chain may name."""

@@ -39,14 +39,17 @@ async def test_remember_recall_and_confirmed_forget_over_http(api: Api, mode: st
         api.orchestrator
     )
     http = create_mcp_http_client(headers=api.headers())
-    async with http, Client(streamable_http_client(f"{api.url}/mcp", http_client=http), mode=mode) as client:
+    async with (
+        http,
+        Client(streamable_http_client(f"{api.url}/mcp", http_client=http), mode=mode) as client,
+    ):
         assert client.protocol_version == ("2025-11-25" if mode == "legacy" else "2026-07-28")
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert {"remember", "recall", "forget", "ask"} <= names
         saved = await client.call_tool("remember", {"content": "The car is a blue Volvo"})
         memory_id = json.loads(saved.content[0].text)["id"]  # type: ignore[union-attr]
         found = await client.call_tool("recall", {"query": "Volvo"})
-        assert found.structured_content["result"][0]["id"] == memory_id  # type: ignore[index]
+        assert found.structured_content["result"][0]["id"] == memory_id
 
         sub = api.orchestrator.bus.subscribe()
 
@@ -68,4 +71,4 @@ async def test_remember_recall_and_confirmed_forget_over_http(api: Api, mode: st
         assert not forgotten.is_error
         assert "requested by an MCP client" in request.reason
         found = await client.call_tool("recall", {"query": "Volvo"})
-        assert found.structured_content["result"] == []  # type: ignore[index]
+        assert found.structured_content["result"] == []

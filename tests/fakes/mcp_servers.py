@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
 
@@ -86,10 +87,9 @@ async def _tools_changed(ctx: Context) -> None:
     session = ctx.request_context.session
     send = getattr(session, "send_tool_list_changed", None)
     if send is not None:
-        try:
+        # A 2026-07-28 connection has no legacy notification channel.
+        with contextlib.suppress(Exception):
             await send()
-        except Exception:  # a 2026-07-28 connection has no legacy notification channel
-            pass
 
 
 def main() -> None:

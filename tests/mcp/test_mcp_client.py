@@ -91,7 +91,7 @@ class Rig:
             answering.cancel()
             sub.close()
         results = [e for e in events if isinstance(e, ToolResultEvent)]
-        end = [e for e in events if isinstance(e, RunEnd)][0]
+        end = next(e for e in events if isinstance(e, RunEnd))
         assert end.status == "complete"
         return results, self.core.model.requests[-1].messages[-1].content
 
@@ -153,7 +153,8 @@ async def test_a_turn_calls_mcp_server_time_and_the_time_reaches_the_answer(
     assert '"timezone": "Asia/Tokyo"' in answer
     assert 'trust="untrusted"' in answer
     decisions = [r.data for r in rig.core.audit.records() if r.kind == "policy-decision"]
-    assert decisions[0]["verdict"] == "confirm" and decisions[0]["rule"] == "mcp:ask"
+    assert decisions[0]["verdict"] == "confirm"
+    assert decisions[0]["rule"] == "mcp:ask"
 
 
 EVERYTHING = ROOT / ".ci/npm/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
@@ -176,9 +177,11 @@ async def test_a_turn_calls_server_everything_over_stdio(
         policies={"everything__get-env": "always"},
     )
     results, answer = await rig.turn(("everything__get-sum", {"a": 19, "b": 23}))
-    assert results[0].status == "ok" and "42" in answer
+    assert results[0].status == "ok"
+    assert "42" in answer
     _results, env_text = await rig.turn(("everything__get-env", {}))
-    assert "PATH" in env_text and "ARIA_SECRET_MCP_PROBE" not in env_text
+    assert "PATH" in env_text
+    assert "ARIA_SECRET_MCP_PROBE" not in env_text
 
 
 @needs_node
@@ -205,7 +208,8 @@ async def test_a_turn_calls_server_everything_over_streamable_http(
         )
         assert rig.hub.statuses()[0].state == "running"
         results, answer = await rig.turn(("remote__echo", {"message": "over http"}))
-        assert results[0].status == "ok" and "over http" in answer
+        assert results[0].status == "ok"
+        assert "over http" in answer
     finally:
         proc.terminate()
         await proc.wait()
@@ -219,15 +223,14 @@ def _free_port() -> int:
 
 
 async def test_never_policy_refuses_and_always_runs_without_asking(make_rig: RigFactory) -> None:
-    rig = await make_rig(
-        {"ok": fake_server("ok")}, policies={"ok__echo": "never"}
-    )
+    rig = await make_rig({"ok": fake_server("ok")}, policies={"ok__echo": "never"})
     results, _ = await rig.turn(("ok__echo", {"text": "hi"}))
     assert results[0].status == "denied"
     rig.bridge._policies["ok__echo"] = "always"
     rig.approve = False  # no question may be asked
     results, answer = await rig.turn(("ok__echo", {"text": "hi"}))
-    assert results[0].status == "ok" and "echo: hi" in answer
+    assert results[0].status == "ok"
+    assert "echo: hi" in answer
 
 
 async def test_arguments_are_checked_against_the_servers_schema(make_rig: RigFactory) -> None:
@@ -246,8 +249,10 @@ async def test_a_server_crashing_mid_call_fails_the_call_and_is_restarted(
     assert "mcp_server_error" in answer
     await tools_changed(
         rig.hub,
-        lambda: rig.hub.statuses()[0].restarts >= 1
-        and "crash__echo" in rig.core.orchestrator.tools.names(),
+        lambda: (
+            rig.hub.statuses()[0].restarts >= 1
+            and "crash__echo" in rig.core.orchestrator.tools.names()
+        ),
     )
     results, answer = await rig.turn(("crash__echo", {"text": "back"}))
     assert "echo: back" in answer
@@ -271,10 +276,12 @@ async def test_a_server_that_never_starts_is_reported_and_blocks_no_turn(
     )
     rig.core.model.script(text_reply("hello"))
     events, _ = await rig.core.turn("hi", timeout_s=10)
-    assert isinstance(events[-1], RunEnd) and events[-1].status == "complete"
+    assert isinstance(events[-1], RunEnd)
+    assert events[-1].status == "complete"
     await rig.hub.wait_started(60)
     never = next(s for s in rig.hub.statuses() if s.name == "never")
-    assert never.state == "failed" and "did not start within 0.5 s" in never.last_error
+    assert never.state == "failed"
+    assert "did not start within 0.5 s" in never.last_error
     assert not any(name.startswith("never__") for name in rig.core.orchestrator.tools.names())
 
 
@@ -294,7 +301,8 @@ async def test_a_5_mb_result_is_capped_and_pageable(make_rig: RigFactory) -> Non
     result_id = hint.split("result_id='")[1].split("'")[0]
     results, page = await rig.turn((PAGE_TOOL, {"result_id": result_id, "offset": 8000}))
     assert results[0].status == "ok"
-    assert "0123456789abcdef"[8000 % 16 :] in page and "next offset 16000 of 5242880" in page
+    assert "0123456789abcdef"[8000 % 16 :] in page
+    assert "next offset 16000 of 5242880" in page
 
 
 async def test_a_tool_changed_after_approval_is_disabled_until_reviewed(
@@ -305,14 +313,15 @@ async def test_a_tool_changed_after_approval_is_disabled_until_reviewed(
     assert results[0].status == "ok"
     pin = rig.pins.get("rug__echo")
     assert pin is not None
-    await tools_changed(rig.hub, lambda: "evil" in json.dumps([t.description for t in rig.hub.tools()]))
     await tools_changed(
-        rig.hub, lambda: rig.bridge.tool_info("rug__echo") in rig.hub.tools()
+        rig.hub, lambda: "evil" in json.dumps([t.description for t in rig.hub.tools()])
     )
+    await tools_changed(rig.hub, lambda: rig.bridge.tool_info("rug__echo") in rig.hub.tools())
     results, answer = await rig.turn(("rug__echo", {"text": "two"}))
     assert results[0].status == "denied"
     assert "mcp:tool-changed" in answer
     info = rig.bridge.tool_info("rug__echo")
     assert info is not None
     diff = pin_diff(pin, info)
-    assert "-  \"description\": \"Echo the text back.\"" in diff and "evil.example" in diff
+    assert '-  "description": "Echo the text back."' in diff
+    assert "evil.example" in diff

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client, StdioServerParameters
 
 pytestmark = pytest.mark.slow
 
@@ -65,12 +65,12 @@ async def _remember_recall_forget(client: Client) -> None:
     assert not saved.is_error
     memory_id = _payload(saved)["id"]  # type: ignore[index]
     found = await client.call_tool("recall", {"query": "birthday Dana"})
-    hits = found.structured_content["result"]  # type: ignore[index]
+    hits = found.structured_content["result"]
     assert [hit["id"] for hit in hits] == [memory_id]
     refused = await client.call_tool("forget", {"memory_id": memory_id})
     assert refused.is_error
     assert "did not confirm" in refused.content[0].text  # type: ignore[union-attr]
     again = await client.call_tool("recall", {"query": "birthday Dana"})
-    assert again.structured_content["result"][0]["id"] == memory_id  # type: ignore[index]
+    assert again.structured_content["result"][0]["id"] == memory_id
     resources = await client.list_resources()
     assert "memory://all" in {str(r.uri) for r in resources.resources}

@@ -1,5 +1,6 @@
-"""``/mcp``: ARIA's MCP server over streamable HTTP, behind the API's token, Host/Origin checks
-and limits (the security middleware wraps it like every route; ARCHITECTURE.md: MCP).
+"""``/mcp``: ARIA's MCP server over streamable HTTP, behind the API's token, Host/Origin and limits.
+
+The security middleware wraps it like every route (ARCHITECTURE.md: MCP).
 
 The SDK's session manager needs a task group that lives as long as the server: it runs in one
 task started with the first request and ended by :meth:`McpEndpoint.aclose` when the API stops
