@@ -74,6 +74,11 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
         "start-to-exit time of aria commands beside `python -c pass`",
         (_Option("--runs", "timed runs per command", default=5),),
     ),
+    (
+        "mcp",
+        "MCP tool-call overhead through ARIA vs. the SDK client directly",
+        (_Option("--calls", "calls per side", default=200),),
+    ),
 )
 
 

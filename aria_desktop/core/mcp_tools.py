@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool
+from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
 from aria_desktop.core.untrusted import fence_tool_result
 from aria_desktop.domain.chat import ToolCall
 from aria_desktop.domain.errors import McpToolChangedError, ToolArgumentsError
@@ -121,22 +121,26 @@ class McpBridge:
         self._result_chars = result_chars
         self._tools: dict[str, McpToolInfo] = {}
         self._results: OrderedDict[str, str] = OrderedDict()
-        self._orchestrator: Orchestrator | None = None
+        self._registry: ToolRegistry | None = None
 
     # --- registry -------------------------------------------------------------------------
 
     def install(self, orchestrator: Orchestrator) -> None:
+        """Offer the servers' tools in the orchestrator's registry."""
+        self.attach(orchestrator.tools)
+
+    def attach(self, registry: ToolRegistry) -> None:
         """Register the paging tool and the servers' tools; follow their changes."""
-        self._orchestrator = orchestrator
-        orchestrator.tools.register(self._page_tool())
+        self._registry = registry
+        registry.register(self._page_tool())
         self.sync()
         self._hub.on_tools_changed(self.sync)
 
     def sync(self) -> None:
         """Make the registry hold exactly the servers' current tools."""
-        if self._orchestrator is None:
+        registry = self._registry
+        if registry is None:
             return
-        registry = self._orchestrator.tools
         current = {tool.qualified: tool for tool in self._hub.tools()}
         for name in list(self._tools):
             if current.get(name) != self._tools[name]:

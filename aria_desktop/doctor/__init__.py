@@ -3,7 +3,7 @@
 Each check returns OK, WARN (works, with less) or FAIL (ARIA cannot work until fixed) and a
 one-line fix. Checks never raise: a check that crashes is itself reported as FAIL. Like ``cli``
 and ``bootstrap`` this package may touch any adapter; the checks are grouped by area (storage,
-llm, voice, api, computer, desktop), and a new capability adds its checks to its area's module
+llm, voice, api, computer, desktop, mcp), and a new capability adds its checks to its area's module
 and one line to :func:`run_checks`.
 """
 
@@ -17,6 +17,7 @@ from aria_desktop.doctor.api import check_api
 from aria_desktop.doctor.computer import check_computer, check_tesseract
 from aria_desktop.doctor.desktop import check_desktop_app, check_display
 from aria_desktop.doctor.llm import check_backends
+from aria_desktop.doctor.mcp import check_mcp
 from aria_desktop.doctor.result import CheckResult
 from aria_desktop.doctor.storage import (
     check_audit,
@@ -62,4 +63,5 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("local API", lambda: asyncio.to_thread(check_api, settings))
     await guarded("computer use", lambda: asyncio.to_thread(check_computer, settings))
     await guarded("desktop app", lambda: asyncio.to_thread(check_desktop_app))
+    await guarded("MCP", lambda: check_mcp(settings))
     return results
