@@ -59,27 +59,27 @@ async def run_mcp_bench(*, calls: int) -> None:
         try:
             async with Client(StdioServerParameters(command=command, args=list(args))) as client:
                 await client.list_tools()  # as ARIA does once; calls then carry the tool's schema
+
+                async def sdk(_index: int) -> float:
+                    started = time.perf_counter()
+                    await client.call_tool("get_current_time", _ARGS)
+                    return (time.perf_counter() - started) * 1000
+
+                async def through_aria(index: int) -> float:
+                    started = time.perf_counter()
+                    call = ToolCall(id=f"c{index}", name=_TOOL, arguments=_ARGS)
+                    tool = registry.validate(call)
+                    decision = await policy(tool, call)
+                    assert decision.verdict == "allow"
+                    await tool.handler(call.arguments)
+                    return (time.perf_counter() - started) * 1000
+
                 for index in range(calls + 5):
-
-                    async def sdk() -> float:
-                        started = time.perf_counter()
-                        await client.call_tool("get_current_time", _ARGS)
-                        return (time.perf_counter() - started) * 1000
-
-                    async def through_aria() -> float:
-                        started = time.perf_counter()
-                        call = ToolCall(id=f"c{index}", name=_TOOL, arguments=_ARGS)
-                        tool = registry.validate(call)
-                        decision = await policy(tool, call)
-                        assert decision.verdict == "allow"
-                        await tool.handler(call.arguments)
-                        return (time.perf_counter() - started) * 1000
-
-                    # Alternate which side goes first, so neither gains from the other's warm-up.
+                    # Alternate which side goes first, so neither gains from the other's turn.
                     if index % 2:
-                        direct_ms, aria_ms = await sdk(), await through_aria()
+                        direct_ms, aria_ms = await sdk(index), await through_aria(index)
                     else:
-                        aria_ms, direct_ms = await through_aria(), await sdk()
+                        aria_ms, direct_ms = await through_aria(index), await sdk(index)
                     if index >= 5:  # warm-up
                         direct.append(direct_ms)
                         aria.append(aria_ms)
