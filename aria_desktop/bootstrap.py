@@ -260,7 +260,7 @@ async def build_app(
     computer = build_computer(settings, audit=audit, router=router)
     policy = computer.policy_hook(default_policy)
     mcp = None
-    if mcp_servers and settings.mcp.enabled and settings.mcp.servers:
+    if mcp_servers and settings.mcp.enabled:
         from aria_desktop.bootstrap_mcp import build_mcp
 
         mcp, mcp_bridge = build_mcp(settings)

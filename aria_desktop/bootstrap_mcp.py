@@ -6,6 +6,7 @@ Kept beside ``bootstrap.py`` so the MCP SDK and its wiring load only when MCP is
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,10 @@ def build_mcp(settings: Settings) -> tuple[McpHub, McpBridge]:
     from aria_desktop.core.mcp_tools import McpBridge
     from aria_desktop.mcp.hub import build_hub
 
-    hub = build_hub(settings.mcp, keystore.get_secret)
+    mcp = settings.mcp
+    if not mcp.enabled:  # no server starts; the overview and commands still answer
+        mcp = dataclasses.replace(mcp, servers={})
+    hub = build_hub(mcp, keystore.get_secret)
     bridge = McpBridge(
         hub,
         open_pins(),

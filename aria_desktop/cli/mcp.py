@@ -1,19 +1,20 @@
 """``aria mcp``: the MCP servers ARIA uses, their tools and approvals; ARIA as an MCP server.
 
-``servers``, ``tools`` and ``review`` start the configured servers for a moment to look at
-them (what a running owner sees is the same list: the tools come from the servers
-themselves). ``import`` brings Claude Desktop's or VS Code's server list into the settings,
-secrets into the keyring. ``serve`` is ARIA's own MCP server over stdio (for Claude Desktop):
-through the running owner's API when there is one (ARCHITECTURE.md: owner, MCP).
+``servers``, ``tools`` and ``review`` show what the running owner sees (through its API), or
+start the configured servers for a moment when no owner runs. ``import`` brings Claude
+Desktop's or VS Code's server list into the settings, secrets into the keyring. ``serve`` is
+ARIA's own MCP server over stdio (for Claude Desktop): through the running owner's API when
+there is one (ARCHITECTURE.md: owner, MCP).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import getpass
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,7 @@ from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    from aria_desktop.mcp.hub import McpHub
+    from aria_desktop.domain.mcp import McpOverview
 
 __all__ = ["register"]
 
@@ -59,64 +60,87 @@ async def _cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         async with open_assistant(settings) as assistant:
             await serve_stdio(assistant, version=__version__)
         return EXIT_OK
-    async with _started(settings) as hub:
+    async with _mcp(settings) as (overview, approve):
         if args.action == "servers":
-            return _servers(hub, args.json)
+            return _servers(overview, args.json)
         if args.action == "tools":
-            return _tools(hub, settings, args.json)
-        return _review(hub, args.tool, args.accept)
+            return _tools(overview, args.json)
+        return await _review(overview, approve, args.tool, args.accept)
+
+
+Approve = Callable[[str], Awaitable[None]]
 
 
 @contextlib.asynccontextmanager
-async def _started(settings: Settings) -> AsyncIterator[McpHub]:
-    from aria_desktop import keystore
-    from aria_desktop.mcp.hub import build_hub
+async def _mcp(settings: Settings) -> AsyncIterator[tuple[McpOverview, Approve]]:
+    """The running owner's view of its MCP servers, or the servers started here for a moment."""
+    from aria_desktop.domain.commands import ApproveMcpTool, ListMcp
+    from aria_desktop.settings import resolve_database_path
+    from aria_desktop.storage.owner_lock import read_owner
 
+    owner = read_owner(resolve_database_path(settings))
+    if owner is not None:
+        from aria_desktop.cli._assistant import owner_client
+
+        async with await owner_client(settings, owner.port, owner.pid) as client:
+
+            async def approve_there(tool: str) -> None:
+                await client.execute(ApproveMcpTool(tool=tool))
+
+            yield await client.execute(ListMcp()), approve_there
+        return
     if not settings.mcp.servers:
         raise ConfigError(
             "No MCP servers are configured.",
             hint="Add [mcp.servers.<name>] to the settings, or `aria mcp import FILE`.",
         )
-    hub = build_hub(settings.mcp, keystore.get_secret)
+    from aria_desktop.bootstrap_mcp import build_mcp
+    from aria_desktop.core.tools import ToolRegistry
+
+    hub, bridge = build_mcp(settings)
+    bridge.attach(ToolRegistry())
     hub.start()
     try:
         longest = max(s.startup_timeout_s for s in settings.mcp.servers.values())
         await hub.wait_started(longest + 1)
-        yield hub
+
+        async def approve_here(tool: str) -> None:
+            bridge.approve(tool)
+
+        yield bridge.overview(), approve_here
     finally:
         await hub.aclose()
 
 
-def _servers(hub: McpHub, as_json: bool) -> int:
-    statuses = hub.statuses()
+def _servers(overview: McpOverview, as_json: bool) -> int:
+    statuses = overview.servers
     if as_json:
-        import dataclasses
-
         print_json([dataclasses.asdict(status) for status in statuses])
     for status in [] if as_json else statuses:
         print(f"{status.name}: {status.state} ({status.transport}) {status.where}")
         if status.protocol:
             print(f"  protocol {status.protocol}; tools: {', '.join(status.tools) or 'none'}")
+        if status.restarts:
+            print(f"  restarted {status.restarts} time(s)")
         if status.last_error:
             print(f"  last error: {status.last_error}")
+    if not statuses and not as_json:
+        err("No MCP servers are configured: add [mcp.servers.<name>] or `aria mcp import`.")
     return EXIT_OK if all(s.state == "running" for s in statuses) else EXIT_FAILURE
 
 
-def _tools(hub: McpHub, settings: Settings, as_json: bool) -> int:
-    from aria_desktop.bootstrap_mcp import mcp_policies, open_pins
+_APPROVAL_WORDS = {
+    "not approved": "not yet approved",
+    "approved": "approved",
+    "changed": "CHANGED since approval: disabled until `aria mcp review`",
+}
 
-    pins = open_pins()
-    policies = mcp_policies(settings)
-    rows = []
-    for tool in hub.tools():
-        pin = pins.get(tool.qualified)
-        approval = (
-            "not yet approved"
-            if pin is None
-            else "approved"
-            if pin.hash == tool.pin_hash()
-            else "CHANGED since approval: disabled until `aria mcp review`"
-        )
+
+def _tools(overview: McpOverview, as_json: bool) -> int:
+    if as_json:
+        print_json([dataclasses.asdict(tool) for tool in overview.tools])
+        return EXIT_OK
+    for tool in overview.tools:
         hints = [
             h
             for h, on in (
@@ -125,48 +149,27 @@ def _tools(hub: McpHub, settings: Settings, as_json: bool) -> int:
             )
             if on
         ]
-        rows.append(
-            {
-                "tool": tool.qualified,
-                "policy": policies.get(tool.qualified, "ask"),
-                "approval": approval,
-                "hints": hints,
-                "description": tool.description,
-            }
-        )
-    if as_json:
-        print_json(rows)
-        return EXIT_OK
-    for row in rows:
-        said = f" [server says: {', '.join(row['hints'])}]" if row["hints"] else ""
-        print(f"{row['tool']}  policy={row['policy']}  {row['approval']}{said}")
-        print(f"  {str(row['description'])[:150]}")
-    if not rows:
+        said = f" [server says: {', '.join(hints)}]" if hints else ""
+        print(f"{tool.qualified}  policy={tool.policy}  {_APPROVAL_WORDS[tool.approval]}{said}")
+        print(f"  {tool.description[:150]}")
+    if not overview.tools:
         err("No MCP tools: see `aria mcp servers`.")
     return EXIT_OK
 
 
-def _review(hub: McpHub, name: str, accept: bool) -> int:
-    import json
-
-    from aria_desktop.bootstrap_mcp import open_pins
-    from aria_desktop.core.mcp_tools import pin_diff
-    from aria_desktop.domain.mcp import McpPin
-
-    tool = next((t for t in hub.tools() if t.qualified == name), None)
+async def _review(overview: McpOverview, approve: Approve, name: str, accept: bool) -> int:
+    tool = next((t for t in overview.tools if t.qualified == name), None)
     if tool is None:
         err(f"No MCP tool {name!r} is offered now (see `aria mcp tools`).")
         return EXIT_FAILURE
-    pins = open_pins()
-    pin = pins.get(name)
-    if pin is None:
-        print(json.dumps(tool.definition(), indent=2, ensure_ascii=False))
-    elif pin.hash == tool.pin_hash():
+    if tool.approval == "changed":
+        print(tool.diff)
+    elif tool.approval == "approved":
         print(f"{name} is unchanged since it was approved.")
     else:
-        print(pin_diff(pin, tool))
+        print(f"{name}: {tool.description}")
     if accept:
-        pins.put(name, McpPin(hash=tool.pin_hash(), definition=tool.definition()))
+        await approve(name)
         print(f"{name} approved as it is now.")
     return EXIT_OK
 

@@ -25,9 +25,23 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
 from aria_desktop.core.untrusted import fence_tool_result
-from aria_desktop.domain.chat import ToolCall
-from aria_desktop.domain.errors import McpToolChangedError, ToolArgumentsError
-from aria_desktop.domain.mcp import McpCallResult, McpPin, McpToolInfo, McpToolPolicy
+from aria_desktop.domain.chat import CapabilityStatus, ToolCall
+from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.errors import (
+    ConfigError,
+    McpToolChangedError,
+    NotFoundError,
+    ToolArgumentsError,
+)
+from aria_desktop.domain.mcp import (
+    McpCallResult,
+    McpOverview,
+    McpPin,
+    McpServerStatus,
+    McpToolInfo,
+    McpToolPolicy,
+    McpToolState,
+)
 
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator
@@ -62,6 +76,10 @@ class McpHub(Protocol):
 
     def on_tools_changed(self, callback: Callable[[], None]) -> None:
         """Run ``callback`` whenever a server's tool list changed (start, restart, notice)."""
+        ...
+
+    def statuses(self) -> list[McpServerStatus]:
+        """Every configured server's status."""
         ...
 
 
@@ -126,8 +144,22 @@ class McpBridge:
     # --- registry -------------------------------------------------------------------------
 
     def install(self, orchestrator: Orchestrator) -> None:
-        """Offer the servers' tools in the orchestrator's registry."""
+        """Offer the servers' tools in the orchestrator's registry; handle the MCP commands."""
         self.attach(orchestrator.tools)
+
+        async def overview(_command: ListMcp) -> McpOverview:
+            return self.overview()
+
+        async def set_policy(command: SetMcpToolPolicy) -> None:
+            self.set_policy(command.tool, command.policy)
+
+        async def approve(command: ApproveMcpTool) -> None:
+            self.approve(command.tool)
+
+        orchestrator.register_capability("mcp", self.capability)
+        orchestrator.register_command(ListMcp, overview)
+        orchestrator.register_command(SetMcpToolPolicy, set_policy)
+        orchestrator.register_command(ApproveMcpTool, approve)
 
     def attach(self, registry: ToolRegistry) -> None:
         """Register the paging tool and the servers' tools; follow their changes."""
@@ -154,6 +186,62 @@ class McpBridge:
                 continue
             registry.register(self._tool(info))
             self._tools[name] = info
+
+    def capability(self) -> CapabilityStatus:
+        """MCP is available when at least one server runs (or none is configured)."""
+        statuses = self._hub.statuses()
+        down = [s.name for s in statuses if s.state != "running"]
+        if statuses and len(down) == len(statuses):
+            return CapabilityStatus(
+                name="mcp", available=False, reason=f"no MCP server runs ({', '.join(down)})"
+            )
+        reason = f"not running: {', '.join(down)}" if down else ""
+        return CapabilityStatus(name="mcp", available=True, reason=reason)
+
+    def overview(self) -> McpOverview:
+        """Servers, and every tool with its policy and approval state."""
+        tools = []
+        for info in self._hub.tools():
+            pin = self._pins.get(info.qualified)
+            changed = pin is not None and pin.hash != info.pin_hash()
+            tools.append(
+                McpToolState(
+                    qualified=info.qualified,
+                    server=info.server,
+                    name=info.name,
+                    description=info.description,
+                    policy=self._policies.get(info.qualified, "ask"),
+                    approval="not approved"
+                    if pin is None
+                    else "changed"
+                    if changed
+                    else "approved",
+                    read_only_hint=info.read_only_hint,
+                    destructive_hint=info.destructive_hint,
+                    diff=pin_diff(pin, info) if pin is not None and changed else "",
+                )
+            )
+        return McpOverview(servers=tuple(self._hub.statuses()), tools=tuple(tools))
+
+    def _known(self, qualified: str) -> McpToolInfo:
+        info = self._tools.get(qualified)
+        if info is None:
+            raise NotFoundError(
+                f"No MCP tool {qualified!r} is offered now.", hint="See `aria mcp tools`."
+            )
+        return info
+
+    def set_policy(self, qualified: str, policy: str) -> None:
+        """Change one tool's policy for this run (the settings keep it for the next)."""
+        self._known(qualified)
+        if policy not in ("always", "ask", "never"):
+            raise ConfigError(f"{policy!r} is not a tool policy.", hint="Use always, ask or never.")
+        self._policies[qualified] = policy  # type: ignore[assignment]
+
+    def approve(self, qualified: str) -> None:
+        """Pin the tool's current definition: the user reviewed it."""
+        info = self._known(qualified)
+        self._pins.put(qualified, McpPin(hash=info.pin_hash(), definition=info.definition()))
 
     def tool_info(self, qualified: str) -> McpToolInfo | None:
         """The MCP tool registered as ``qualified``, if any."""

@@ -187,3 +187,23 @@ class ForgetMemory(Command):
 
     memory_id: str
     requested_by: str = "an MCP client"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListMcp(Command):
+    """The MCP servers and their tools (returns ``domain.mcp.McpOverview``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetMcpToolPolicy(Command):
+    """Set one MCP tool's policy now (``always``, ``ask`` or ``never``; the settings keep it)."""
+
+    tool: str
+    policy: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApproveMcpTool(Command):
+    """The user reviewed an MCP tool: pin its current definition (it is enabled again)."""
+
+    tool: str

@@ -14,11 +14,13 @@ from typing import Any, Literal
 
 __all__ = [
     "McpCallResult",
+    "McpOverview",
     "McpPin",
     "McpServerState",
     "McpServerStatus",
     "McpToolInfo",
     "McpToolPolicy",
+    "McpToolState",
     "qualified_tool_name",
 ]
 
@@ -110,3 +112,38 @@ class McpCallResult:
 
     text: str
     is_error: bool = False
+
+
+McpApproval = Literal["not approved", "approved", "changed"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpToolState:
+    """One MCP tool as the user reviews it.
+
+    Attributes:
+        qualified: ``server__tool``.
+        server / name / description: as the server describes it (untrusted text).
+        policy: always, ask or never.
+        approval: not approved (yet), approved, or changed since approval (disabled).
+        read_only_hint / destructive_hint: the server's claims, shown, never trusted.
+        diff: for a changed tool, the difference to the approved definition.
+    """
+
+    qualified: str
+    server: str
+    name: str
+    description: str
+    policy: McpToolPolicy
+    approval: McpApproval
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+    diff: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpOverview:
+    """The MCP servers ARIA uses and their tools (``aria mcp servers``, the Settings tab)."""
+
+    servers: tuple[McpServerStatus, ...] = ()
+    tools: tuple[McpToolState, ...] = ()

@@ -72,3 +72,12 @@ async def test_remember_recall_and_confirmed_forget_over_http(api: Api, mode: st
         assert "requested by an MCP client" in request.reason
         found = await client.call_tool("recall", {"query": "Volvo"})
         assert found.structured_content["result"] == []
+
+
+async def test_the_mcp_overview_is_empty_without_mcp_and_policy_changes_are_refused(
+    api: Api,
+) -> None:
+    overview = await api.client.get("/api/v1/mcp/servers")
+    assert overview.json() == {"servers": [], "tools": []}
+    refused = await api.client.post("/api/v1/mcp/tools/x__y/policy", json={"policy": "always"})
+    assert refused.status_code == 404

@@ -325,3 +325,20 @@ async def test_a_tool_changed_after_approval_is_disabled_until_reviewed(
     diff = pin_diff(pin, info)
     assert '-  "description": "Echo the text back."' in diff
     assert "evil.example" in diff
+
+
+async def test_the_overview_shows_approval_states_and_a_reviewed_tool_works_again(
+    make_rig: RigFactory,
+) -> None:
+    rig = await make_rig({"rug": fake_server("rug-pull")})
+    [state] = rig.bridge.overview().tools
+    assert (state.qualified, state.approval, state.policy) == ("rug__echo", "not approved", "ask")
+    await rig.turn(("rug__echo", {"text": "one"}))
+    await tools_changed(rig.hub, lambda: rig.bridge.overview().tools[0].approval == "changed")
+    [state] = rig.bridge.overview().tools
+    assert "evil.example" in state.diff
+    rig.bridge.approve("rug__echo")
+    assert rig.bridge.overview().tools[0].approval == "approved"
+    results, answer = await rig.turn(("rug__echo", {"text": "two"}))
+    assert results[0].status == "ok"
+    assert "echo: two" in answer

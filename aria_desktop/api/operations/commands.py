@@ -15,16 +15,19 @@ from aria_desktop.api.wire import from_json
 from aria_desktop.domain.audio import SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import (
+    ApproveMcpTool,
     CaptureScreen,
     ClickText,
     FindOnScreen,
     ForgetMemory,
     ListAutomations,
+    ListMcp,
     PushToTalk,
     ReadScreen,
     RunAutomation,
     RunComputerTask,
     SetComputerControl,
+    SetMcpToolPolicy,
     Speak,
     StopEverything,
     Transcribe,
@@ -41,6 +44,7 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
 )
+from aria_desktop.domain.mcp import McpOverview
 
 if TYPE_CHECKING:
     from aria_desktop.api.operations.base import HttpArgs
@@ -156,6 +160,18 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
         decode=lambda response, _arg: bool(response.json()),
         encode=lambda c: {"timeout": _ACT_TIMEOUT},
         after_streams=True,
+    ),
+    ListMcp: Operation[ListMcp, McpOverview](
+        method="GET", path=at("/mcp/servers"), decode=one(McpOverview)
+    ),
+    SetMcpToolPolicy: Operation[SetMcpToolPolicy, None](
+        method="POST",
+        path=lambda c: f"/mcp/tools/{c.tool}/policy",
+        decode=nothing,
+        encode=lambda c: {"json": {"policy": c.policy}},
+    ),
+    ApproveMcpTool: Operation[ApproveMcpTool, None](
+        method="POST", path=lambda c: f"/mcp/tools/{c.tool}/approve", decode=nothing
     ),
     ReadScreen: Operation[ReadScreen, ScreenText](
         method="POST",

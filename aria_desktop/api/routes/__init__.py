@@ -15,6 +15,7 @@ from aria_desktop.api.routes import (
     conversations,
     events,
     health,
+    mcp,
     memory,
     settings,
     voice,
@@ -32,5 +33,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     computer.router,
     settings.router,
     automations.router,
+    mcp.router,
 )
 """Every router of the API, in inclusion order."""

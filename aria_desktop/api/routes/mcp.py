@@ -12,16 +12,75 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, Field
+
+from aria_desktop.api import docs
+from aria_desktop.api.deps import PREFIX, AssistantDep
 from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.errors import NotFoundError
 
 if TYPE_CHECKING:
     from starlette.types import Receive, Scope, Send
 
-__all__ = ["MCP_PATH", "McpEndpoint"]
+__all__ = ["MCP_PATH", "McpEndpoint", "router"]
 
 MCP_PATH = "/mcp"
+
+router = APIRouter(prefix=PREFIX, tags=["mcp"])
+
+
+class McpPolicyIn(BaseModel):
+    """A tool's new policy."""
+
+    policy: str = Field(pattern="^(always|ask|never)$")
+
+
+async def _has_mcp(assistant: Assistant) -> bool:
+    return any(status.name == "mcp" for status in await assistant.capabilities())
+
+
+@router.get(
+    "/mcp/servers",
+    summary="The MCP servers ARIA uses: status, tools, policies and approvals",
+    responses=docs.responses(docs.COMMON),
+)
+async def mcp_overview(assistant: AssistantDep) -> dict[str, Any]:
+    if not await _has_mcp(assistant):
+        return {"servers": [], "tools": []}
+    return dataclasses.asdict(await assistant.execute(ListMcp()))
+
+
+@router.post(
+    "/mcp/tools/{tool}/policy",
+    status_code=204,
+    response_class=Response,
+    summary="Set an MCP tool's policy until ARIA restarts (the settings keep it after)",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+)
+async def mcp_tool_policy(tool: str, body: McpPolicyIn, assistant: AssistantDep) -> Response:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP tool {tool!r}: MCP is off.")
+    await assistant.execute(SetMcpToolPolicy(tool=tool, policy=body.policy))
+    return Response(status_code=204)
+
+
+@router.post(
+    "/mcp/tools/{tool}/approve",
+    status_code=204,
+    response_class=Response,
+    summary="Approve an MCP tool as it is now (after reviewing a change)",
+    responses=docs.responses(docs.COMMON, docs.NOT_FOUND),
+)
+async def mcp_tool_approve(tool: str, assistant: AssistantDep) -> Response:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP tool {tool!r}: MCP is off.")
+    await assistant.execute(ApproveMcpTool(tool=tool))
+    return Response(status_code=204)
 
 
 class McpEndpoint:
