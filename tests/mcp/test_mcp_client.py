@@ -9,6 +9,7 @@ reaches the model reaches the answer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -184,16 +185,15 @@ async def test_a_turn_calls_server_everything_over_stdio(
     assert "ARIA_SECRET_MCP_PROBE" not in env_text
 
 
-@needs_node
-async def test_a_turn_calls_server_everything_over_streamable_http(
-    make_rig: RigFactory, tmp_path: Path
-) -> None:
+@contextlib.asynccontextmanager
+async def everything_http(mode: str) -> AsyncIterator[int]:
+    """server-everything listening over HTTP (``streamableHttp`` or ``sse``); yields its port."""
     script = everything_installed()
     port = _free_port()
     proc = await asyncio.create_subprocess_exec(
         "node",
         str(script),
-        "streamableHttp",
+        mode,
         env={"PATH": os.environ["PATH"], "PORT": str(port)},
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
@@ -201,8 +201,18 @@ async def test_a_turn_calls_server_everything_over_streamable_http(
     try:
         assert proc.stderr is not None
         async with asyncio.timeout(30):
-            while b"listening on port" not in await proc.stderr.readline():
+            # "... listening on port N" (streamable HTTP) or "... running on port N" (SSE)
+            while f"on port {port}".encode() not in await proc.stderr.readline():
                 pass
+        yield port
+    finally:
+        proc.terminate()
+        await proc.wait()
+
+
+@needs_node
+async def test_a_turn_calls_server_everything_over_streamable_http(make_rig: RigFactory) -> None:
+    async with everything_http("streamableHttp") as port:
         rig = await make_rig(
             {"remote": McpServerSettings(url=f"http://127.0.0.1:{port}/mcp", transport="http")}
         )
@@ -210,9 +220,17 @@ async def test_a_turn_calls_server_everything_over_streamable_http(
         results, answer = await rig.turn(("remote__echo", {"message": "over http"}))
         assert results[0].status == "ok"
         assert "over http" in answer
-    finally:
-        proc.terminate()
-        await proc.wait()
+
+
+@needs_node
+async def test_an_sse_only_server_is_reached_through_the_fallback(make_rig: RigFactory) -> None:
+    async with everything_http("sse") as port:
+        rig = await make_rig({"old": McpServerSettings(url=f"http://127.0.0.1:{port}/sse")})
+        [status] = rig.hub.statuses()
+        assert (status.state, status.protocol) == ("running", "2025-11-25")
+        results, answer = await rig.turn(("old__get-sum", {"a": 2, "b": 3}))
+        assert results[0].status == "ok"
+        assert "5" in answer
 
 
 def _free_port() -> int:
