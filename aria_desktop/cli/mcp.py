@@ -117,7 +117,8 @@ def _servers(overview: McpOverview, as_json: bool) -> int:
     if as_json:
         print_json([dataclasses.asdict(status) for status in statuses])
     for status in [] if as_json else statuses:
-        print(f"{status.name}: {status.state} ({status.transport}) {status.where}")
+        pid = f" pid {status.pid}" if status.pid else ""
+        print(f"{status.name}: {status.state} ({status.transport}{pid}) {status.where}")
         if status.protocol:
             print(f"  protocol {status.protocol}; tools: {', '.join(status.tools) or 'none'}")
         if status.restarts:

@@ -31,6 +31,8 @@ _BACKOFF_START_S = 0.5
 _BACKOFF_MAX_S = 30.0
 _CLIENT_NAME = "aria-desktop"
 _CONNECTION_CLOSED = -32000  # mcp_types.jsonrpc.CONNECTION_CLOSED
+_PIDS_TAKEN: set[int] = set()
+"""Child pids already attributed to a supervisor (two servers may run the same command)."""
 
 
 class _Broken(Exception):
@@ -59,6 +61,7 @@ class ServerSupervisor:
         self._last_error = ""
         self._restarts = 0
         self._protocol = ""
+        self._pid: int | None = None
         self._broken = asyncio.Event()
         self._changed = asyncio.Event()
         self._stop = asyncio.Event()
@@ -74,6 +77,7 @@ class ServerSupervisor:
             state=self._state,
             transport=self.spec.transport.removeprefix("auto-"),
             where=self.spec.where,
+            pid=self._pid,
             tools=tuple(tool.name for tool in self._tools),
             last_error=self._last_error,
             restarts=self._restarts,
@@ -149,6 +153,12 @@ class ServerSupervisor:
                 ) from None
             self._client = client
             self._protocol = client.protocol_version
+            if self.spec.transport == "stdio":
+                from aria_desktop.mcp.children import find_child
+
+                self._pid = find_child(self.spec.command, self.spec.args, _PIDS_TAKEN)
+                if self._pid is not None:
+                    _PIDS_TAKEN.add(self._pid)
             self._state = "running"
             self._last_error = ""
             self._set_tools(tools)
@@ -161,6 +171,9 @@ class ServerSupervisor:
                 await self._serve(client)
             finally:
                 self._client = None
+                if self._pid is not None:
+                    _PIDS_TAKEN.discard(self._pid)
+                    self._pid = None
                 if listener is not None:
                     listener.cancel()
                     with contextlib.suppress(BaseException):

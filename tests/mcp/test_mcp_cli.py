@@ -64,7 +64,7 @@ def test_import_then_list_servers_and_tools(aria_env: dict[str, str], tmp_path: 
     servers = aria(aria_env, "mcp", "servers")
     assert "Traceback" not in servers.stderr + servers.stdout
     assert servers.returncode == 1  # one server is down
-    assert "fake: running (stdio)" in servers.stdout
+    assert "fake: running (stdio pid " in servers.stdout
     assert "broken: failed" in servers.stdout
     assert "last error:" in servers.stdout
     tools = aria(aria_env, "mcp", "tools")

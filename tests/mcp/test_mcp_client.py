@@ -149,6 +149,9 @@ async def test_a_turn_calls_mcp_server_time_and_the_time_reaches_the_answer(
         {"time": McpServerSettings(command="mcp-server-time", args=("--local-timezone", "UTC"))}
     )
     assert "time__get_current_time" in rig.core.orchestrator.tools.names()
+    [status] = rig.hub.statuses()
+    assert status.pid is not None
+    assert "mcp-server-time" in Path(f"/proc/{status.pid}/cmdline").read_text()
     results, answer = await rig.turn(("time__get_current_time", {"timezone": "Asia/Tokyo"}))
     assert results[0].status == "ok"
     assert '"timezone": "Asia/Tokyo"' in answer
