@@ -50,7 +50,12 @@ class McpController(QObject):
         self.context.tasks.spawn(self._load(), name="aria-gui-mcp-load", on_error=self._error)
 
     async def _load(self) -> None:
-        self.overview = await self.context.assistant.execute(ListMcp())
+        assistant = self.context.assistant
+        capabilities = await assistant.capabilities()
+        if any(status.name == "mcp" for status in capabilities):
+            self.overview = await assistant.execute(ListMcp())
+        else:  # an ARIA without MCP (turned off, or not installed)
+            self.overview = McpOverview()
         self._fill()
 
     def _fill(self) -> None:
