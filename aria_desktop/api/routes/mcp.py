@@ -4,8 +4,7 @@ The security middleware wraps it like every route (ARCHITECTURE.md: MCP).
 
 The SDK's session manager needs a task group that lives as long as the server: it runs in one
 task started with the first request and ended by :meth:`McpEndpoint.aclose` when the API stops
-(start and close in the same task). The server is built on first use, after asking the
-assistant whether computer use is on (``screen_read`` is offered only then).
+(start and close in the same task). The server is built on first use.
 """
 
 from __future__ import annotations
@@ -103,13 +102,9 @@ class McpEndpoint:
     async def _start(self) -> None:
         from mcp.server.transport_security import TransportSecuritySettings
 
-        from aria_desktop.api.mcp_server import build_mcp_server, computer_enabled
+        from aria_desktop.api.mcp_server import build_mcp_server
 
-        server = build_mcp_server(
-            self._assistant,
-            version=self._version,
-            computer_enabled=await computer_enabled(self._assistant),
-        )
+        server = build_mcp_server(self._assistant, version=self._version)
         # Host and Origin are checked by ARIA's middleware, for every route the same way.
         app = server.streamable_http_app(
             streamable_http_path=MCP_PATH,
