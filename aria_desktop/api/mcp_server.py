@@ -7,10 +7,10 @@ through its API when there is one (one writer). Both protocol revisions the SDK 
 answered: 2026-07-28 (``server/discover``) and 2025-11-25 (``initialize``).
 
 Tools: ``remember``, ``recall`` (memory; the knowledge base joins through ``recall_sources``),
-``forget`` (the user confirms in ARIA, out of band: the MCP client never can) and ``ask`` (a
-turn through ARIA's routing). Memories are resources (``memory://<id>``; ``memory://all`` lists
-them). ``screen_read`` is not offered: reading the screen has no check against the computer
-policy's protected windows yet, and another program must never see them.
+``forget`` (the user confirms in ARIA, out of band: the MCP client never can), ``ask`` (a turn
+through ARIA's routing) and, only while computer use is on, ``screen_read`` (the screen's text,
+refused while a window the computer policy protects is visible: ``ReadScreen`` with
+``unless_protected``). Memories are resources (``memory://<id>``; ``memory://all`` lists them).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.commands import ForgetMemory, StartTurn
+from aria_desktop.domain.commands import ForgetMemory, ReadScreen, StartTurn
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.memory import Memory, MemoryQuery, NewMemory
 from aria_desktop.domain.transcript import TurnTranscript
@@ -28,7 +28,7 @@ from aria_desktop.domain.transcript import TurnTranscript
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["RecallSource", "build_mcp_server", "serve_stdio"]
+__all__ = ["RecallSource", "build_mcp_server", "computer_enabled", "serve_stdio"]
 
 RecallSource = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 """Another store ``recall`` searches (the knowledge base): (query, limit) -> hits as JSON."""
@@ -58,6 +58,7 @@ def build_mcp_server(
     assistant: Assistant,
     *,
     version: str,
+    computer_on: bool = False,
     recall_sources: Sequence[RecallSource] = (),
 ) -> MCPServer:
     """The MCP server over ``assistant``."""
@@ -131,6 +132,19 @@ def build_mcp_server(
     server.add_tool(forget, name="forget")
     server.add_tool(ask, name="ask")
 
+    async def screen_read() -> str:
+        """The text on the user's screen (refused while a protected window is visible)."""
+        if not await computer_enabled(assistant):
+            raise ToolError("Computer use is off in ARIA: the screen is not read.")
+        try:
+            text = await assistant.execute(ReadScreen(unless_protected=True))
+        except AriaError as exc:
+            raise fail(exc) from None
+        return str(text.text)
+
+    if computer_on:
+        server.add_tool(screen_read, name="screen_read")
+
     @server.resource("memory://all", name="memories", mime_type="application/json")
     async def all_memories() -> str:
         """Every active memory."""
@@ -147,6 +161,15 @@ def build_mcp_server(
     return server
 
 
+async def computer_enabled(assistant: Assistant) -> bool:
+    """Whether computer use is switched on now (``screen_read`` is offered only then)."""
+    for status in await assistant.capabilities():
+        if status.name == "computer":
+            return bool(status.available and status.enabled)
+    return False
+
+
 async def serve_stdio(assistant: Assistant, *, version: str) -> None:
     """Serve MCP on this process's stdin/stdout until the client closes it."""
-    await build_mcp_server(assistant, version=version).run_stdio_async()
+    on = await computer_enabled(assistant)
+    await build_mcp_server(assistant, version=version, computer_on=on).run_stdio_async()

@@ -153,9 +153,12 @@ class ReadScreen(Command):
     """OCR the screen or a region (returns ``domain.computer.ScreenText``).
 
     ``region`` is ``(x, y, width, height)`` in physical pixels, or None for the whole screen.
+    ``unless_protected`` (for other programs: MCP clients): the whole screen, refused with
+    ``ScreenProtectedError`` while a window the computer policy protects is visible.
     """
 
     region: tuple[int, int, int, int] | None = None
+    unless_protected: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -430,6 +430,12 @@ class ComputerControlOffError(ComputerError):
     code = "computer_control_off"
 
 
+class ScreenProtectedError(ComputerError):
+    """A protected window is on screen: the screen is not read for another program."""
+
+    code = "screen_protected"
+
+
 class TargetNotFoundError(ComputerError):
     """The text or element to act on is not on the screen."""
 

@@ -177,7 +177,12 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
         method="POST",
         path=at("/screen/ocr"),
         decode=_screen_text,
-        encode=lambda c: {"json": _region(c.region)},
+        encode=lambda c: {
+            "json": {
+                **_region(c.region),
+                **({"unless_protected": True} if c.unless_protected else {}),
+            }
+        },
     ),
     FindOnScreen: Operation[FindOnScreen, Grounding](
         method="POST",

@@ -4,7 +4,8 @@ The security middleware wraps it like every route (ARCHITECTURE.md: MCP).
 
 The SDK's session manager needs a task group that lives as long as the server: it runs in one
 task started with the first request and ended by :meth:`McpEndpoint.aclose` when the API stops
-(start and close in the same task). The server is built on first use.
+(start and close in the same task). The server is built on first use (``screen_read`` is
+offered when computer use is on then).
 """
 
 from __future__ import annotations
@@ -102,9 +103,13 @@ class McpEndpoint:
     async def _start(self) -> None:
         from mcp.server.transport_security import TransportSecuritySettings
 
-        from aria_desktop.api.mcp_server import build_mcp_server
+        from aria_desktop.api.mcp_server import build_mcp_server, computer_enabled
 
-        server = build_mcp_server(self._assistant, version=self._version)
+        server = build_mcp_server(
+            self._assistant,
+            version=self._version,
+            computer_on=await computer_enabled(self._assistant),
+        )
         # Host and Origin are checked by ARIA's middleware, for every route the same way.
         app = server.streamable_http_app(
             streamable_http_path=MCP_PATH,
