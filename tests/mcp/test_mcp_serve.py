@@ -74,3 +74,15 @@ async def _remember_recall_forget(client: Client) -> None:
     assert again.structured_content["result"][0]["id"] == memory_id
     resources = await client.list_resources()
     assert "memory://all" in {str(r.uri) for r in resources.resources}
+
+
+async def test_screen_read_is_offered_only_with_computer_use_on(
+    serve_params: StdioServerParameters, display: str
+) -> None:
+    env = dict(serve_params.env or {}, ARIA_COMPUTER__ENABLED="true", DISPLAY=display)
+    params = serve_params.model_copy(update={"env": env})
+    async with Client(params) as client:
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        assert "screen_read" in tools
+        read = await client.call_tool("screen_read", {})
+        assert not read.is_error, read.content
