@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
     from _typeshed import DataclassInstance
 
-    from aria_desktop.computer.controller import DesktopController
     from aria_desktop.core.assistant import LocalAssistant
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.core.bus import EventBus
@@ -47,6 +46,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.voice_pipeline import VoicePipeline
     from aria_desktop.domain.chat import ChatRequest, LLMChunk
     from aria_desktop.llm.router import Router
+    from aria_desktop.mcp.hub import McpHub
     from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
     from aria_desktop.storage.conversations import SQLiteConversationStore
     from aria_desktop.storage.database import Database
@@ -55,7 +55,6 @@ __all__ = [
     "App",
     "MemoryStorage",
     "build_app",
-    "build_computer",
     "build_embedder",
     "build_knowledge",
     "build_memory",
@@ -206,6 +205,7 @@ class App:
     computer: ComputerUse | None = None
     computer_agent: ComputerAgent | None = None
     homeassistant: HomeAssistantControl | None = None
+    mcp: McpHub | None = None
 
     async def aclose(self) -> None:
         """Stop voice and turns, close backends and the database (releasing the owner lock)."""
@@ -214,6 +214,8 @@ class App:
             if voice is not None:
                 await voice.stop()
             await self.orchestrator.stop()
+            if self.mcp is not None:
+                await self.mcp.aclose()
             await self.router.aclose()
             if self.embedder is not None:
                 await self.embedder.aclose()
@@ -228,11 +230,14 @@ async def build_app(
     *,
     port: int | None = None,
     settings_access: SettingsAccess | None = None,
+    mcp_servers: bool = False,
 ) -> App:
     """Take ownership of the database and build the orchestrator with all its adapters.
 
     ``settings_access`` is what ``get_settings``/``update_settings`` read and write (default:
-    the settings file). Voice is not started here: see :func:`start_voice`.
+    the settings file). Voice is not started here: see :func:`start_voice`. ``mcp_servers``
+    starts the user's MCP servers in the background and offers their tools (the owner and
+    ``aria chat``; other commands do not pay for them).
 
     Raises:
         DatabaseOwnedError: another ARIA process owns the database.
@@ -240,6 +245,7 @@ async def build_app(
     """
     from aria_desktop.bootstrap_tools import (
         api_port,
+        build_computer,
         build_hands,
         build_homeassistant,
         install_web_tool,
@@ -271,6 +277,12 @@ async def build_app(
     policy = computer.policy_hook(default_policy)
     if homeassistant is not None:
         policy = homeassistant.policy_hook(policy)
+    mcp = None
+    if mcp_servers and settings.mcp.enabled:
+        from aria_desktop.bootstrap_mcp import build_mcp
+
+        mcp, mcp_bridge = build_mcp(settings)
+        policy = mcp_bridge.policy_hook(policy)
     orchestrator = Orchestrator(
         model=router,
         store=store,
@@ -293,6 +305,9 @@ async def build_app(
     if homeassistant is not None:
         homeassistant.install(orchestrator)
     build_hands(settings).install(orchestrator)
+    if mcp is not None:
+        mcp_bridge.install(orchestrator)
+        mcp.start()
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -307,6 +322,7 @@ async def build_app(
         computer_agent=computer_agent,
         homeassistant=homeassistant,
         settings_access=settings_access or FileSettingsAccess(),
+        mcp=mcp,
     )
 
 
@@ -606,91 +622,3 @@ def _build_wake_word(settings: Settings, models: tuple[str, ...]) -> WakeWordDet
     from aria_desktop.voice.wakeword import OpenWakeWordDetector
 
     return OpenWakeWordDetector(models, threshold=wake.threshold)
-
-
-# --- computer use ------------------------------------------------------------------------------
-
-
-def _computer_unavailable() -> str | None:
-    """Why computer use cannot work here (no display, no Tesseract), or None."""
-    import shutil
-
-    from aria_desktop.computer.screen import display_problem
-
-    problem = display_problem()
-    if problem:
-        return problem
-    if shutil.which("tesseract") is None:
-        return "Tesseract OCR is not installed (sudo apt-get install tesseract-ocr)"
-    return None
-
-
-def build_computer(
-    settings: Settings,
-    *,
-    audit: AuditLog,
-    router: Router | None = None,
-    controller: DesktopController | None = None,
-) -> ComputerUse:
-    """The computer-use capability from the ``[computer]`` settings.
-
-    Nothing touches the display until it is used, so this is safe on a headless machine.
-    """
-    from aria_desktop.computer.controller import DesktopController
-    from aria_desktop.computer.ocr import TesseractOcr
-    from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig
-    from aria_desktop.computer.thumbnails import ThumbnailStore
-    from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
-
-    cs = settings.computer
-    policy = ComputerPolicy(
-        PolicyConfig.from_patterns(
-            deny_patterns=cs.deny_patterns,
-            allow_patterns=cs.allow_patterns,
-            allow_list_mode=cs.allow_list_mode,
-            overrides=cs.overrides,
-            confirm_level=cs.confirm_level,
-            max_actions_per_s=cs.max_actions_per_s,
-            max_actions_per_task=cs.max_actions_per_task,
-            corner_margin_px=cs.corner_margin_px,
-        )
-    )
-    models: list[ModelChoice] = []
-    for name in cs.backends:
-        backend = router.backend(name) if router is not None else None
-        if backend is not None:
-            models.append(
-                ModelChoice(
-                    backend=name,
-                    model=backend.model,
-                    vision="vision" in backend.capabilities,
-                    cloud=backend.locality == "cloud",
-                )
-            )
-    thumbnails = ThumbnailStore(
-        paths.data_dir() / "computer" / "thumbnails",
-        retention_days=cs.thumbnail_retention_days,
-    )
-    return ComputerUse(
-        port=controller
-        or DesktopController(
-            ocr=TesseractOcr(upscale=cs.ocr_upscale),
-            typing_interval_s=cs.typing_interval_ms / 1000,
-        ),
-        policy=policy,
-        audit=audit,
-        thumbnails=thumbnails if thumbnails.enabled else None,
-        config=ComputerConfig(
-            enabled=cs.enabled,
-            monitor=cs.monitor,
-            longest_side_px=cs.scale_longest_px,
-            max_steps=cs.max_steps,
-            task_deadline_s=cs.task_deadline_s,
-            confirm_timeout_s=settings.agent.confirm_timeout_s,
-            stuck_after=cs.stuck_after,
-            vision=cs.vision,
-            cloud_consent=cs.cloud_consent,
-            models=tuple(models),
-        ),
-        unavailable_reason=_computer_unavailable,
-    )

@@ -1,7 +1,8 @@
-"""Composition of the tools that reach the user's world: files, shell, web, Home Assistant.
+"""Composition of the tools that reach the user's world: files, shell, web, Home Assistant, screen.
 
 Files and shell are ``core/hands`` over the ``hands/`` adapter, web pages ``core/web`` over
-``web/``, Home Assistant ``core/homeassistant`` over ``homeassistant/``.
+``web/``, Home Assistant ``core/homeassistant`` over ``homeassistant/``, computer use
+``core/computer`` over ``computer/``.
 
 Builders of their own beside ``bootstrap.py`` (ARCHITECTURE.md: layers, composition): each turns
 its settings section into adapters and tools; adapters are imported by the builder that uses
@@ -16,13 +17,23 @@ from typing import TYPE_CHECKING
 from aria_desktop import paths
 
 if TYPE_CHECKING:
+    from aria_desktop.computer.controller import DesktopController
+    from aria_desktop.core.audit import AuditLog
+    from aria_desktop.core.computer import ComputerUse
     from aria_desktop.core.hands import Hands
     from aria_desktop.core.homeassistant import HomeAssistantControl
     from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.llm.router import Router
     from aria_desktop.settings import Settings
     from aria_desktop.storage.database import Database
 
-__all__ = ["api_port", "build_hands", "build_homeassistant", "install_web_tool"]
+__all__ = [
+    "api_port",
+    "build_computer",
+    "build_hands",
+    "build_homeassistant",
+    "install_web_tool",
+]
 
 
 def build_hands(settings: Settings, *, home: str | None = None) -> Hands:
@@ -135,3 +146,91 @@ def build_homeassistant(settings: Settings) -> HomeAssistantControl | None:
         immediate_domains=frozenset(ha.immediate_domains), max_results=ha.max_results
     )
     return HomeAssistantControl(client, config)
+
+
+# --- computer use ------------------------------------------------------------------------------
+
+
+def _computer_unavailable() -> str | None:
+    """Why computer use cannot work here (no display, no Tesseract), or None."""
+    import shutil
+
+    from aria_desktop.computer.screen import display_problem
+
+    problem = display_problem()
+    if problem:
+        return problem
+    if shutil.which("tesseract") is None:
+        return "Tesseract OCR is not installed (sudo apt-get install tesseract-ocr)"
+    return None
+
+
+def build_computer(
+    settings: Settings,
+    *,
+    audit: AuditLog,
+    router: Router | None = None,
+    controller: DesktopController | None = None,
+) -> ComputerUse:
+    """The computer-use capability from the ``[computer]`` settings.
+
+    Nothing touches the display until it is used, so this is safe on a headless machine.
+    """
+    from aria_desktop.computer.controller import DesktopController
+    from aria_desktop.computer.ocr import TesseractOcr
+    from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig
+    from aria_desktop.computer.thumbnails import ThumbnailStore
+    from aria_desktop.core.computer import ComputerConfig, ComputerUse, ModelChoice
+
+    cs = settings.computer
+    policy = ComputerPolicy(
+        PolicyConfig.from_patterns(
+            deny_patterns=cs.deny_patterns,
+            allow_patterns=cs.allow_patterns,
+            allow_list_mode=cs.allow_list_mode,
+            overrides=cs.overrides,
+            confirm_level=cs.confirm_level,
+            max_actions_per_s=cs.max_actions_per_s,
+            max_actions_per_task=cs.max_actions_per_task,
+            corner_margin_px=cs.corner_margin_px,
+        )
+    )
+    models: list[ModelChoice] = []
+    for name in cs.backends:
+        backend = router.backend(name) if router is not None else None
+        if backend is not None:
+            models.append(
+                ModelChoice(
+                    backend=name,
+                    model=backend.model,
+                    vision="vision" in backend.capabilities,
+                    cloud=backend.locality == "cloud",
+                )
+            )
+    thumbnails = ThumbnailStore(
+        paths.data_dir() / "computer" / "thumbnails",
+        retention_days=cs.thumbnail_retention_days,
+    )
+    return ComputerUse(
+        port=controller
+        or DesktopController(
+            ocr=TesseractOcr(upscale=cs.ocr_upscale),
+            typing_interval_s=cs.typing_interval_ms / 1000,
+        ),
+        policy=policy,
+        audit=audit,
+        thumbnails=thumbnails if thumbnails.enabled else None,
+        config=ComputerConfig(
+            enabled=cs.enabled,
+            monitor=cs.monitor,
+            longest_side_px=cs.scale_longest_px,
+            max_steps=cs.max_steps,
+            task_deadline_s=cs.task_deadline_s,
+            confirm_timeout_s=settings.agent.confirm_timeout_s,
+            stuck_after=cs.stuck_after,
+            vision=cs.vision,
+            cloud_consent=cs.cloud_consent,
+            models=tuple(models),
+        ),
+        unavailable_reason=_computer_unavailable,
+    )

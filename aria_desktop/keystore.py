@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Mapping, MutableMapping
@@ -73,18 +74,27 @@ _env_values: dict[str, str] = {}
 _keyring_warned = False
 
 
+MCP_SECRET_RE = re.compile(r"^mcp_[a-z0-9_]{1,60}$")
+"""Secrets the user names for MCP servers (``keyring:mcp_<name>`` in ``[mcp.servers.*]``)."""
+
+
 def _check_name(name: str) -> None:
-    if name not in KNOWN_SECRETS:
+    if name not in KNOWN_SECRETS and not MCP_SECRET_RE.match(name):
         raise ConfigError(
             f"Unknown secret {name!r}.",
-            hint=f"Known secrets: {', '.join(KNOWN_SECRETS)}.",
+            hint=f"Known secrets: {', '.join(KNOWN_SECRETS)}, or mcp_<name> for MCP servers.",
         )
+
+
+def _env_vars(name: str) -> tuple[str, ...]:
+    """The environment variables that may carry a secret (``ARIA_SECRET_<NAME>`` for MCP ones)."""
+    return KNOWN_SECRETS.get(name) or (f"ARIA_SECRET_{name.upper()}",)
 
 
 def _take_from_env(name: str, env: MutableMapping[str, str] | Mapping[str, str]) -> str | None:
     """Pop the secret's variables from ``env`` (and ``os.environ``); remember the first value."""
     found: str | None = None
-    for var in KNOWN_SECRETS[name]:
+    for var in _env_vars(name):
         value = env.get(var)
         if isinstance(env, MutableMapping):
             env.pop(var, None)
@@ -226,7 +236,7 @@ def delete_secret(name: str) -> bool:
     """
     _check_name(name)
     removed = _env_values.pop(name, None) is not None
-    for var in KNOWN_SECRETS[name]:
+    for var in _env_vars(name):
         removed = os.environ.pop(var, None) is not None or removed
     if _unusable_reason() is None:
         import keyring.errors

@@ -61,7 +61,12 @@ def api_config(settings: Settings) -> ApiConfig:
     from aria_desktop.api.config import ApiConfig
     from aria_desktop.bootstrap import config_from
 
-    return config_from(ApiConfig, settings.api, compat=compat_config(settings))
+    return config_from(
+        ApiConfig,
+        settings.api,
+        compat=compat_config(settings),
+        serve_mcp=settings.mcp.serve_http,
+    )
 
 
 def compat_config(settings: Settings) -> CompatConfig:
@@ -211,7 +216,7 @@ async def start_owner(
     from aria_desktop.bootstrap import build_app
     from aria_desktop.core.automations import AutomationEngine
 
-    app = await build_app(settings)
+    app = await build_app(settings, mcp_servers=True)
     sender = HttpResultSender()
     server: ApiServer | None = None
     try:

@@ -33,6 +33,8 @@ apt_test+=(pulseaudio pulseaudio-utils libasound2-plugins)
 # A real freedesktop (XEmbed) system tray host for the tray app's tests (stalonetray is not in
 # Debian 12).
 apt_test+=(trayer)
+# MCP tests: node runs the protocol's reference test server (npm, installed below).
+apt_test+=(nodejs npm)
 
 install_apt() {
   local wanted=("$@") missing=()
@@ -116,6 +118,12 @@ fi
 
 # mode=test: the lock check, static checks, then the whole test suite (slowest 15 listed).
 export PATH="$venv/bin:$PATH"
+# The MCP reference test server, pinned (tests/mcp find it in .ci/npm).
+mcp_everything="@modelcontextprotocol/server-everything@2026.8.31"
+if command -v npm >/dev/null; then
+  log "npm install $mcp_everything"
+  npm install --prefix .ci/npm --no-audit --no-fund --silent "$mcp_everything"
+fi
 log "installed versions";  "${lock_check[@]}" --complete
 log "ruff check";          ruff check aria_desktop tests
 log "ruff format --check"; ruff format --check aria_desktop tests

@@ -21,6 +21,7 @@ from aria_desktop.api.deps import ApiState
 from aria_desktop.api.errors import install_error_handlers
 from aria_desktop.api.methods import FixedPathMethods
 from aria_desktop.api.routes import ROUTERS
+from aria_desktop.api.routes.mcp import MCP_PATH, McpEndpoint
 from aria_desktop.api.schemas import HealthOut
 from aria_desktop.api.security import HEALTH_PATH, SecurityMiddleware
 from aria_desktop.api.sse import StreamRegistry
@@ -42,6 +43,7 @@ class ApiApp:
     asgi: SecurityMiddleware
     fastapi: FastAPI
     streams: StreamRegistry
+    mcp: McpEndpoint | None = None
 
 
 def _install_openapi(app: FastAPI) -> None:
@@ -98,6 +100,16 @@ def create_app(
     )
     for router in ROUTERS:
         app.include_router(router)
+    mcp = None
+    if config.serve_mcp:
+        mcp = McpEndpoint(assistant, version=version)
+        # An ASGI app as the endpoint (Starlette calls it with scope, receive, send).
+        app.add_route(
+            MCP_PATH,
+            mcp,  # type: ignore[arg-type]
+            methods=["GET", "POST", "DELETE"],
+            include_in_schema=False,
+        )
     routes = [route for router in ROUTERS for route in router.routes if isinstance(route, APIRoute)]
     install_error_handlers(app, routes)
     _install_openapi(app)
@@ -108,4 +120,4 @@ def create_app(
         port=port,
         health_body=health_body,
     )
-    return ApiApp(asgi=asgi, fastapi=app, streams=streams)
+    return ApiApp(asgi=asgi, fastapi=app, streams=streams, mcp=mcp)

@@ -36,6 +36,7 @@ class ApiConfig:
         rate_limit_burst: requests a client may make at once above that rate.
         graceful_timeout_s: how long a stop waits for requests in flight, seconds.
         compat: the OpenAI- and Ollama-compatible endpoints.
+        serve_mcp: serve ARIA's MCP server at ``/mcp`` (``mcp.serve_http``).
     """
 
     host: str = "127.0.0.1"
@@ -52,6 +53,7 @@ class ApiConfig:
     rate_limit_burst: int = 200
     graceful_timeout_s: float = 5.0
     compat: CompatConfig = field(default_factory=CompatConfig)
+    serve_mcp: bool = True
 
 
 def client_host(host: str) -> str:

@@ -46,6 +46,7 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.ComputerControlOffError: 409,
     e.ComputerBusyError: 409,
     e.TargetAmbiguousError: 409,
+    e.ScreenProtectedError: 409,
     e.TargetChangedError: 409,
     e.ActionAbortedError: 409,
     e.ComputerError: 400,

@@ -495,9 +495,14 @@ class ScreenShotIn(_StrictTypes):
 
 
 class ScreenOcrIn(_StrictTypes):
-    """Read the whole screen, or only ``region``."""
+    """Read the whole screen, or only ``region``.
+
+    ``unless_protected``: the whole screen, refused (409) while a window the computer policy
+    protects is visible (what ARIA's MCP server asks for other programs).
+    """
 
     region: RegionIn | None = None
+    unless_protected: bool = False
 
 
 class ScreenFindIn(_StrictTypes):

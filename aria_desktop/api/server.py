@@ -174,8 +174,10 @@ class ApiServer:
         self.app.streams.close_all()
 
     async def stop(self) -> None:
-        """Stop listening, end streams, finish requests in flight (bounded), then return."""
+        """Stop listening, end streams and MCP sessions, finish requests in flight (bounded)."""
         self.close_streams()
+        if self.app.mcp is not None:
+            await self.app.mcp.aclose()
         server, task = self._server, self._task
         if server is None or task is None:
             if self._sock is not None:

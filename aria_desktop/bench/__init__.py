@@ -66,7 +66,12 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
 
         await run_web_bench(rounds=args.rounds)
         return 0
+    if name == "mcp":
+        from aria_desktop.bench.mcp import run_mcp_bench
+
+        await run_mcp_bench(calls=args.calls)
+        return 0
     raise AriaError(
         f"Unknown benchmark suite {name!r}.",
-        hint="Available: core, memory, knowledge, voice, gui, api, computer, cli, web.",
+        hint="Available: core, memory, knowledge, voice, gui, api, computer, cli, web, mcp.",
     )

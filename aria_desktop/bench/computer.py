@@ -150,7 +150,7 @@ async def run_computer_bench(*, rounds: int = 10) -> None:
 
 
 async def _measure(app: _App, display: str, tmp: Path, rounds: int) -> None:
-    from aria_desktop.bootstrap import build_computer
+    from aria_desktop.bootstrap_tools import build_computer
     from aria_desktop.computer.controller import DesktopController
     from aria_desktop.computer.ocr import TesseractOcr, tesseract_version
     from aria_desktop.core.audit import AuditLog

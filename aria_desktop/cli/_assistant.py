@@ -54,8 +54,14 @@ async def connect_client(url: str) -> ApiClient:
 
 
 @contextlib.asynccontextmanager
-async def open_assistant(settings: Settings) -> AsyncIterator[Assistant]:
-    """The running owner's API client, or a core built here (closed on exit)."""
+async def open_assistant(
+    settings: Settings, *, mcp_servers: bool = False
+) -> AsyncIterator[Assistant]:
+    """The running owner's API client, or a core built here (closed on exit).
+
+    ``mcp_servers``: a core built here starts the MCP servers too and waits (at most their
+    start-up timeouts) until they run, so a one-shot ``aria chat`` can use their tools.
+    """
     owner = read_owner(resolve_database_path(settings))
     if owner is not None:
         client = await owner_client(settings, owner.port, owner.pid)
@@ -65,13 +71,16 @@ async def open_assistant(settings: Settings) -> AsyncIterator[Assistant]:
     from aria_desktop.bootstrap import build_app
 
     try:
-        app = await build_app(settings)
+        app = await build_app(settings, mcp_servers=mcp_servers)
     except DatabaseOwnedError as exc:  # an owner started just now
         client = await owner_client(settings, exc.port, exc.pid)
         async with client:
             yield client
         return
     try:
+        if app.mcp is not None and settings.mcp.servers:
+            longest = max(s.startup_timeout_s for s in settings.mcp.servers.values())
+            await app.mcp.wait_started(longest)
         yield app.assistant
     finally:
         await app.aclose()

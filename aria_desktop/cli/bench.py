@@ -90,6 +90,11 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
         "web_fetch against a bare GET; the injection scanner on a full tool result",
         (_Option("--rounds", "timed runs per figure", default=20),),
     ),
+    (
+        "mcp",
+        "MCP tool-call overhead through ARIA vs. the SDK client directly",
+        (_Option("--calls", "calls per side", default=200),),
+    ),
 )
 
 

@@ -172,7 +172,7 @@ async def _run_one_turn(
 
 
 async def _cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
-    async with open_assistant(settings) as assistant:
+    async with open_assistant(settings, mcp_servers=True) as assistant:
         if args.message:
             text = " ".join(args.message)
             if text == "-":

@@ -306,6 +306,20 @@ class ComputerPolicy:
             self._tasks.setdefault(task_id, _TaskCounter()).actions += 1
         return decision
 
+    def protection(self, window: WindowInfo) -> str | None:
+        """The rule that keeps ``window`` from other programs' eyes (MCP clients), or None.
+
+        Any matching deny rule counts, overridden or not (an override lets ARIA ask before
+        acting; it does not let another program read the window), and so does a root terminal.
+        """
+        texts = _window_texts(window)
+        for rule in self.config.deny_rules:
+            if any(re.search(rule.pattern, text, re.IGNORECASE) for text in texts):
+                return f"deny:{rule.name}"
+        if is_terminal(window) and (window.elevated or _ROOT_TITLE_RE.search(window.title)):
+            return "deny:root-terminal"
+        return None
+
     def end_task(self, task_id: str) -> None:
         """Forget a finished task's counters."""
         self._tasks.pop(task_id, None)

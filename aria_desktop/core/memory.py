@@ -34,7 +34,8 @@ from aria_desktop.core.schema import validate
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, ChatRequest, TextDelta
-from aria_desktop.domain.errors import AriaError, MemoryInvalidError
+from aria_desktop.domain.commands import ForgetMemory
+from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
 from aria_desktop.domain.events import MemoryChanged
 
 if TYPE_CHECKING:
@@ -219,7 +220,28 @@ class MemoryService:
         for tool in self.tools():
             orchestrator.tools.register(tool)
         orchestrator.register_capability("memory", self.capability)
+        self.install_forget_command(orchestrator)
         orchestrator.spawn(self.decay_forever(), name="aria-memory-decay")
+
+    def install_forget_command(self, orchestrator: Orchestrator) -> None:
+        """Handle ``ForgetMemory``: forget only after the user confirms out of band."""
+
+        async def forget_confirmed(command: ForgetMemory) -> bool:
+            memory = await self.store.get(command.memory_id)
+            if memory is None:
+                raise NotFoundError(f"No memory with id {command.memory_id!r}.")
+            outcome = await orchestrator.confirmations.request(
+                run_id=None,
+                tool="forget",
+                summary=f"Forget: {memory.content[:200]}",
+                reason=f"requested by {command.requested_by}",
+                timeout_s=orchestrator.config.confirm_timeout_s,
+            )
+            if outcome.approved:
+                await self.forget_memory(command.memory_id)
+            return outcome.approved
+
+        orchestrator.register_command(ForgetMemory, forget_confirmed)
 
     def capability(self) -> CapabilityStatus:
         """Memory is always usable; without vectors it says so."""

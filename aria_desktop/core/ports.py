@@ -30,6 +30,7 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
     TargetExpectation,
+    WindowInfo,
 )
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
@@ -590,6 +591,8 @@ class ActionPolicy(Protocol):
     def evaluate(
         self, action: ComputerAction, context: ActionContext, *, task_id: str, now_s: float
     ) -> ComputerDecision: ...
+
+    def protection(self, window: WindowInfo) -> str | None: ...
 
     def end_task(self, task_id: str) -> None: ...
 

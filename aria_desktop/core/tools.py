@@ -48,6 +48,9 @@ class Tool:
         policy: the tool's own decision on a call, by what the call would do (file and shell
             tools: paths, diffs, effects); used by :func:`default_policy` instead of the
             permission class.
+        validator: problems with a call's arguments, for schemas beyond the built-in subset
+            (tools from MCP servers: checked by their adapter with a full JSON-Schema
+            validator); None means ``core.schema``'s strict subset.
     """
 
     name: str
@@ -57,6 +60,7 @@ class Tool:
     handler: ToolHandler
     summarize: Callable[[dict[str, Any]], str] | None = field(default=None, compare=False)
     policy: ToolPolicy | None = field(default=None, compare=False)
+    validator: Callable[[dict[str, Any]], list[str]] | None = field(default=None, compare=False)
 
     def spec(self) -> ToolSpec:
         """What the model is told about this tool."""
@@ -119,8 +123,13 @@ class ToolRegistry:
             raise ValueError(f"tool {tool.name!r} is already registered")
         if tool.parameters.get("type") != "object":
             raise ValueError(f"tool {tool.name!r}: parameters must be an object schema")
-        check_schema(tool.parameters, tool.name)
+        if tool.validator is None:
+            check_schema(tool.parameters, tool.name)
         self._tools[tool.name] = tool
+
+    def unregister(self, name: str) -> None:
+        """Remove a tool (an MCP server's tool that went away or changed); absent is fine."""
+        self._tools.pop(name, None)
 
     def get(self, name: str) -> Tool:
         """The tool called ``name``; ToolNotFoundError if there is none."""
@@ -150,7 +159,10 @@ class ToolRegistry:
     def validate(self, call: ToolCall) -> Tool:
         """The tool for ``call`` after checking its arguments; ToolArgumentsError otherwise."""
         tool = self.get(call.name)
-        problems = validate(call.arguments, tool.parameters)
+        if tool.validator is not None:
+            problems = tool.validator(call.arguments)
+        else:
+            problems = validate(call.arguments, tool.parameters)
         if problems:
             raise ToolArgumentsError(
                 f"Invalid arguments for {call.name}: " + "; ".join(problems[:5]),

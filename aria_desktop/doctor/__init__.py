@@ -3,7 +3,7 @@
 Each check returns OK, WARN (works, with less) or FAIL (ARIA cannot work until fixed) and a
 one-line fix. Checks never raise: a check that crashes is itself reported as FAIL. Like ``cli``
 and ``bootstrap`` this package may touch any adapter; the checks are grouped by area (storage,
-llm, voice, api, computer, desktop), and a new capability adds its checks to its area's module
+llm, voice, api, computer, desktop, mcp), and a new capability adds its checks to its area's module
 and one line to :func:`run_checks`.
 """
 
@@ -19,6 +19,7 @@ from aria_desktop.doctor.desktop import check_desktop_app, check_display
 from aria_desktop.doctor.homeassistant import check_homeassistant
 from aria_desktop.doctor.knowledge import check_knowledge
 from aria_desktop.doctor.llm import check_backends
+from aria_desktop.doctor.mcp import check_mcp
 from aria_desktop.doctor.result import CheckResult
 from aria_desktop.doctor.storage import (
     check_audit,
@@ -66,4 +67,5 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("computer use", lambda: asyncio.to_thread(check_computer, settings))
     await guarded("home assistant", lambda: check_homeassistant(settings))
     await guarded("desktop app", lambda: asyncio.to_thread(check_desktop_app))
+    await guarded("MCP", lambda: check_mcp(settings))
     return results

@@ -204,9 +204,12 @@ class ReadScreen(Command):
     """OCR the screen or a region (returns ``domain.computer.ScreenText``).
 
     ``region`` is ``(x, y, width, height)`` in physical pixels, or None for the whole screen.
+    ``unless_protected`` (for other programs: MCP clients): the whole screen, refused with
+    ``ScreenProtectedError`` while a window the computer policy protects is visible.
     """
 
     region: tuple[int, int, int, int] | None = None
+    unless_protected: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,3 +229,35 @@ class ClickText(Command):
 
     text: str
     dry_run: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForgetMemory(Command):
+    """Forget a memory once the user confirms it out of band (returns True when forgotten).
+
+    For requests that do not come from the user (an MCP client): the user is asked through the
+    usual ``action-confirm-request``; no answer before the timeout means no.
+    """
+
+    memory_id: str
+    requested_by: str = "an MCP client"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListMcp(Command):
+    """The MCP servers and their tools (returns ``domain.mcp.McpOverview``)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetMcpToolPolicy(Command):
+    """Set one MCP tool's policy now (``always``, ``ask`` or ``never``; the settings keep it)."""
+
+    tool: str
+    policy: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApproveMcpTool(Command):
+    """The user reviewed an MCP tool: pin its current definition (it is enabled again)."""
+
+    tool: str

@@ -252,6 +252,18 @@ class WebAddressRefusedError(WebFetchError):
     code = "web_address_refused"
 
 
+class McpServerError(ToolFailedError):
+    """An MCP server could not be reached, crashed, hung or answered nonsense."""
+
+    code = "mcp_server_error"
+
+
+class McpToolChangedError(ToolDeniedError):
+    """An approved MCP tool changed its name, description or schema: disabled until reviewed."""
+
+    code = "mcp_tool_changed"
+
+
 class TurnDeadlineError(AriaError):
     """A turn ran past its deadline or its step budget."""
 
@@ -453,6 +465,12 @@ class ComputerControlOffError(ComputerError):
     """Computer control is switched off; nothing may be clicked or typed."""
 
     code = "computer_control_off"
+
+
+class ScreenProtectedError(ComputerError):
+    """A protected window is on screen: the screen is not read for another program."""
+
+    code = "screen_protected"
 
 
 class TargetNotFoundError(ComputerError):

@@ -32,6 +32,7 @@ from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.chat import ChatController
 from aria_desktop.gui.controllers.confirm import ConfirmController
 from aria_desktop.gui.controllers.knowledge import KnowledgeController
+from aria_desktop.gui.controllers.mcp import McpController
 from aria_desktop.gui.controllers.memory import MemoryController
 from aria_desktop.gui.controllers.quick_ask import QuickAskController
 from aria_desktop.gui.controllers.settings import SettingsController
@@ -155,6 +156,7 @@ class Desktop(QObject):
         self.memory.open_conversation.connect(self._open_conversation)
         self.knowledge = KnowledgeController(self.context, self.icons.app)
         self.settings = SettingsController(services, self.icons.app) if services else None
+        self.mcp = McpController(self.context)
         self.wizard = WizardController(services, self.icons.app) if services else None
         self.hotkeys: GlobalHotkeys | None = None
         self._ptt_mode = "hold"
@@ -309,7 +311,9 @@ class Desktop(QObject):
         if self.settings is None:
             self.tray.notify("Settings", "Settings cannot be changed from this window.")
             return
-        self.settings.open(self.hotkeys.status if self.hotkeys is not None else "")
+        view = self.settings.open(self.hotkeys.status if self.hotkeys is not None else "")
+        if self.context.connected:
+            self.mcp.add_tab(view.tabs)
 
     def open_memory(self) -> None:
         """Show the memory browser."""

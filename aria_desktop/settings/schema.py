@@ -19,6 +19,7 @@ from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rule
 from aria_desktop.settings.schema_compat import CompatSettings
 from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_knowledge import KnowledgeSettings
+from aria_desktop.settings.schema_mcp import McpSettings
 from aria_desktop.settings.schema_tools import ToolsSettings
 from aria_desktop.settings.schema_web import WebSettings
 
@@ -604,6 +605,7 @@ class Settings:
     homeassistant: HomeAssistantSettings = field(default_factory=HomeAssistantSettings)
     compat: CompatSettings = field(default_factory=CompatSettings)
     knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
+    mcp: McpSettings = field(default_factory=McpSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

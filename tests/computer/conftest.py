@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.bootstrap import build_computer
+from aria_desktop.bootstrap_tools import build_computer
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.computer import ComputerAgent, ComputerUse

@@ -15,15 +15,19 @@ from aria_desktop.api.wire import from_json
 from aria_desktop.domain.audio import SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import (
+    ApproveMcpTool,
     CaptureScreen,
     ClickText,
     FindOnScreen,
+    ForgetMemory,
     ListAutomations,
+    ListMcp,
     PushToTalk,
     ReadScreen,
     RunAutomation,
     RunComputerTask,
     SetComputerControl,
+    SetMcpToolPolicy,
     Speak,
     StopEverything,
     Transcribe,
@@ -40,6 +44,7 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
 )
+from aria_desktop.domain.mcp import McpOverview
 
 if TYPE_CHECKING:
     from aria_desktop.api.operations.base import HttpArgs
@@ -148,11 +153,36 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
         decode=_screenshot,
         encode=lambda c: {"json": {"monitor": c.monitor}},
     ),
+    # The user's answer is awaited: subscribers must see the confirmation request.
+    ForgetMemory: Operation[ForgetMemory, bool](
+        method="POST",
+        path=lambda c: f"/memories/{c.memory_id}/forget-request",
+        decode=lambda response, _arg: bool(response.json()),
+        encode=lambda c: {"timeout": _ACT_TIMEOUT},
+        after_streams=True,
+    ),
+    ListMcp: Operation[ListMcp, McpOverview](
+        method="GET", path=at("/mcp/servers"), decode=one(McpOverview)
+    ),
+    SetMcpToolPolicy: Operation[SetMcpToolPolicy, None](
+        method="POST",
+        path=lambda c: f"/mcp/tools/{c.tool}/policy",
+        decode=nothing,
+        encode=lambda c: {"json": {"policy": c.policy}},
+    ),
+    ApproveMcpTool: Operation[ApproveMcpTool, None](
+        method="POST", path=lambda c: f"/mcp/tools/{c.tool}/approve", decode=nothing
+    ),
     ReadScreen: Operation[ReadScreen, ScreenText](
         method="POST",
         path=at("/screen/ocr"),
         decode=_screen_text,
-        encode=lambda c: {"json": _region(c.region)},
+        encode=lambda c: {
+            "json": {
+                **_region(c.region),
+                **({"unless_protected": True} if c.unless_protected else {}),
+            }
+        },
     ),
     FindOnScreen: Operation[FindOnScreen, Grounding](
         method="POST",

@@ -16,6 +16,7 @@ from aria_desktop.api.routes import (
     events,
     health,
     knowledge,
+    mcp,
     memory,
     ollama_compat,
     openai_compat,
@@ -38,5 +39,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     automations.router,
     openai_compat.router,
     ollama_compat.router,
+    mcp.router,
 )
 """Every router of the API, in inclusion order."""

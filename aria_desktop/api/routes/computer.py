@@ -147,7 +147,9 @@ async def screen_ocr(
     assistant: AssistantDep, body: Annotated[ScreenOcrIn | None, Body()] = None
 ) -> ScreenTextOut:
     region = body.region.as_tuple() if body is not None and body.region else None
-    return ScreenTextOut.of(await _computer(assistant, ReadScreen(region=region), ScreenText))
+    guarded = body is not None and body.unless_protected
+    command = ReadScreen(region=region, unless_protected=guarded)
+    return ScreenTextOut.of(await _computer(assistant, command, ScreenText))
 
 
 @router.post(

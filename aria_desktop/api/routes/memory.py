@@ -16,6 +16,7 @@ from aria_desktop.api.schemas import (
     MemorySearchIn,
     MemoryUpdate,
 )
+from aria_desktop.domain.commands import ForgetMemory
 from aria_desktop.domain.errors import NotFoundError
 from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, NewMemory
 
@@ -113,6 +114,16 @@ async def update_memory(
 async def forget_memory(memory_id: PathId, assistant: AssistantDep) -> Response:
     await assistant.forget_memory(memory_id)
     return Response(status_code=204)
+
+
+@router.post(
+    "/memories/{memory_id}/forget-request",
+    summary="Forget a memory once the user confirms it in ARIA (true: forgotten)",
+    responses=_CHANGE,
+)
+async def request_forget(memory_id: PathId, assistant: AssistantDep) -> bool:
+    forgotten = await assistant.execute(ForgetMemory(memory_id=memory_id))
+    return bool(forgotten)
 
 
 @router.get(

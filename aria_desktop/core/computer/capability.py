@@ -45,6 +45,7 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
 )
+from aria_desktop.domain.errors import ScreenProtectedError
 from aria_desktop.domain.events import AssistantState, ComputerControlChanged, Event
 
 if TYPE_CHECKING:
@@ -278,8 +279,28 @@ class ComputerUse:
         return await self.capture(command.monitor)
 
     async def _on_read(self, command: ReadScreen) -> ScreenText:
+        if command.unless_protected:
+            return await self.read_unprotected()
         region = Rect(*command.region) if command.region else None
         return await self.read(region)
+
+    async def read_unprotected(self) -> ScreenText:
+        """The screen's text for another program; refused while a protected window shows.
+
+        The windows are those of the same capture the text comes from, so a protected window
+        cannot appear between the check and the reading.
+        """
+        observation = await self.observe()
+        for window in observation.windows:
+            rule = self.policy.protection(window)
+            if rule is not None:
+                raise ScreenProtectedError(
+                    f"A protected window is on screen ({window.title!r}, rule {rule}); "
+                    "the screen is not read.",
+                    hint="Close or minimise it, then ask again.",
+                )
+        assert observation.text is not None
+        return observation.text
 
     async def _on_find(self, command: FindOnScreen) -> Grounding:
         region = Rect(*command.region) if command.region else None

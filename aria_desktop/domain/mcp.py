@@ -1,0 +1,149 @@
+"""Facts about MCP servers ARIA uses as tools: their tools, their state, a call's result.
+
+Shared by the MCP adapter (``aria_desktop/mcp/``, which speaks the protocol), the core bridge
+(``core/mcp_tools.py``, which puts the tools under ARIA's policy) and the front-ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "McpCallResult",
+    "McpOverview",
+    "McpPin",
+    "McpServerState",
+    "McpServerStatus",
+    "McpToolInfo",
+    "McpToolPolicy",
+    "McpToolState",
+    "qualified_tool_name",
+]
+
+McpToolPolicy = Literal["always", "ask", "never"]
+McpServerState = Literal["starting", "running", "restarting", "failed", "stopped"]
+
+_NAME_UNSAFE_RE = re.compile(r"[^A-Za-z0-9_-]")
+_MAX_TOOL_NAME = 64
+
+
+def qualified_tool_name(server: str, tool: str) -> str:
+    """``server__tool`` as the model sees it (characters models refuse become ``_``)."""
+    name = _NAME_UNSAFE_RE.sub("_", f"{server}__{tool}")
+    return name[:_MAX_TOOL_NAME]
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpToolInfo:
+    """One tool a server offers, as it described itself.
+
+    Attributes:
+        server: the server's name in the settings.
+        name: the tool's own name on that server.
+        description: what the server says it does (untrusted text).
+        input_schema: JSON schema of its arguments.
+        read_only_hint / destructive_hint: the server's annotations, shown but never trusted.
+    """
+
+    server: str
+    name: str
+    description: str
+    input_schema: dict[str, Any] = field(default_factory=dict)
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+
+    @property
+    def qualified(self) -> str:
+        """``server__tool``."""
+        return qualified_tool_name(self.server, self.name)
+
+    def definition(self) -> dict[str, Any]:
+        """What a pin covers: name, description and schema."""
+        return {"name": self.name, "description": self.description, "schema": self.input_schema}
+
+    def pin_hash(self) -> str:
+        """SHA-256 of the definition (stable key order)."""
+        text = json.dumps(self.definition(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpPin:
+    """What the user approved: the hash and the definition it was computed from."""
+
+    hash: str
+    definition: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpServerStatus:
+    """How one server is doing.
+
+    Attributes:
+        name: its name in the settings.
+        state: starting, running, restarting, failed or stopped.
+        transport: stdio, http or sse.
+        where: the command line or URL.
+        pid: the stdio child's process id, when known.
+        tools: names of its tools.
+        last_error: the most recent failure, in words ("" = none).
+        restarts: how often it was restarted.
+        protocol: the protocol revision agreed with it.
+    """
+
+    name: str
+    state: McpServerState
+    transport: str
+    where: str
+    pid: int | None = None
+    tools: tuple[str, ...] = ()
+    last_error: str = ""
+    restarts: int = 0
+    protocol: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpCallResult:
+    """A tool call's result as text (content blocks joined), and whether the tool failed."""
+
+    text: str
+    is_error: bool = False
+
+
+McpApproval = Literal["not approved", "approved", "changed"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpToolState:
+    """One MCP tool as the user reviews it.
+
+    Attributes:
+        qualified: ``server__tool``.
+        server / name / description: as the server describes it (untrusted text).
+        policy: always, ask or never.
+        approval: not approved (yet), approved, or changed since approval (disabled).
+        read_only_hint / destructive_hint: the server's claims, shown, never trusted.
+        diff: for a changed tool, the difference to the approved definition.
+    """
+
+    qualified: str
+    server: str
+    name: str
+    description: str
+    policy: McpToolPolicy
+    approval: McpApproval
+    read_only_hint: bool | None = None
+    destructive_hint: bool | None = None
+    diff: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpOverview:
+    """The MCP servers ARIA uses and their tools (``aria mcp servers``, the Settings tab)."""
+
+    servers: tuple[McpServerStatus, ...] = ()
+    tools: tuple[McpToolState, ...] = ()

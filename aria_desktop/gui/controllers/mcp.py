@@ -1,0 +1,156 @@
+"""The Settings dialog's MCP tab: what ``aria mcp servers``/``tools``/``review`` show, live.
+
+Everything goes through the ``Assistant`` (in-process or over the API): ``ListMcp`` for the
+servers and tools, ``SetMcpToolPolicy`` (and the setting ``mcp.servers.<name>.tools``, so the
+choice survives a restart) and ``ApproveMcpTool`` after the user looked at a change.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QComboBox, QTabWidget, QTreeWidgetItem
+
+from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.mcp import McpOverview, McpToolState
+from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.views.mcp_page import POLICIES, McpPageView
+
+__all__ = ["McpController"]
+
+_TOOL_ROLE = Qt.ItemDataRole.UserRole
+_APPROVAL = {
+    "not approved": "not yet approved",
+    "approved": "approved",
+    "changed": "CHANGED: disabled until reviewed",
+}
+
+
+class McpController(QObject):
+    """Fills the MCP tab and sends the user's choices to ARIA."""
+
+    def __init__(self, context: GuiContext) -> None:
+        super().__init__()
+        self.context = context
+        self.view: McpPageView | None = None
+        self.overview = McpOverview()
+
+    def add_tab(self, tabs: QTabWidget) -> McpPageView:
+        """Add the tab (once) to the settings dialog's tabs and load it."""
+        if self.view is None:
+            self.view = McpPageView()
+            tabs.addTab(self.view, "MCP servers")
+            self.view.refresh_button.clicked.connect(self.refresh)
+            self.view.approve_button.clicked.connect(self._approve_selected)
+            self.view.tree.itemSelectionChanged.connect(self._show_selected)
+        self.refresh()
+        return self.view
+
+    def refresh(self) -> None:
+        """Reload servers and tools from ARIA."""
+        self.context.tasks.spawn(self._load(), name="aria-gui-mcp-load", on_error=self._error)
+
+    async def _load(self) -> None:
+        assistant = self.context.assistant
+        capabilities = await assistant.capabilities()
+        if any(status.name == "mcp" for status in capabilities):
+            self.overview = await assistant.execute(ListMcp())
+        else:  # an ARIA without MCP (turned off, or not installed)
+            self.overview = McpOverview()
+        self._fill()
+
+    def _fill(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        view.tree.clear()
+        for server in self.overview.servers:
+            row = QTreeWidgetItem([server.name, server.state, server.last_error])
+            row.setToolTip(0, server.where)
+            view.tree.addTopLevelItem(row)
+            for tool in self.overview.tools:
+                if tool.server == server.name:
+                    self._tool_row(row, tool)
+            row.setExpanded(True)
+        if not self.overview.servers:
+            view.status.setText(
+                "No MCP servers are configured: add [mcp.servers.<name>] to the settings "
+                "file, or run `aria mcp import claude_desktop_config.json`."
+            )
+        else:
+            view.status.setText("")
+
+    def _tool_row(self, parent: QTreeWidgetItem, tool: McpToolState) -> None:
+        assert self.view is not None
+        row = QTreeWidgetItem([tool.name, "", _APPROVAL[tool.approval]])
+        row.setData(0, _TOOL_ROLE, tool.qualified)
+        parent.addChild(row)
+        combo = QComboBox()
+        combo.addItems(POLICIES)
+        combo.setCurrentText(tool.policy)
+        combo.currentTextChanged.connect(
+            lambda policy, qualified=tool.qualified: self.set_policy(qualified, policy)
+        )
+        self.view.tree.setItemWidget(row, 1, combo)
+
+    def _tool(self, qualified: str) -> McpToolState | None:
+        return next((t for t in self.overview.tools if t.qualified == qualified), None)
+
+    def _selected(self) -> McpToolState | None:
+        assert self.view is not None
+        items = self.view.tree.selectedItems()
+        qualified = items[0].data(0, _TOOL_ROLE) if items else None
+        return self._tool(qualified) if isinstance(qualified, str) else None
+
+    def _show_selected(self) -> None:
+        assert self.view is not None
+        tool = self._selected()
+        self.view.approve_button.setEnabled(tool is not None and tool.approval == "changed")
+        if tool is None:
+            self.view.details.setPlainText("")
+            return
+        hints = [
+            h
+            for h, on in (
+                ("read-only", tool.read_only_hint),
+                ("destructive", tool.destructive_hint),
+            )
+            if on
+        ]
+        said = f"\nThe server says it is {' and '.join(hints)} (not trusted)." if hints else ""
+        body = tool.diff if tool.approval == "changed" else tool.description
+        self.view.details.setPlainText(f"{tool.qualified}{said}\n\n{body}")
+
+    def set_policy(self, qualified: str, policy: str) -> None:
+        """Apply a tool's policy now and keep it in the settings."""
+        self.context.tasks.spawn(
+            self._set_policy(qualified, policy), name="aria-gui-mcp-policy", on_error=self._error
+        )
+
+    async def _set_policy(self, qualified: str, policy: str) -> None:
+        tool = self._tool(qualified)
+        if tool is None:
+            return
+        assistant = self.context.assistant
+        await assistant.execute(SetMcpToolPolicy(tool=qualified, policy=policy))
+        entries = [
+            f"{t.name}={policy if t.qualified == qualified else t.policy}"
+            for t in self.overview.tools
+            if t.server == tool.server and (t.qualified == qualified or t.policy != "ask")
+        ]
+        await assistant.update_settings({f"mcp.servers.{tool.server}.tools": entries})
+        await self._load()
+
+    def _approve_selected(self) -> None:
+        tool = self._selected()
+        if tool is not None:
+            self.context.tasks.spawn(
+                self._approve(tool.qualified), name="aria-gui-mcp-approve", on_error=self._error
+            )
+
+    async def _approve(self, qualified: str) -> None:
+        await self.context.assistant.execute(ApproveMcpTool(tool=qualified))
+        await self._load()
+
+    def _error(self, message: str, hint: str) -> None:
+        if self.view is not None:
+            self.view.status.setText(f"{message} {hint}".strip())

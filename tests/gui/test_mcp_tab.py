@@ -1,0 +1,87 @@
+"""The Settings dialog's MCP tab on a real core with a real MCP server (stdio, SDK-written).
+
+The tab lists the server and its tool with policy and approval; choosing a policy applies it
+at once and writes ``mcp.servers.<name>.tools``; a tool changed after approval shows its diff
+and is enabled again by "Approve as it is now".
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import QComboBox
+
+from aria_desktop.core.assistant import LocalAssistant
+from aria_desktop.core.mcp_tools import McpBridge
+from aria_desktop.domain.mcp import McpPin
+from aria_desktop.mcp.hub import build_hub
+from aria_desktop.mcp.pins import JsonPinStore
+from aria_desktop.settings import FileSettingsAccess, load_settings
+from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
+from tests.gui.conftest import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_mcp_tab_lists_tools_sets_policies_and_approves_a_changed_tool(
+    desktop_factory: Any, stack: Any, run: Any, isolated_env: Path
+) -> None:
+    settings_file = isolated_env / "config" / "settings.toml"
+    settings_file.parent.mkdir(parents=True, exist_ok=True)
+    settings_file.write_text(
+        f'[mcp.servers.fake]\ncommand = "{sys.executable}"\n'
+        'args = ["-m", "tests.fakes.mcp_servers", "ok"]\n',
+        encoding="utf-8",
+    )
+    server = McpServerSettings(
+        command=sys.executable,
+        args=("-m", "tests.fakes.mcp_servers", "ok"),
+        env=(f"PYTHONPATH={ROOT}",),
+    )
+    hub = build_hub(McpSettings(servers={"fake": server}), lambda _name: None)
+    pins = JsonPinStore(isolated_env / "pins.json")
+    bridge = McpBridge(hub, pins, policies={}, result_chars=8000)
+    bridge.install(stack.orchestrator)
+
+    async def start() -> None:
+        hub.start()
+        await hub.wait_started(30)
+
+    try:
+        run(start(), timeout_s=40)
+        # An approval of an older definition: the tool counts as changed since.
+        pins.put("fake__echo", McpPin(hash="0" * 64, definition={"name": "echo"}))
+        assistant = LocalAssistant(stack.orchestrator, settings=FileSettingsAccess(settings_file))
+        desktop = desktop_factory(assistant)
+        desktop.open_settings()
+        view = desktop.mcp.view
+        run(wait_for(lambda: view.tree.topLevelItemCount() == 1))
+        server_row = view.tree.topLevelItem(0)
+        assert (server_row.text(0), server_row.text(1)) == ("fake", "running")
+        tool_row = server_row.child(0)
+        assert tool_row.text(0) == "echo"
+        assert "CHANGED" in tool_row.text(2)
+
+        view.tree.setCurrentItem(tool_row)
+        assert view.approve_button.isEnabled()
+        assert '"description": "Echo the text back."' in view.details.toPlainText()
+        view.approve_button.click()
+        run(wait_for(lambda: bridge.overview().tools[0].approval == "approved"))
+
+        run(wait_for(lambda: view.tree.topLevelItem(0).child(0).text(2) == "approved"))
+        combo = view.tree.itemWidget(view.tree.topLevelItem(0).child(0), 1)
+        assert isinstance(combo, QComboBox)
+        combo.setCurrentText("always")
+        run(wait_for(lambda: bridge.overview().tools[0].policy == "always"))
+        run(
+            wait_for(
+                lambda: (
+                    load_settings(settings_file, env={}).mcp.servers["fake"].tools
+                    == ("echo=always",)
+                )
+            )
+        )
+    finally:
+        run(hub.aclose(), timeout_s=20)
