@@ -6,7 +6,7 @@ MCP), so the same server runs inside the owner (streamable HTTP at ``/mcp``,
 through its API when there is one (one writer). Both protocol revisions the SDK serves are
 answered: 2026-07-28 (``server/discover``) and 2025-11-25 (``initialize``).
 
-Tools: ``remember``, ``recall`` (memory; the knowledge base joins through ``recall_sources``),
+Tools: ``remember``, ``recall`` (memory and the knowledge base, ``knowledge_sources``),
 ``forget`` (the user confirms in ARIA, out of band: the MCP client never can), ``ask`` (a turn
 through ARIA's routing) and, only while computer use is on, ``screen_read`` (the screen's text,
 refused while a window the computer policy protects is visible: ``ReadScreen`` with
@@ -19,16 +19,23 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.core.ports import Assistant
+from aria_desktop.core.ports import Assistant, KnowledgeAccess
 from aria_desktop.domain.commands import ForgetMemory, ReadScreen, StartTurn
-from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.errors import AriaError, KnowledgeUnavailableError
+from aria_desktop.domain.knowledge import KnowledgeQuery
 from aria_desktop.domain.memory import Memory, MemoryQuery, NewMemory
 from aria_desktop.domain.transcript import TurnTranscript
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
-__all__ = ["RecallSource", "build_mcp_server", "computer_enabled", "serve_stdio"]
+__all__ = [
+    "RecallSource",
+    "build_mcp_server",
+    "computer_enabled",
+    "knowledge_sources",
+    "serve_stdio",
+]
 
 RecallSource = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 """Another store ``recall`` searches (the knowledge base): (query, limit) -> hits as JSON."""
@@ -52,6 +59,40 @@ def _memory_json(memory: Memory) -> dict[str, Any]:
 
 def _failure(exc: AriaError) -> str:
     return json.dumps({"error": exc.code, "message": exc.message, "hint": exc.hint})
+
+
+def knowledge_sources(assistant: Assistant) -> tuple[RecallSource, ...]:
+    """The knowledge base as a ``recall`` source, when ``assistant`` has one.
+
+    In the owner that is ``LocalAssistant.knowledge`` (None when ``knowledge.enabled`` is off);
+    over the owner's API it is ``ApiClient.knowledge``, which reports a switched-off knowledge
+    base as ``KnowledgeUnavailableError``: recall then answers from memory alone.
+    """
+    knowledge: KnowledgeAccess | None = getattr(assistant, "knowledge", None)
+    if knowledge is None:
+        return ()
+    access = knowledge
+
+    async def search(query: str, limit: int) -> list[dict[str, Any]]:
+        try:
+            hits = await access.search_knowledge(KnowledgeQuery(text=query, limit=limit))
+        except KnowledgeUnavailableError:
+            return []
+        return [
+            {
+                "source": "knowledge",
+                "score": round(hit.score, 4),
+                "document": hit.path,
+                "title": hit.title,
+                "page": hit.page,
+                "heading": hit.heading,
+                "link": hit.target,
+                "text": hit.text,
+            }
+            for hit in hits
+        ]
+
+    return (search,)
 
 
 def build_mcp_server(
@@ -172,4 +213,10 @@ async def computer_enabled(assistant: Assistant) -> bool:
 async def serve_stdio(assistant: Assistant, *, version: str) -> None:
     """Serve MCP on this process's stdin/stdout until the client closes it."""
     on = await computer_enabled(assistant)
-    await build_mcp_server(assistant, version=version, computer_on=on).run_stdio_async()
+    server = build_mcp_server(
+        assistant,
+        version=version,
+        computer_on=on,
+        recall_sources=knowledge_sources(assistant),
+    )
+    await server.run_stdio_async()

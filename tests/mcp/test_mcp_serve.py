@@ -86,3 +86,32 @@ async def test_screen_read_is_offered_only_with_computer_use_on(
         assert "screen_read" in tools
         read = await client.call_tool("screen_read", {})
         assert not read.is_error, read.content
+
+
+async def test_recall_answers_from_the_knowledge_base_too(
+    serve_params: StdioServerParameters, tmp_path: Path
+) -> None:
+    import subprocess
+
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "boiler.md").write_text(
+        "# Boiler\n\n## Service\n\nThe boiler service code is 4471 and the engineer is Priya.\n"
+    )
+    added = subprocess.run(
+        [sys.executable, "-m", "aria_desktop", "knowledge", "add", str(notes)],
+        env=serve_params.env,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert added.returncode == 0, added.stderr
+    async with Client(serve_params) as client:
+        found = await client.call_tool("recall", {"query": "boiler service code"})
+    hits = found.structured_content["result"]
+    documents = [hit for hit in hits if hit["source"] == "knowledge"]
+    assert documents, hits
+    assert documents[0]["document"].endswith("boiler.md")
+    assert documents[0]["heading"] == "Boiler > Service"
+    assert "4471" in documents[0]["text"]

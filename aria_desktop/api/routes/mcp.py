@@ -103,12 +103,17 @@ class McpEndpoint:
     async def _start(self) -> None:
         from mcp.server.transport_security import TransportSecuritySettings
 
-        from aria_desktop.api.mcp_server import build_mcp_server, computer_enabled
+        from aria_desktop.api.mcp_server import (
+            build_mcp_server,
+            computer_enabled,
+            knowledge_sources,
+        )
 
         server = build_mcp_server(
             self._assistant,
             version=self._version,
             computer_on=await computer_enabled(self._assistant),
+            recall_sources=knowledge_sources(self._assistant),
         )
         # Host and Origin are checked by ARIA's middleware, for every route the same way.
         app = server.streamable_http_app(
