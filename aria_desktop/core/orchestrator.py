@@ -438,15 +438,28 @@ class Orchestrator:
         return status
 
     async def _context(self, text: str, conversation_id: str) -> list[ChatMessage]:
-        """Messages from the context providers; a failing or slow provider is skipped."""
-        extra: list[ChatMessage] = []
-        for provider in self._context_providers:
+        """Messages from the context providers; a failing or slow provider is skipped.
+
+        The providers (memory, knowledge) run side by side: they come before the model
+        request, so the turn waits for the slowest, not for their sum. Their messages keep the
+        providers' order.
+        """
+
+        async def one(provider: ContextProvider) -> list[ChatMessage]:
             try:
                 async with asyncio.timeout(_CONTEXT_TIMEOUT_S):
-                    extra.extend(await provider(text, conversation_id))
+                    return list(await provider(text, conversation_id))
             except (AriaError, TimeoutError) as exc:
                 _LOGGER.warning("Context provider skipped for this turn: %s", exc or "timed out")
-        return extra
+                return []
+
+        providers = self._context_providers
+        if not providers:
+            return []
+        if len(providers) == 1:
+            return await one(providers[0])
+        results = await asyncio.gather(*(one(provider) for provider in providers))
+        return [message for messages in results for message in messages]
 
     def _publish_error(self, run_id: str, exc: AriaError) -> None:
         self.bus.publish(
