@@ -81,8 +81,11 @@ async def test_find_and_click_lands_on_the_right_widget(rig_factory: Any, app: T
     expected = ["save_draft", "open_downloads", "cancel", "preview", "list", "checkbox"]
     for label, widget in zip(labels, expected, strict=True):
         mark = app.mark()
-        outcome = await rig.computer.click_text(label)
+        async with answering(rig.orchestrator, True) as requests:
+            outcome = await rig.computer.click_text(label)
         assert outcome.status == "ok", outcome
+        # Subscribing commits the user: only that click asks (and is approved here).
+        assert len(requests) == (1 if "subscribe" in label else 0), label
         app.wait_for("click", since=mark)
         assert app.clicks(mark) == [widget], label
     assert app.state()["checkbox"] is True
@@ -245,7 +248,7 @@ async def test_send_and_delete_need_confirmation(
         async with answering(rig.orchestrator, reply) as requests:
             outcome = await rig.computer.click_text(label)
         assert [r.tool for r in requests] == ["computer"]
-        assert "Send/Delete" in requests[0].reason
+        assert f"'{label.lower()}'" in requests[0].reason  # the reason names what it commits
         if answer == "approve":
             assert outcome.status == "ok"
             app.wait_for("click", since=mark)
