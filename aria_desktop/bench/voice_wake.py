@@ -16,7 +16,14 @@ from typing import Any
 
 from aria_desktop.bench.voice_corpus import Voice, synthesize
 
-__all__ = ["LOOK_ALIKES", "NEAR_HOMOPHONES", "run_wake_accuracy"]
+__all__ = [
+    "LOOK_ALIKES",
+    "LOOK_ALIKE_VOICES",
+    "NEAR_HOMOPHONES",
+    "PIPER_IN_NOISE",
+    "detections",
+    "run_wake_accuracy",
+]
 
 LOOK_ALIKES: tuple[str, ...] = (
     "Hey Travis",
@@ -37,12 +44,12 @@ LOOK_ALIKES: tuple[str, ...] = (
 """Must never wake ARIA."""
 NEAR_HOMOPHONES: tuple[str, ...] = ("Hey Jervis", "Hey Jarvi")
 """Said almost exactly like the wake phrase: reported, not counted as look-alikes."""
-_LOOK_ALIKE_VOICES = (
+LOOK_ALIKE_VOICES = (
     Voice("espeak en-us", "espeak", "en-us", 160),
     Voice("espeak en-gb+f3", "espeak", "en-gb+f3", 150),
     Voice("piper joe", "piper", speed=1.0),
 )
-_PIPER_IN_NOISE = tuple(
+PIPER_IN_NOISE = tuple(
     Voice(f"piper {scale}", "piper", speed=scale, snr_db=10.0)
     for scale in (0.8, 0.9, 1.0, 1.1, 1.2)
     for _seed in (0, 1)
@@ -55,7 +62,7 @@ _ESPEAK_IN_NOISE = tuple(
 """espeak-ng's 'Jarvis' is far from a person's: reported beside the target, not in it."""
 
 
-async def _detections(detector: Any, pcm: bytes) -> int:
+async def detections(detector: Any, pcm: bytes) -> int:
     """How often ``detector`` fires on ``pcm`` with a second of silence before and after."""
     from aria_desktop.voice.audio import FRAME_BYTES
 
@@ -86,12 +93,12 @@ async def run_wake_accuracy(piper: dict[float, Any]) -> None:
     for detector in setups.values():
         await detector.load()
     look_alikes = {
-        v.label: await synthesize(LOOK_ALIKES, v, piper=piper) for v in _LOOK_ALIKE_VOICES
+        v.label: await synthesize(LOOK_ALIKES, v, piper=piper) for v in LOOK_ALIKE_VOICES
     }
-    near = {v.label: await synthesize(NEAR_HOMOPHONES, v, piper=piper) for v in _LOOK_ALIKE_VOICES}
+    near = {v.label: await synthesize(NEAR_HOMOPHONES, v, piper=piper) for v in LOOK_ALIKE_VOICES}
     wake = [
         (await synthesize(["Hey Jarvis."], v, piper=piper, seed=40 + i))[0]
-        for i, v in enumerate(_PIPER_IN_NOISE)
+        for i, v in enumerate(PIPER_IN_NOISE)
     ]
     robotic = [
         (await synthesize(["Hey Jarvis."], v, piper=piper, seed=60 + i))[0]
@@ -106,13 +113,13 @@ async def run_wake_accuracy(piper: dict[float, Any]) -> None:
             f"{phrase} ({voice})"
             for voice, pcms in look_alikes.items()
             for phrase, pcm in zip(LOOK_ALIKES, pcms, strict=True)
-            if await _detections(detector, pcm)
+            if await detections(detector, pcm)
         ]
-        near_hits = [bool(await _detections(detector, p)) for ps in near.values() for p in ps]
+        near_hits = [bool(await detections(detector, p)) for ps in near.values() for p in ps]
         started = time.perf_counter()
-        hits = [bool(await _detections(detector, pcm)) for pcm in wake]
+        hits = [bool(await detections(detector, pcm)) for pcm in wake]
         per_clip_ms = (time.perf_counter() - started) * 1000 / len(wake)
-        espeak_hits = [bool(await _detections(detector, pcm)) for pcm in robotic]
+        espeak_hits = [bool(await detections(detector, pcm)) for pcm in robotic]
         print(
             f"  {label:34} false wakes {len(false_accepts):2}/{len(LOOK_ALIKES) * len(look_alikes)}"
             f"   woke on 'Hey Jarvis' in noise {sum(hits):2}/{len(wake)}"

@@ -72,7 +72,8 @@ _NAME_RUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*)"
 
 
 def _is_name(words: str) -> bool:
-    return words.lower() not in _NOT_NAMES and len(words) > 1
+    lower = words.lower()
+    return len(words) > 1 and lower not in _NOT_NAMES and lower.removesuffix("s") not in _NOT_NAMES
 
 
 def names_in_memories(memories: Sequence[Memory], limit: int = MAX_TERMS) -> list[str]:

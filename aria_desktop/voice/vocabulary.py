@@ -20,6 +20,7 @@ __all__ = ["MAX_HOTWORDS_CHARS", "hotwords_text", "mentioned", "supported_by"]
 MAX_HOTWORDS_CHARS = 200
 """The hint stays short: Whisper's prompt is limited, and a long list invents more names."""
 _MIN_SIMILARITY = 0.4
+_MIN_LENGTH_RATIO = 0.6
 _SOUNDS = (("ph", "f"), ("ck", "k"), ("c", "k"), ("q", "k"), ("z", "s"), ("x", "ks"), ("w", "v"))
 
 
@@ -59,6 +60,8 @@ def _sounds_alike(heard: list[str], unbiased: list[str]) -> bool:
     if not unbiased or any(char.isdigit() for char in said):
         return False  # a name where nothing (or a number) was heard was not said
     a, b = _sound(" ".join(heard)), _sound(said)
+    if min(len(a), len(b)) < _MIN_LENGTH_RATIO * max(len(a), len(b)):
+        return False  # "Kowalski" for "call": a name is not twice as long as what was heard
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= _MIN_SIMILARITY
 
 
@@ -76,6 +79,12 @@ def supported_by(biased: str, plain: str, terms: Sequence[str]) -> bool:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or names.isdisjoint(ours[i1:i2]):
             continue
-        if op != "replace" or not _sounds_alike(ours[i1:i2], theirs[j1:j2]):
+        if op != "replace":
+            return False
+        if i2 - i1 == j2 - j1:  # word for word: each name against the word in its place
+            pairs = [([o], [t]) for o, t in zip(ours[i1:i2], theirs[j1:j2], strict=True)]
+            if not all(_sounds_alike(o, t) for o, t in pairs if o[0] in names):
+                return False
+        elif not _sounds_alike(ours[i1:i2], theirs[j1:j2]):
             return False
     return True

@@ -175,12 +175,3 @@ def test_empty_wav_is_refused(tmp_path: object) -> None:
         w.setframerate(16000)
     with pytest.raises(AudioFormatError, match="no audio"):
         decode_wav(buffer.getvalue())
-
-
-def test_a_repeated_command_is_recognised_as_a_decoding_failure() -> None:
-    from aria_desktop.voice.whisper import _repeats_a_phrase
-
-    assert _repeats_a_phrase("Turn off the lights in the kitchen. Turn off the lights in the")
-    assert _repeats_a_phrase("Set a timer. Set a timer.")
-    assert not _repeats_a_phrase("Set a timer for ten minutes.")
-    assert not _repeats_a_phrase("That is very, very good, very good indeed.")
