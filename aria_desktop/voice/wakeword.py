@@ -43,6 +43,11 @@ WakeConfirm = Callable[[bytes], Awaitable[bool]]
 """Whether a segment of 16 kHz mono PCM that woke the detector really holds the wake phrase."""
 
 
+def _model_name(spec: str) -> str:
+    """The model's name: "hey_jarvis" for "hey jarvis" or ".../hey_jarvis_v0.1.onnx"."""
+    return Path(spec).stem.rsplit("_v", 1)[0].replace(" ", "_").replace("-", "_")
+
+
 def model_threshold(name: str, threshold: float = 0.0) -> float:
     """``threshold``, or (when 0) the measured threshold for the model named ``name``."""
     if threshold > 0:
@@ -112,13 +117,9 @@ class OpenWakeWordDetector:
         if not models:
             raise VoiceModelError("No wake word model is configured.", hint="Set voice.wake.model.")
         self._specs = tuple(models)
-        self.threshold = model_threshold(Path(models[0]).stem.rsplit("_v", 1)[0], threshold)
-        self._thresholds = {
-            Path(m).stem.rsplit("_v", 1)[0].replace(" ", "_"): model_threshold(
-                Path(m).stem.rsplit("_v", 1)[0].replace(" ", "_"), threshold
-            )
-            for m in models
-        }
+        names = [_model_name(m) for m in self._specs]
+        self.threshold = model_threshold(names[0], threshold)
+        self._thresholds = {name: model_threshold(name, threshold) for name in names}
         self._confirm = confirm
         self._recent: deque[bytes] = deque(maxlen=_SEGMENT_FRAMES)
         self._rejected = False

@@ -61,7 +61,7 @@ class WhisperSTT:
 
     Accuracy comes first (ARCHITECTURE.md, "Voice accuracy"): faster-whisper's own decoding
     with beam search, its temperature fallback on a low-confidence or looping result, and the
-    full 30 s encoder window. A window cut to the speech was 35 % faster but changed
+    full 30 s encoder window. A window cut to the speech took a third less time but changed
     transcripts on the accuracy set (``aria bench voice --accuracy``), so it is not used.
     Names the user uses (``set_vocabulary``) go to the decoder as ``hotwords``; a name that
     shows up only because it was suggested is caught by ``vocabulary.supported_by``.
