@@ -7,6 +7,8 @@ number-aware WER) run in the fast loop; the Whisper tests are marked slow.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -15,8 +17,16 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.stt_vocabulary import MAX_TERMS, SttVocabulary, names_in_memories
 from aria_desktop.domain.events import MemoryChanged
 from aria_desktop.domain.memory import Memory, MemoryDraft
+from aria_desktop.settings import (
+    MemorySettings,
+    Settings,
+    StorageSettings,
+    SttSettings,
+    VoiceSettings,
+)
 from aria_desktop.voice.vocabulary import MAX_HOTWORDS_CHARS, hotwords_text, supported_by
 from aria_desktop.voice.wake_check import phrase_heard
+from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes.ports import InMemoryMemoryStore
 
 NAMES = ("Priya Raman", "Anneliese", "Dmitri", "Nakamura", "Margarethe", "Wojciech", "Kowalski")
@@ -108,3 +118,35 @@ def test_numbers_are_compared_as_said_and_a_mangled_time_is_an_error() -> None:
     assert word_errors(said, "Set an alarm for 730pm on March 3.") == (0, 10)
     assert word_errors(said, "Set an alarm for 0 730 pm on March 3rd")[0] > 0
     assert normalize("the 21st, 100%") == ["the", "twenty", "one", "one", "hundred", "percent"]
+
+
+async def test_the_owner_keeps_whisper_biased_toward_names_added_to_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The composition root wires memory -> vocabulary -> Whisper (no model is loaded)."""
+    from aria_desktop.bootstrap import build_app, build_voice, follow_memory_names
+    from aria_desktop.domain.memory import NewMemory
+    from aria_desktop.voice.audio import WavSink
+
+    for name in ("CONFIG", "DATA", "STATE", "RUNTIME"):
+        monkeypatch.setenv(f"ARIA_{name}_DIR", str(tmp_path / name.lower()))
+    settings = Settings(
+        storage=StorageSettings(database=str(tmp_path / "aria.db")),
+        memory=MemorySettings(embedder="none", auto_extract=False),
+        voice=dataclasses.replace(VoiceSettings(), stt=SttSettings(vocabulary=("Inkscape",))),
+    )
+    app = await build_app(settings)
+    try:
+        pipeline = build_voice(
+            settings, app.orchestrator, sink=WavSink(tmp_path / "out.wav"), use_microphone=False
+        )
+        stt = pipeline.speech.stt
+        assert isinstance(stt, WhisperSTT)
+        follow_memory_names(app, pipeline)
+        assert app.memory is not None
+        await app.memory.add_memory(NewMemory(content="My colleague Dmitri sits next to me."))
+        async with asyncio.timeout(10):
+            while stt.vocabulary != ("Inkscape", "Dmitri"):
+                await asyncio.sleep(0.01)
+    finally:
+        await app.aclose()
