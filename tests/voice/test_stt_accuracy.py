@@ -80,8 +80,9 @@ async def test_a_suggested_name_that_is_not_said_never_appears(
 async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
     whisper: WhisperSTT, piper: PiperTTS
 ) -> None:
-    """ARIA's transcript is faster-whisper's own beam search over the padded 30 s window
-    (a speech-fitted window changed transcripts on the accuracy set, so it is not used)."""
+    """Without names to suggest, ARIA's transcript of a command is faster-whisper's default
+    decoding: beam 5 over the padded 30 s window (a speech-fitted window changed transcripts
+    on the accuracy set, so it is not used)."""
     from faster_whisper import WhisperModel
 
     from aria_desktop.voice.whisper_models import whisper_model_path
@@ -91,9 +92,7 @@ async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
     )
     commands = ["Set an alarm for six forty five a.m.", "Remind me on December twelfth."]
     for pcm in await synthesize(commands, _PIPER, piper={1.0: piper}):
-        segments, _info = model.transcribe(
-            pcm_to_float32(pcm), beam_size=5, without_timestamps=True, language="en"
-        )
+        segments, _info = model.transcribe(pcm_to_float32(pcm))  # its defaults
         expected = " ".join(s.text.strip() for s in segments).strip()
         assert (await whisper.transcribe(AudioClip(pcm=pcm))).text == expected
 
