@@ -528,7 +528,9 @@ def build_stt(settings: Settings) -> SpeechToText:
         voice.stt.model,
         cpu_threads=voice.stt.cpu_threads,
         language=voice.stt.language,
+        beam_size=voice.stt.beam_size,
         cache_dir=paths.model_cache_dir(),
+        vocabulary=voice.stt.vocabulary,
     )
 
 
@@ -579,14 +581,14 @@ def build_voice(
     voice = settings.voice
     speech = build_speech(settings, orchestrator.bus, sink=sink)
     models = (voice.wake.model, *voice.wake.custom_models)
-    wake = _build_wake_word(settings, models) if voice.wake.enabled else None
+    wake = _build_wake_word(settings, models, speech.stt) if voice.wake.enabled else None
     if source_factory is None and use_microphone:
         device = voice.input_device
 
         def source_factory() -> AudioSource:
             return MicrophoneSource(device)
 
-    phrases = tuple(Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m)
+    phrases = _wake_phrases(models)
     config = VoiceConfig(
         wake_enabled=voice.wake.enabled,
         wake_phrases=phrases,
@@ -612,13 +614,51 @@ def build_voice(
     return pipeline
 
 
-def _build_wake_word(settings: Settings, models: tuple[str, ...]) -> WakeWordDetector:
-    """The configured wake word detector (a Wyoming server or openWakeWord in-process)."""
+def _build_wake_word(
+    settings: Settings, models: tuple[str, ...], stt: SpeechToText | None
+) -> WakeWordDetector:
+    """The configured wake word detector (a Wyoming server or openWakeWord in-process).
+
+    With ``voice.wake.verify`` and a local Whisper, a detection must also pass the wake
+    phrase check on the same (already loaded) Whisper model (ARCHITECTURE.md, "Voice
+    accuracy").
+    """
     wake = settings.voice.wake
     if wake.engine == "wyoming":
         from aria_desktop.voice.wyoming_client import WyomingWakeWord
 
         return WyomingWakeWord(wake.wyoming_uri, names=models)
+    from aria_desktop.voice.wake_check import WakePhraseCheck
     from aria_desktop.voice.wakeword import OpenWakeWordDetector
+    from aria_desktop.voice.whisper import WhisperSTT
 
-    return OpenWakeWordDetector(models, threshold=wake.threshold)
+    confirm = None
+    if wake.verify and isinstance(stt, WhisperSTT):
+        confirm = WakePhraseCheck(stt, _wake_phrases(models))
+    return OpenWakeWordDetector(models, threshold=wake.threshold, confirm=confirm)
+
+
+def _wake_phrases(models: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of each wake model ("hey_jarvis" or "x/hey_jarvis_v0.1.onnx": "hey jarvis")."""
+    return tuple(Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m)
+
+
+def follow_memory_names(app: App, pipeline: VoicePipeline) -> None:
+    """Keep the pipeline's speech-to-text biased toward the names in settings and memory.
+
+    Only engines that take a vocabulary (local Whisper) are followed; the list is rebuilt on
+    every ``memory-changed`` event (ARCHITECTURE.md, "Voice accuracy").
+    """
+    from aria_desktop.core.stt_vocabulary import SttVocabulary
+    from aria_desktop.domain.events import MemoryChanged
+    from aria_desktop.voice.whisper import WhisperSTT
+
+    stt = pipeline.speech.stt
+    wanted = app.settings.voice.stt
+    if not isinstance(stt, WhisperSTT):
+        return
+    memory = app.memory if wanted.vocabulary_from_memory else None
+    store = memory.store if memory is not None else None
+    vocabulary = SttVocabulary(target=stt, fixed=wanted.vocabulary, store=store)
+    events = app.orchestrator.bus.subscribe(event_filter=lambda e: isinstance(e, MemoryChanged))
+    app.orchestrator.spawn(vocabulary.follow(events), name="aria-stt-vocabulary")

@@ -290,7 +290,7 @@ async def start_voice(
         The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
         voice is switched off.
     """
-    from aria_desktop.bootstrap import build_voice
+    from aria_desktop.bootstrap import build_voice, follow_memory_names
 
     settings = app.settings
     if not settings.voice.enabled:
@@ -311,6 +311,7 @@ async def start_voice(
             use_microphone=not problem,
             no_microphone_reason=problem,
         )
+        follow_memory_names(app, pipeline)
         if not problem:
             await pipeline.start()
     except AriaError as exc:

@@ -36,6 +36,11 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
             queries=args.queries,
         )
         return 0
+    if name == "voice" and args.accuracy:
+        from aria_desktop.bench.voice_accuracy import run_voice_accuracy
+
+        await run_voice_accuracy(commands=args.commands)
+        return 0
     if name == "voice":
         from aria_desktop.bench.voice import run_voice_bench
 

@@ -62,8 +62,12 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
     ),
     (
         "voice",
-        "wake word, STT, TTS and voice-turn latency",
-        (_Option("--repeats", "runs per figure", default=5),),
+        "wake word, STT, TTS and voice-turn latency; --accuracy: WER per voice, wake look-alikes",
+        (
+            _Option("--repeats", "runs per figure", default=5),
+            _Option("--accuracy", "word error rate per voice and wake word errors", kind=None),
+            _Option("--commands", "spoken commands per voice for --accuracy (max 20)", default=12),
+        ),
     ),
     (
         "api",

@@ -222,7 +222,7 @@ def _open_pcm(args: argparse.Namespace) -> Any:
 
 
 async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_app, build_voice
+    from aria_desktop.bootstrap import build_app, build_voice, follow_memory_names
     from aria_desktop.domain.events import ErrorEvent, SttEnd, TtsEnd
     from aria_desktop.voice.audio import WavSink, WavSource
 
@@ -252,6 +252,7 @@ async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
         source_factory=source_factory,
         sink=sink,
     )
+    follow_memory_names(app, pipeline)
     sub = app.orchestrator.bus.subscribe()
     status = EXIT_FAILURE
     try:

@@ -482,6 +482,14 @@ class SpeechToText(Protocol):
     async def aclose(self) -> None: ...
 
 
+class VocabularyTarget(Protocol):
+    """A speech-to-text engine that can be told the names the user uses (``WhisperSTT``)."""
+
+    def set_vocabulary(self, terms: Sequence[str]) -> None:
+        """Bias recognition toward these names (replaces the previous list)."""
+        ...
+
+
 class TextToSpeech(Protocol):
     """Turns text into speech."""
 

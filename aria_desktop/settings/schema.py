@@ -300,18 +300,22 @@ class WakeSettings:
         model: packaged openWakeWord model (hey_jarvis, alexa, hey_mycroft, hey_rhasspy) or a
             path to a custom .onnx model.
         custom_models: more .onnx wake word models that also wake ARIA.
-        threshold: score (0..1) at which the wake word counts as heard.
+        threshold: score (0..1) at which the wake word counts as heard (0 = the threshold
+            measured for the packaged model, 0.5 for others).
         refractory_s: seconds after a detection during which it is not detected again.
         wyoming_uri: the Wyoming wake word server (engine = wyoming).
+        verify: before listening, check that a quick transcription of the audio that woke
+            ARIA holds the wake phrase (rejects look-alikes such as "Hey Janice").
     """
 
     enabled: bool = True
     engine: str = field(default="local", metadata=rules(choices=VOICE_ENGINES))
     model: str = field(default="hey_jarvis", metadata=rules(empty_ok=False))
     custom_models: tuple[str, ...] = ()
-    threshold: float = field(default=0.5, metadata=POSITIVE)
+    threshold: float = field(default=0.0, metadata=NON_NEGATIVE)
     refractory_s: float = field(default=2.0, metadata=NON_NEGATIVE)
     wyoming_uri: str = "tcp://127.0.0.1:10400"
+    verify: bool = True
 
 
 @dataclass(frozen=True)
@@ -367,6 +371,9 @@ class SttSettings:
         language: Whisper language code ("" = English for tiny.en, auto-detect otherwise).
         cpu_threads: inference threads.
         wyoming_uri: the Wyoming speech-to-text server (engine = wyoming).
+        beam_size: beams searched (5: most accurate; 1: greedy, faster, mishears more).
+        vocabulary: names of people, places and apps to recognise better (short list).
+        vocabulary_from_memory: also bias toward names found in long-term memory.
     """
 
     engine: str = field(default="local", metadata=rules(choices=VOICE_ENGINES))
@@ -376,6 +383,9 @@ class SttSettings:
     )
     cpu_threads: int = field(default=2, metadata=AT_LEAST_1)
     wyoming_uri: str = "tcp://127.0.0.1:10300"
+    beam_size: int = field(default=5, metadata=AT_LEAST_1)
+    vocabulary: tuple[str, ...] = ()
+    vocabulary_from_memory: bool = True
 
 
 @dataclass(frozen=True)

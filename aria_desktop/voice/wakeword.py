@@ -4,6 +4,11 @@ The only module that imports openwakeword. Version 0.5.1 is used with
 ``inference_framework="onnx"``: its default tflite mode crashes with numpy 2 and tflite has no
 wheels past Python 3.11. A second model instance scans ARIA's own synthesized speech, so the
 pipeline can ignore the wake word when ARIA itself says it (self-trigger gate).
+
+Look-alikes ("Hey Janice", "Jarvis" alone) score as high as the wake word itself, so no
+threshold rejects them: a detection is only reported once ``confirm`` (the wake phrase in a
+quick transcription of the last seconds of audio, ``wake_check.py``) agrees. See
+ARCHITECTURE.md, "Voice accuracy".
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ import asyncio
 import importlib.util
 import logging
 import threading
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +31,28 @@ __all__ = ["OpenWakeWordDetector", "packaged_wake_models", "resolve_wake_model"]
 _LOGGER = logging.getLogger(__name__)
 _INSTALL_HINT = "Reinstall the voice extra: pip install 'aria-desktop[voice]'."
 _NOT_WAKE_WORDS = ("melspectrogram", "embedding_model", "silero_vad")
+TUNED_THRESHOLDS = {"hey_jarvis": 0.7}
+"""Thresholds measured with ``aria bench voice --accuracy`` (hey_jarvis: the wake phrase in
+10 dB pink noise scored >= 0.97 in every voice, look-alikes that a threshold can reject
+<= 0.48); other models use openWakeWord's recommended 0.5."""
+DEFAULT_THRESHOLD = 0.5
+_SEGMENT_FRAMES = 25
+"""Audio kept for the wake phrase check: 2 s (25 frames of 80 ms) up to the detection."""
+
+WakeConfirm = Callable[[bytes], Awaitable[bool]]
+"""Whether a segment of 16 kHz mono PCM that woke the detector really holds the wake phrase."""
+
+
+def _model_name(spec: str) -> str:
+    """The model's name: "hey_jarvis" for "hey jarvis" or ".../hey_jarvis_v0.1.onnx"."""
+    return Path(spec).stem.rsplit("_v", 1)[0].replace(" ", "_").replace("-", "_")
+
+
+def model_threshold(name: str, threshold: float = 0.0) -> float:
+    """``threshold``, or (when 0) the measured threshold for the model named ``name``."""
+    if threshold > 0:
+        return threshold
+    return TUNED_THRESHOLDS.get(name, DEFAULT_THRESHOLD)
 
 
 def _models_dir() -> Path | None:
@@ -74,14 +102,28 @@ class OpenWakeWordDetector:
 
     Args:
         models: packaged names or .onnx paths (the first is the main wake word; all fire).
-        threshold: score (0..1) at which a frame counts as a detection.
+        threshold: score (0..1) at which a frame counts as a detection (0: each model's
+            measured threshold, ``model_threshold``).
+        confirm: the second check a detection must pass (None: every detection counts).
     """
 
-    def __init__(self, models: Sequence[str] = ("hey_jarvis",), *, threshold: float = 0.5) -> None:
+    def __init__(
+        self,
+        models: Sequence[str] = ("hey_jarvis",),
+        *,
+        threshold: float = 0.0,
+        confirm: WakeConfirm | None = None,
+    ) -> None:
         if not models:
             raise VoiceModelError("No wake word model is configured.", hint="Set voice.wake.model.")
         self._specs = tuple(models)
-        self.threshold = threshold
+        names = [_model_name(m) for m in self._specs]
+        self.threshold = model_threshold(names[0], threshold)
+        self._thresholds = {name: model_threshold(name, threshold) for name in names}
+        self._confirm = confirm
+        self._recent: deque[bytes] = deque(maxlen=_SEGMENT_FRAMES)
+        self._rejected = False
+        self.rejections = 0
         self._paths: list[Path] = []
         self._model: Any = None
         self._scanner: Any = None
@@ -120,23 +162,44 @@ class OpenWakeWordDetector:
             ) from None
 
     async def process(self, frame: bytes) -> WakeDetection | None:
-        """Score one frame; a detection when a model's score reaches the threshold."""
+        """Score one frame: a detection when a model's score reaches its threshold.
+
+        With a ``confirm`` check, the detection must also pass it (once per rise of the score).
+        """
         if self._model is None:
             await self.load()
-        return await asyncio.to_thread(self.process_sync, frame)
+        detection = await asyncio.to_thread(self.process_sync, frame)
+        if self._confirm is None:
+            return detection
+        self._recent.append(frame)
+        if detection is None:
+            self._rejected = False  # the score fell: the next detection is checked afresh
+            return None
+        if self._rejected:
+            return None  # the same look-alike, still scoring high
+        if await self._confirm(b"".join(self._recent)):
+            return detection
+        self._rejected = True
+        self.rejections += 1
+        _LOGGER.info(
+            "Wake word %s (%.2f) not confirmed: a look-alike", detection.name, detection.score
+        )
+        return None
 
     def process_sync(self, frame: bytes) -> WakeDetection | None:
-        """``process`` on the calling thread (benchmarks measure exactly this)."""
+        """The score of one frame on the calling thread, without the wake phrase check."""
         with self._lock:
             scores = self._model.predict(pcm_to_int16(frame))
-        best_name, best = max(scores.items(), key=lambda item: item[1], default=("", 0.0))
-        if best >= self.threshold:
-            name = best_name.rsplit("_v", 1)[0]
-            return WakeDetection(name=name, score=float(best))
+        for raw_name, score in sorted(scores.items(), key=lambda item: -item[1]):
+            name = raw_name.rsplit("_v", 1)[0]
+            if score >= self._thresholds.get(name, self.threshold):
+                return WakeDetection(name=name, score=float(score))
         return None
 
     def reset(self) -> None:
         """Clear the score history (after a detection or when re-armed)."""
+        self._recent.clear()
+        self._rejected = False
         if self._model is not None:
             with self._lock:
                 self._model.reset()

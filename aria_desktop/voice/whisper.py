@@ -14,13 +14,14 @@ import logging
 import os
 import threading
 import time
-import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from aria_desktop.domain.audio import AudioClip, Transcript
 from aria_desktop.domain.errors import SpeechRecognitionError, VoiceModelError
 from aria_desktop.voice.audio import pcm_to_float32, to_pipeline_pcm
+from aria_desktop.voice.vocabulary import hotwords_text, mentioned, supported_by
 from aria_desktop.voice.whisper_models import (
     is_english_only,
     transcription_language,
@@ -34,17 +35,11 @@ _VAD_CHUNK = 512
 _VAD_CONTEXT = 64
 _INSTALL_HINT = "Reinstall the voice extra: pip install 'aria-desktop[voice]'."
 _RATE_HZ = 16_000
-# Speech-fitted encoder windows (see WhisperSTT._decode_fitted); 100 frames = 1 s.
-_FITTED_MAX_S = 25.0
-_FULL_WINDOW_FRAMES = 3000
-_MIN_WINDOW_FRAMES = 1000
-_WINDOW_MARGIN_FRAMES = 100
-_MAX_TOKENS = 440
-_TOKENS_PER_S = 12
-# faster-whisper's own thresholds for a decoding it does not trust.
-_MAX_COMPRESSION_RATIO = 2.4
-_MIN_AVG_LOGPROB = -1.0
-_NO_SPEECH_PROB = 0.6
+_QUICK_BEAM = 1
+"""The wake phrase check only needs the two words of a short segment: greedy is enough."""
+_NO_SPEECH = 0.8
+"""A segment Whisper itself finds this likely to be no speech is dropped: on silence it says
+"You" with probability 0.95 of no speech yet a log-probability faster-whisper still keeps."""
 
 
 def _threads_within_omp_limit(wanted: int) -> int:
@@ -64,42 +59,24 @@ def _threads_within_omp_limit(wanted: int) -> int:
     return wanted
 
 
-def _compression_ratio(text: str) -> float:
-    """Bytes per compressed byte: high for looping output ("lights lights lights...")."""
-    raw = text.encode("utf-8")
-    return len(raw) / max(1, len(zlib.compress(raw)))
-
-
-def _repeats_a_phrase(text: str) -> bool:
-    """Whether three words come twice in a row, or any four words come twice.
-
-    Whisper's typical failure on a short window is to say the command again ("Turn off the
-    lights. Turn off the lights."): too short for the compression ratio to notice, and people
-    hardly ever repeat a phrase like that in one command.
-    """
-    words = [w.strip(".,!?;:\"'").lower() for w in text.split()]
-    seen: set[tuple[str, ...]] = set()
-    for start in range(len(words)):
-        if words[start : start + 3] == words[start + 3 : start + 6] and start + 6 <= len(words):
-            return True
-        four = tuple(words[start : start + 4])
-        if len(four) == 4:
-            if four in seen:
-                return True
-            seen.add(four)
-    return False
-
-
 class WhisperSTT:
-    """faster-whisper on the CPU (int8), in a worker thread.
+    """faster-whisper on the CPU (int8), in a worker thread: beam search over the full window.
+
+    Accuracy comes first (ARCHITECTURE.md, "Voice accuracy"): faster-whisper's own decoding
+    with beam search, its temperature fallback on a low-confidence or looping result, and the
+    full 30 s encoder window. A window cut to the speech took a third less time but changed
+    transcripts on the accuracy set (``aria bench voice --accuracy``), so it is not used.
+    Names the user uses (``set_vocabulary``) go to the decoder as ``hotwords``; a name that
+    shows up only because it was suggested is caught by ``vocabulary.supported_by``.
 
     Args:
         model: "tiny.en" (packaged, English), "base" (packaged, multilingual) or a local
             CTranslate2 model directory (see ``whisper_models``).
         cpu_threads: inference threads (2 keeps the desktop responsive).
         language: default language ("" = English for ``.en`` models, else auto-detect).
-        beam_size: 1 (greedy) is fastest; larger is slightly more accurate.
+        beam_size: beams searched (5, faster-whisper's default; 1 = greedy, faster).
         cache_dir: where "base" is joined from its two packages (``paths.model_cache_dir()``).
+        vocabulary: names and words to bias recognition toward (``set_vocabulary``).
     """
 
     def __init__(
@@ -108,16 +85,17 @@ class WhisperSTT:
         *,
         cpu_threads: int = 2,
         language: str = "",
-        beam_size: int = 1,
+        beam_size: int = 5,
         cache_dir: Path | None = None,
+        vocabulary: Sequence[str] = (),
     ) -> None:
         self._model_spec = model
         self._cache_dir = cache_dir
         self._cpu_threads = cpu_threads
         self._language = language
         self._beam_size = beam_size
+        self._vocabulary: tuple[str, ...] = tuple(vocabulary)
         self._model: Any = None
-        self._tokenizers: dict[str | None, Any] = {}
         self._load_lock = asyncio.Lock()
         self._run_lock = threading.Lock()
 
@@ -163,6 +141,15 @@ class WhisperSTT:
         _LOGGER.info("Whisper model %s loaded in %.2f s", path, time.monotonic() - started)
         return model
 
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        """The names recognition is biased toward now."""
+        return self._vocabulary
+
+    def set_vocabulary(self, terms: Sequence[str]) -> None:
+        """Bias recognition toward these names (replaces the previous list)."""
+        self._vocabulary = tuple(t.strip() for t in terms if t.strip())
+
     async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
         """Transcribe audio of any rate (converted to 16 kHz mono)."""
         lang = transcription_language(self._model_spec, language or self._language)
@@ -170,21 +157,39 @@ class WhisperSTT:
         pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
         return await asyncio.to_thread(self._transcribe, pcm, lang)
 
-    def _transcribe(self, pcm: bytes, language: str | None) -> Transcript:
-        audio = pcm_to_float32(pcm)
-        started = time.monotonic()
+    async def transcribe_quick(self, pcm: bytes) -> str:
+        """Greedy, unbiased text of a short 16 kHz mono segment (the wake phrase check)."""
+        await self.load()
+        lang = transcription_language(self._model_spec, self._language)
+        return await asyncio.to_thread(self._quick, pcm, lang)
+
+    def _quick(self, pcm: bytes, language: str | None) -> str:
         with self._run_lock:
             try:
-                decoded = None
-                if len(audio) <= _FITTED_MAX_S * _RATE_HZ:
-                    decoded = self._decode_fitted(audio, language)
-                if decoded is None:
-                    decoded = self._decode_full(audio, language)
+                return self._decode(pcm_to_float32(pcm), language, "", _QUICK_BEAM)[0]
             except Exception as exc:
                 raise SpeechRecognitionError(
                     f"Transcription failed: {exc}.", hint="See the log file for details."
                 ) from None
-        text, detected = decoded
+
+    def _transcribe(self, pcm: bytes, language: str | None) -> Transcript:
+        audio = pcm_to_float32(pcm)
+        started = time.monotonic()
+        vocabulary = self._vocabulary
+        with self._run_lock:
+            try:
+                text, detected = self._decode(
+                    audio, language, hotwords_text(vocabulary), self._beam_size
+                )
+                if vocabulary and mentioned(text, vocabulary):
+                    plain, detected = self._decode(audio, language, "", self._beam_size)
+                    if not supported_by(text, plain, vocabulary):
+                        _LOGGER.debug("a suggested name was not heard: %r -> %r", text, plain)
+                        text = plain
+            except Exception as exc:
+                raise SpeechRecognitionError(
+                    f"Transcription failed: {exc}.", hint="See the log file for details."
+                ) from None
         return Transcript(
             text=text,
             language=detected or language or "",
@@ -193,92 +198,34 @@ class WhisperSTT:
             engine=self.name,
         )
 
-    def _decode_full(self, audio: Any, language: str | None) -> tuple[str, str]:
-        """faster-whisper's own long-form decoding (30 s windows, temperature fallback)."""
+    def _decode(
+        self, audio: Any, language: str | None, hotwords: str, beam_size: int
+    ) -> tuple[str, str]:
+        """faster-whisper's own decoding: full windows, beam search, temperature fallback.
+
+        ``hotwords`` (names, comma-separated) are placed before the decoding as context.
+        Timestamp tokens stay on as in faster-whisper's defaults: decoding without them
+        measured worse on several voices with base (``aria bench voice --accuracy``). No
+        conditioning on earlier windows: a long dictation does not drift into repeating itself.
+        """
         segments, info = self._model.transcribe(
             audio,
             language=language,
-            beam_size=self._beam_size,
+            beam_size=beam_size,
             vad_filter=False,
             condition_on_previous_text=False,
-            without_timestamps=True,
+            hotwords=hotwords or None,
         )
-        text = " ".join(segment.text.strip() for segment in segments).strip()
+        text = " ".join(
+            segment.text.strip() for segment in segments if segment.no_speech_prob < _NO_SPEECH
+        ).strip()
+        if not any(char.isalnum() for char in text):
+            text = ""  # silence or noise ("." is not a command)
         return text, str(info.language or "")
-
-    def _decode_fitted(self, audio: Any, language: str | None) -> tuple[str, str] | None:
-        """One greedy pass over an encoder window cut to the speech, or None to fall back.
-
-        Whisper is trained on 30 s windows and faster-whisper always pads to one, so a 2 s
-        command pays for 28 s of silence: the encoder is most of the cost (~150 ms of ~200 ms
-        here). CTranslate2 accepts shorter inputs, and with a margin after the speech (at
-        least a 10 s window) the transcripts are as good on spoken commands (tiny.en: WER on
-        the test commands 4.7 % vs 8.9 % with the full window; base: 3.1 % vs 3.9 %, and more
-        foreign keywords right) at 3-6x less time. A result that looks like a
-        known failure of greedy decoding — no end token, repeated text, low confidence — is
-        thrown away and the audio decoded the standard way instead.
-        """
-        from faster_whisper.audio import pad_or_trim
-
-        model = self._model
-        features = model.feature_extractor(audio)
-        frames = int(features.shape[-1])
-        window = min(
-            _FULL_WINDOW_FRAMES,
-            max(_MIN_WINDOW_FRAMES, -(-(frames + _WINDOW_MARGIN_FRAMES) // 100) * 100),
-        )
-        encoded = model.encode(pad_or_trim(features, window))
-        if language is None and model.model.is_multilingual:
-            token, _probability = model.model.detect_language(encoded)[0][0]
-            language = str(token)[2:-2]
-        tokenizer = self._tokenizer(language)
-        prompt = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
-        max_tokens = min(_MAX_TOKENS, 16 + int(len(audio) / _RATE_HZ * _TOKENS_PER_S))
-        result = model.model.generate(
-            encoded,
-            [prompt],
-            beam_size=self._beam_size,
-            max_length=len(prompt) + max_tokens,
-            suppress_blank=True,
-            suppress_tokens=[-1],
-            return_scores=True,
-            return_no_speech_prob=True,
-        )[0]
-        tokens = [t for t in result.sequences_ids[0] if t < tokenizer.eot]
-        text = str(tokenizer.decode(tokens)).strip()
-        avg_logprob = float(result.scores[0]) * len(tokens) / (len(tokens) + 1)
-        if not any(char.isalnum() for char in text) or (
-            result.no_speech_prob > _NO_SPEECH_PROB and avg_logprob < _MIN_AVG_LOGPROB
-        ):
-            return "", language or ""  # silence or noise ("." is not a command)
-        if (
-            len(tokens) >= max_tokens - 1
-            or _compression_ratio(text) > _MAX_COMPRESSION_RATIO
-            or _repeats_a_phrase(text)
-            or avg_logprob < _MIN_AVG_LOGPROB
-        ):
-            _LOGGER.debug("fitted-window decoding unsure; decoding the full window")
-            return None
-        return text, language or ""
-
-    def _tokenizer(self, language: str | None) -> Any:
-        tokenizer = self._tokenizers.get(language)
-        if tokenizer is None:
-            from faster_whisper.tokenizer import Tokenizer
-
-            tokenizer = Tokenizer(
-                self._model.hf_tokenizer,
-                self._model.model.is_multilingual,
-                task="transcribe",
-                language=language or "en",
-            )
-            self._tokenizers[language] = tokenizer
-        return tokenizer
 
     async def aclose(self) -> None:
         """Drop the model."""
         self._model = None
-        self._tokenizers.clear()
 
 
 class SileroVAD:

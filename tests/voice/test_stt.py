@@ -44,6 +44,7 @@ COMMANDS = [
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 async def test_word_error_rate_under_ten_percent(
     whisper: WhisperSTT, say_piper: SpeechMaker
 ) -> None:
@@ -93,17 +94,18 @@ def _record_encoder_windows(whisper: WhisperSTT, monkeypatch: pytest.MonkeyPatch
     return windows
 
 
-async def test_a_short_command_is_encoded_in_a_window_fitted_to_it(
+async def test_a_short_command_is_encoded_in_the_full_window(
     whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The speech-fitted window changed transcripts on the accuracy set: it is not used."""
     windows = _record_encoder_windows(whisper, monkeypatch)
     clip = read_wav(say_piper("Set a timer for ten minutes."))
     transcript = await whisper.transcribe(clip)
     assert word_errors("Set a timer for ten minutes.", transcript.text)[0] == 0, transcript.text
-    assert len(windows) == 1
-    assert clip.duration_s * 100 < windows[0] < 3000  # 100 mel frames per second
+    assert windows == [3000]  # 30 s of mel frames, 100 per second
 
 
+@pytest.mark.timeout(600)
 async def test_long_speech_is_decoded_in_full_thirty_second_windows(
     whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -116,22 +118,6 @@ async def test_long_speech_is_decoded_in_full_thirty_second_windows(
     assert set(windows) == {3000}
     errors, words = word_errors(" ".join(phrases), transcript.text)
     assert errors / words < 0.15, transcript.text
-
-
-async def test_a_fitted_decoding_cut_short_is_redone_on_the_full_window(
-    whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import aria_desktop.voice.whisper as whisper_module
-
-    # allow the fitted pass far too few tokens: it must not return a truncated transcript
-    monkeypatch.setattr(whisper_module, "_TOKENS_PER_S", 0)
-    monkeypatch.setattr(whisper_module, "_MAX_TOKENS", 4)
-    windows = _record_encoder_windows(whisper, monkeypatch)
-    text = "Remind me to call my mother tomorrow."
-    transcript = await whisper.transcribe(read_wav(say_piper(text)))
-    assert windows[0] < 3000
-    assert windows[-1] == 3000
-    assert word_errors(text, transcript.text)[0] == 0, transcript.text
 
 
 async def test_silence_and_noise_give_an_empty_transcript(whisper: WhisperSTT) -> None:
@@ -175,12 +161,3 @@ def test_empty_wav_is_refused(tmp_path: object) -> None:
         w.setframerate(16000)
     with pytest.raises(AudioFormatError, match="no audio"):
         decode_wav(buffer.getvalue())
-
-
-def test_a_repeated_command_is_recognised_as_a_decoding_failure() -> None:
-    from aria_desktop.voice.whisper import _repeats_a_phrase
-
-    assert _repeats_a_phrase("Turn off the lights in the kitchen. Turn off the lights in the")
-    assert _repeats_a_phrase("Set a timer. Set a timer.")
-    assert not _repeats_a_phrase("Set a timer for ten minutes.")
-    assert not _repeats_a_phrase("That is very, very good, very good indeed.")

@@ -1,0 +1,145 @@
+"""``aria bench voice --accuracy``: word error rate per voice, ARIA beside Whisper's defaults.
+
+Spoken commands (names, numbers, times, dates) are made at run time in voices ARIA's tests
+never use (``voice_corpus.py``: espeak-ng accents and speeds, Piper at two speeds, two of them
+in 10 dB pink noise). Each clip is transcribed, for tiny.en and the multilingual base model,
+by:
+
+- ``ARIA``: ``WhisperSTT`` as configured by default (beam 5, full window, fallback);
+- ``+names``: the same with the user's names as vocabulary (as memory would supply them);
+- ``greedy``: ARIA with ``beam_size`` 1 (what accuracy costs in time);
+- ``defaults``: faster-whisper's ``model.transcribe(audio)`` with its default arguments.
+
+WER is (substitutions + deletions + insertions) / words, numbers compared as said
+(``bench/wer.py``). The wake word part follows (``voice_wake.py``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from aria_desktop.bench.voice_corpus import COMMANDS, USER_NAMES, VOICES, synthesize
+from aria_desktop.bench.wer import word_errors
+from aria_desktop.domain.audio import AudioClip
+
+__all__ = ["run_voice_accuracy"]
+
+_DECODERS = ("ARIA", "+names", "greedy", "defaults")
+_MODELS = ("tiny.en", "base")
+
+
+class _Tally:
+    """Word errors, words and seconds per (voice, decoder)."""
+
+    def __init__(self) -> None:
+        self.errors: dict[tuple[str, str], int] = defaultdict(int)
+        self.words: dict[tuple[str, str], int] = defaultdict(int)
+        self.seconds: dict[str, list[float]] = defaultdict(list)
+        self.misheard: dict[str, list[tuple[str, str]]] = defaultdict(list)
+
+    def add(self, voice: str, decoder: str, reference: str, text: str, seconds: float) -> None:
+        errors, words = word_errors(reference, text)
+        self.errors[voice, decoder] += errors
+        self.words[voice, decoder] += words
+        self.seconds[decoder].append(seconds)
+        if errors:
+            self.misheard[decoder].append((reference, text))
+
+    def wer(self, voices: Sequence[str], decoder: str) -> float:
+        words = sum(self.words[v, decoder] for v in voices)
+        return sum(self.errors[v, decoder] for v in voices) / max(1, words)
+
+
+def _plain_model(model: str, cache_dir: Path) -> Any:
+    """faster-whisper's ``WhisperModel`` for ``model``, loaded the way ARIA loads it."""
+    from faster_whisper import WhisperModel
+
+    from aria_desktop.voice.whisper_models import whisper_model_path
+
+    path = whisper_model_path(model, cache_dir=cache_dir)
+    return WhisperModel(
+        str(path), device="cpu", compute_type="int8", cpu_threads=2, local_files_only=True
+    )
+
+
+def _defaults(model: Any, pcm: bytes) -> str:
+    from aria_desktop.voice.audio import pcm_to_float32
+
+    segments, _info = model.transcribe(pcm_to_float32(pcm))
+    return " ".join(segment.text.strip() for segment in segments).strip()
+
+
+async def _measure_model(
+    model: str, clips: dict[str, list[bytes]], references: Sequence[str], cache_dir: Path
+) -> _Tally:
+    import asyncio
+
+    from aria_desktop.voice.whisper import WhisperSTT
+
+    aria = WhisperSTT(model, cache_dir=cache_dir)
+    named = WhisperSTT(model, cache_dir=cache_dir, vocabulary=USER_NAMES)
+    greedy = WhisperSTT(model, cache_dir=cache_dir, beam_size=1)
+    plain = await asyncio.to_thread(_plain_model, model, cache_dir)
+    tally = _Tally()
+    for voice, pcms in clips.items():
+        for reference, pcm in zip(references, pcms, strict=True):
+            for decoder, stt in (("ARIA", aria), ("+names", named), ("greedy", greedy)):
+                t = await stt.transcribe(AudioClip(pcm=pcm))
+                tally.add(voice, decoder, reference, t.text, t.latency_ms / 1000)
+            started = time.perf_counter()
+            text = await asyncio.to_thread(_defaults, plain, pcm)
+            tally.add(voice, "defaults", reference, text, time.perf_counter() - started)
+    for stt in (aria, named, greedy):
+        await stt.aclose()
+    return tally
+
+
+def _print_table(results: dict[str, _Tally], voices: Sequence[str], clips: int) -> None:
+    header = "  ".join(f"{m + ' ' + d:>16}" for m in results for d in _DECODERS)
+    print(f"  {'WER per voice':32} {header}")
+    for voice in voices:
+        row = "  ".join(f"{results[m].wer([voice], d):16.3f}" for m in results for d in _DECODERS)
+        print(f"  {voice:32} {row}")
+    clean = [v for v in voices if "pink" not in v]
+    noisy = [v for v in voices if "pink" in v]
+    for label, group in (("all clean voices", clean), ("in 10 dB pink noise", noisy)):
+        row = "  ".join(f"{results[m].wer(group, d):16.3f}" for m in results for d in _DECODERS)
+        print(f"  {label:32} {row}")
+    row = "  ".join(
+        f"{statistics.median(results[m].seconds[d]) * 1000:13.0f} ms"
+        for m in results
+        for d in _DECODERS
+    )
+    print(f"  {'median time per command':32} {row}")
+    print(f"  ({clips} clips per model; ARIA must be <= defaults on every voice)")
+
+
+async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) -> None:
+    """Measure and print the accuracy figures, then the wake word figures."""
+    from aria_desktop.bench.voice_wake import run_wake_accuracy
+    from aria_desktop.domain.errors import AriaError
+
+    references = COMMANDS[: max(1, commands)]
+    piper: dict[float, Any] = {}
+    clips = {v.label: await synthesize(references, v, piper=piper, seed=7) for v in VOICES}
+    count = sum(len(c) for c in clips.values())
+    results: dict[str, _Tally] = {}
+    with tempfile.TemporaryDirectory(prefix="aria-bench-accuracy-") as tmp:
+        for model in models:
+            try:
+                results[model] = await _measure_model(model, clips, references, Path(tmp))
+            except AriaError as exc:
+                print(f"  {model}: not measured: {exc.message}")
+    print(f"aria bench voice --accuracy — {len(references)} commands x {len(VOICES)} voices")
+    if results:
+        _print_table(results, [v.label for v in VOICES], count)
+        for model, tally in results.items():
+            for reference, text in tally.misheard["ARIA"][:6]:
+                print(f"    {model} ARIA misheard: {reference!r} -> {text!r}")
+    await run_wake_accuracy(piper)

@@ -1,0 +1,123 @@
+"""Whisper as ARIA runs it: full-window beam search, names from memory, no invented names,
+and a wake word that rejects look-alikes (real tiny.en, Piper, espeak-ng, openWakeWord)."""
+
+from __future__ import annotations
+
+import pytest
+
+from aria_desktop.bench.voice_corpus import Voice, synthesize
+from aria_desktop.bench.voice_wake import LOOK_ALIKE_VOICES, LOOK_ALIKES, PIPER_IN_NOISE, detections
+from aria_desktop.core.stt_vocabulary import SttVocabulary
+from aria_desktop.domain.audio import AudioClip
+from aria_desktop.domain.memory import MemoryDraft
+from aria_desktop.voice.audio import pcm_to_float32
+from aria_desktop.voice.piper_tts import PiperTTS
+from aria_desktop.voice.wake_check import WakePhraseCheck
+from aria_desktop.voice.wakeword import OpenWakeWordDetector
+from aria_desktop.voice.whisper import WhisperSTT
+from tests.fakes.ports import InMemoryMemoryStore
+
+pytestmark = pytest.mark.slow
+
+_ESPEAK = Voice("espeak en-us", "espeak", "en-us", 160)
+_PIPER = Voice("piper joe", "piper")
+_UNSPOKEN = (
+    "Kowalski",
+    "Oluwaseun",
+    "Wojciech",
+    "Ljubljana",
+    "Krita",
+    "Siobhan",
+    "Margarethe",
+    "Nakamura",
+)
+
+
+async def test_a_name_in_memory_is_heard_where_plain_decoding_mishears_it(
+    whisper: WhisperSTT, piper: PiperTTS
+) -> None:
+    (pcm,) = await synthesize(["Call Nakamura at four o'clock."], _PIPER, piper={1.0: piper})
+    plain = await whisper.transcribe(AudioClip(pcm=pcm))
+    assert "nakamura" not in plain.text.lower()  # the premise: tiny.en alone mishears the name
+    store = InMemoryMemoryStore()
+    for fact in (
+        "My colleague Dmitri sits next to me.",
+        "Mr Nakamura is the landlord.",
+        "My aunt Margarethe lives in Vienna.",
+    ):
+        await store.add(MemoryDraft(content=fact))
+    try:
+        await SttVocabulary(target=whisper, fixed=(), store=store).refresh()
+        assert "Nakamura" in whisper.vocabulary
+        biased = await whisper.transcribe(AudioClip(pcm=pcm))
+    finally:
+        whisper.set_vocabulary(())
+    assert "nakamura" in biased.text.lower(), biased.text
+
+
+@pytest.mark.timeout(600)
+async def test_a_suggested_name_that_is_not_said_never_appears(
+    whisper: WhisperSTT, piper: PiperTTS
+) -> None:
+    commands = [
+        "What is fifteen times twelve?",  # plain hotwords gave "Wojciech 15 times 12"
+        "Call Priya Raman tomorrow at seven thirty p.m.",  # ... and "Kowalski, Oluwaseun,"
+        "How long does it take to drive to Eindhoven?",  # ... and "At Ljubljana, it takes"
+        "Turn off the lights in the living room.",
+    ]
+    clips = await synthesize(commands, _ESPEAK, piper={}) + await synthesize(
+        commands, _PIPER, piper={1.0: piper}
+    )
+    whisper.set_vocabulary(_UNSPOKEN)
+    try:
+        texts = [(await whisper.transcribe(AudioClip(pcm=pcm))).text for pcm in clips]
+    finally:
+        whisper.set_vocabulary(())
+    invented = [t for t in texts if any(name.lower() in t.lower() for name in _UNSPOKEN)]
+    assert not invented
+
+
+async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
+    whisper: WhisperSTT, piper: PiperTTS
+) -> None:
+    """Without names to suggest, ARIA's transcript of a command is faster-whisper's default
+    decoding: beam 5 over the padded 30 s window (a speech-fitted window changed transcripts
+    on the accuracy set, so it is not used)."""
+    from faster_whisper import WhisperModel
+
+    from aria_desktop.voice.whisper_models import whisper_model_path
+
+    model = WhisperModel(
+        str(whisper_model_path("tiny.en")), device="cpu", compute_type="int8", cpu_threads=2
+    )
+    commands = ["Set an alarm for six forty five a.m.", "Remind me on December twelfth."]
+    for pcm in await synthesize(commands, _PIPER, piper={1.0: piper}):
+        segments, _info = model.transcribe(pcm_to_float32(pcm))  # its defaults
+        expected = " ".join(s.text.strip() for s in segments).strip()
+        assert (await whisper.transcribe(AudioClip(pcm=pcm))).text == expected
+
+
+@pytest.mark.timeout(600)
+async def test_look_alikes_never_wake_aria_and_the_wake_phrase_in_noise_does(
+    whisper: WhisperSTT, piper: PiperTTS
+) -> None:
+    detector = OpenWakeWordDetector(
+        ("hey_jarvis",), confirm=WakePhraseCheck(whisper, ("hey jarvis",))
+    )
+    await detector.load()
+    engines = {1.0: piper}
+    false_wakes = [
+        f"{phrase} ({voice.label})"
+        for voice in LOOK_ALIKE_VOICES
+        for phrase, pcm in zip(
+            LOOK_ALIKES, await synthesize(LOOK_ALIKES, voice, piper=engines), strict=True
+        )
+        if await detections(detector, pcm)
+    ]
+    assert len(LOOK_ALIKES) >= 10
+    assert not false_wakes
+    woke = 0
+    for index, voice in enumerate(PIPER_IN_NOISE):
+        (pcm,) = await synthesize(["Hey Jarvis."], voice, piper=engines, seed=40 + index)
+        woke += bool(await detections(detector, pcm))
+    assert woke >= 9, f"woke on {woke} of {len(PIPER_IN_NOISE)}"
