@@ -33,8 +33,11 @@ apt_test+=(pulseaudio pulseaudio-utils libasound2-plugins)
 # A real freedesktop (XEmbed) system tray host for the tray app's tests (stalonetray is not in
 # Debian 12).
 apt_test+=(trayer)
-# MCP tests: node runs the protocol's reference test server (npm, installed below).
-apt_test+=(nodejs npm)
+# MCP tests: node runs the protocol's reference test server (npm, installed below). A Node.js
+# already on PATH (e.g. NodeSource's, which bundles npm and conflicts with Debian's npm) is used.
+if ! command -v npm >/dev/null; then
+  apt_test+=(nodejs npm)
+fi
 
 install_apt() {
   local wanted=("$@") missing=()
