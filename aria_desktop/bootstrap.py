@@ -531,6 +531,7 @@ def build_stt(settings: Settings) -> SpeechToText:
         beam_size=voice.stt.beam_size,
         cache_dir=paths.model_cache_dir(),
         vocabulary=voice.stt.vocabulary,
+        fitted_window=voice.stt.fitted_window,
     )
 
 

@@ -8,6 +8,9 @@ by:
 - ``ARIA``: ``WhisperSTT`` as configured by default (beam 5, full window, fallback);
 - ``+names``: the same with the user's names as vocabulary (as memory would supply them);
 - ``greedy``: ARIA with ``beam_size`` 1 (what accuracy costs in time);
+- ``fitted``: ARIA with ``fitted_window`` (the encoder window fitted to the command, full
+  window where faster-whisper does not trust it), and how many transcripts it changes — the
+  default only if it ever changes none;
 - ``defaults``: faster-whisper's ``model.transcribe(audio)`` with its default arguments.
 
 WER is (substitutions + deletions + insertions) / words, numbers compared as said
@@ -30,7 +33,7 @@ from aria_desktop.domain.audio import AudioClip
 
 __all__ = ["run_voice_accuracy"]
 
-_DECODERS = ("ARIA", "+names", "greedy", "defaults")
+_DECODERS = ("ARIA", "+names", "greedy", "fitted", "defaults")
 _MODELS = ("tiny.en", "base")
 
 
@@ -42,6 +45,8 @@ class _Tally:
         self.words: dict[tuple[str, str], int] = defaultdict(int)
         self.seconds: dict[str, list[float]] = defaultdict(list)
         self.misheard: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.fitted_changed = 0
+        self.clips = 0
 
     def add(self, voice: str, decoder: str, reference: str, text: str, seconds: float) -> None:
         errors, words = word_errors(reference, text)
@@ -85,17 +90,23 @@ async def _measure_model(
     aria = WhisperSTT(model, cache_dir=cache_dir)
     named = WhisperSTT(model, cache_dir=cache_dir, vocabulary=USER_NAMES)
     greedy = WhisperSTT(model, cache_dir=cache_dir, beam_size=1)
+    fitted = WhisperSTT(model, cache_dir=cache_dir, fitted_window=True)
+    engines = (("ARIA", aria), ("+names", named), ("greedy", greedy), ("fitted", fitted))
     plain = await asyncio.to_thread(_plain_model, model, cache_dir)
     tally = _Tally()
     for voice, pcms in clips.items():
         for reference, pcm in zip(references, pcms, strict=True):
-            for decoder, stt in (("ARIA", aria), ("+names", named), ("greedy", greedy)):
+            texts = {}
+            for decoder, stt in engines:
                 t = await stt.transcribe(AudioClip(pcm=pcm))
                 tally.add(voice, decoder, reference, t.text, t.latency_ms / 1000)
+                texts[decoder] = t.text
+            tally.clips += 1
+            tally.fitted_changed += texts["fitted"] != texts["ARIA"]
             started = time.perf_counter()
             text = await asyncio.to_thread(_defaults, plain, pcm)
             tally.add(voice, "defaults", reference, text, time.perf_counter() - started)
-    for stt in (aria, named, greedy):
+    for _decoder, stt in engines:
         await stt.aclose()
     return tally
 
@@ -140,6 +151,10 @@ async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) 
     if results:
         _print_table(results, [v.label for v in VOICES], count)
         for model, tally in results.items():
+            print(
+                f"  {model} fitted window: {tally.fitted_changed} of {tally.clips} transcripts"
+                " differ from ARIA's full-window ones"
+            )
             for reference, text in tally.misheard["ARIA"][:6]:
                 print(f"    {model} ARIA misheard: {reference!r} -> {text!r}")
     await run_wake_accuracy(piper)

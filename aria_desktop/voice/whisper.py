@@ -40,6 +40,15 @@ _QUICK_BEAM = 1
 _NO_SPEECH = 0.8
 """A segment Whisper itself finds this likely to be no speech is dropped: on silence it says
 "You" with probability 0.95 of no speech yet a log-probability faster-whisper still keeps."""
+# The speech-fitted encoder window (WhisperSTT._decode_fitted); 100 mel frames = 1 s.
+_FULL_WINDOW_FRAMES = 3000
+_FITTED_MIN_FRAMES = 1000
+_FITTED_MARGIN_FRAMES = 100
+_SAMPLES_PER_FRAME = 160
+# faster-whisper's own thresholds for a decoding it does not trust.
+_MAX_COMPRESSION_RATIO = 2.4
+_MIN_AVG_LOGPROB = -1.0
+_NO_SPEECH_THRESHOLD = 0.6
 
 
 def _threads_within_omp_limit(wanted: int) -> int:
@@ -59,13 +68,72 @@ def _threads_within_omp_limit(wanted: int) -> int:
     return wanted
 
 
+class _WindowedEncoder:
+    """Wraps ``WhisperModel.encode`` so a decoding can run on an encoder window cut short.
+
+    faster-whisper pads every window to 30 s before encoding it; the encoder's cost grows with
+    the window (~8x for 30 s against 10 s). While ``frames`` is set, each window is cut to that
+    many mel frames: only padding is dropped, because the fitted window is used only for audio
+    shorter than it (``WhisperSTT._decode``). Everything else — beam search, temperature
+    fallback, no-speech handling, timestamps — stays faster-whisper's own.
+    """
+
+    def __init__(self, encode: Any) -> None:
+        self._encode = encode
+        self.frames: int | None = None
+
+    def __call__(self, features: Any) -> Any:
+        if self.frames is not None and features.shape[-1] > self.frames:
+            features = features[..., : self.frames]
+        return self._encode(features)
+
+
+def _fitted_frames(samples: int) -> int | None:
+    """The fitted encoder window for audio of ``samples`` (16 kHz), or None for the full one.
+
+    At least 10 s, and the speech plus 1 s of padding, in whole seconds.
+    """
+    needed = samples // _SAMPLES_PER_FRAME + 1 + _FITTED_MARGIN_FRAMES
+    frames = max(_FITTED_MIN_FRAMES, -(-needed // 100) * 100)
+    return frames if frames < _FULL_WINDOW_FRAMES else None
+
+
+def _confident(segments: Sequence[Any]) -> bool:
+    """Whether faster-whisper trusted its first try at T=0.
+
+    No temperature fallback was needed and no segment is looping, unlikely or possibly not
+    speech (faster-whisper's own thresholds). No segment at all (everything judged not speech)
+    is not trusted either: the full window has the last word on whether anything was said.
+    """
+    return bool(segments) and all(
+        segment.temperature == 0.0
+        and segment.avg_logprob >= _MIN_AVG_LOGPROB
+        and segment.compression_ratio <= _MAX_COMPRESSION_RATIO
+        and segment.no_speech_prob <= _NO_SPEECH_THRESHOLD
+        for segment in segments
+    )
+
+
+def _text(segments: Sequence[Any]) -> str:
+    """The words of the segments Whisper finds to be speech ("" for silence or noise)."""
+    text = " ".join(
+        segment.text.strip() for segment in segments if segment.no_speech_prob < _NO_SPEECH
+    ).strip()
+    return text if any(char.isalnum() for char in text) else ""  # "." is not a command
+
+
 class WhisperSTT:
     """faster-whisper on the CPU (int8), in a worker thread: beam search over the full window.
 
     Accuracy comes first (ARCHITECTURE.md, "Voice accuracy"): faster-whisper's own decoding
     with beam search, its temperature fallback on a low-confidence or looping result, and the
-    full 30 s encoder window. A window cut to the speech took a third less time but changed
-    transcripts on the accuracy set (``aria bench voice --accuracy``), so it is not used.
+    full 30 s encoder window. ``fitted_window`` (off by default; ``voice.stt.fitted_window``)
+    first decodes a command shorter than 29 s on an encoder window fitted to it (at least
+    10 s; the 30 s window's encoder costs ~8x as much) and keeps the full window for what
+    faster-whisper did not trust there. It is ~3x faster but not lossless: on the accuracy
+    set (``aria bench voice --accuracy``) it changed about half the transcripts and raised
+    the word error rate on most voices, at 10, 15 and 20 s windows alike (README, "Voice
+    accuracy"), so it is a choice for a slow CPU, never the default.
     Names the user uses (``set_vocabulary``) go to the decoder as ``hotwords``; a name that
     shows up only because it was suggested is caught by ``vocabulary.supported_by``.
 
@@ -77,6 +145,8 @@ class WhisperSTT:
         beam_size: beams searched (5, faster-whisper's default; 1 = greedy, faster).
         cache_dir: where "base" is joined from its two packages (``paths.model_cache_dir()``).
         vocabulary: names and words to bias recognition toward (``set_vocabulary``).
+        fitted_window: decode short commands on a fitted encoder window first (faster,
+            less accurate; see above).
     """
 
     def __init__(
@@ -88,6 +158,7 @@ class WhisperSTT:
         beam_size: int = 5,
         cache_dir: Path | None = None,
         vocabulary: Sequence[str] = (),
+        fitted_window: bool = False,
     ) -> None:
         self._model_spec = model
         self._cache_dir = cache_dir
@@ -95,7 +166,11 @@ class WhisperSTT:
         self._language = language
         self._beam_size = beam_size
         self._vocabulary: tuple[str, ...] = tuple(vocabulary)
+        self._fitted_window = fitted_window
         self._model: Any = None
+        self._encoder: _WindowedEncoder | None = None
+        self.last_window_s = 0.0
+        """The encoder window (seconds) that decided the last transcription (30 = full)."""
         self._load_lock = asyncio.Lock()
         self._run_lock = threading.Lock()
 
@@ -113,7 +188,10 @@ class WhisperSTT:
         """Load the model (once; seconds)."""
         async with self._load_lock:
             if self._model is None:
-                self._model = await asyncio.to_thread(self._load)
+                model = await asyncio.to_thread(self._load)
+                self._encoder = _WindowedEncoder(model.encode)
+                model.encode = self._encoder
+                self._model = model
 
     def _load(self) -> Any:
         transcription_language(self._model_spec, self._language)  # refuse de on tiny.en now
@@ -201,27 +279,46 @@ class WhisperSTT:
     def _decode(
         self, audio: Any, language: str | None, hotwords: str, beam_size: int
     ) -> tuple[str, str]:
-        """faster-whisper's own decoding: full windows, beam search, temperature fallback.
+        """The fitted window's transcript when faster-whisper trusts it, else the full one's.
+
+        Only a known language takes the fitted window: language detection stays on the full
+        window it was trained for.
+        """
+        frames = _fitted_frames(len(audio)) if self._fitted_window and language else None
+        if frames is not None:
+            segments, detected = self._segments(audio, language, hotwords, beam_size, frames)
+            if _confident(segments):
+                self.last_window_s = frames / 100
+                return _text(segments), detected
+            _LOGGER.debug("fitted window unsure; decoding the full window")
+        segments, detected = self._segments(audio, language, hotwords, beam_size, None)
+        self.last_window_s = _FULL_WINDOW_FRAMES / 100
+        return _text(segments), detected
+
+    def _segments(
+        self, audio: Any, language: str | None, hotwords: str, beam_size: int, frames: int | None
+    ) -> tuple[list[Any], str]:
+        """faster-whisper's own decoding: beam search, temperature fallback, on ``frames``.
 
         ``hotwords`` (names, comma-separated) are placed before the decoding as context.
         Timestamp tokens stay on as in faster-whisper's defaults: decoding without them
         measured worse on several voices with base (``aria bench voice --accuracy``). No
         conditioning on earlier windows: a long dictation does not drift into repeating itself.
         """
-        segments, info = self._model.transcribe(
-            audio,
-            language=language,
-            beam_size=beam_size,
-            vad_filter=False,
-            condition_on_previous_text=False,
-            hotwords=hotwords or None,
-        )
-        text = " ".join(
-            segment.text.strip() for segment in segments if segment.no_speech_prob < _NO_SPEECH
-        ).strip()
-        if not any(char.isalnum() for char in text):
-            text = ""  # silence or noise ("." is not a command)
-        return text, str(info.language or "")
+        assert self._encoder is not None  # set by load() with the model
+        self._encoder.frames = frames
+        try:
+            segments, info = self._model.transcribe(
+                audio,
+                language=language,
+                beam_size=beam_size,
+                vad_filter=False,
+                condition_on_previous_text=False,
+                hotwords=hotwords or None,
+            )
+            return list(segments), str(info.language or "")
+        finally:
+            self._encoder.frames = None
 
     async def aclose(self) -> None:
         """Drop the model."""

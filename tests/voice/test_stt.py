@@ -81,16 +81,17 @@ async def test_transcript_fields_and_resampling(
 
 
 def _record_encoder_windows(whisper: WhisperSTT, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Spy on the real model's encoder: the number of mel frames of each window it encodes."""
-    model = whisper._model
-    real_encode = model.encode
+    """Spy on the real model's encoder: the number of mel frames of each window it encodes
+    (after ``_WindowedEncoder`` cut it, so what CTranslate2 really gets)."""
+    assert whisper._encoder is not None
+    real_encode = whisper._encoder._encode
     windows: list[int] = []
 
     def encode(features: object) -> object:
         windows.append(int(features.shape[-1]))  # type: ignore[attr-defined]
         return real_encode(features)
 
-    monkeypatch.setattr(model, "encode", encode)
+    monkeypatch.setattr(whisper._encoder, "_encode", encode)
     return windows
 
 
@@ -103,6 +104,24 @@ async def test_a_short_command_is_encoded_in_the_full_window(
     transcript = await whisper.transcribe(clip)
     assert word_errors("Set a timer for ten minutes.", transcript.text)[0] == 0, transcript.text
     assert windows == [3000]  # 30 s of mel frames, 100 per second
+
+
+async def test_the_fitted_window_option_encodes_ten_seconds_and_keeps_the_full_one_for_doubt(
+    whisper: WhisperSTT, say_piper: SpeechMaker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``voice.stt.fitted_window``: a clear command is decoded on a 10 s window; noise, which
+    faster-whisper finds to be no speech there, is decided on the full window."""
+    import numpy as np
+
+    monkeypatch.setattr(whisper, "_fitted_window", True)
+    windows = _record_encoder_windows(whisper, monkeypatch)
+    transcript = await whisper.transcribe(read_wav(say_piper("Set a timer for ten minutes.")))
+    assert word_errors("Set a timer for ten minutes.", transcript.text)[0] == 0, transcript.text
+    assert (windows, whisper.last_window_s) == ([1000], 10.0)
+    windows.clear()
+    noise = (np.random.default_rng(7).normal(0, 0.05, 32_000) * 32_767).astype(np.int16)
+    assert (await whisper.transcribe(AudioClip(pcm=noise.tobytes()))).text == ""
+    assert (windows[0], windows[-1], whisper.last_window_s) == (1000, 3000, 30.0)
 
 
 @pytest.mark.timeout(600)
