@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_paging", "add_show"]
+__all__ = ["add_json_action", "add_paging", "add_show"]
 
 
 def add_paging(parser: argparse.ArgumentParser, *, limit: int) -> None:
@@ -21,3 +21,10 @@ def add_show(subparsers: Any, help_text: str) -> argparse.ArgumentParser:
     show.add_argument("id")
     show.add_argument("--json", action="store_true")
     return show
+
+
+def add_json_action(subparsers: Any, name: str, help_text: str) -> argparse.ArgumentParser:
+    """A subcommand that prints words, or JSON with ``--json`` (every report does both)."""
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
+    parser.add_argument("--json", action="store_true")
+    return parser

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from aria_desktop.cli._args import add_json_action
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings
@@ -32,10 +33,8 @@ def register(sub: Subparsers) -> None:
     """Add the ``mcp`` subcommand."""
     mcp = sub.add_parser("mcp", help="MCP servers as tools; ARIA as an MCP server")
     actions = mcp.add_subparsers(dest="action", required=True, metavar="ACTION")
-    servers = actions.add_parser("servers", help="status, command or URL, tools, last error")
-    servers.add_argument("--json", action="store_true")
-    tools = actions.add_parser("tools", help="every MCP tool with its policy and approval")
-    tools.add_argument("--json", action="store_true")
+    add_json_action(actions, "servers", "status, command or URL, tools, last error")
+    add_json_action(actions, "tools", "every MCP tool with its policy and approval")
     review = actions.add_parser("review", help="show how a tool changed since it was approved")
     review.add_argument("tool", help="server__tool")
     review.add_argument("--accept", action="store_true", help="approve the tool as it is now")
@@ -142,15 +141,7 @@ def _tools(overview: McpOverview, as_json: bool) -> int:
         print_json([dataclasses.asdict(tool) for tool in overview.tools])
         return EXIT_OK
     for tool in overview.tools:
-        hints = [
-            h
-            for h, on in (
-                ("read-only", tool.read_only_hint),
-                ("destructive", tool.destructive_hint),
-            )
-            if on
-        ]
-        said = f" [server says: {', '.join(hints)}]" if hints else ""
+        said = f" [server says: {', '.join(tool.hints)}]" if tool.hints else ""
         print(f"{tool.qualified}  policy={tool.policy}  {_APPROVAL_WORDS[tool.approval]}{said}")
         print(f"  {tool.description[:150]}")
     if not overview.tools:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, cast
 
+from aria_desktop.cli._args import add_json_action
 from aria_desktop.cli._common import EXIT_OK, Subparsers, print_json
 from aria_desktop.settings import Settings
 
@@ -25,17 +26,14 @@ def register(sub: Subparsers) -> None:
     """Add the ``tools`` subcommand."""
     tools = sub.add_parser("tools", help="the model's tools, their policies, and policy checks")
     tools_sub = tools.add_subparsers(dest="action", required=True, metavar="ACTION")
-    listing = tools_sub.add_parser("list", help="every tool with its policy")
-    listing.add_argument("--json", action="store_true")
+    add_json_action(tools_sub, "list", "every tool with its policy")
     check = tools_sub.add_parser("check", help="what the policy would decide (runs nothing)")
     check_sub = check.add_subparsers(dest="what", required=True, metavar="WHAT")
-    shell = check_sub.add_parser("shell", help="a shell command: aria tools check shell -- ARGV")
-    shell.add_argument("--json", action="store_true")
+    shell = add_json_action(check_sub, "shell", "a shell command: aria tools check shell -- ARGV")
     shell.add_argument("--cwd", default=None, help="working folder (default: the first root)")
     shell.add_argument("argv", nargs="+", help="the command, after --")
-    path = check_sub.add_parser("path", help="a path for the file tools")
+    path = add_json_action(check_sub, "path", "a path for the file tools")
     path.add_argument("--write", action="store_true", help="for changing, not only reading")
-    path.add_argument("--json", action="store_true")
     path.add_argument("path")
     tools.set_defaults(handler=_cmd_tools)
 

@@ -140,6 +140,12 @@ class McpToolState:
     destructive_hint: bool | None = None
     diff: str = ""
 
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """The server's claims in words ("read-only", "destructive"), for showing only."""
+        claims = (("read-only", self.read_only_hint), ("destructive", self.destructive_hint))
+        return tuple(word for word, on in claims if on)
+
 
 @dataclass(frozen=True, kw_only=True)
 class McpOverview:

@@ -108,14 +108,7 @@ class McpController(QObject):
         if tool is None:
             self.view.details.setPlainText("")
             return
-        hints = [
-            h
-            for h, on in (
-                ("read-only", tool.read_only_hint),
-                ("destructive", tool.destructive_hint),
-            )
-            if on
-        ]
+        hints = tool.hints
         said = f"\nThe server says it is {' and '.join(hints)} (not trusted)." if hints else ""
         body = tool.diff if tool.approval == "changed" else tool.description
         self.view.details.setPlainText(f"{tool.qualified}{said}\n\n{body}")
