@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from aria_desktop.core import text_calls
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.injection import scan_text
@@ -36,6 +37,7 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCall,
     ToolCallChunk,
+    ToolCallRejected,
     ToolSpec,
     Usage,
 )
@@ -170,6 +172,10 @@ class _Turn:
     flagged_by: str = ""
     """The tool whose result the scanner flagged in this turn ("" while none was)."""
     agent: str = "chat"
+    rejected: list[ToolCallRejected] = field(default_factory=list)
+    """Tool calls written as text that could not be used, in the step just streamed."""
+    retried_rejected: bool = False
+    """Whether the model already had its one retry after unusable calls (core/text_calls.py)."""
 
 
 ToolStatus = Literal["ok", "error", "denied"]
@@ -255,6 +261,15 @@ class AgentLoop:
             request = self._request(messages, () if last else offered, tools.options)
             text, calls, end = await self._step(turn, step, request)
             turn.user_saved = None
+            rejected, turn.rejected = turn.rejected, []
+            if rejected:
+                text_calls.report_rejected(self._bus.publish, run_id, rejected)
+                if not calls:
+                    if turn.retried_rejected:
+                        raise text_calls.give_up(rejected)
+                    turn.retried_rejected = True
+                    messages.extend(text_calls.retry_messages(text, rejected))
+                    continue
             result = AgentResult(
                 text=text,
                 backend=end.backend,
@@ -305,6 +320,8 @@ class AgentLoop:
                 messages.append(
                     ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
                 )
+            if rejected:
+                messages.append(text_calls.feedback_message(rejected))
         raise TurnDeadlineError(
             f"The model was still calling tools after {self._config.max_steps} steps.",
             hint="Raise agent.max_steps or ask for a smaller task.",
@@ -365,6 +382,8 @@ class AgentLoop:
                         if first_token_ms is None:
                             first_token_ms = (clock.monotonic() - started) * 1000
                         calls.append(chunk.call)
+                    elif isinstance(chunk, ToolCallRejected):
+                        turn.rejected.append(chunk)
                     elif isinstance(chunk, FallbackNotice):
                         bus.publish(
                             BackendFallback(

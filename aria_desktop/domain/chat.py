@@ -87,6 +87,21 @@ class ResponseFormat:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToolChoice:
+    """Whether the model must call a tool in this reply (OpenAI's ``tool_choice``).
+
+    Attributes:
+        mode: ``required`` (some tool, OpenAI ``"required"``, Anthropic ``{"type": "any"}``)
+            or ``tool`` (the one named, OpenAI ``{"type": "function", ...}``, Anthropic
+            ``{"type": "tool", ...}``). No ``ToolChoice`` at all means the model decides.
+        name: the tool a ``tool`` choice names.
+    """
+
+    mode: Literal["required", "tool"]
+    name: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class ChatRequest:
     """A request for one model reply.
 
@@ -101,6 +116,7 @@ class ChatRequest:
         response_format: JSON output (and its schema), None for free text.
         context_tokens: the context window to ask the backend for (Ollama's ``num_ctx``),
             None for the backend's default.
+        tool_choice: a tool call the reply must make; None lets the model decide.
     """
 
     messages: tuple[ChatMessage, ...]
@@ -111,6 +127,7 @@ class ChatRequest:
     stop: tuple[str, ...] = ()
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
+    tool_choice: ToolChoice | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -125,6 +142,26 @@ class ToolCallChunk:
     """A complete, parsed tool call (never a fragment)."""
 
     call: ToolCall
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCallRejected:
+    """The model wrote something that is a tool call in text form, but not a usable one.
+
+    The router recognises tool calls that small models write as text (``llm/text_calls.py``);
+    one naming no offered tool, or with arguments that fail the tool's schema, arrives as this
+    instead of text, so it is never shown or spoken as the answer and the agent can tell the
+    model what was wrong.
+
+    Attributes:
+        name: the tool the text named ("" when no name could be read).
+        reason: what was wrong, in words the model can act on.
+        text: the text the model wrote for the call.
+    """
+
+    name: str
+    reason: str
+    text: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,7 +199,7 @@ class StreamEnd:
     stop_reason: str = "stop"
 
 
-LLMChunk = TextDelta | ToolCallChunk | FallbackNotice | StreamEnd
+LLMChunk = TextDelta | ToolCallChunk | ToolCallRejected | FallbackNotice | StreamEnd
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -199,6 +199,18 @@ class CircuitOpenError(LLMError):
     code = "llm_circuit_open"
 
 
+class InvalidToolCallError(LLMError):
+    """The model kept writing tool calls ARIA cannot use (unknown tool, arguments off schema)."""
+
+    code = "llm_invalid_tool_call"
+
+
+class StructuredOutputError(LLMError):
+    """The model's JSON did not match the schema asked for, even after one repair attempt."""
+
+    code = "llm_invalid_structured_output"
+
+
 class NoBackendError(LLMError):
     """No backend is configured, or every backend in the fallback chain failed."""
 

@@ -130,6 +130,25 @@ class ToolCallEvent(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ToolCallRejectedEvent(Event):
+    """The model wrote a tool call as text that ARIA could not use; it was not run.
+
+    The text is neither shown as the answer nor spoken; the model is told what was wrong and
+    may try once more (``core/text_calls.py``).
+
+    Attributes:
+        name: the tool the text named ("" when none could be read).
+        reason: what was wrong.
+        text: the start of what the model wrote.
+    """
+
+    type: ClassVar[str] = "tool-call-rejected"
+    name: str
+    reason: str
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class ClientToolCall(Event):
     """The model called one of the client's tools (a ``ClientTurn``): the client runs it.
 

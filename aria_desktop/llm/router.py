@@ -48,6 +48,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.locality import Locality
 from aria_desktop.llm._http import Timeouts
+from aria_desktop.llm.text_call_filter import recognise_text_calls
 
 __all__ = [
     "CONFIGURE_HINT",
@@ -294,6 +295,9 @@ class Router:
     ) -> AsyncGenerator[LLMChunk, None]:
         """Stream a reply from the first backend of the chain that can give one.
 
+        A request that offers tools (and wants no JSON answer) has its reply read for tool
+        calls written as text (``llm/text_call_filter.py``), whichever backend answers.
+
         Args:
             request: the prompt.
             agent: which chain to walk.
@@ -304,6 +308,17 @@ class Router:
             StreamInterruptedError: a backend failed after content was yielded.
             LLMError: a failure whose condition is not in ``fallback_on``.
         """
+        chunks = self._walk_chain(request, agent=agent, backend=backend)
+        if request.tools and request.response_format is None:
+            chunks = recognise_text_calls(chunks, request.tools)
+        async with contextlib.aclosing(chunks):
+            async for chunk in chunks:
+                yield chunk
+
+    async def _walk_chain(
+        self, request: ChatRequest, *, agent: str, backend: str | None
+    ) -> AsyncGenerator[LLMChunk, None]:
+        """The chain walk behind :meth:`stream`: fallback notices and the answering stream."""
         if backend is not None:
             names: tuple[str, ...] = (backend,)
         else:
