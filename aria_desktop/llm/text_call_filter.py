@@ -92,11 +92,17 @@ class TextCallFilter:
         return out
 
     def _release(self, out: list[LLMChunk], text: str) -> None:
-        """Let ``text`` out; white space waits for the text after it (none between calls)."""
-        if not text.strip():
-            self._space += text
+        """Let ``text`` out; trailing white space waits for the text after it.
+
+        So white space around a call never comes out on its own (a reply that is only calls
+        has no text), however the stream was cut.
+        """
+        text = self._space + text
+        kept = text.rstrip()
+        self._space = text[len(kept) :]
+        if not kept:
             return
-        text, self._space = self._space + text, ""
+        text = kept
         self._at_start = False
         self._released.append(text)
         out.append(TextDelta(text=text))
