@@ -19,7 +19,7 @@ from pydantic import Field
 
 from aria_desktop.api.compat_turn import CompatTurn
 from aria_desktop.api.compat_wire import Lenient, ToolIn, arguments, tool_specs, with_examples
-from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall, ToolSpec
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall, ToolChoice, ToolSpec
 from aria_desktop.domain.commands import ClientTurn, GenerationOptions
 from aria_desktop.domain.errors import ClientRequestError
 from aria_desktop.domain.events import ClientToolCall
@@ -165,6 +165,20 @@ def _client_tools(body: ChatCompletionIn) -> tuple[ToolSpec, ...]:
     return tools
 
 
+def _tool_choice(body: ChatCompletionIn) -> ToolChoice | None:
+    """``required`` or a named function as ARIA's ``ToolChoice`` (``auto``/``none``: None)."""
+    choice = body.tool_choice
+    if not body.tools:
+        return None
+    if choice == "required":
+        return ToolChoice(mode="required")
+    if isinstance(choice, dict):
+        name = (choice.get("function") or {}).get("name")
+        if isinstance(name, str) and name in {tool.name for tool in tool_specs(body.tools)}:
+            return ToolChoice(mode="tool", name=name)
+    return None
+
+
 def _response_format(body: ChatCompletionIn) -> ResponseFormat | None:
     fmt = body.response_format
     if fmt is None or fmt.type == "text":
@@ -197,6 +211,7 @@ def to_command(body: ChatCompletionIn, turn: CompatTurn) -> ClientTurn:
             temperature=body.temperature,
             stop=tuple(s for s in stop if s)[:4],
             response_format=_response_format(body),
+            tool_choice=_tool_choice(body),
         ),
     )
 

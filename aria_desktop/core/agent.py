@@ -256,6 +256,8 @@ class AgentLoop:
         client_names = {spec.name for spec in tools.client}
         own = self._tools.specs() if tools.own is None else tools.own
         offered = tuple(s for s in own if s.name not in client_names) + tools.client
+        if tools.options.tool_choice is not None and tools.client:
+            offered = tools.client  # the client asked for a call of one of its tools
         for step in range(1, self._config.max_steps + 1):
             last = step == self._config.max_steps
             request = self._request(messages, () if last else offered, tools.options)
@@ -344,6 +346,7 @@ class AgentLoop:
             stop=options.stop,
             response_format=options.response_format,
             context_tokens=options.context_tokens,
+            tool_choice=options.tool_choice if offered else None,
         )
 
     async def _step(

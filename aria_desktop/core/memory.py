@@ -7,9 +7,10 @@
   the screen, so it is presented as facts, never as instructions, and it can never change
   what tools are allowed (the policy hook decides that, outside the model);
 * a **turn observer** asks the model (agent ``extract``) after each completed turn for at most
-  a few durable facts from the user's message, as JSON validated against a schema; trivial
-  chatter, private conversations and disabled extraction yield nothing, and malformed output
-  is logged and ignored. In "ask me first" mode candidates go to an inbox instead;
+  a few durable facts from the user's message, as structured output validated against a
+  schema with one repair attempt (``core/structured.py``); trivial chatter, private
+  conversations and disabled extraction yield nothing, and output still malformed after the
+  repair stores nothing and is logged. In "ask me first" mode candidates go to an inbox instead;
 * tools ``remember``, ``recall`` and ``forget`` (``forget`` is consequential: the user confirms);
 * a background task that lets confidence of never-used memories decay slowly.
 
@@ -19,8 +20,6 @@ It also carries the memory half of the ``Assistant`` API used by front-ends.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 import logging
 import re
 import time
@@ -30,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import ChatModel, ConversationStore, MemoryStore
-from aria_desktop.core.schema import validate
+from aria_desktop.core.structured import read_json, structured_reply
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain import memory as mem
-from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, ChatRequest, TextDelta
+from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, ChatRequest
 from aria_desktop.domain.commands import ForgetMemory
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
 from aria_desktop.domain.events import MemoryChanged
@@ -79,7 +78,8 @@ EXTRACTION_SCHEMA: dict[str, Any] = {
     "required": ["facts"],
     "additionalProperties": False,
 }
-"""What the extraction model must answer (checked with ``core.schema.validate``)."""
+"""What the extraction model must answer (sent as structured output, checked by
+``core/structured.py`` with ``core.schema.validate``)."""
 
 _EXTRACTION_PROMPT = """\
 You maintain the long-term memory of ARIA, a personal desktop assistant.
@@ -175,14 +175,7 @@ def parse_extraction(text: str) -> list[dict[str, Any]]:
     Raises:
         ValueError: no JSON object, or one that does not match :data:`EXTRACTION_SCHEMA`.
     """
-    start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
-        raise ValueError("no JSON object in the reply")
-    data = json.loads(text[start : end + 1])
-    problems = validate(data, EXTRACTION_SCHEMA)
-    if problems:
-        raise ValueError("; ".join(problems[:3]))
-    facts: list[dict[str, Any]] = data["facts"]
+    facts: list[dict[str, Any]] = read_json(text, EXTRACTION_SCHEMA)["facts"]
     return facts
 
 
@@ -309,7 +302,11 @@ class MemoryService:
         """Ask the model for durable facts in ``user_text`` and store (or queue) them.
 
         Returns:
-            How many facts were stored or put in the inbox (0 for malformed replies).
+            How many facts were stored or put in the inbox.
+
+        Raises:
+            StructuredOutputError: the model's answer, and its one repair, failed the schema
+                (nothing is stored).
         """
         known: list[mem.MemoryHit] = []
         if await self.store.has_active():  # an empty store needs no query embedding
@@ -330,12 +327,12 @@ class MemoryService:
             max_tokens=600,
             temperature=0.0,
         )
-        reply = await self._complete(request)
-        try:
-            facts = parse_extraction(reply)
-        except ValueError as exc:
-            _LOGGER.warning("Ignoring malformed memory extraction reply: %s", exc)
-            return 0
+        # Structured output with one repair; still invalid raises StructuredOutputError and
+        # nothing is stored (ARCHITECTURE.md: structured output).
+        reply = await structured_reply(
+            self._model, request, schema=EXTRACTION_SCHEMA, name="memory_facts", agent="extract"
+        )
+        facts: list[dict[str, Any]] = reply["facts"]
         message_ids = await self._user_message_ids(conversation_id, user_text)
         stored = 0
         for fact in facts[: self.config.max_facts_per_turn]:
@@ -367,15 +364,6 @@ class MemoryService:
             except MemoryInvalidError as exc:
                 _LOGGER.warning("Ignoring an extracted fact: %s", exc)
         return stored
-
-    async def _complete(self, request: ChatRequest) -> str:
-        parts: list[str] = []
-        stream = self._model.stream(request, agent="extract")
-        async with contextlib.aclosing(stream):
-            async for chunk in stream:
-                if isinstance(chunk, TextDelta):
-                    parts.append(chunk.text)
-        return "".join(parts)
 
     async def _user_message_ids(self, conversation_id: str | None, text: str) -> tuple[int, ...]:
         if conversation_id is None or self._conversations is None:

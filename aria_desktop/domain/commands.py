@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolSpec
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolChoice, ToolSpec
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,6 +43,8 @@ class GenerationOptions:
         stop: sequences that end the reply.
         response_format: JSON output (and its schema); None for free text.
         context_tokens: context window asked of the backend (Ollama ``num_ctx``); None: default.
+        tool_choice: the client's tool must be called (OpenAI ``tool_choice`` ``required`` or a
+            named function); then only the client's tools are offered. None: the model decides.
     """
 
     max_tokens: int | None = None
@@ -50,6 +52,7 @@ class GenerationOptions:
     stop: tuple[str, ...] = ()
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
+    tool_choice: ToolChoice | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,7 +14,10 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 from __future__ import annotations
 
 import base64
+import functools
+import json
 import logging
+import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -24,6 +27,7 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     LLMChunk,
     ModelInfo,
+    ResponseFormat,
     StreamEnd,
     TextDelta,
     ToolCall,
@@ -74,6 +78,47 @@ _ERROR_TYPE_STATUS = {
     "timeout_error": 504,
     "overloaded_error": 529,
 }
+
+
+#: Wraps a structured answer whose schema is not an object (a tool's input must be one).
+_WRAPPED_KEY = "value"
+
+
+def answer_tool(fmt: ResponseFormat) -> dict[str, Any]:
+    """The tool a structured answer is forced through (Anthropic has no ``response_format``).
+
+    The schema becomes the tool's ``input_schema`` and ``tool_choice`` names the tool, so the
+    model's answer is the tool's input (ARCHITECTURE.md: structured output). A schema that is
+    not an object is wrapped as ``{"value": ...}`` and unwrapped again when read.
+    """
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", fmt.name)[:64] or "response"
+    schema = fmt.schema or {"type": "object"}
+    if schema.get("type") != "object":
+        schema = {"type": "object", "properties": {_WRAPPED_KEY: schema}, "required": ["value"]}
+    return {
+        "name": name,
+        "description": "Give your answer: call this tool with the answer as its input.",
+        "input_schema": schema,
+    }
+
+
+def tool_choice(request: ChatRequest) -> dict[str, Any] | None:
+    """Anthropic's ``tool_choice`` for the request (``any`` for required, ``tool`` for one)."""
+    if request.response_format is not None:
+        return {"type": "tool", "name": answer_tool(request.response_format)["name"]}
+    choice = request.tool_choice
+    if choice is None or not request.tools:
+        return None
+    if choice.mode == "tool":
+        return {"type": "tool", "name": choice.name}
+    return {"type": "any"}
+
+
+def _answer_text(fmt: ResponseFormat, arguments: dict[str, Any]) -> str:
+    """A forced answer tool's input as the JSON text of the answer."""
+    schema = fmt.schema or {"type": "object"}
+    value = arguments.get(_WRAPPED_KEY) if schema.get("type") != "object" else arguments
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _merge_user(messages: list[dict[str, Any]], blocks: list[dict[str, Any]]) -> None:
@@ -265,6 +310,11 @@ class AnthropicBackend(BackendIdentity):
                 {"name": t.name, "description": t.description, "input_schema": t.parameters}
                 for t in request.tools
             ]
+        if request.response_format is not None:
+            params["tools"] = [*params.get("tools", []), answer_tool(request.response_format)]
+        choice = tool_choice(request)
+        if choice is not None:
+            params["tool_choice"] = choice
         return params
 
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
@@ -292,8 +342,9 @@ class AnthropicBackend(BackendIdentity):
             raise self._translate(exc) from exc
         stream = cast("anthropic.AsyncStream[Any]", stream)
         events = self._events(stream, timer)
+        parse = functools.partial(self._parse, answer=request.response_format)
         async for chunk in relay_chunks(
-            events, self._parse, timer=timer, backend=self._name, close=stream.close
+            events, parse, timer=timer, backend=self._name, close=stream.close
         ):
             yield chunk
 
@@ -314,8 +365,15 @@ class AnthropicBackend(BackendIdentity):
             yield event
 
     async def _parse(
-        self, events: AsyncIterator[Any], timer: StreamTimer, partial: list[str]
+        self,
+        events: AsyncIterator[Any],
+        timer: StreamTimer,
+        partial: list[str],
+        *,
+        answer: ResponseFormat | None = None,
     ) -> AsyncGenerator[LLMChunk, None]:
+        """Chunks of the event stream; with ``answer``, its forced tool's input is the text."""
+        answer_name = answer_tool(answer)["name"] if answer is not None else None
         blocks: dict[int, _Block] = {}
         model = self._model
         input_tokens = 0
@@ -360,11 +418,18 @@ class AnthropicBackend(BackendIdentity):
                 if pending is not None and pending.kind == "tool_use":
                     call = self._complete(pending)
                     timer.mark_content()
-                    yield ToolCallChunk(call=call)
+                    if answer is not None and call.name == answer_name:
+                        text = _answer_text(answer, call.arguments)
+                        partial.append(text)
+                        yield TextDelta(text=text)
+                    else:
+                        yield ToolCallChunk(call=call)
             elif kind == "message_delta":
                 reason = getattr(event.delta, "stop_reason", None)
                 if isinstance(reason, str):
                     stop_reason = _STOP_REASONS.get(reason, reason)
+                    if answer is not None and stop_reason == "tool_use":
+                        stop_reason = "stop"  # the forced answer tool is the reply's end
                 usage = getattr(event, "usage", None)
                 output_tokens = token_count(getattr(usage, "output_tokens", output_tokens))
                 delta_input = getattr(usage, "input_tokens", None)

@@ -73,9 +73,14 @@ def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None)
         options["stop"] = list(request.stop)
     if request.context_tokens is not None:
         options["num_ctx"] = request.context_tokens
+    messages = [_message_to_ollama(m) for m in request.messages]
+    if request.tools and request.tool_choice is not None:
+        # Ollama has no tool_choice: the model is told, and the router checks the reply
+        # (llm/text_call_filter.py: a reply without the call is rejected).
+        messages.append({"role": "system", "content": tool_choice_instruction(request)})
     body: dict[str, Any] = {
         "model": model,
-        "messages": [_message_to_ollama(m) for m in request.messages],
+        "messages": messages,
         "stream": True,
         "options": options,
     }
@@ -87,6 +92,15 @@ def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None)
     if keep_alive is not None:
         body["keep_alive"] = keep_alive
     return body
+
+
+def tool_choice_instruction(request: ChatRequest) -> str:
+    """The instruction standing in for ``tool_choice`` on a server that has none."""
+    choice = request.tool_choice
+    if choice is not None and choice.mode == "tool":
+        return f"Answer by calling the tool {choice.name}; do not answer in words."
+    names = ", ".join(tool.name for tool in request.tools)
+    return f"Answer by calling one of the tools ({names}); do not answer in words."
 
 
 def _parse_tool_call(raw: Any, backend: str) -> ToolCall:

@@ -97,6 +97,13 @@ def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
         body["temperature"] = request.temperature
     if request.tools:
         body["tools"] = function_tools(request.tools)
+        choice = request.tool_choice
+        if choice is not None:
+            body["tool_choice"] = (
+                {"type": "function", "function": {"name": choice.name}}
+                if choice.mode == "tool"
+                else "required"
+            )
     if request.stop:
         body["stop"] = list(request.stop)
     fmt = request.response_format

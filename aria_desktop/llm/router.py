@@ -310,7 +310,7 @@ class Router:
         """
         chunks = self._walk_chain(request, agent=agent, backend=backend)
         if request.tools and request.response_format is None:
-            chunks = recognise_text_calls(chunks, request.tools)
+            chunks = recognise_text_calls(chunks, request.tools, request.tool_choice)
         async with contextlib.aclosing(chunks):
             async for chunk in chunks:
                 yield chunk

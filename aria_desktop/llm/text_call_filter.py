@@ -28,6 +28,7 @@ from aria_desktop.domain.chat import (
     ToolCall,
     ToolCallChunk,
     ToolCallRejected,
+    ToolChoice,
     ToolSpec,
 )
 from aria_desktop.domain.errors import StreamInterruptedError
@@ -241,29 +242,69 @@ def _opener_tail(text: str) -> int:
 
 
 async def recognise_text_calls(
-    chunks: AsyncGenerator[LLMChunk, None], tools: Sequence[ToolSpec]
+    chunks: AsyncGenerator[LLMChunk, None],
+    tools: Sequence[ToolSpec],
+    choice: ToolChoice | None = None,
 ) -> AsyncGenerator[LLMChunk, None]:
     """``chunks`` with tool calls written as text turned into calls (see the module doc).
+
+    With a ``choice`` (the request requires a tool call) the whole reply waits for the verdict:
+    a reply without the required call (a server without ``tool_choice``, e.g. Ollama, or one
+    that ignored it) ends in a ``ToolCallRejected`` instead of text.
 
     Raises:
         StreamInterruptedError: as ``chunks`` does, its ``partial_text`` cut to what was let
             through (held-back call text is never kept as the reply).
     """
     reader = TextCallFilter(tools)
+    held: list[LLMChunk] = []
     try:
         async with contextlib.aclosing(chunks):
             async for chunk in chunks:
                 if isinstance(chunk, TextDelta):
-                    for out in reader.feed(chunk.text):
-                        yield out
+                    produced = reader.feed(chunk.text)
                 elif isinstance(chunk, StreamEnd):
-                    for out in reader.finish():
-                        yield out
+                    produced = reader.finish()
+                    if choice is not None:
+                        produced = _required(choice, [*held, *produced], reader.released_text)
                     if reader.found_call and chunk.stop_reason == "stop":
                         chunk = dataclasses.replace(chunk, stop_reason="tool_use")
-                    yield chunk
+                    produced.append(chunk)
                 else:
-                    yield chunk
+                    produced = [chunk]
+                if choice is not None and isinstance(chunk, TextDelta | ToolCallChunk):
+                    held.extend(produced)  # a required call: the reply waits for the verdict
+                    continue
+                for out in produced:
+                    yield out
     except StreamInterruptedError as exc:
-        exc.partial_text = reader.released_text
+        exc.partial_text = "" if choice is not None else reader.released_text
         raise
+
+
+def _required(choice: ToolChoice, chunks: list[LLMChunk], text: str) -> list[LLMChunk]:
+    """A finished reply's chunks when a tool call was required: the call, or a rejection."""
+    out: list[LLMChunk] = []
+    called = False
+    for chunk in chunks:
+        wrong = isinstance(chunk, ToolCallChunk) and chunk.call.name != choice.name
+        if wrong and choice.mode == "tool":
+            reason = f"this request requires a call of {choice.name}"
+            out.append(ToolCallRejected(name=choice.name, reason=reason, text=text))
+            continue
+        called = called or isinstance(chunk, ToolCallChunk)
+        out.append(chunk)
+    if called:
+        return out
+    rejected = [chunk for chunk in out if isinstance(chunk, ToolCallRejected)]
+    if rejected:
+        return list(rejected)
+    wanted = choice.name if choice.mode == "tool" else "one of the tools"
+    _LOGGER.warning("A reply without the required tool call (%s)", wanted)
+    return [
+        ToolCallRejected(
+            name=choice.name,
+            reason=f"this request requires a call of {wanted}, and the reply made none",
+            text=text[:_REJECTED_TEXT_CHARS],
+        )
+    ]

@@ -228,7 +228,7 @@ async def test_extraction_from_an_empty_store_embeds_nothing(
         fresh.close()
 
 
-async def test_malformed_extraction_is_ignored_with_a_warning(
+async def test_malformed_extraction_is_repaired_once_then_ignored_with_a_warning(
     rig_factory: Any, ollama: FakeOllama, caplog: pytest.LogCaptureFixture
 ) -> None:
     rig = await rig_factory()
@@ -246,11 +246,13 @@ async def test_malformed_extraction_is_ignored_with_a_warning(
         '{"facts": [ {"content": "unterminated',  # broken JSON
         '{"facts": "Tom"}',
     ):
-        ollama.script("/api/chat", ollama_text(reply))
+        # the answer and its one repair attempt
+        ollama.script("/api/chat", ollama_text(reply), ollama_text(reply))
         with caplog.at_level(logging.WARNING, logger="aria_desktop.core.memory"):
             await rig.memory.on_turn(outcome)
-    warnings = [r for r in caplog.records if "malformed memory extraction" in r.getMessage()]
+    warnings = [r for r in caplog.records if "even after one repair" in r.getMessage()]
     assert len(warnings) == 4
+    assert len(ollama.requests_to("/api/chat")) == 8
     assert await rig.memory.list_memories() == []
 
 
