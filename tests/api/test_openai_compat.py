@@ -326,3 +326,59 @@ async def test_private_models_and_clients_are_never_mined(
     async with asyncio.timeout(5):
         private = [(await outcomes.get()).private for _ in range(3)]
     assert private == [False, True, True]
+
+
+async def test_tool_choice_required_is_honoured_on_a_server_without_it(
+    oai: openai.AsyncOpenAI, ollama: FakeOllama
+) -> None:
+    # Ollama has no tool_choice: ARIA instructs the model, rejects the reply that makes no
+    # call, lets the model try once more, and hands the client the call it then writes as text.
+    ollama.script(
+        "/api/chat",
+        ollama_text("Probably sunny."),
+        ollama_text(
+            '<tool_call>{"name": "get_weather", "arguments": {"city": "Rome"}}</tool_call>'
+        ),
+    )
+    reply = await oai.chat.completions.create(
+        model="aria",
+        messages=[{"role": "user", "content": "Weather in Rome?"}],
+        tools=[WEATHER_TOOL],
+        tool_choice="required",
+    )
+    choice = reply.choices[0]
+    assert choice.finish_reason == "tool_calls"
+    assert choice.message.content in (None, "")
+    [call] = choice.message.tool_calls or []
+    assert call.type == "function"
+    assert (call.function.name, json.loads(call.function.arguments)) == (
+        "get_weather",
+        {"city": "Rome"},
+    )
+    first, retry = (r.json() for r in ollama.requests_to("/api/chat"))
+    assert [t["function"]["name"] for t in first["tools"]] == ["get_weather"]  # client's only
+    assert first["messages"][-1]["role"] == "system"
+    assert "calling one of the tools (get_weather)" in first["messages"][-1]["content"]
+    assert "Probably sunny." in json.dumps(retry["messages"])
+    assert "requires a call" in json.dumps(retry["messages"])
+
+
+async def test_a_named_tool_choice_offers_that_tool_alone(
+    oai: openai.AsyncOpenAI, ollama: FakeOllama
+) -> None:
+    other: Any = {
+        "type": "function",
+        "function": {"name": "get_time", "parameters": {"type": "object", "properties": {}}},
+    }
+    ollama.script("/api/chat", ollama_tool_calls([("get_weather", {"city": "Oslo"})]))
+    reply = await oai.chat.completions.create(
+        model="aria",
+        messages=[{"role": "user", "content": "Weather in Oslo?"}],
+        tools=[other, WEATHER_TOOL],
+        tool_choice={"type": "function", "function": {"name": "get_weather"}},
+    )
+    [call] = reply.choices[0].message.tool_calls or []
+    assert call.function.name == "get_weather"
+    body = _last_chat(ollama)
+    assert [t["function"]["name"] for t in body["tools"]] == ["get_weather"]
+    assert "calling the tool get_weather" in body["messages"][-1]["content"]
