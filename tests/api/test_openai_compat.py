@@ -378,6 +378,7 @@ async def test_a_named_tool_choice_offers_that_tool_alone(
         tool_choice={"type": "function", "function": {"name": "get_weather"}},
     )
     [call] = reply.choices[0].message.tool_calls or []
+    assert call.type == "function"
     assert call.function.name == "get_weather"
     body = _last_chat(ollama)
     assert [t["function"]["name"] for t in body["tools"]] == ["get_weather"]
