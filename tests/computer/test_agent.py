@@ -359,3 +359,34 @@ async def test_dry_run_task_records_actions_and_performs_none(
     assert all(e.dry_run for e in starts)
     app.settle()
     assert [e for e in app.since(mark) if e["event"] != "state"] == []
+
+
+async def test_a_model_writing_its_actions_as_text_is_corrected_then_acts(
+    rig_factory: Any, app: TargetApp, ollama: FakeOllama
+) -> None:
+    rig: Rig = await rig_factory()
+
+    def as_text(body: dict[str, Any]) -> Reply:
+        arguments = {"element": element(body, "Open Downloads")}
+        return ollama_text(
+            "<tool_call>" + json.dumps({"name": "click", "arguments": arguments}) + "</tool_call>"
+        )
+
+    bodies = script(
+        ollama,
+        [
+            lambda body: ollama_text('{"name": "click", "arguments": {"element": "the button"}}'),
+            as_text,
+            done("Opened the Downloads folder."),
+        ],
+    )
+    mark = app.mark()
+    events = await run_task(rig, "open the Downloads folder")
+    end = end_of(events)
+    assert (end.status, end.actions, end.steps) == ("complete", 1, 3)
+    assert app.clicks(mark) == ["open_downloads"]
+    rejected = [e for e in events if e.type == "tool-call-rejected"]
+    assert len(rejected) == 1
+    feedback = bodies[1]["messages"][-2]["content"]  # before the new screen
+    assert "were not run" in feedback
+    assert "click" in feedback

@@ -30,6 +30,7 @@ from collections import deque
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
+from aria_desktop.core import text_calls
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.computer.capability import ComputerUse
 from aria_desktop.core.computer.config import ModelChoice
@@ -44,6 +45,7 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCall,
     ToolCallChunk,
+    ToolCallRejected,
     ToolSpec,
 )
 from aria_desktop.domain.commands import RunComputerTask
@@ -314,7 +316,12 @@ class ComputerAgent:
                 needs=frozenset({"tools", "vision"} if vision else {"tools"}),
                 max_tokens=1024,
             )
-            reply, calls = await self._model_step(run_id, choice, request)
+            reply, calls, rejected = await self._model_step(run_id, choice, request)
+            if rejected and not calls:
+                # a tool call written as text that could not be used: tell the model, next step
+                text_calls.report_rejected(self.computer.bus.publish, run_id, rejected)
+                history.extend(text_calls.retry_messages(reply, rejected))
+                continue
             if not calls:
                 raise _Stop("complete", reply.strip() or "Done.")
             call = calls[0]
@@ -330,11 +337,12 @@ class ComputerAgent:
 
     async def _model_step(
         self, run_id: str, choice: ModelChoice, request: ChatRequest
-    ) -> tuple[str, list[ToolCall]]:
+    ) -> tuple[str, list[ToolCall], list[ToolCallRejected]]:
         """One model reply on the pinned backend; a failure pauses and asks (no fallback)."""
         while True:
             parts: list[str] = []
             calls: list[ToolCall] = []
+            rejected: list[ToolCallRejected] = []
             try:
                 stream = self.model.stream(request, agent="computer", backend=choice.backend)
                 async with contextlib.aclosing(stream):
@@ -343,9 +351,11 @@ class ComputerAgent:
                             parts.append(chunk.text)
                         elif isinstance(chunk, ToolCallChunk):
                             calls.append(chunk.call)
+                        elif isinstance(chunk, ToolCallRejected):
+                            rejected.append(chunk)
                         elif isinstance(chunk, StreamEnd):
                             break
-                return "".join(parts), calls
+                return "".join(parts), calls, rejected
             except LLMError as exc:
                 _LOGGER.warning("Computer-use model step failed on %s: %s", choice.backend, exc)
                 question = (
