@@ -42,17 +42,17 @@ class GenerationOptions:
         temperature: sampling temperature; None for the backend's default.
         stop: sequences that end the reply.
         response_format: JSON output (and its schema); None for free text.
-        context_tokens: context window asked of the backend (Ollama ``num_ctx``); None: default.
         tool_choice: the client's tool must be called (OpenAI ``tool_choice`` ``required`` or a
             named function); then only the client's tools are offered. None: the model decides.
+        context_tokens: context window asked of the backend (Ollama ``num_ctx``); None: default.
     """
 
     max_tokens: int | None = None
     temperature: float | None = None
     stop: tuple[str, ...] = ()
+    tool_choice: ToolChoice | None = None
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
-    tool_choice: ToolChoice | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,26 +21,10 @@ import logging
 from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
-from aria_desktop.domain.chat import (
-    LLMChunk,
-    StreamEnd,
-    TextDelta,
-    ToolCall,
-    ToolCallChunk,
-    ToolCallRejected,
-    ToolChoice,
-    ToolSpec,
-)
+from aria_desktop.domain import chat
 from aria_desktop.domain.errors import StreamInterruptedError
+from aria_desktop.llm import text_calls as shapes
 from aria_desktop.llm._http import new_call_id
-from aria_desktop.llm.text_calls import (
-    OPENERS,
-    Candidate,
-    SegmentKind,
-    fence_is_json,
-    read_segment,
-    segment_end,
-)
 
 __all__ = ["TextCallFilter", "recognise_text_calls"]
 
@@ -55,12 +39,12 @@ class TextCallFilter:
         tools: the tools the request offered (names and JSON schemas).
     """
 
-    def __init__(self, tools: Sequence[ToolSpec]) -> None:
+    def __init__(self, tools: Sequence[chat.ToolSpec]) -> None:
         """Start at the beginning of a reply."""
         self._tools = {tool.name: tool for tool in tools}
         self._validators: dict[str, Any] = {}
         self._buffer = ""
-        self._kind: SegmentKind | None = None
+        self._kind: shapes.SegmentKind | None = None
         self._at_start = True
         self._in_code = False
         self._space = ""
@@ -73,17 +57,17 @@ class TextCallFilter:
         """All text let through so far (what a consumer has seen)."""
         return "".join(self._released)
 
-    def feed(self, text: str) -> list[LLMChunk]:
+    def feed(self, text: str) -> list[chat.LLMChunk]:
         """Chunks that ``text`` (the next piece of the reply) lets out now."""
         self._buffer += text
         return self._advance(final=False)
 
-    def finish(self) -> list[LLMChunk]:
+    def finish(self) -> list[chat.LLMChunk]:
         """Chunks for whatever is still held at the end of the reply."""
         return self._advance(final=True)
 
-    def _advance(self, *, final: bool) -> list[LLMChunk]:
-        out: list[LLMChunk] = []
+    def _advance(self, *, final: bool) -> list[chat.LLMChunk]:
+        out: list[chat.LLMChunk] = []
         progressed = True
         while self._buffer and progressed:
             if self._kind is None:
@@ -92,7 +76,7 @@ class TextCallFilter:
                 progressed = self._scan_segment(out, final=final)
         return out
 
-    def _release(self, out: list[LLMChunk], text: str) -> None:
+    def _release(self, out: list[chat.LLMChunk], text: str) -> None:
         """Let ``text`` out; trailing white space waits for the text after it.
 
         So white space around a call never comes out on its own (a reply that is only calls
@@ -106,14 +90,14 @@ class TextCallFilter:
         text = kept
         self._at_start = False
         self._released.append(text)
-        out.append(TextDelta(text=text))
+        out.append(chat.TextDelta(text=text))
 
-    def _take(self, out: list[LLMChunk], count: int) -> None:
+    def _take(self, out: list[chat.LLMChunk], count: int) -> None:
         """Let the first ``count`` characters of the buffer through."""
         self._release(out, self._buffer[:count])
         self._buffer = self._buffer[count:]
 
-    def _scan_text(self, out: list[LLMChunk], *, final: bool) -> bool:
+    def _scan_text(self, out: list[chat.LLMChunk], *, final: bool) -> bool:
         """Plain text: let it through up to an opener; returns whether a segment began."""
         buffer = self._buffer
         if self._in_code:
@@ -124,7 +108,7 @@ class TextCallFilter:
                 return True
             self._take(out, len(buffer) if final else len(buffer.rstrip("`")))
             return False
-        hits = [(buffer.find(opener), opener) for opener in OPENERS]
+        hits = [(buffer.find(opener), opener) for opener in shapes.OPENERS]
         found = sorted((index, opener) for index, opener in hits if index >= 0)
         if self._at_start:
             first = len(buffer) - len(buffer.lstrip())
@@ -141,17 +125,17 @@ class TextCallFilter:
         if found:
             index, opener = found[0]
             self._take(out, index)
-            self._kind = OPENERS[opener]
+            self._kind = shapes.OPENERS[opener]
             return True
         self._take(out, len(buffer) if final else len(buffer) - _opener_tail(buffer))
         return False
 
-    def _scan_segment(self, out: list[LLMChunk], *, final: bool) -> bool:
+    def _scan_segment(self, out: list[chat.LLMChunk], *, final: bool) -> bool:
         """A possible call: wait for its end, then read it; returns whether it ended."""
         kind = self._kind
         assert kind is not None
         if kind == "fence":
-            is_json = fence_is_json(self._buffer)
+            is_json = shapes.fence_is_json(self._buffer)
             if is_json is None and not final:
                 return False
             if not is_json:
@@ -159,7 +143,7 @@ class TextCallFilter:
                 self._in_code = True
                 self._take(out, 3)
                 return True
-        end = segment_end(kind, self._buffer, final=final)
+        end = shapes.segment_end(kind, self._buffer, final=final)
         if end is None:
             return False
         segment, self._buffer = self._buffer[:end], self._buffer[end:]
@@ -171,14 +155,14 @@ class TextCallFilter:
             out.extend(chunks)
         return True
 
-    def _read(self, kind: SegmentKind, segment: str) -> list[LLMChunk] | None:
+    def _read(self, kind: shapes.SegmentKind, segment: str) -> list[chat.LLMChunk] | None:
         """The chunks a complete segment stands for; None when it is just text."""
-        candidates = read_segment(kind, segment)
+        candidates = shapes.read_segment(kind, segment)
         if candidates is None:
             return None
         if any(c.loose and c.name not in self._tools for c in candidates):
             return None  # {"name": "Alice"} is an answer, not a call
-        chunks: list[LLMChunk] = []
+        chunks: list[chat.LLMChunk] = []
         for candidate in candidates:
             reason = self._problem(candidate)
             if reason:
@@ -188,7 +172,7 @@ class TextCallFilter:
                     reason,
                 )
                 chunks.append(
-                    ToolCallRejected(
+                    chat.ToolCallRejected(
                         name=candidate.name,
                         reason=reason,
                         text=segment[:_REJECTED_TEXT_CHARS],
@@ -196,11 +180,13 @@ class TextCallFilter:
                 )
                 continue
             self.found_call = True
-            call = ToolCall(id=new_call_id(), name=candidate.name, arguments=candidate.arguments)
-            chunks.append(ToolCallChunk(call=call))
+            call = chat.ToolCall(
+                id=new_call_id(), name=candidate.name, arguments=candidate.arguments
+            )
+            chunks.append(chat.ToolCallChunk(call=call))
         return chunks
 
-    def _problem(self, candidate: Candidate) -> str:
+    def _problem(self, candidate: shapes.Candidate) -> str:
         """Why ``candidate`` cannot be run ("" when it can)."""
         if candidate.problem:
             return candidate.problem
@@ -210,7 +196,7 @@ class TextCallFilter:
             return f"{candidate.name!r} is not one of the tools offered ({offered})"
         return self._schema_problem(tool, candidate.arguments)
 
-    def _schema_problem(self, tool: ToolSpec, arguments: dict[str, Any]) -> str:
+    def _schema_problem(self, tool: chat.ToolSpec, arguments: dict[str, Any]) -> str:
         """The first way ``arguments`` break ``tool``'s JSON schema ("" when they do not)."""
         import jsonschema
         from jsonschema.validators import validator_for
@@ -234,36 +220,36 @@ class TextCallFilter:
 
 def _opener_tail(text: str) -> int:
     """Length of the longest end of ``text`` that may be the start of an opener."""
-    for size in range(min(len(text), max(len(o) for o in OPENERS) - 1), 0, -1):
+    for size in range(min(len(text), max(len(o) for o in shapes.OPENERS) - 1), 0, -1):
         tail = text[-size:]
-        if any(opener.startswith(tail) for opener in OPENERS):
+        if any(opener.startswith(tail) for opener in shapes.OPENERS):
             return size
     return 0
 
 
 async def recognise_text_calls(
-    chunks: AsyncGenerator[LLMChunk, None],
-    tools: Sequence[ToolSpec],
-    choice: ToolChoice | None = None,
-) -> AsyncGenerator[LLMChunk, None]:
+    chunks: AsyncGenerator[chat.LLMChunk, None],
+    tools: Sequence[chat.ToolSpec],
+    choice: chat.ToolChoice | None = None,
+) -> AsyncGenerator[chat.LLMChunk, None]:
     """``chunks`` with tool calls written as text turned into calls (see the module doc).
 
     With a ``choice`` (the request requires a tool call) the whole reply waits for the verdict:
     a reply without the required call (a server without ``tool_choice``, e.g. Ollama, or one
-    that ignored it) ends in a ``ToolCallRejected`` instead of text.
+    that ignored it) ends in a ``chat.ToolCallRejected`` instead of text.
 
     Raises:
         StreamInterruptedError: as ``chunks`` does, its ``partial_text`` cut to what was let
             through (held-back call text is never kept as the reply).
     """
     reader = TextCallFilter(tools)
-    held: list[LLMChunk] = []
+    held: list[chat.LLMChunk] = []
     try:
         async with contextlib.aclosing(chunks):
             async for chunk in chunks:
-                if isinstance(chunk, TextDelta):
+                if isinstance(chunk, chat.TextDelta):
                     produced = reader.feed(chunk.text)
-                elif isinstance(chunk, StreamEnd):
+                elif isinstance(chunk, chat.StreamEnd):
                     produced = reader.finish()
                     if choice is not None:
                         produced = _required(choice, [*held, *produced], reader.released_text)
@@ -272,7 +258,7 @@ async def recognise_text_calls(
                     produced.append(chunk)
                 else:
                     produced = [chunk]
-                if choice is not None and isinstance(chunk, TextDelta | ToolCallChunk):
+                if choice is not None and isinstance(chunk, chat.TextDelta | chat.ToolCallChunk):
                     held.extend(produced)  # a required call: the reply waits for the verdict
                     continue
                 for out in produced:
@@ -282,27 +268,29 @@ async def recognise_text_calls(
         raise
 
 
-def _required(choice: ToolChoice, chunks: list[LLMChunk], text: str) -> list[LLMChunk]:
+def _required(
+    choice: chat.ToolChoice, chunks: list[chat.LLMChunk], text: str
+) -> list[chat.LLMChunk]:
     """A finished reply's chunks when a tool call was required: the call, or a rejection."""
-    out: list[LLMChunk] = []
+    out: list[chat.LLMChunk] = []
     called = False
     for chunk in chunks:
-        wrong = isinstance(chunk, ToolCallChunk) and chunk.call.name != choice.name
+        wrong = isinstance(chunk, chat.ToolCallChunk) and chunk.call.name != choice.name
         if wrong and choice.mode == "tool":
             reason = f"this request requires a call of {choice.name}"
-            out.append(ToolCallRejected(name=choice.name, reason=reason, text=text))
+            out.append(chat.ToolCallRejected(name=choice.name, reason=reason, text=text))
             continue
-        called = called or isinstance(chunk, ToolCallChunk)
+        called = called or isinstance(chunk, chat.ToolCallChunk)
         out.append(chunk)
     if called:
         return out
-    rejected = [chunk for chunk in out if isinstance(chunk, ToolCallRejected)]
+    rejected = [chunk for chunk in out if isinstance(chunk, chat.ToolCallRejected)]
     if rejected:
         return list(rejected)
     wanted = choice.name if choice.mode == "tool" else "one of the tools"
     _LOGGER.warning("A reply without the required tool call (%s)", wanted)
     return [
-        ToolCallRejected(
+        chat.ToolCallRejected(
             name=choice.name,
             reason=f"this request requires a call of {wanted}, and the reply made none",
             text=text[:_REJECTED_TEXT_CHARS],

@@ -38,6 +38,7 @@ from aria_desktop.core.computer.targets import ScreenLocator, resolve_action
 from aria_desktop.core.ports import ChatModel, Clock
 from aria_desktop.core.schema import validate
 from aria_desktop.core.untrusted import describe_screen
+from aria_desktop.domain import chat
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -45,7 +46,6 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCall,
     ToolCallChunk,
-    ToolCallRejected,
     ToolSpec,
 )
 from aria_desktop.domain.commands import RunComputerTask
@@ -337,12 +337,12 @@ class ComputerAgent:
 
     async def _model_step(
         self, run_id: str, choice: ModelChoice, request: ChatRequest
-    ) -> tuple[str, list[ToolCall], list[ToolCallRejected]]:
+    ) -> tuple[str, list[ToolCall], list[chat.ToolCallRejected]]:
         """One model reply on the pinned backend; a failure pauses and asks (no fallback)."""
         while True:
             parts: list[str] = []
             calls: list[ToolCall] = []
-            rejected: list[ToolCallRejected] = []
+            rejected: list[chat.ToolCallRejected] = []
             try:
                 stream = self.model.stream(request, agent="computer", backend=choice.backend)
                 async with contextlib.aclosing(stream):
@@ -351,7 +351,7 @@ class ComputerAgent:
                             parts.append(chunk.text)
                         elif isinstance(chunk, ToolCallChunk):
                             calls.append(chunk.call)
-                        elif isinstance(chunk, ToolCallRejected):
+                        elif isinstance(chunk, chat.ToolCallRejected):
                             rejected.append(chunk)
                         elif isinstance(chunk, StreamEnd):
                             break
