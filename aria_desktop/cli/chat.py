@@ -67,6 +67,7 @@ class _ChatRenderer:
             LlmDelta,
             RunEnd,
             ToolCallEvent,
+            ToolCallRejectedEvent,
             ToolResultEvent,
             UntrustedContentFlagged,
         )
@@ -88,6 +89,9 @@ class _ChatRenderer:
             err(f"[tool {event.name} {args[:120]}]")
         elif isinstance(event, ToolResultEvent):
             err(f"[tool {event.name}: {event.status}]")
+        elif isinstance(event, ToolCallRejectedEvent):
+            self._end_line()
+            err(f"[tool call not run ({event.name or 'no name'}): {event.reason}]")
         elif isinstance(event, UntrustedContentFlagged):
             self._end_line()
             err(f"[{event.warning()}]")

@@ -264,3 +264,32 @@ async def test_every_route_but_health_needs_the_token(api: Api, method: str, pat
     assert response.status_code == 401
     assert wrong.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
+
+
+async def test_chat_stream_reports_a_tool_call_written_as_text_and_runs_the_retry(
+    api: Api, ollama: FakeOllama
+) -> None:
+    ollama.script(
+        "/api/chat",
+        ollama_text('<tool_call>{"name": "echo", "arguments": {"words": "ping"}}</tool_call>'),
+        ollama_text('<tool_call>{"name": "echo", "arguments": {"text": "ping"}}</tool_call>'),
+        ollama_text("The tool said ping.", chunks=2),
+    )
+    async with api.client.stream(
+        "POST", "/api/v1/chat", json={"message": "use the tool"}
+    ) as response:
+        frames = await read_sse(response)
+    names = [name for name, _ in frames]
+    assert names == [
+        "start",
+        "tool-call-rejected",
+        "tool-call",
+        "tool-result",
+        "text-delta",
+        "text-delta",
+        "done",
+    ]
+    assert frames[1][1]["name"] == "echo"
+    assert "'text' is a required property" in frames[1][1]["reason"]
+    assert frames[-1][1]["text"] == "The tool said ping."
+    assert api.calls == [{"text": "ping"}]

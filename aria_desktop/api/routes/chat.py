@@ -32,6 +32,7 @@ from aria_desktop.domain.events import (
     RunEnd,
     RunStart,
     ToolCallEvent,
+    ToolCallRejectedEvent,
     ToolResultEvent,
     UntrustedContentFlagged,
 )
@@ -44,6 +45,7 @@ _CHAT_NAMES: dict[type[Event], str] = {
     LlmDelta: "text-delta",
     ToolCallEvent: "tool-call",
     ToolResultEvent: "tool-result",
+    ToolCallRejectedEvent: "tool-call-rejected",
     UntrustedContentFlagged: "untrusted-content-flagged",
     ActionConfirmRequest: "action-confirm-request",
     ActionConfirmResult: "action-confirm-result",
@@ -57,7 +59,7 @@ _CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
 
 _CHAT_STREAM = docs.sse_response(
     "With stream=true: text/event-stream with events start, text-delta, tool-call, "
-    "tool-result, untrusted-content-flagged, action-confirm-request, action-confirm-result, "
+    "tool-result, tool-call-rejected, untrusted-content-flagged, action-confirm-request, action-confirm-result, "
     "fallback, error and finally done (status, text, backend, model, locality, usage). "
     "With stream=false: the whole reply as JSON.",
     _CHAT_EVENT_NAMES,
