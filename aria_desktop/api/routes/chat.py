@@ -59,7 +59,8 @@ _CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
 
 _CHAT_STREAM = docs.sse_response(
     "With stream=true: text/event-stream with events start, text-delta, tool-call, "
-    "tool-result, tool-call-rejected, untrusted-content-flagged, action-confirm-request, action-confirm-result, "
+    "tool-result, tool-call-rejected, untrusted-content-flagged, action-confirm-request, "
+    "action-confirm-result, "
     "fallback, error and finally done (status, text, backend, model, locality, usage). "
     "With stream=false: the whole reply as JSON.",
     _CHAT_EVENT_NAMES,
