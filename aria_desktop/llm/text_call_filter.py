@@ -45,6 +45,7 @@ class TextCallFilter:
         self._validators: dict[str, Any] = {}
         self._buffer = ""
         self._kind: shapes.SegmentKind | None = None
+        self._end: shapes.SegmentEnd | None = None
         self._at_start = True
         self._in_code = False
         self._space = ""
@@ -143,11 +144,14 @@ class TextCallFilter:
                 self._in_code = True
                 self._take(out, 3)
                 return True
-        end = shapes.segment_end(kind, self._buffer, final=final)
+        if self._end is None:
+            self._end = shapes.SegmentEnd(kind)
+        end = self._end.find(self._buffer, final=final)
         if end is None:
             return False
         segment, self._buffer = self._buffer[:end], self._buffer[end:]
         self._kind = None
+        self._end = None
         chunks = self._read(kind, segment)
         if chunks is None:
             self._release(out, segment)

@@ -22,13 +22,17 @@ shape; anything else (an answer that happens to be JSON, a code example) stays t
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 __all__ = [
     "OPENERS",
     "Candidate",
+    "JsonEnd",
+    "SegmentEnd",
     "SegmentKind",
+    "fence_is_json",
     "json_end",
     "read_segment",
 ]
@@ -67,59 +71,107 @@ class Candidate:
     loose: bool = False
 
 
-def json_end(text: str, start: int) -> int | None:
-    """Index just past the JSON object or array that starts at ``text[start]``, if complete.
+_JSON_MARKS = re.compile(r'[\\"{}\[\]]')
 
-    Counts brackets outside strings (escapes honoured); None while the value is still open.
+
+class JsonEnd:
+    """Where a JSON object or array starting at ``start`` ends, read incrementally.
+
+    Only brackets, quotes and backslashes are looked at (a regular expression skips the rest),
+    and each call goes on where the last one stopped, so a long value streamed in small pieces
+    costs one pass, not one per piece.
     """
-    depth = 0
-    in_string = False
-    escaped = False
-    for index in range(start, len(text)):
-        char = text[index]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
+
+    def __init__(self, start: int) -> None:
+        """Scan from ``start`` (the value's first character)."""
+        self._next = start
+        self._depth = 0
+        self._in_string = False
+
+    def find(self, text: str) -> int | None:
+        """Index just past the value in ``text`` (the same text, grown); None while it is open."""
+        position = self._next
+        while True:
+            match = _JSON_MARKS.search(text, position)
+            if match is None:
+                self._next = len(text)
+                return None
+            index = match.start()
+            char = text[index]
+            position = index + 1
+            if self._in_string:
+                if char == "\\":
+                    if position >= len(text):
+                        self._next = index  # the escaped character has not arrived
+                        return None
+                    position += 1
+                elif char == '"':
+                    self._in_string = False
             elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "{[":
-            depth += 1
-        elif char in "}]":
-            depth -= 1
-            if depth == 0:
-                return index + 1
-    return None
+                self._in_string = True
+            elif char in "{[":
+                self._depth += 1
+            elif char in "}]":
+                self._depth -= 1
+                if self._depth == 0:
+                    return position
 
 
-def segment_end(kind: SegmentKind, text: str, *, final: bool) -> int | None:
-    """Where the segment of ``kind`` starting at ``text[0]`` ends; None while it may go on.
+def json_end(text: str, start: int) -> int | None:
+    """Index just past the JSON object or array at ``text[start]``; None while it is open."""
+    return JsonEnd(start).find(text)
 
-    At the end of the reply (``final``) an unfinished segment ends with the text.
+
+class SegmentEnd:
+    """Where a segment of ``kind`` (starting at the text's first character) ends.
+
+    Called again as the text grows; remembers how far it looked.
     """
-    end: int | None = None
-    if kind == "tag":
-        close = text.find(_TAG_CLOSE)
-        end = close + len(_TAG_CLOSE) if close >= 0 else None
-    elif kind == "fence":
-        newline = text.find("\n")
-        close = text.find("```", newline + 1) if newline >= 0 else -1
-        end = close + 3 if close >= 0 else None
-    else:
-        marker = {"mistral": "[TOOL_CALLS]", "python_tag": "<|python_tag|>"}.get(kind, "")
-        body = len(marker)
-        while body < len(text) and text[body].isspace():
-            body += 1
-        if body < len(text):
-            end = json_end(text, body) if text[body] in "{[" else body
+
+    def __init__(self, kind: SegmentKind) -> None:
+        """Start looking at the segment's beginning."""
+        self._kind = kind
+        self._checked = 0
+        self._json: JsonEnd | None = None
+
+    def find(self, text: str, *, final: bool) -> int | None:
+        """The segment's end in ``text``; None while it may go on (the text's end if ``final``)."""
+        end = self._end(text)
+        if end is None and final:
+            return len(text)
+        return end
+
+    def _end(self, text: str) -> int | None:
+        kind = self._kind
+        if kind in ("tag", "fence"):
+            return self._closing(text)
+        if self._json is None:
+            marker = {"mistral": "[TOOL_CALLS]", "python_tag": "<|python_tag|>"}.get(kind, "")
+            body = len(marker)
+            while body < len(text) and text[body].isspace():
+                body += 1
+            if body >= len(text):
+                return None
+            if text[body] not in "{[":
+                return body
+            self._json = JsonEnd(body)
+        end = self._json.find(text)
         if end is not None and kind == "python_tag":
-            end = _after_more_calls(text, end)
-    if end is None and final:
-        return len(text)
-    return end
+            return _after_more_calls(text, end)
+        return end
+
+    def _closing(self, text: str) -> int | None:
+        """A tag's ``</tool_call>`` or a fence's closing backticks, searched from where it left."""
+        close_mark = _TAG_CLOSE if self._kind == "tag" else "```"
+        first = 0
+        if self._kind == "fence":
+            newline = text.find("\n")
+            if newline < 0:
+                return None
+            first = newline + 1
+        close = text.find(close_mark, max(first, self._checked - len(close_mark)))
+        self._checked = len(text)
+        return close + len(close_mark) if close >= 0 else None
 
 
 def _after_more_calls(text: str, end: int) -> int | None:

@@ -6,6 +6,8 @@ character at a time (a stream may cut anywhere), plus how little it holds back.
 
 from __future__ import annotations
 
+import json
+import time
 from typing import Any
 
 import pytest
@@ -185,3 +187,18 @@ def test_an_unfinished_call_at_the_end_is_reported_never_released_as_text() -> N
     [rejected] = reader.finish()
     assert isinstance(rejected, ToolCallRejected)
     assert reader.released_text == ""
+
+
+def test_a_long_json_answer_streamed_in_tiny_pieces_is_read_once_and_let_through_whole() -> None:
+    # quotes, escapes and brackets inside strings must not end the value early
+    rows = [{"label": f'row "{i}" \\ {{ [', "n": i, "tags": ["a]", "}b"]} for i in range(500)]
+    answer = json.dumps({"rows": rows})
+    reader = TextCallFilter(TOOLS)
+    started = time.process_time()
+    out: list[LLMChunk] = []
+    for char in answer:
+        out += reader.feed(char)
+    out += reader.finish()
+    assert "".join(c.text for c in out if isinstance(c, TextDelta)) == answer
+    # one pass over the text (the old per-piece rescan took minutes for this)
+    assert time.process_time() - started < 5.0
