@@ -39,9 +39,9 @@ from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
-from tests.fakes.http_server import FakeHTTPServer, Reply
-from tests.fakes.ollama_server import ollama_text
-from tests.fakes.openai_server import FakeOpenAI, finish, openai_stream, text_steps
+from tests.fakes.http_server import Drop, FakeHTTPServer, Reply, Send, Step
+from tests.fakes.ollama_server import chat_line, ollama_stream, ollama_text
+from tests.fakes.openai_server import FakeOpenAI, chunk, finish, openai_stream, text_steps
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
 CALL = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
@@ -254,3 +254,23 @@ async def test_two_bad_calls_end_the_turn_with_a_clear_error_and_nothing_spoken(
     assert next(e for e in events if isinstance(e, RunEnd)).status == "error"
     assert shown(events) == ""
     assert said == []
+
+
+async def test_a_reply_cut_inside_a_written_call_keeps_only_the_text_before_it(rig: Any) -> None:
+    orchestrator, backend, store = rig
+    pieces = ["Let me check. ", '<tool_call>{"name": "get_weather", "argu']
+    if backend.name == "ollama":
+        reply = ollama_stream([*(Send(chat_line("qwen2.5:0.5b", p)) for p in pieces), Drop()])
+    else:
+        steps: list[Step] = [chunk({"content": p}) for p in pieces]
+        reply = openai_stream([*steps, Drop()])
+    backend.server.script(backend.path, reply)
+    events, said = await spoken_turn(orchestrator, "Weather in Paris?")
+
+    assert next(e for e in events if isinstance(e, RunEnd)).status == "interrupted"
+    assert shown(events) == "Let me check."
+    assert said == ["Let me check."]
+    assert backend.weather == []
+    [conversation] = await store.list_conversations()
+    reply_row = next(m for m in await store.list_messages(conversation.id) if m.role == "assistant")
+    assert (reply_row.status, reply_row.content) == ("interrupted", "Let me check.")
