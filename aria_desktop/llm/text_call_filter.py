@@ -1,7 +1,7 @@
 """The stream filter that turns tool calls written as text into real ones (or reports them).
 
 The router passes every reply to a request that offers tools through :func:`recognise_text_calls`
-(ARCHITECTURE.md: one chat turn), so whichever backend answers, a call a model wrote as text
+(ARCHITECTURE.md: tool calls written as text), so whichever backend answers, a call a model wrote as text
 (the shapes are in ``llm/text_calls.py``) becomes a ``ToolCallChunk`` when it names one of the
 request's tools and its arguments validate against that tool's JSON schema (``jsonschema``), or a
 ``ToolCallRejected`` when not. Either way the text never reaches the consumer as a ``TextDelta``:
