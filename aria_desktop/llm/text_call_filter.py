@@ -1,11 +1,12 @@
 """The stream filter that turns tool calls written as text into real ones (or reports them).
 
-The router passes every reply to a request that offers tools through :func:`recognise_text_calls`
-(ARCHITECTURE.md: tool calls written as text), so whichever backend answers, a call a model wrote as text
-(the shapes are in ``llm/text_calls.py``) becomes a ``ToolCallChunk`` when it names one of the
-request's tools and its arguments validate against that tool's JSON schema (``jsonschema``), or a
-``ToolCallRejected`` when not. Either way the text never reaches the consumer as a ``TextDelta``:
-it is not shown in the chat window and never spoken.
+The router passes every reply to a request that offers tools through
+:func:`recognise_text_calls` (ARCHITECTURE.md: tool calls written as text), so whichever backend
+answers, a call a model wrote as text (the shapes are in ``llm/text_calls.py``) becomes a
+``ToolCallChunk`` when it names one of the request's tools and its arguments validate against
+that tool's JSON schema (``jsonschema``), or a ``ToolCallRejected`` when not. Either way the
+text never reaches the consumer as a ``TextDelta``: it is not shown in the chat window and never
+spoken.
 
 Hold-back is kept small: text is held only from an opener (``<tool_call>``, ``[TOOL_CALLS]``,
 ``<|python_tag|>``, a code fence, or ``{``/``[`` as the first thing in the reply) until the
