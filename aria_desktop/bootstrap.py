@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.speech import SpeechService
     from aria_desktop.core.voice_pipeline import VoicePipeline
     from aria_desktop.domain.chat import ChatRequest, LLMChunk
+    from aria_desktop.llm.live import LiveRouter
     from aria_desktop.llm.router import Router
     from aria_desktop.mcp.hub import McpHub
     from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
@@ -174,7 +175,7 @@ class App:
     settings: Settings
     orchestrator: Orchestrator
     store: SQLiteConversationStore
-    router: Router
+    router: LiveRouter
     database: Database
     audit: AuditLog
     memory: MemoryService | None = None
@@ -254,6 +255,7 @@ async def build_app(
     from aria_desktop.core.computer import ComputerAgent
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.tools import default_policy
+    from aria_desktop.llm.live import LiveRouter
     from aria_desktop.storage.connection import sqlite_info
     from aria_desktop.storage.conversations import SQLiteConversationStore
     from aria_desktop.storage.database import Database
@@ -270,9 +272,9 @@ async def build_app(
     )
     database = await Database.open(db_path, port=port)
     store = SQLiteConversationStore(database)
-    router = build_router(settings)
+    router = LiveRouter(build_router(settings))  # replaced live (ARCHITECTURE.md)
     audit = open_audit_log()
-    computer = build_computer(settings, audit=audit, router=router)
+    computer = build_computer(settings, audit=audit, router=router.current)
     homeassistant = build_homeassistant(settings)
     policy = computer.policy_hook(default_policy)
     if homeassistant is not None:

@@ -649,3 +649,50 @@ class UntrustedContentFlagged(Event):
             f"Warning: {where} {what} ({self.text[:80]!r}); ARIA ignores it and asks before "
             "any further action in this turn"
         )
+
+
+# --- live settings and model warm-up (ARCHITECTURE.md: settings applied live) ---------------
+
+ModelLoadState = Literal["loading", "ready", "failed"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelStatus(Event):
+    """The local chat model's load state (the tray's "loading model…", the "model" capability).
+
+    Attributes:
+        status: loading, ready or failed.
+        backend, model: the backend and model being loaded.
+        trigger: why it loads: ``start``, ``wake`` (the machine woke from sleep) or
+            ``settings`` (the model or backend changed).
+        load_ms: how long the load took (ready or failed), milliseconds.
+        error, hint: why it failed and what to do (e.g. ``ollama pull NAME``).
+    """
+
+    type: ClassVar[str] = "model-status"
+    status: ModelLoadState
+    backend: str = ""
+    model: str = ""
+    trigger: str = ""
+    load_ms: float = 0.0
+    error: str = ""
+    hint: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SettingsApplied(Event):
+    """Changed settings took effect without a restart: the next turn uses them.
+
+    Attributes:
+        sections: the live sections that changed (``llm``, ``voice``).
+        backend, model, locality: the chat chain's first backend, its model and where it runs
+            now (the model badge).
+        restart_needed: changed sections that apply only after ARIA restarts.
+    """
+
+    type: ClassVar[str] = "settings-applied"
+    sections: tuple[str, ...] = ()
+    backend: str = ""
+    model: str = ""
+    locality: Locality | Literal[""] = ""
+    restart_needed: tuple[str, ...] = ()

@@ -1,0 +1,137 @@
+"""``LiveRouter``: the model router that can be replaced while ARIA runs.
+
+Changed model settings (``llm.*``: model, backends, fallback order) build a new ``Router``; the
+composition root swaps it in here (ARCHITECTURE.md: settings applied live). A turn keeps the
+router it started with: the first ``stream`` call in a task pins the router current at that
+moment in a context variable, which the turn's later model calls (tool steps) and the tasks it
+starts inherit, so a turn in flight finishes on the old settings while the next turn uses the
+new ones. A replaced router is closed (its HTTP clients with it) once no stream uses it.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import logging
+import weakref
+from collections.abc import AsyncGenerator
+
+from aria_desktop.domain.chat import ChatRequest, LLMChunk, ModelInfo
+from aria_desktop.llm.router import BreakerState, ChatBackend, Router
+
+__all__ = ["LiveRouter"]
+
+_LOGGER = logging.getLogger(__name__)
+
+
+class LiveRouter:
+    """A ``core.ports.ChatModel`` delegating to the current ``Router``, swappable at run time.
+
+    Args:
+        router: the router built from the settings at start.
+    """
+
+    def __init__(self, router: Router) -> None:
+        self._current = router
+        self._generation = 0
+        self._users: dict[int, int] = {}
+        """Streams open per router (by ``id``): a retired router closes when it drops to 0."""
+        self._retired: dict[int, Router] = {}
+        self._closed: weakref.WeakSet[Router] = weakref.WeakSet()
+        self._pin: contextvars.ContextVar[Router | None] = contextvars.ContextVar(
+            f"aria_live_router_{id(self)}", default=None
+        )
+
+    @property
+    def current(self) -> Router:
+        """The router new turns use."""
+        return self._current
+
+    @property
+    def generation(self) -> int:
+        """How many times the router was replaced (0: the one built at start)."""
+        return self._generation
+
+    async def swap(self, router: Router) -> None:
+        """Use ``router`` for every turn that starts from now on.
+
+        Turns in flight keep the old router; it is closed when its last stream ends (at once
+        when none is open).
+        """
+        old, self._current = self._current, router
+        self._generation += 1
+        if old is router:
+            return
+        self._retired[id(old)] = old
+        if not self._users.get(id(old)):
+            await self._close(old)
+
+    def stream(
+        self, request: ChatRequest, *, agent: str = "chat", backend: str | None = None
+    ) -> AsyncGenerator[LLMChunk, None]:
+        """Stream through the router this turn started with (see the module docstring).
+
+        The router is chosen here, synchronously in the caller's task, so the pin lands in the
+        turn's own context rather than in a generator's.
+        """
+        router = self._pin.get()
+        if router is None or router in self._closed:
+            router = self._current
+            self._pin.set(router)
+        self._users[id(router)] = self._users.get(id(router), 0) + 1
+        return self._relay(router, request, agent=agent, backend=backend)
+
+    async def _relay(
+        self, router: Router, request: ChatRequest, *, agent: str, backend: str | None
+    ) -> AsyncGenerator[LLMChunk, None]:
+        try:
+            async for chunk in router.stream(request, agent=agent, backend=backend):
+                yield chunk
+        finally:
+            left = self._users.get(id(router), 1) - 1
+            if left:
+                self._users[id(router)] = left
+            else:
+                self._users.pop(id(router), None)
+                if id(router) in self._retired:
+                    await self._close(router)
+
+    async def _close(self, router: Router) -> None:
+        self._retired.pop(id(router), None)
+        if router in self._closed:
+            return
+        self._closed.add(router)
+        try:
+            await router.aclose()
+        except Exception:
+            _LOGGER.exception("Closing the replaced model router failed")
+
+    # --- the router's read-only side, always of the current router ----------------------------
+
+    def backend_names(self) -> list[str]:
+        """Names of the current router's backends."""
+        return self._current.backend_names()
+
+    def backend(self, name: str) -> ChatBackend | None:
+        """The current router's backend called ``name``, or None."""
+        return self._current.backend(name)
+
+    def chain(self, agent: str = "chat") -> tuple[str, ...]:
+        """The current router's chain for ``agent``."""
+        return self._current.chain(agent)
+
+    def breaker_state(self, name: str) -> BreakerState:
+        """The current router's breaker state of backend ``name``."""
+        return self._current.breaker_state(name)
+
+    async def list_models(self, name: str) -> list[ModelInfo]:
+        """Models the current router's backend ``name`` offers."""
+        return await self._current.list_models(name)
+
+    def in_use(self) -> int:
+        """Streams open on any router (current or replaced), for tests and diagnostics."""
+        return sum(self._users.values())
+
+    async def aclose(self) -> None:
+        """Close the current router and every replaced one still open."""
+        for router in [*self._retired.values(), self._current]:
+            await self._close(router)
