@@ -69,16 +69,10 @@ class ModelWarmUp:
         jump_s: float = 30.0,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
-        self._bus = bus
-        self._clock = clock
-        self._target = target
-        self._check_s = check_s
-        self._jump_s = jump_s
-        self._sleep = sleep
+        self._bus, self._clock, self._target = bus, clock, target
+        self._check_s, self._jump_s, self._sleep = check_s, jump_s, sleep
         self._state: ModelLoadState | None = None
-        self._error = ""
-        self._hint = ""
-        self._load_ms = 0.0
+        self._error, self._hint, self._load_ms = "", "", 0.0
         self._task: asyncio.Task[None] | None = None
         self._spawn: Callable[[Awaitable[None], str], asyncio.Task[None]] | None = None
 

@@ -32,7 +32,6 @@ class LiveRouter:
 
     def __init__(self, router: Router) -> None:
         self._current = router
-        self._generation = 0
         self._users: dict[int, int] = {}
         """Streams open per router (by ``id``): a retired router closes when it drops to 0."""
         self._retired: dict[int, Router] = {}
@@ -46,11 +45,6 @@ class LiveRouter:
         """The router new turns use."""
         return self._current
 
-    @property
-    def generation(self) -> int:
-        """How many times the router was replaced (0: the one built at start)."""
-        return self._generation
-
     async def swap(self, router: Router) -> None:
         """Use ``router`` for every turn that starts from now on.
 
@@ -58,7 +52,6 @@ class LiveRouter:
         when none is open).
         """
         old, self._current = self._current, router
-        self._generation += 1
         if old is router:
             return
         self._retired[id(old)] = old
