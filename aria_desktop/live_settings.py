@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +28,7 @@ from aria_desktop.settings import Settings, load_settings
 
 if TYPE_CHECKING:
     from aria_desktop.bootstrap import App
+    from aria_desktop.core.voice_pipeline import VoicePipeline
     from aria_desktop.core.warmup import ModelTarget, ModelWarmUp
     from aria_desktop.llm.router import Router
 
@@ -75,8 +76,8 @@ class LiveSettings:
         app: the running core.
         warm_up: the model warm-up, re-aimed when the chat model changes.
         settings_path: the settings file (None: the standard one).
-        voice_parts: builds the voice pipeline's new parts from new settings (None: voice is
-            not running, voice changes wait for a restart).
+        fixed_devices: the voice pipeline's audio source and sink were given by the caller
+            (tests, ``aria listen`` with a file): device settings do not replace them.
     """
 
     def __init__(
@@ -85,12 +86,12 @@ class LiveSettings:
         warm_up: ModelWarmUp,
         *,
         settings_path: Path | None = None,
-        voice_parts: Callable[[Settings], Awaitable[None]] | None = None,
+        fixed_devices: bool = False,
     ) -> None:
         self._app = app
         self._warm_up = warm_up
         self._path = settings_path
-        self._voice_parts = voice_parts
+        self._fixed_devices = fixed_devices
         self._lock = asyncio.Lock()
 
     @property
@@ -129,8 +130,8 @@ class LiveSettings:
             restart = later + (("voice",) if old.voice.enabled != new.voice.enabled else ())
             if "llm" in live:
                 await self._apply_llm(new)
-            if "voice" in live and self._voice_parts is not None and new.voice.enabled:
-                await self._voice_parts(new)
+            if "voice" in live and app.voice is not None and new.voice.enabled:
+                self._apply_voice(app.voice, old, new)
             app.settings = new
             event = self._applied(live, restart)
             _LOGGER.info("Settings applied live: %s", ", ".join(live) or "none")
@@ -143,6 +144,40 @@ class LiveSettings:
         router = build_router(new)
         await self._app.router.swap(router)
         self._warm_up.retarget(warm_up_target(new, router))
+
+    def _apply_voice(self, pipeline: VoicePipeline, old: Settings, new: Settings) -> None:
+        """New voice parts for the pipeline's next utterance; unchanged engines are kept."""
+        from aria_desktop.bootstrap import (
+            build_stt,
+            build_tts,
+            build_wake_word,
+            follow_memory_names,
+            voice_config,
+        )
+        from aria_desktop.core.speech import SpeechService
+        from aria_desktop.core.voice_pipeline import VoiceParts
+        from aria_desktop.voice.devices import MicrophoneSource, SpeakerSink
+
+        before, after, current = old.voice, new.voice, pipeline.parts
+        speech = current.speech
+        stt = speech.stt if before.stt == after.stt else build_stt(new)
+        tts = speech.tts if before.tts == after.tts else build_tts(new)
+        sink, source = speech.sink, current.source_factory
+        if not self._fixed_devices and before.output_device != after.output_device:
+            sink = SpeakerSink(after.output_device)
+        moved = before.input_device != after.input_device
+        if not self._fixed_devices and source is not None and moved:
+            source = functools.partial(MicrophoneSource, after.input_device)
+        same_wake = before.wake == after.wake and stt is speech.stt
+        wake = current.wake if same_wake else build_wake_word(new, stt)
+        if (stt, tts, sink) != (speech.stt, speech.tts, speech.sink):
+            speech = SpeechService(bus=speech.bus, tts=tts, stt=stt, sink=sink, clock=speech.clock)
+        if stt is not current.speech.stt or before.stt.vocabulary != after.stt.vocabulary:
+            follow_memory_names(self._app, pipeline, stt, new)
+        parts = VoiceParts(
+            speech=speech, wake=wake, config=voice_config(new), source_factory=source
+        )
+        pipeline.replace_parts(parts)
 
     def _applied(self, live: tuple[str, ...], restart: tuple[str, ...]) -> SettingsApplied:
         router = self._app.router
@@ -180,7 +215,9 @@ def _differs(old: Settings, new: Settings, name: str) -> bool:
     return bool(getattr(old, name) != getattr(new, name))
 
 
-def start_live_settings(app: App, *, settings_path: Path | None = None) -> LiveSettings:
+def start_live_settings(
+    app: App, *, settings_path: Path | None = None, fixed_devices: bool = False
+) -> LiveSettings:
     """Warm the model up, follow the settings file and hook ``PATCH /settings`` (the owner).
 
     The warm-up and the file watcher run as the orchestrator's tasks (ended by its stop).
@@ -195,7 +232,7 @@ def start_live_settings(app: App, *, settings_path: Path | None = None) -> LiveS
         target=warm_up_target(app.settings, app.router.current),
     )
     orchestrator.register_capability("model", warm_up.capability)
-    live = LiveSettings(app, warm_up, settings_path=settings_path)
+    live = LiveSettings(app, warm_up, settings_path=settings_path, fixed_devices=fixed_devices)
     app.assistant.settings_saved = live.after_saved
     warm_up.start(lambda coro, name: orchestrator.spawn(coro, name=name))
     orchestrator.spawn(live.follow_file(), name="aria-settings-watch")

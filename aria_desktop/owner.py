@@ -237,7 +237,9 @@ async def start_owner(
         # Voice is installed before the API serves (its models still load in the background):
         # a request in the first moments must not hear "voice is not set up".
         await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
-        live = start_live_settings(app)  # model warm-up, settings file followed
+        # Model warm-up; the settings file followed (devices the caller gave stay).
+        fixed = voice_source_factory is not None or voice_sink is not None
+        live = start_live_settings(app, fixed_devices=fixed)
         await server.start()
         engine.start()
         if app.embedder is not None:

@@ -18,12 +18,25 @@ import pytest
 from aria_desktop import paths
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.bus import Subscription
-from aria_desktop.domain.events import Event, LlmDelta, ModelStatus, SettingsApplied
+from aria_desktop.domain.commands import PushToTalk
+from aria_desktop.domain.events import (
+    Event,
+    LlmDelta,
+    ModelStatus,
+    SettingsApplied,
+    SttEnd,
+    VoiceLoadEnd,
+)
 from aria_desktop.owner import Owner, start_owner
 from aria_desktop.settings import load_settings, set_values
+from aria_desktop.voice.audio import WavSink
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import Await, Send
 from tests.fakes.ollama_server import chat_line, done_line, ollama_stream, ollama_text
+from tests.voice.conftest import SpeechMaker, piper, say_piper, speech_dir
+from tests.voice.test_pipeline import LiveSource
+
+__all__ = ["piper", "say_piper", "speech_dir"]  # fixtures shared with tests/voice
 
 OLD, NEW = "llama3.2:latest", "qwen3:8b"
 
@@ -205,3 +218,68 @@ async def test_a_missing_model_is_a_clear_status_not_a_crash(
     assert "ollama pull mistral:7b" in failed.hint
     assert model["available"] is False
     assert "ollama pull mistral:7b" in str(model["reason"])
+
+
+@pytest.mark.slow
+async def test_a_voice_setting_reaches_the_next_utterance_without_a_restart(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    servers: tuple[FakeOllama, FakeOllama],
+    say_piper: SpeechMaker,
+) -> None:
+    for name in ("CONFIG", "DATA", "STATE", "RUNTIME"):
+        monkeypatch.setenv(f"ARIA_{name}_DIR", str(tmp_path / name.lower()))
+    for key in list(os.environ):
+        if key.startswith("ARIA_LLM") or key.startswith("ARIA_VOICE"):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
+    set_values(
+        [
+            ("llm.ollama.url", servers[0].url),
+            ("llm.ollama.model", OLD),
+            ("llm.chains.chat", "ollama"),
+            ("storage.database", str(tmp_path / "aria.db")),
+            ("memory.embedder", "none"),
+            ("memory.auto_extract", "false"),
+            ("knowledge.enabled", "false"),
+            ("voice.enabled", "true"),
+            ("voice.wake.enabled", "false"),
+            ("voice.follow_up_s", "0"),
+            ("api.port", "0"),
+        ]
+    )
+    source, sink = LiveSource(), WavSink(tmp_path / "reply.wav")
+    owner = await start_owner(load_settings(), voice_source_factory=lambda: source, voice_sink=sink)
+    sub = owner.assistant.subscribe()
+    try:
+        pipeline = owner.app.voice
+        assert pipeline is not None
+        await pipeline.wait_ready(timeout_s=90)
+        old_stt = pipeline.speech.stt
+        async with _client(owner) as client:
+            patched = await client.patch(
+                "/api/v1/settings", json={"changes": {"voice.stt.beam_size": 1}}
+            )
+        assert patched.json()["restart_required"] is False
+        applied = await _next(sub, SettingsApplied)
+        assert isinstance(applied, SettingsApplied)
+        assert applied.sections == ("voice",)
+        loaded = await _next(sub, VoiceLoadEnd)  # the new engine loads beside the old one
+        assert isinstance(loaded, VoiceLoadEnd)
+        assert (loaded.component, loaded.ok) == ("stt", True)
+        await source.frames_later(2)  # the next frame takes the new parts over
+        new_stt = pipeline.speech.stt
+        assert new_stt is not old_stt
+        assert new_stt._beam_size == 1  # type: ignore[union-attr]
+        servers[0].script("/api/chat", ollama_text("Ten minutes, starting now.", model=OLD))
+        await owner.assistant.execute(PushToTalk(action="listen"))
+        source.inject(say_piper("Set a timer for ten minutes.", lead_s=0.1))
+        heard = await _next(sub, SttEnd)
+        assert isinstance(heard, SttEnd)
+        assert "timer" in heard.text.lower()
+        assert pipeline.speech.stt is new_stt
+        assert source.opened == 1  # the pipeline was never restarted
+    finally:
+        sub.close()
+        await asyncio.wait_for(owner.stop(), timeout=30)
+        await sink.aclose()
