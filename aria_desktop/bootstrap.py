@@ -654,14 +654,11 @@ def _wake_phrases(models: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def follow_memory_names(
-    app: App,
-    pipeline: VoicePipeline,
-    stt: SpeechToText | None = None,
-    settings: Settings | None = None,
+    app: App, pipeline: VoicePipeline, stt: SpeechToText | None = None, new: Settings | None = None
 ) -> None:
     """Keep speech-to-text (``stt``: the pipeline's) biased toward the settings' and memory's names.
 
-    A previous follower stops (voice settings changed live: ``stt`` and ``settings`` are new).
+    A previous follower stops (voice settings changed live: ``stt`` and ``new`` settings).
 
     Only engines that take a vocabulary (local Whisper) are followed; the list is rebuilt on
     every ``memory-changed`` event (ARCHITECTURE.md, "Voice accuracy").
@@ -671,7 +668,7 @@ def follow_memory_names(
     from aria_desktop.voice.whisper import WhisperSTT
 
     stt = stt or pipeline.speech.stt
-    wanted = (settings or app.settings).voice.stt
+    wanted = (new or app.settings).voice.stt
     if app.vocabulary_events is not None:
         app.vocabulary_events.close()
         app.vocabulary_events = None

@@ -88,9 +88,7 @@ class LiveSettings:
         settings_path: Path | None = None,
         fixed_devices: bool = False,
     ) -> None:
-        self._app = app
-        self._warm_up = warm_up
-        self._path = settings_path
+        self._app, self._warm_up, self._path = app, warm_up, settings_path
         self._fixed_devices = fixed_devices
         self._lock = asyncio.Lock()
 

@@ -3,13 +3,15 @@
 Changed model settings (``llm.*``: model, backends, fallback order) build a new ``Router``; the
 composition root swaps it in here (ARCHITECTURE.md: settings applied live). A turn keeps the
 router it started with: the first ``stream`` call in a task pins the router current at that
-moment in a context variable, which the turn's later model calls (tool steps) and the tasks it
+moment, in a context variable that the turn's later model calls (tool steps) and the tasks it
 starts inherit, so a turn in flight finishes on the old settings while the next turn uses the
-new ones. A replaced router is closed (its HTTP clients with it) once no stream uses it.
+new ones. The pin is held until the task that made it ends; a replaced router is closed (its
+HTTP clients with it) once no pin holds it and no stream reads from it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
 import weakref
@@ -33,9 +35,10 @@ class LiveRouter:
     def __init__(self, router: Router) -> None:
         self._current = router
         self._users: dict[int, int] = {}
-        """Streams open per router (by ``id``): a retired router closes when it drops to 0."""
+        """Pins and open streams per router (by ``id``): a replaced one closes at 0."""
         self._retired: dict[int, Router] = {}
         self._closed: weakref.WeakSet[Router] = weakref.WeakSet()
+        self._closing: set[asyncio.Task[None]] = set()
         self._pin: contextvars.ContextVar[Router | None] = contextvars.ContextVar(
             f"aria_live_router_{id(self)}", default=None
         )
@@ -48,8 +51,8 @@ class LiveRouter:
     async def swap(self, router: Router) -> None:
         """Use ``router`` for every turn that starts from now on.
 
-        Turns in flight keep the old router; it is closed when its last stream ends (at once
-        when none is open).
+        Turns in flight keep the old router; it is closed when the last of them ends (at once
+        when none uses it).
         """
         old, self._current = self._current, router
         if old is router:
@@ -69,24 +72,38 @@ class LiveRouter:
         router = self._pin.get()
         if router is None or router in self._closed:
             router = self._current
-            self._pin.set(router)
-        self._users[id(router)] = self._users.get(id(router), 0) + 1
+            task = asyncio.current_task()
+            if task is not None:
+                self._pin.set(router)
+                self._hold(router)
+                task.add_done_callback(lambda _task: self._release(router))
         return self._relay(router, request, agent=agent, backend=backend)
 
     async def _relay(
         self, router: Router, request: ChatRequest, *, agent: str, backend: str | None
     ) -> AsyncGenerator[LLMChunk, None]:
+        self._hold(router)
         try:
             async for chunk in router.stream(request, agent=agent, backend=backend):
                 yield chunk
         finally:
-            left = self._users.get(id(router), 1) - 1
-            if left:
-                self._users[id(router)] = left
-            else:
-                self._users.pop(id(router), None)
-                if id(router) in self._retired:
-                    await self._close(router)
+            self._release(router)
+
+    def _hold(self, router: Router) -> None:
+        self._users[id(router)] = self._users.get(id(router), 0) + 1
+
+    def _release(self, router: Router) -> None:
+        left = self._users.get(id(router), 1) - 1
+        if left:
+            self._users[id(router)] = left
+            return
+        self._users.pop(id(router), None)
+        if id(router) in self._retired:
+            task = asyncio.get_running_loop().create_task(
+                self._close(router), name="aria-router-close"
+            )
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
 
     async def _close(self, router: Router) -> None:
         self._retired.pop(id(router), None)
@@ -97,6 +114,11 @@ class LiveRouter:
             await router.aclose()
         except Exception:
             _LOGGER.exception("Closing the replaced model router failed")
+
+    async def closed(self) -> None:
+        """Wait until every replaced router no longer in use has been closed."""
+        while self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
 
     # --- the router's read-only side, always of the current router ----------------------------
 
@@ -121,10 +143,11 @@ class LiveRouter:
         return await self._current.list_models(name)
 
     def in_use(self) -> int:
-        """Streams open on any router (current or replaced), for tests and diagnostics."""
+        """Pins and open streams on any router (current or replaced), for tests."""
         return sum(self._users.values())
 
     async def aclose(self) -> None:
         """Close the current router and every replaced one still open."""
+        await self.closed()
         for router in [*self._retired.values(), self._current]:
             await self._close(router)

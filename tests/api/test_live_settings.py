@@ -162,7 +162,11 @@ async def test_patch_applies_to_the_next_turn_while_the_turn_in_flight_ends_on_t
     assert f"model {NEW} (ollama) loaded in" in str(model["reason"])
     assert [r.json()["model"] for r in new_server.requests_to("/api/generate")] == [NEW]
     assert len(old_server.requests_to("/api/chat")) == 1
-    # The replaced router was closed once its last reply ended: no HTTP client left open.
+    # The replaced router is closed once the turns that used it ended: no HTTP client left.
+    turns = [t for t in asyncio.all_tasks() if t.get_name().startswith("aria-turn-")]
+    if turns:
+        await asyncio.wait(turns, timeout=10)
+    await owner.app.router.closed()
     assert owner.app.router.in_use() == 0
     assert old_backend is not None
     assert old_backend._client.is_closed  # type: ignore[attr-defined]
