@@ -24,7 +24,7 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import Clock
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import ModelLoadState, ModelStatus
+from aria_desktop.domain.events import ModelLoadState, ModelStatus, ThinkEnd
 
 __all__ = ["ModelTarget", "ModelWarmUp"]
 
@@ -103,7 +103,8 @@ class ModelWarmUp:
         if self._state == "loading":
             return CapabilityStatus(name="model", available=True, reason=f"loading model {label}…")
         if self._state == "ready":
-            reason = f"model {label} loaded in {self._load_ms / 1000:.1f} s"
+            took = f" in {self._load_ms / 1000:.1f} s" if self._load_ms else ""
+            reason = f"model {label} loaded{took}"
             return CapabilityStatus(name="model", available=True, reason=reason)
         return CapabilityStatus(name="model", available=True, reason=f"model {label}")
 
@@ -112,6 +113,7 @@ class ModelWarmUp:
         self._spawn = spawn
         self.trigger("start")
         spawn(self._watch_sleep(), "aria-model-wake-watch")
+        spawn(self._follow_replies(), "aria-model-replies")
 
     def retarget(self, target: ModelTarget | None) -> None:
         """Keep ``target`` warm from now on, loading it at once when it is a different model."""
@@ -182,6 +184,22 @@ class ModelWarmUp:
         now = (self._clock.monotonic(), self._clock.time())
         lead = (now[1] - last[1]) - (now[0] - last[0])
         return lead > self._jump_s, now
+
+    async def _follow_replies(self) -> None:
+        """A reply from the model proves it loads (e.g. pulled after a failed warm-up)."""
+        sub = self._bus.subscribe(event_filter=lambda event: isinstance(event, ThinkEnd))
+        try:
+            async for event in sub:
+                target = self._target
+                if target is None or self._state != "failed" or not isinstance(event, ThinkEnd):
+                    continue
+                names = (target.model, f"{target.model}:latest")
+                if event.backend == target.backend and event.model in names:
+                    self._state, self._error, self._hint = "ready", "", ""
+                    self._load_ms = 0.0  # not timed: it loaded for the reply
+                    self._publish(target, "ready", "reply")
+        finally:
+            sub.close()
 
     async def _watch_sleep(self) -> None:
         last = (self._clock.monotonic(), self._clock.time())

@@ -69,6 +69,14 @@ class LiveRouter:
         The router is chosen here, synchronously in the caller's task, so the pin lands in the
         turn's own context rather than in a generator's.
         """
+        return self._relay(self.for_turn(), request, agent=agent, backend=backend)
+
+    def for_turn(self) -> Router:
+        """The router of the calling task's turn, pinning the current one at its first call.
+
+        A method added to ``Router`` that the core calls per turn (through
+        ``core.ports.ChatModel``) delegates to this, so it agrees with the turn's ``stream``.
+        """
         router = self._pin.get()
         if router is None or router in self._closed:
             router = self._current
@@ -77,7 +85,7 @@ class LiveRouter:
                 self._pin.set(router)
                 self._hold(router)
                 task.add_done_callback(lambda _task: self._release(router))
-        return self._relay(router, request, agent=agent, backend=backend)
+        return router
 
     async def _relay(
         self, router: Router, request: ChatRequest, *, agent: str, backend: str | None

@@ -10,7 +10,7 @@ from collections.abc import Awaitable
 from aria_desktop.core.bus import EventBus, Subscription
 from aria_desktop.core.warmup import ModelTarget, ModelWarmUp
 from aria_desktop.domain.errors import ModelNotFoundError
-from aria_desktop.domain.events import ModelStatus
+from aria_desktop.domain.events import ModelStatus, ThinkEnd
 
 
 class SleepClock:
@@ -131,6 +131,11 @@ async def test_a_failed_load_is_a_status_with_the_hint() -> None:
         assert status.available is False
         assert "ollama pull llama3.2:3b" in status.reason
         assert rig.warm_up.state == "failed"
+        # The user pulled the model; the next reply from it clears the failure.
+        rig.bus.publish(ThinkEnd(backend="ollama", model="llama3.2:3b"))
+        (ready,) = await _statuses(sub, 1)
+        assert (ready.status, ready.trigger) == ("ready", "reply")
+        assert rig.warm_up.capability().available is True
     finally:
         sub.close()
         await rig.close()
