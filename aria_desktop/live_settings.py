@@ -153,7 +153,7 @@ class LiveSettings:
             voice_config,
         )
         from aria_desktop.core.speech import SpeechService
-        from aria_desktop.core.voice_pipeline import VoiceParts
+        from aria_desktop.core.voice_parts import VoiceParts
         from aria_desktop.voice.devices import MicrophoneSource, SpeakerSink
 
         before, after, current = old.voice, new.voice, pipeline.parts

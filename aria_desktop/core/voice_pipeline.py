@@ -83,14 +83,7 @@ from aria_desktop.domain.events import (
     WakeStart,
 )
 
-__all__ = [
-    "SelfSpeechScanner",
-    "VoiceConfig",
-    "VoiceParts",
-    "VoicePipeline",
-    "VoiceState",
-    "rms_dbfs",
-]
+__all__ = ["SelfSpeechScanner", "VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
 
 _LOGGER = logging.getLogger(__name__)
 FRAME_S = FRAME_SAMPLES / PIPELINE_RATE_HZ
