@@ -151,7 +151,7 @@ class ModelWarmUp:
             self._load_ms = (self._clock.monotonic() - started) * 1000
             self._state, self._error, self._hint = "failed", exc.message, exc.hint
             _LOGGER.warning("Model %s was not loaded: %s", target.model, exc.message)
-            self._publish(target, "failed", trigger, error=exc.message, hint=exc.hint)
+            self._publish(target, "failed", trigger, failure=exc)
             return
         self._load_ms = (self._clock.monotonic() - started) * 1000
         self._state, self._error, self._hint = "ready", "", ""
@@ -164,8 +164,7 @@ class ModelWarmUp:
         status: ModelLoadState,
         trigger: str,
         *,
-        error: str = "",
-        hint: str = "",
+        failure: AriaError | None = None,
     ) -> None:
         self._bus.publish(
             ModelStatus(
@@ -174,8 +173,9 @@ class ModelWarmUp:
                 model=target.model,
                 trigger=trigger,
                 load_ms=self._load_ms if status != "loading" else 0.0,
-                error=error,
-                hint=hint,
+                code=failure.code if failure is not None else "",
+                error=failure.message if failure is not None else "",
+                hint=failure.hint if failure is not None else "",
             )
         )
 

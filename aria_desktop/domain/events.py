@@ -658,15 +658,10 @@ ModelLoadState = Literal["loading", "ready", "failed"]
 
 @dataclass(frozen=True, kw_only=True)
 class ModelStatus(Event):
-    """The local chat model's load state (the tray's "loading model…", the "model" capability).
+    """The local chat model's load state (the tray's "Loading model…", "model" capability).
 
-    Attributes:
-        status: loading, ready or failed.
-        backend, model: the backend and model being loaded.
-        trigger: why it loads: ``start``, ``wake`` (the machine woke from sleep) or
-            ``settings`` (the model or backend changed).
-        load_ms: how long the load took (ready or failed), milliseconds.
-        error, hint: why it failed and what to do (e.g. ``ollama pull NAME``).
+    ``trigger``: start, wake, settings or reply; ``load_ms``: the load time;
+    ``code``/``error``/``hint``: why it failed and what to do.
     """
 
     type: ClassVar[str] = "model-status"
@@ -675,19 +670,17 @@ class ModelStatus(Event):
     model: str = ""
     trigger: str = ""
     load_ms: float = 0.0
+    code: str = ""
     error: str = ""
     hint: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class SettingsApplied(Event):
-    """Changed settings took effect without a restart: the next turn uses them.
+    """Changed ``sections`` took effect without a restart: the next turn uses them.
 
-    Attributes:
-        sections: the live sections that changed (``llm``, ``voice``).
-        backend, model, locality: the chat chain's first backend, its model and where it runs
-            now (the model badge).
-        restart_needed: changed sections that apply only after ARIA restarts.
+    ``backend``, ``model``, ``locality``: the chat chain's first backend now (the badge);
+    ``restart_needed``: changed sections that wait for a restart.
     """
 
     type: ClassVar[str] = "settings-applied"

@@ -56,13 +56,18 @@ def tray_tooltip(
     return "\n".join(lines)
 
 
-def model_status_line(status: str, model: str, error: str = "", hint: str = "") -> str:
-    """The tray's line about the local model's warm-up ("" once it is ready)."""
+def model_status_line(status: str, model: str, code: str = "", error: str = "") -> str:
+    """The tray's short line about the local model's warm-up ("" once it is ready).
+
+    The full reason and hint are in the "model" capability and ``aria doctor``.
+    """
     if status == "loading":
         return f"Loading model {model}…"
-    if status == "failed":
-        return " ".join(part for part in (f"Model {model} not loaded:", error, hint) if part)
-    return ""
+    if status != "failed":
+        return ""
+    if code == "llm_model_not_found":
+        return f"Model {model} missing: ollama pull {model}"
+    return f"Model {model} not loaded: {error[:80]}"
 
 
 def reply_badge(model: str, backend: str, locality: str, latency_ms: float | None) -> str:

@@ -30,6 +30,7 @@ def test_tray_shows_loading_then_ready_then_the_new_model(
             status="failed",
             backend="ollama",
             model="qwen3:8b",
+            code="llm_model_not_found",
             error="model 'qwen3:8b' not found",
             hint="Pull the model with `ollama pull qwen3:8b`.",
         )
@@ -37,6 +38,5 @@ def test_tray_shows_loading_then_ready_then_the_new_model(
     run(wait_for(lambda: "ollama pull qwen3:8b" in desktop.tray_view.icon.toolTip()))
     assert desktop.tray_view.icon.toolTip() == (
         "ARIA — Ready\nModel: qwen3:8b · local (ollama)\n"
-        "Model qwen3:8b not loaded: model 'qwen3:8b' not found "
-        "Pull the model with `ollama pull qwen3:8b`."
+        "Model qwen3:8b missing: ollama pull qwen3:8b"
     )

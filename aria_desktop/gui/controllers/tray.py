@@ -161,7 +161,7 @@ class TrayController(QObject):
 
     def _follow_model(self, event: ModelStatus | SettingsApplied) -> None:
         if isinstance(event, ModelStatus):
-            self.model_line = model_status_line(event.status, event.model, event.error, event.hint)
+            self.model_line = model_status_line(event.status, event.model, event.code, event.error)
         elif event.model:
             self.model, self.backend, self.locality = event.model, event.backend, event.locality
         self.show_state(self.state, "", "")
