@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from aria_desktop.core.assistant import LocalAssistant
     from aria_desktop.core.audit import AuditLog
-    from aria_desktop.core.bus import EventBus
+    from aria_desktop.core.bus import EventBus, Subscription
     from aria_desktop.core.computer import ComputerAgent, ComputerUse
     from aria_desktop.core.homeassistant import HomeAssistantControl
     from aria_desktop.core.knowledge import KnowledgeService
@@ -43,8 +43,9 @@ if TYPE_CHECKING:
         WakeWordDetector,
     )
     from aria_desktop.core.speech import SpeechService
-    from aria_desktop.core.voice_pipeline import VoicePipeline
+    from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
     from aria_desktop.domain.chat import ChatRequest, LLMChunk
+    from aria_desktop.llm.live import LiveRouter
     from aria_desktop.llm.router import Router
     from aria_desktop.mcp.hub import McpHub
     from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
@@ -174,7 +175,7 @@ class App:
     settings: Settings
     orchestrator: Orchestrator
     store: SQLiteConversationStore
-    router: Router
+    router: LiveRouter
     database: Database
     audit: AuditLog
     memory: MemoryService | None = None
@@ -182,6 +183,7 @@ class App:
     knowledge: KnowledgeService | None = None
     settings_access: SettingsAccess | None = None
     voice: VoicePipeline | None = None
+    vocabulary_events: Subscription | None = None
     _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
 
     @property
@@ -254,6 +256,7 @@ async def build_app(
     from aria_desktop.core.computer import ComputerAgent
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.tools import default_policy
+    from aria_desktop.llm.live import LiveRouter
     from aria_desktop.storage.connection import sqlite_info
     from aria_desktop.storage.conversations import SQLiteConversationStore
     from aria_desktop.storage.database import Database
@@ -270,9 +273,9 @@ async def build_app(
     )
     database = await Database.open(db_path, port=port)
     store = SQLiteConversationStore(database)
-    router = build_router(settings)
+    router = LiveRouter(build_router(settings))  # replaced live (ARCHITECTURE.md)
     audit = open_audit_log()
-    computer = build_computer(settings, audit=audit, router=router)
+    computer = build_computer(settings, audit=audit, router=router.current)
     homeassistant = build_homeassistant(settings)
     policy = computer.policy_hook(default_policy)
     if homeassistant is not None:
@@ -575,24 +578,40 @@ def build_voice(
 
     Call ``await pipeline.start()`` to load the models and open the microphone.
     """
-    from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
+    from aria_desktop.core.voice_pipeline import VoicePipeline
     from aria_desktop.voice.devices import MicrophoneSource
     from aria_desktop.voice.whisper import SileroVAD
 
     voice = settings.voice
     speech = build_speech(settings, orchestrator.bus, sink=sink)
-    models = (voice.wake.model, *voice.wake.custom_models)
-    wake = _build_wake_word(settings, models, speech.stt) if voice.wake.enabled else None
+    wake = build_wake_word(settings, speech.stt)
     if source_factory is None and use_microphone:
         device = voice.input_device
 
         def source_factory() -> AudioSource:
             return MicrophoneSource(device)
 
-    phrases = _wake_phrases(models)
-    config = VoiceConfig(
+    pipeline = VoicePipeline(
+        orchestrator=orchestrator,
+        speech=speech,
+        wake=wake,
+        vad=SileroVAD(),
+        source_factory=source_factory,
+        config=voice_config(settings),
+        no_source_reason=no_microphone_reason,
+    )
+    pipeline.install()
+    return pipeline
+
+
+def voice_config(settings: Settings) -> VoiceConfig:
+    """The voice pipeline's behaviour from ``[voice]``."""
+    from aria_desktop.core.voice_pipeline import VoiceConfig
+
+    voice = settings.voice
+    return VoiceConfig(
         wake_enabled=voice.wake.enabled,
-        wake_phrases=phrases,
+        wake_phrases=_wake_phrases((voice.wake.model, *voice.wake.custom_models)),
         refractory_s=voice.wake.refractory_s,
         vad_threshold=voice.vad.threshold,
         silence_s=voice.vad.silence_s,
@@ -602,22 +621,9 @@ def build_voice(
         follow_up_s=voice.follow_up_s,
         language=voice.stt.language or None,
     )
-    pipeline = VoicePipeline(
-        orchestrator=orchestrator,
-        speech=speech,
-        wake=wake,
-        vad=SileroVAD(),
-        source_factory=source_factory,
-        config=config,
-        no_source_reason=no_microphone_reason,
-    )
-    pipeline.install()
-    return pipeline
 
 
-def _build_wake_word(
-    settings: Settings, models: tuple[str, ...], stt: SpeechToText | None
-) -> WakeWordDetector:
+def build_wake_word(settings: Settings, stt: SpeechToText | None) -> WakeWordDetector | None:
     """The configured wake word detector (a Wyoming server or openWakeWord in-process).
 
     With ``voice.wake.verify`` and a local Whisper, a detection must also pass the wake
@@ -625,6 +631,9 @@ def _build_wake_word(
     accuracy").
     """
     wake = settings.voice.wake
+    if not wake.enabled:
+        return None
+    models = (wake.model, *wake.custom_models)
     if wake.engine == "wyoming":
         from aria_desktop.voice.wyoming_client import WyomingWakeWord
 
@@ -644,8 +653,12 @@ def _wake_phrases(models: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(Path(m).stem.rsplit("_v", 1)[0].replace("_", " ").lower() for m in models if m)
 
 
-def follow_memory_names(app: App, pipeline: VoicePipeline) -> None:
-    """Keep the pipeline's speech-to-text biased toward the names in settings and memory.
+def follow_memory_names(
+    app: App, pipeline: VoicePipeline, stt: SpeechToText | None = None, new: Settings | None = None
+) -> None:
+    """Keep speech-to-text (``stt``: the pipeline's) biased toward the settings' and memory's names.
+
+    A previous follower stops (voice settings changed live: ``stt`` and ``new`` settings).
 
     Only engines that take a vocabulary (local Whisper) are followed; the list is rebuilt on
     every ``memory-changed`` event (ARCHITECTURE.md, "Voice accuracy").
@@ -654,12 +667,16 @@ def follow_memory_names(app: App, pipeline: VoicePipeline) -> None:
     from aria_desktop.domain.events import MemoryChanged
     from aria_desktop.voice.whisper import WhisperSTT
 
-    stt = pipeline.speech.stt
-    wanted = app.settings.voice.stt
+    stt = stt or pipeline.speech.stt
+    wanted = (new or app.settings).voice.stt
+    if app.vocabulary_events is not None:
+        app.vocabulary_events.close()
+        app.vocabulary_events = None
     if not isinstance(stt, WhisperSTT):
         return
     memory = app.memory if wanted.vocabulary_from_memory else None
     store = memory.store if memory is not None else None
     vocabulary = SttVocabulary(target=stt, fixed=wanted.vocabulary, store=store)
     events = app.orchestrator.bus.subscribe(event_filter=lambda e: isinstance(e, MemoryChanged))
+    app.vocabulary_events = events
     app.orchestrator.spawn(vocabulary.follow(events), name="aria-stt-vocabulary")

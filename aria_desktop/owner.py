@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import AudioSink, AudioSource
     from aria_desktop.core.voice_pipeline import VoicePipeline
+    from aria_desktop.live_settings import LiveSettings
 
 __all__ = [
     "VOICE_OFF",
@@ -137,6 +138,7 @@ class Owner:
     automations: AutomationEngine
     sender: HttpResultSender
     grace_s: float
+    live: LiveSettings | None = None
     _stopped: bool = field(default=False, init=False, repr=False)
 
     async def stop(self) -> None:
@@ -215,6 +217,7 @@ async def start_owner(
     from aria_desktop.api.token import TokenFile
     from aria_desktop.bootstrap import build_app
     from aria_desktop.core.automations import AutomationEngine
+    from aria_desktop.live_settings import start_live_settings
 
     app = await build_app(settings, mcp_servers=True)
     sender = HttpResultSender()
@@ -234,6 +237,9 @@ async def start_owner(
         # Voice is installed before the API serves (its models still load in the background):
         # a request in the first moments must not hear "voice is not set up".
         await start_voice(app, source_factory=voice_source_factory, sink=voice_sink)
+        # Model warm-up; the settings file followed (devices the caller gave stay).
+        fixed = voice_source_factory is not None or voice_sink is not None
+        live = start_live_settings(app, fixed_devices=fixed)
         await server.start()
         engine.start()
         if app.embedder is not None:
@@ -251,6 +257,7 @@ async def start_owner(
         automations=engine,
         sender=sender,
         grace_s=settings.daemon.shutdown_grace_s,
+        live=live,
     )
 
 

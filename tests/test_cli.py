@@ -264,3 +264,11 @@ def test_doctor_passes_with_a_reachable_ollama(
     checks = {c["name"]: c for c in json.loads(result.stdout)}
     assert checks["ollama"]["status"] == "OK"
     assert "qwen3:8b" in checks["ollama"]["detail"]
+
+
+def test_config_set_says_when_a_running_aria_uses_the_change(aria_env: dict[str, str]) -> None:
+    live = aria(aria_env, "config", "set", "llm.ollama.model", "qwen3:8b")
+    assert live.returncode == 0
+    assert "from its next turn" in live.stderr
+    later = aria(aria_env, "config", "set", "agent.max_steps", "4")
+    assert "after a restart" in later.stderr

@@ -274,7 +274,8 @@ class CapabilityOut(_FromDomain):
 class SettingsOut(BaseModel):
     """Every setting as nested tables (secrets are never included: they live in the keyring).
 
-    ``restart_required`` is true after a change: running parts keep their values until then.
+    ``restart_required`` is true when a change waits for a restart (only ``llm`` and ``voice``
+    apply live: ARCHITECTURE.md, settings applied live).
     """
 
     settings: dict[str, Any]

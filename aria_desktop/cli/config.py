@@ -72,10 +72,16 @@ def _show_keys(args: argparse.Namespace, settings: Settings) -> None:
 
 
 def _set(args: argparse.Namespace, settings: Settings) -> None:
+    from aria_desktop.domain.config import applies_live
     from aria_desktop.settings import set_value
 
     set_value(args.key, args.value)
     err(f"Set {args.key} = {args.value} in {paths.settings_file()}")
+    # A running ARIA follows the file (ARCHITECTURE.md: settings applied live).
+    if applies_live(args.key):
+        err("A running ARIA uses it from its next turn (voice: the next utterance).")
+    else:
+        err("A running ARIA uses it after a restart.")
 
 
 def _set_secret(args: argparse.Namespace, settings: Settings) -> None:

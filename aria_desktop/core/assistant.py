@@ -10,7 +10,7 @@ the CLI do not care which one they hold.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from aria_desktop.core.bus import Subscription
@@ -47,6 +47,9 @@ class LocalAssistant:
         self._store = orchestrator.store
         self._memory = memory
         self._settings = settings
+        self.settings_saved: Callable[[Mapping[str, Any]], Awaitable[None]] | None = None
+        """Called after ``update_settings`` saved a change, before it answers: the owner
+        applies the change to the running ARIA (ARCHITECTURE.md: settings applied live)."""
 
     @property
     def state(self) -> AssistantState:
@@ -170,8 +173,14 @@ class LocalAssistant:
         return await asyncio.to_thread(self._settings_access().current)
 
     async def update_settings(self, changes: Mapping[str, Any]) -> dict[str, Any]:
-        """Validate and save ``changes`` all at once (ConfigError: nothing saved)."""
-        return await asyncio.to_thread(self._settings_access().update, dict(changes))
+        """Validate and save ``changes`` all at once (ConfigError: nothing saved).
+
+        With ``settings_saved`` set, the change is applied before this returns.
+        """
+        current = await asyncio.to_thread(self._settings_access().update, dict(changes))
+        if self.settings_saved is not None:
+            await self.settings_saved(changes)
+        return current
 
 
 _T = TypeVar("_T")

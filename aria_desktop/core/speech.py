@@ -22,7 +22,7 @@ from aria_desktop.core.ports import AudioSink, Clock, SpeechToText, TextToSpeech
 from aria_desktop.core.speech_text import SentenceSplitter, speakable
 from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
-from aria_desktop.domain.events import ErrorEvent, TtsEnd, TtsStart
+from aria_desktop.domain.events import AssistantState, ErrorEvent, TtsEnd, TtsStart
 
 __all__ = ["SpeechOutcome", "SpeechService"]
 
@@ -94,6 +94,30 @@ class SpeechService:
             sample_rate_hz=pieces[0].sample_rate_hz,
             text=text,
         )
+
+    async def announce(
+        self, text: str, *, play: bool, show_state: Callable[[AssistantState], None]
+    ) -> SpeechAudio:
+        """Speak ``text`` outside a turn (``Speak``), showing ``speaking`` while it plays.
+
+        Without ``play`` (or without a sink) the audio is only synthesized and returned;
+        interrupted speech returns what had been handed to the output.
+        """
+        if not play or self.sink is None:
+            return await self.synthesize(text)
+        pieces: list[SpeechAudio] = []
+        show_state("speaking")
+        try:
+            outcome = await self.speak(text, collect=pieces)
+        finally:
+            show_state("idle")
+        if outcome == "error" and self.last_error is not None:
+            raise self.last_error  # e.g. no speaker: playing was asked for and failed
+        if not pieces and outcome == "complete":
+            raise AriaError("There is nothing to say.", hint="Give some words to speak.")
+        rate = pieces[0].sample_rate_hz if pieces else getattr(self.tts, "sample_rate_hz", 0)
+        pcm = b"".join(p.pcm for p in pieces)
+        return SpeechAudio(pcm=pcm, sample_rate_hz=int(rate), text=text)
 
     async def speak(
         self,

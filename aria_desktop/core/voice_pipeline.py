@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -35,7 +35,6 @@ from aria_desktop.core.bus import EventBus, Subscription
 from aria_desktop.core.endpointing import PreRoll, SegmentEvent, SpeechSegmenter, rms_dbfs
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import (
-    AudioSource,
     Clock,
     VoiceActivityDetector,
     WakeWordDetector,
@@ -43,6 +42,13 @@ from aria_desktop.core.ports import (
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.speech_text import SentenceSplitter, strip_wake_phrase
 from aria_desktop.core.voice_models import Loadable, VoiceModels
+from aria_desktop.core.voice_parts import (
+    SourceFactory,
+    VoiceConfig,
+    VoiceParts,
+    close_replaced,
+    load_new,
+)
 from aria_desktop.core.voice_states import VoiceState, VoiceStateMachine
 from aria_desktop.core.wake_gate import WakeGate
 from aria_desktop.domain.audio import (
@@ -88,41 +94,6 @@ class SelfSpeechScanner(Protocol):
     """Finds where synthesized speech would fire the wake word (seconds into the audio)."""
 
     async def scan_speech(self, audio: SpeechAudio) -> list[float] | None: ...
-
-
-@dataclass(frozen=True, kw_only=True)
-class VoiceConfig:
-    """How the pipeline behaves (from the ``voice`` settings).
-
-    Attributes:
-        wake_enabled: listen for the wake word (False: push-to-talk only).
-        wake_phrases: phrases removed from the start of a transcript ("hey jarvis").
-        refractory_s: seconds after a detection during which the wake word is ignored.
-        vad_threshold: speech probability above which a frame counts as speech.
-        silence_s: silence that ends a command, in seconds.
-        max_command_s: longest command, in seconds.
-        no_speech_timeout_s: how long to wait for speech to begin after the wake word.
-        preroll_s: audio before the wake word detection kept for the command, in seconds.
-        follow_up_s: after a spoken answer, listen this long without the wake word (0: off).
-        language: transcription language (None: the model's default / auto-detect).
-        conversation_idle_s: a voice turn continues the previous voice conversation if it
-            ended less than this many seconds ago.
-    """
-
-    wake_enabled: bool = True
-    wake_phrases: tuple[str, ...] = ("hey jarvis",)
-    refractory_s: float = 2.0
-    vad_threshold: float = 0.5
-    silence_s: float = 0.7
-    max_command_s: float = 10.0
-    no_speech_timeout_s: float = 5.0
-    preroll_s: float = 0.5
-    follow_up_s: float = 4.0
-    language: str | None = None
-    conversation_idle_s: float = 300.0
-
-
-SourceFactory = Callable[[], AudioSource]
 
 
 @dataclass
@@ -188,6 +159,7 @@ class VoicePipeline:
         self._conversation_id: str | None = None
         self._last_turn_end: float | None = None
         """When the last voice turn ended (``clock`` seconds): continuing it is allowed."""
+        self._next: VoiceParts | None = None  # loaded for changed settings, not yet in use
         self.speech.observer = self._on_speech_queued
 
     # --- installation ----------------------------------------------------------------------
@@ -273,6 +245,50 @@ class VoicePipeline:
             with contextlib.suppress(Exception):
                 await self.wake.aclose()
 
+    def replace_parts(self, parts: VoiceParts) -> asyncio.Task[None]:
+        """Load ``parts`` in the background; they take over before the next utterance.
+
+        The pipeline keeps running meanwhile (ARCHITECTURE.md: settings applied live).
+        """
+        return self.orchestrator.spawn(self._stage(parts), name="aria-voice-reload")
+
+    @property
+    def parts(self) -> VoiceParts:
+        """The parts in use now."""
+        speech, wake, source = self.speech, self.wake, self._source_factory
+        return VoiceParts(speech=speech, wake=wake, config=self.config, source_factory=source)
+
+    async def _stage(self, parts: VoiceParts) -> None:
+        try:
+            await load_new(parts, self.parts, VoiceModels(bus=self.bus, clock=self.clock))
+        except AriaError:
+            return  # reported by the loader; the parts in use stay
+        self._next = parts
+        if not self._capturing and not self.states.busy:
+            self._take_next()
+
+    def _take_next(self) -> None:
+        new, self._next, old = self._next, None, self.parts
+        if new is None:
+            return
+        self.speech, self.wake, self.config = new.speech, new.wake, new.config
+        new.speech.observer = self._on_speech_queued
+        self._gate.refractory_s = new.config.refractory_s
+        self._preroll = PreRoll(preroll_s=new.config.preroll_s, frame_s=FRAME_S)
+        if new.wake is not None and new.wake is not old.wake:
+            new.wake.reset()
+        self.orchestrator.spawn(close_replaced(old, new), name="aria-voice-close-replaced")
+        if new.source_factory is not self._source_factory:
+            self._source_factory = new.source_factory
+            if self._capturing:
+                self.orchestrator.spawn(self._reopen(), name="aria-voice-reopen")
+
+    async def _reopen(self) -> None:
+        """Close the capture stream and open the (newly configured) source."""
+        await self._stop_capture()
+        if not self.muted and self._source_factory is not None:
+            self._start_capture()
+
     @property
     def state(self) -> VoiceState:
         """What the pipeline is doing now."""
@@ -343,6 +359,8 @@ class VoicePipeline:
             self._arm_wake()  # unmuted while answering: the wake word interrupts again
 
     async def _on_frame(self, frame: bytes) -> None:
+        if self._next is not None and self._recording is None and not self.states.busy:
+            self._take_next()  # between utterances: changed settings take over
         self._audio_s += FRAME_S
         level = rms_dbfs(frame)
         # The detector hears every frame, armed or not, so its audio context is never stale:
@@ -636,34 +654,23 @@ class VoicePipeline:
             if self._source_factory is not None:
                 self._start_capture()
             return False
-        task, self._capture_task = self._capture_task, None
         if self._recording is not None:
             self._cancel_recording()
             self.states.transition(VoiceState.STOPPED)
+        await self._stop_capture()
+        return True
+
+    async def _stop_capture(self) -> None:
+        task, self._capture_task = self._capture_task, None
         if task is not None:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        return True
 
     async def _on_speak(self, command: Speak) -> SpeechAudio:
         # An announcement outside the listening cycle: it shows speaking, not a voice state.
-        if not command.play or self.speech.sink is None:
-            return await self.speech.synthesize(command.text)
-        pieces: list[SpeechAudio] = []
-        self.orchestrator.set_state("speaking")
-        try:
-            outcome = await self.speech.speak(command.text, collect=pieces)
-        finally:
-            self.orchestrator.set_state("idle")
-        if outcome == "error" and self.speech.last_error is not None:
-            raise self.speech.last_error  # e.g. no speaker: playing was asked for and failed
-        if not pieces and outcome == "complete":
-            raise AriaError("There is nothing to say.", hint="Give some words to speak.")
-        rate = pieces[0].sample_rate_hz if pieces else getattr(self.speech.tts, "sample_rate_hz", 0)
-        # Interrupted speech returns what had been handed to the output.
-        return SpeechAudio(
-            pcm=b"".join(p.pcm for p in pieces), sample_rate_hz=int(rate), text=command.text
+        return await self.speech.announce(
+            command.text, play=command.play, show_state=self.orchestrator.set_state
         )
 
     async def _on_transcribe(self, command: Transcribe) -> Transcript:

@@ -20,6 +20,7 @@ from aria_desktop.doctor.homeassistant import check_homeassistant
 from aria_desktop.doctor.knowledge import check_knowledge
 from aria_desktop.doctor.llm import check_backends
 from aria_desktop.doctor.mcp import check_mcp
+from aria_desktop.doctor.model_load import check_model_load
 from aria_desktop.doctor.result import CheckResult
 from aria_desktop.doctor.storage import (
     check_audit,
@@ -55,6 +56,7 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("config", lambda: one(lambda: check_config(settings)))
     await guarded("sqlite", lambda: asyncio.to_thread(check_sqlite, settings))
     await guarded("llm", lambda: check_backends(settings))
+    await guarded("model load", lambda: check_model_load(settings))
     await guarded("keyring", lambda: one(check_keyring))
     await guarded("audit log", lambda: asyncio.to_thread(lambda: [check_audit()]))
     await guarded("display", lambda: one(check_display))

@@ -45,3 +45,19 @@ class ServerCheck:
     models: tuple[str, ...] = ()
     message: str = ""
     latency_ms: float = 0.0
+
+
+LIVE_SECTIONS: tuple[str, ...] = ("llm", "voice")
+"""Settings sections a running ARIA applies at once: the model router is rebuilt for the next
+turn, voice parts are swapped before the next utterance (ARCHITECTURE.md: settings applied
+live). Any other change applies after a restart."""
+
+
+def applies_live(key: str) -> bool:
+    """Whether a change of dotted ``key`` takes effect without restarting ARIA.
+
+    ``voice.enabled`` is the exception: switching voice on or off builds or ends the pipeline,
+    which happens at start-up only.
+    """
+    section = key.split(".", 1)[0]
+    return section in LIVE_SECTIONS and key != "voice.enabled"

@@ -43,14 +43,31 @@ def model_place(backend: str, locality: str) -> str:
     return f"{locality} ({backend})" if locality else backend
 
 
-def tray_tooltip(state: str, backend: str, locality: str, detail: str = "") -> str:
-    """The tray icon's tooltip: state, and where the backend in use runs."""
+def tray_tooltip(
+    state: str, backend: str, locality: str, detail: str = "", *, model: str = ""
+) -> str:
+    """The tray icon's tooltip: state, the model (when known) and where its backend runs."""
     lines = [f"ARIA — {state_label(state)}"]
     if backend:
-        lines.append(f"Model: {model_place(backend, locality)}")
+        place = model_place(backend, locality)
+        lines.append(f"Model: {model} · {place}" if model else f"Model: {place}")
     if detail:
         lines.append(detail)
     return "\n".join(lines)
+
+
+def model_status_line(status: str, model: str, code: str = "", error: str = "") -> str:
+    """The tray's short line about the local model's warm-up ("" once it is ready).
+
+    The full reason and hint are in the "model" capability and ``aria doctor``.
+    """
+    if status == "loading":
+        return f"Loading model {model}…"
+    if status != "failed":
+        return ""
+    if code == "llm_model_not_found":
+        return f"Model {model} missing: ollama pull {model}"
+    return f"Model {model} not loaded: {error[:80]}"
 
 
 def reply_badge(model: str, backend: str, locality: str, latency_ms: float | None) -> str:

@@ -51,7 +51,16 @@ class Hang:
     """Never finish: wait until the client disconnects or the server stops."""
 
 
-Step = Send | Sleep | Drop | Hang
+@dataclass(frozen=True)
+class Await:
+    """Hold the reply until the test sets ``event`` (at most ``timeout_s``): an event, not a
+    sleep, decides when a scripted reply goes on."""
+
+    event: threading.Event
+    timeout_s: float = 30.0
+
+
+Step = Send | Sleep | Drop | Hang | Await
 
 
 @dataclass
@@ -309,6 +318,9 @@ class FakeHTTPServer:
         head_sent = False
         try:
             for step in reply.steps:
+                if isinstance(step, Await):
+                    await asyncio.to_thread(step.event.wait, step.timeout_s)
+                    continue
                 if isinstance(step, Sleep | Hang):
                     timeout = step.seconds if isinstance(step, Sleep) else None
                     done, _ = await asyncio.wait({watcher}, timeout=timeout)

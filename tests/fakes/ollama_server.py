@@ -190,6 +190,7 @@ class FakeOllama(FakeHTTPServer):
         self.routes[("POST", "/api/chat")] = lambda r: self.default_reply(r)
         self.routes[("GET", "/api/tags")] = self._tags
         self.routes[("POST", "/api/embed")] = self._embed
+        self.routes[("POST", "/api/generate")] = self._generate
         self.routes[("GET", "/api/version")] = lambda r: json_reply(200, {"version": "0.12.6"})
         self.routes[("GET", "/")] = lambda r: Reply(
             headers={"Content-Type": "text/plain"}, body=b"Ollama is running"
@@ -233,6 +234,14 @@ class FakeOllama(FakeHTTPServer):
                 "prompt_eval_count": sum(len(t.split()) for t in inputs),
             },
         )
+
+    def _generate(self, request: RecordedRequest) -> Reply:
+        """``/api/generate`` without a prompt: Ollama's way to load a model (warm-up)."""
+        model = str(request.json().get("model", ""))
+        if model not in self.models and f"{model}:latest" not in self.models:
+            return ollama_error(404, f"model '{model}' not found")
+        body = {"model": model, "created_at": _CREATED_AT, "response": "", "done": True}
+        return json_reply(200, {**body, "done_reason": "load"})
 
 
 def _model_of(request: RecordedRequest) -> str:

@@ -1,4 +1,9 @@
-"""Settings: read every setting, change some by dotted key (applied after a restart)."""
+"""Settings: read every setting, change some by dotted key.
+
+Model, backend, fallback-order and voice settings apply to the running ARIA before the answer
+(ARCHITECTURE.md: settings applied live); ``restart_required`` says when some change waits for
+a restart.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from fastapi import APIRouter
 from aria_desktop.api import docs
 from aria_desktop.api.deps import PREFIX, AssistantDep
 from aria_desktop.api.schemas import SettingsOut, SettingsPatch
+from aria_desktop.domain.config import applies_live
 
 router = APIRouter(prefix=PREFIX, tags=["settings"])
 
@@ -19,9 +25,10 @@ async def get_settings(assistant: AssistantDep) -> SettingsOut:
 @router.patch(
     "/settings",
     response_model=SettingsOut,
-    summary="Change settings by dotted key (all or nothing; applied after a restart)",
+    summary="Change settings by dotted key (all or nothing; model and voice apply live)",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID),
 )
 async def patch_settings(body: SettingsPatch, assistant: AssistantDep) -> SettingsOut:
     current = await assistant.update_settings(body.changes)
-    return SettingsOut(settings=current, restart_required=True)
+    restart = not all(applies_live(key) for key in body.changes)
+    return SettingsOut(settings=current, restart_required=restart)

@@ -15,9 +15,9 @@ from aria_desktop.domain.commands import (
     SetMicrophoneMuted,
     StopEverything,
 )
-from aria_desktop.domain.events import ComputerControlChanged
+from aria_desktop.domain.events import ComputerControlChanged, ModelStatus, SettingsApplied
 from aria_desktop.gui.context import GuiContext
-from aria_desktop.gui.format import tray_tooltip
+from aria_desktop.gui.format import model_status_line, tray_tooltip
 from aria_desktop.gui.icons import IconSet
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.overlay import ActingOverlayView
@@ -58,6 +58,10 @@ class TrayController(QObject):
         self.backend = ""
         self.locality = ""
         self.detail = "Starting…"
+        self.model = ""
+        """The chat model, as a settings change last named it (the badge)."""
+        self.model_line = ""
+        """The warm-up's line: "Loading model …" or why it failed ("" once loaded)."""
         self.capabilities: dict[str, CapabilityStatus] = {}
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setInterval(CAPABILITY_REFRESH_MS)
@@ -105,6 +109,8 @@ class TrayController(QObject):
         """
         self.state = state
         if backend:
+            if backend != self.backend:
+                self.model = ""  # another backend answered (a fallback): its model is unknown
             self.backend, self.locality = backend, locality
         tooltip = self.tooltip
         if self.tray is not None:
@@ -122,7 +128,8 @@ class TrayController(QObject):
     @property
     def tooltip(self) -> str:
         """The tooltip as shown now."""
-        return tray_tooltip(self.state, self.backend, self.locality, self.detail)
+        detail = "\n".join(line for line in (self.detail, self.model_line) if line)
+        return tray_tooltip(self.state, self.backend, self.locality, detail, model=self.model)
 
     # --- capabilities -------------------------------------------------------------------------
 
@@ -137,14 +144,27 @@ class TrayController(QObject):
         self._apply_capabilities()
 
     def _on_event(self, event: object) -> None:
-        """Follow computer control switched elsewhere (API, CLI, the kill switch) at once."""
-        if isinstance(event, ComputerControlChanged):
+        """Follow computer control and the model at once.
+
+        Computer control may be switched elsewhere (API, CLI, the kill switch); the model shows
+        its warm-up and a model changed in the settings (without a restart).
+        """
+        if isinstance(event, ModelStatus | SettingsApplied):
+            self._follow_model(event)
+        elif isinstance(event, ComputerControlChanged):
             current = self.capabilities.get("computer")
             if current is not None:
                 self.capabilities["computer"] = dataclasses.replace(current, enabled=event.enabled)
                 self._apply_capabilities()
             else:
                 self.refresh_capabilities()
+
+    def _follow_model(self, event: ModelStatus | SettingsApplied) -> None:
+        if isinstance(event, ModelStatus):
+            self.model_line = model_status_line(event.status, event.model, event.code, event.error)
+        elif event.model:
+            self.model, self.backend, self.locality = event.model, event.backend, event.locality
+        self.show_state(self.state, "", "")
 
     def _status(self, name: str) -> CapabilityStatus:
         status = self.capabilities.get(name)
