@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.speech import SpeechService
     from aria_desktop.core.voice_pipeline import VoicePipeline
     from aria_desktop.domain.chat import ChatRequest, LLMChunk
+    from aria_desktop.llm.budget import UsageLedger
     from aria_desktop.llm.router import Router
     from aria_desktop.mcp.hub import McpHub
     from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
@@ -107,9 +108,14 @@ def open_audit_log() -> AuditLog:
     return AuditLog(store, redact=scrub_text)
 
 
-def build_router(settings: Settings) -> Router:
-    """LLM backends from the settings (those that are configured) behind the fallback router."""
+def build_router(settings: Settings, *, ledger: UsageLedger | None = None) -> Router:
+    """LLM backends from the settings (those that are configured) behind the fallback router.
+
+    ``ledger`` (the owner's usage ledger) records every call and sums today's cloud cost for
+    ``llm.cloud.max_cost_per_day``; without it (``aria doctor``) nothing is recorded.
+    """
     from aria_desktop import keystore
+    from aria_desktop.bootstrap_usage import build_meter
     from aria_desktop.llm.anthropic import AnthropicBackend
     from aria_desktop.llm.ollama import OllamaBackend
     from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -164,6 +170,7 @@ def build_router(settings: Settings) -> Router:
             failure_threshold=llm.breaker.failure_threshold, reset_s=llm.breaker.reset_s
         ),
         fallback_on=frozenset(llm.fallback_on),
+        meter=build_meter(settings, ledger),
     )
 
 
@@ -257,6 +264,7 @@ async def build_app(
     from aria_desktop.storage.connection import sqlite_info
     from aria_desktop.storage.conversations import SQLiteConversationStore
     from aria_desktop.storage.database import Database
+    from aria_desktop.storage.usage import SQLiteUsageLedger
 
     db_path = database_path(settings)
     info = sqlite_info()
@@ -270,7 +278,7 @@ async def build_app(
     )
     database = await Database.open(db_path, port=port)
     store = SQLiteConversationStore(database)
-    router = build_router(settings)
+    router = build_router(settings, ledger=SQLiteUsageLedger(database))
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router)
     homeassistant = build_homeassistant(settings)
@@ -288,7 +296,13 @@ async def build_app(
         store=store,
         audit=audit,
         policy=policy,
-        config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
+        config=config_from(
+            AgentConfig,
+            settings.agent,
+            max_tokens=settings.llm.max_tokens,
+            think=settings.llm.think,
+            think_budget_tokens=settings.llm.think_budget_tokens,
+        ),
     )
     embedder = build_embedder(settings)
     memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)

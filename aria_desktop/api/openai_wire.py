@@ -235,6 +235,8 @@ def finish_reason(turn: TurnTranscript) -> str:
 def completion(turn: TurnTranscript, model: str, created: int) -> dict[str, Any]:
     """The whole ``chat.completion`` object of a finished turn."""
     message: dict[str, Any] = {"role": "assistant", "content": turn.text, "refusal": None}
+    if turn.thinking:
+        message["reasoning_content"] = turn.thinking
     if turn.client_calls:
         message["content"] = turn.text or None
         message["tool_calls"] = [tool_call_out(call) for call in turn.client_calls]

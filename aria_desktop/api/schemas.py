@@ -118,10 +118,13 @@ class HealthOut(BaseModel):
 
 
 class UsageOut(_FromDomain):
-    """Token counts."""
+    """Token counts, and their cost from ``llm.prices`` (0 for local backends)."""
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost: float = 0.0
 
 
 # --- chat, turns and conversations ----------------------------------------------------------
@@ -174,6 +177,9 @@ class ChatReply(BaseModel):
     usage: UsageOut
     latency_ms: float
     error: ErrorDetail | None = None
+    thinking: str = Field(
+        default="", description="The model's reasoning, kept apart from the answer text"
+    )
 
 
 class ToolCallOut(_FromDomain):
@@ -199,6 +205,9 @@ class MessageOut(_FromDomain):
     backend: str = ""
     model: str = ""
     usage: UsageOut = UsageOut()
+    thinking: str = Field(
+        default="", description="An assistant message's reasoning, kept apart from content"
+    )
 
 
 class ConversationOut(_FromDomain):

@@ -14,6 +14,20 @@ from aria_desktop.domain.locality import Locality
 
 Role = Literal["system", "user", "assistant", "tool"]
 MessageStatus = Literal["complete", "interrupted", "error"]
+ThinkMode = Literal["auto", "on", "off"]
+"""``llm.think``: reason before answering always, never, or when the model can (``auto``)."""
+THINK_MODES: tuple[ThinkMode, ...] = ("auto", "on", "off")
+
+
+def thinking_enabled(mode: ThinkMode, capabilities: frozenset[str]) -> bool:
+    """Whether a backend with ``capabilities`` is asked to think under ``mode``.
+
+    The one place the rule lives (every backend asks it): ``on`` and ``off`` are what they say,
+    ``auto`` is on only for a model that has the ``thinking`` capability.
+    """
+    if mode == "auto":
+        return "thinking" in capabilities
+    return mode == "on"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -53,6 +67,10 @@ class ChatMessage:
         name: for ``tool`` messages, the tool's name.
         images: PNG-encoded images shown to the model with a ``user`` message (screenshots for
             vision models); only sent to backends with the "vision" capability.
+        thinking: an assistant message's reasoning, kept apart from ``content``.
+        thinking_signature: Anthropic's signature of that reasoning; an assistant message with
+            tool calls is sent back with its signed thinking block (Anthropic requires it in
+            tool loops while thinking is on).
     """
 
     role: Role
@@ -61,14 +79,29 @@ class ChatMessage:
     tool_call_id: str | None = None
     name: str | None = None
     images: tuple[bytes, ...] = field(default=(), repr=False)
+    thinking: str = ""
+    thinking_signature: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Usage:
-    """Token counts reported by the backend (0 when it reports none)."""
+    """Token counts reported by the backend (0 when it reports none), and what they cost.
+
+    Attributes:
+        input_tokens: prompt tokens billed at the full input price (for Anthropic, those not
+            read from or written to the prompt cache).
+        output_tokens: generated tokens (thinking included).
+        cache_read_tokens: prompt tokens read from the prompt cache (Anthropic).
+        cache_write_tokens: prompt tokens written to the prompt cache (Anthropic).
+        cost: what the call cost in the user's currency units from the ``llm.prices`` table
+            (0 for a local backend or an unpriced model); filled in by the router.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost: float = 0.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -101,6 +134,11 @@ class ChatRequest:
         response_format: JSON output (and its schema), None for free text.
         context_tokens: the context window to ask the backend for (Ollama's ``num_ctx``),
             None for the backend's default.
+        think: ``llm.think`` (see :func:`thinking_enabled`).
+        think_budget_tokens: tokens a backend that takes a thinking budget may spend on
+            reasoning (Anthropic's ``budget_tokens``), on top of ``max_tokens``.
+        turn_id: the turn this call belongs to ("" for none); per-turn cloud budgets add up
+            the calls of one turn.
     """
 
     messages: tuple[ChatMessage, ...]
@@ -111,6 +149,9 @@ class ChatRequest:
     stop: tuple[str, ...] = ()
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
+    think: ThinkMode = "auto"
+    think_budget_tokens: int = 2048
+    turn_id: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +159,19 @@ class TextDelta:
     """A piece of reply text, in order."""
 
     text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThinkingDelta:
+    """A piece of the model's reasoning, in order: never part of the answer, never spoken.
+
+    Attributes:
+        text: reasoning text ("" for a chunk carrying only the signature).
+        signature: Anthropic's signature of the thinking block, sent once at its end.
+    """
+
+    text: str
+    signature: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -162,7 +216,7 @@ class StreamEnd:
     stop_reason: str = "stop"
 
 
-LLMChunk = TextDelta | ToolCallChunk | FallbackNotice | StreamEnd
+LLMChunk = TextDelta | ThinkingDelta | ToolCallChunk | FallbackNotice | StreamEnd
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -198,6 +252,7 @@ class StoredMessage:
         backend, model: who produced an assistant message ("" for others).
         usage: token counts of an assistant message.
         created_at: UNIX seconds.
+        thinking: an assistant message's reasoning, stored apart from ``content``.
     """
 
     id: int
@@ -212,9 +267,10 @@ class StoredMessage:
     backend: str = ""
     model: str = ""
     usage: Usage = field(default_factory=Usage)
+    thinking: str = ""
 
     def to_chat_message(self) -> ChatMessage:
-        """The prompt form of this message."""
+        """The prompt form of this message (earlier turns' reasoning is not sent again)."""
         return ChatMessage(
             role=self.role,
             content=self.content,
@@ -239,6 +295,7 @@ class MessageBody:
         backend, model: who produced an assistant message; an update leaves the stored ones
             when these are empty.
         usage: token counts; an update leaves the stored ones when None.
+        thinking: an assistant message's reasoning, stored apart from ``content``.
     """
 
     content: str
@@ -247,6 +304,7 @@ class MessageBody:
     backend: str = ""
     model: str = ""
     usage: Usage | None = None
+    thinking: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolSpec
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ThinkMode, ToolSpec
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,6 +43,7 @@ class GenerationOptions:
         stop: sequences that end the reply.
         response_format: JSON output (and its schema); None for free text.
         context_tokens: context window asked of the backend (Ollama ``num_ctx``); None: default.
+        think: whether the model should reason first (Ollama's ``think``); None for ``llm.think``.
     """
 
     max_tokens: int | None = None
@@ -50,6 +51,7 @@ class GenerationOptions:
     stop: tuple[str, ...] = ()
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
+    think: ThinkMode | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -86,6 +86,14 @@ class LlmDelta(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LlmThinking(Event):
+    """A piece of the model's reasoning as it arrives: shown folded, never spoken or answered."""
+
+    type: ClassVar[str] = "llm-thinking"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class BackendFallback(Event):
     """The router moved on to the next backend; ``reason`` is the failure's error code."""
 

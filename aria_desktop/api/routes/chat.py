@@ -29,6 +29,7 @@ from aria_desktop.domain.events import (
     ErrorEvent,
     Event,
     LlmDelta,
+    LlmThinking,
     RunEnd,
     RunStart,
     ToolCallEvent,
@@ -42,6 +43,7 @@ router = APIRouter(prefix=PREFIX, tags=["chat"])
 _CHAT_NAMES: dict[type[Event], str] = {
     RunStart: "start",
     LlmDelta: "text-delta",
+    LlmThinking: "thinking-delta",
     ToolCallEvent: "tool-call",
     ToolResultEvent: "tool-result",
     UntrustedContentFlagged: "untrusted-content-flagged",
@@ -56,7 +58,8 @@ _CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
 """Every event name a chat stream can send."""
 
 _CHAT_STREAM = docs.sse_response(
-    "With stream=true: text/event-stream with events start, text-delta, tool-call, "
+    "With stream=true: text/event-stream with events start, text-delta, thinking-delta "
+    "(the model's reasoning, apart from the answer), tool-call, "
     "tool-result, untrusted-content-flagged, action-confirm-request, action-confirm-result, "
     "fallback, error and finally done (status, text, backend, model, locality, usage). "
     "With stream=false: the whole reply as JSON.",
@@ -75,8 +78,11 @@ def _reply(turn: TurnTranscript) -> ChatReply:
         backend=turn.backend,
         model=turn.model,
         locality=turn.locality,
-        usage=UsageOut(input_tokens=turn.input_tokens, output_tokens=turn.output_tokens),
+        usage=UsageOut(
+            input_tokens=turn.input_tokens, output_tokens=turn.output_tokens, cost=turn.cost
+        ),
         latency_ms=turn.latency_ms,
+        thinking=turn.thinking,
         error=(
             ErrorDetail(code=error.code, message=error.message, hint=error.hint)
             if error is not None
