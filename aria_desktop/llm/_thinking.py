@@ -49,6 +49,8 @@ class ThinkTagSplitter:
                 return
             tag = _CLOSE if self._inside else _OPEN
             index = text.find(tag)
+            if index > 0 and not self._inside and text[:index].strip():
+                index = -1  # answer text comes first: this reply does not reason inline
             if index >= 0:
                 yield from self._emit(text[:index])
                 self._inside = not self._inside
