@@ -257,6 +257,7 @@ async def build_app(
         build_homeassistant,
         install_web_tool,
     )
+    from aria_desktop.bootstrap_usage import install_usage_report
     from aria_desktop.core.agent import AgentConfig
     from aria_desktop.core.computer import ComputerAgent
     from aria_desktop.core.orchestrator import Orchestrator
@@ -278,7 +279,8 @@ async def build_app(
     )
     database = await Database.open(db_path, port=port)
     store = SQLiteConversationStore(database)
-    router = build_router(settings, ledger=SQLiteUsageLedger(database))
+    ledger = SQLiteUsageLedger(database)
+    router = build_router(settings, ledger=ledger)
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router)
     homeassistant = build_homeassistant(settings)
@@ -304,6 +306,7 @@ async def build_app(
             think_budget_tokens=settings.llm.think_budget_tokens,
         ),
     )
+    install_usage_report(orchestrator, ledger)
     embedder = build_embedder(settings)
     memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
     memory.install(orchestrator)

@@ -9,10 +9,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.llm.budget import UsageLedger, UsageMeter
     from aria_desktop.settings import Settings
+    from aria_desktop.storage.usage import SQLiteUsageLedger
 
-__all__ = ["build_meter"]
+__all__ = ["build_meter", "install_usage_report"]
+
+
+def install_usage_report(orchestrator: Orchestrator, ledger: SQLiteUsageLedger) -> None:
+    """Answer the ``ReportUsage`` command (``aria usage``, ``GET /usage``) from ``ledger``."""
+    from aria_desktop.domain.commands import ReportUsage
+
+    async def report(command: ReportUsage) -> object:
+        return await ledger.totals(command.since)
+
+    orchestrator.register_command(ReportUsage, report)
 
 
 def build_meter(settings: Settings, ledger: UsageLedger | None) -> UsageMeter:

@@ -66,6 +66,7 @@ __all__ = [
     "TurnIn",
     "TurnOut",
     "UsageOut",
+    "UsageTotalOut",
 ]
 
 
@@ -125,6 +126,16 @@ class UsageOut(_FromDomain):
     cache_read_tokens: int = 0
     cache_write_tokens: int = 0
     cost: float = 0.0
+
+
+class UsageTotalOut(_FromDomain):
+    """Model calls of one backend and model over a period, their tokens and cost."""
+
+    backend: str
+    model: str
+    locality: Literal["local", "cloud"]
+    calls: int
+    usage: UsageOut
 
 
 # --- chat, turns and conversations ----------------------------------------------------------

@@ -172,6 +172,17 @@ class RunAutomation(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ReportUsage(Command):
+    """Model calls since ``since`` (UNIX seconds), per backend and model.
+
+    Returns a list of ``domain.usage.UsageTotal``, costliest first (``aria usage``,
+    ``GET /usage``).
+    """
+
+    since: float
+
+
+@dataclass(frozen=True, kw_only=True)
 class ListAutomations(Command):
     """The configured automations (returns a list of ``domain.automation.AutomationSpec``)."""
 

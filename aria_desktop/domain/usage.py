@@ -10,12 +10,21 @@ what was really spent, across restarts.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from aria_desktop.domain.chat import Usage
 
-__all__ = ["Price", "UsageRecord", "UsageTotal", "cost_of", "price_for"]
+__all__ = [
+    "Price",
+    "UsageRecord",
+    "UsageTotal",
+    "cost_of",
+    "local_midnight",
+    "month_start",
+    "price_for",
+]
 
 _PER = 1_000_000.0
 
@@ -57,6 +66,18 @@ def cost_of(usage: Usage, price: Price) -> float:
         + usage.cache_read_tokens * price.cache_read_per_mtok
         + usage.cache_write_tokens * price.cache_write_per_mtok
     ) / _PER
+
+
+def local_midnight(now: float) -> float:
+    """UNIX seconds of the start of the local calendar day containing ``now``."""
+    day = datetime.datetime.fromtimestamp(now).astimezone()
+    return day.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
+def month_start(now: float) -> float:
+    """UNIX seconds of the start of the local calendar month containing ``now``."""
+    day = datetime.datetime.fromtimestamp(now).astimezone()
+    return day.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -12,7 +12,6 @@ shows every backend's tokens (ARCHITECTURE.md: usage and cloud budgets).
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import json
 import logging
 import time
@@ -23,9 +22,9 @@ from typing import Protocol
 
 from aria_desktop.domain.chat import ChatRequest, StreamEnd
 from aria_desktop.domain.errors import CloudBudgetError
-from aria_desktop.domain.usage import Price, UsageRecord, cost_of, price_for
+from aria_desktop.domain.usage import Price, UsageRecord, cost_of, local_midnight, price_for
 
-__all__ = ["CloudLimits", "UsageLedger", "UsageMeter", "estimate_prompt_tokens", "local_midnight"]
+__all__ = ["CloudLimits", "UsageLedger", "UsageMeter", "estimate_prompt_tokens"]
 
 _LOGGER = logging.getLogger(__name__)
 _TURNS_KEPT = 256
@@ -60,12 +59,6 @@ class CloudLimits:
 
     max_cost_per_turn: float = 0.0
     max_cost_per_day: float = 0.0
-
-
-def local_midnight(now: float) -> float:
-    """UNIX seconds of the start of the local calendar day containing ``now``."""
-    day = datetime.datetime.fromtimestamp(now).astimezone()
-    return day.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
 
 
 def estimate_prompt_tokens(request: ChatRequest) -> int:

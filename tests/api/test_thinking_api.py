@@ -57,9 +57,7 @@ async def test_native_chat_returns_and_stores_thinking_apart(api: Api, ollama: F
     assert all(m["thinking"] == "" for m in messages if m["role"] == "user")
 
 
-async def test_native_chat_stream_sends_thinking_delta_events(
-    api: Api, ollama: FakeOllama
-) -> None:
+async def test_native_chat_stream_sends_thinking_delta_events(api: Api, ollama: FakeOllama) -> None:
     script_thinking_reply(ollama)
     names: list[str] = []
     thinking = ""

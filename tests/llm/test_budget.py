@@ -15,10 +15,10 @@ import pytest
 
 from aria_desktop.domain.chat import ChatMessage, ChatRequest, StreamEnd, Usage
 from aria_desktop.domain.errors import CloudBudgetError
-from aria_desktop.domain.usage import Price, UsageRecord, cost_of, price_for
+from aria_desktop.domain.usage import Price, UsageRecord, cost_of, local_midnight, price_for
 from aria_desktop.llm import OllamaBackend
 from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.budget import CloudLimits, UsageMeter, local_midnight
+from aria_desktop.llm.budget import CloudLimits, UsageMeter
 from aria_desktop.llm.router import Router
 from aria_desktop.storage.database import Database
 from aria_desktop.storage.usage import SQLiteUsageLedger
@@ -49,9 +49,7 @@ def anthropic(server: FakeAnthropic) -> AnthropicBackend:
     return AnthropicBackend(api_key="sk-ant-test", model=MODEL, base_url=server.url, timeouts=FAST)
 
 
-def router(
-    backends: dict[str, object], chain: list[str], meter: UsageMeter
-) -> Router:
+def router(backends: dict[str, object], chain: list[str], meter: UsageMeter) -> Router:
     return Router(backends, {"chat": chain}, meter=meter)  # type: ignore[arg-type]
 
 
@@ -96,7 +94,8 @@ async def test_cloud_turn_is_priced_with_cache_tokens_and_recorded(
     assert isinstance(end, StreamEnd)
     expected = (1000 * 3.0 + 500 * 15.0 + 10_000 * 0.3 + 2000 * 3.75) / 1_000_000
     assert end.usage.cost == pytest.approx(expected)
-    assert isinstance(local[-1], StreamEnd) and local[-1].usage.cost == 0.0
+    assert isinstance(local[-1], StreamEnd)
+    assert local[-1].usage.cost == 0.0
     totals = {t.backend: t for t in await ledger.totals(0.0)}
     assert totals["anthropic"].usage.cost == pytest.approx(expected)
     assert totals["anthropic"].usage.cache_read_tokens == 10_000
@@ -141,7 +140,8 @@ async def test_day_budget_spent_refuses_cloud_before_any_request_even_after_rest
     assert isinstance(error, CloudBudgetError)
     assert error.code == "cloud_budget"
     assert "llm.cloud.max_cost_per_day" in error.message
-    assert "0.7500" in error.message and "0.5000" in error.message
+    assert "cost 0.7500" in error.message
+    assert "limit of 0.5000" in error.message
     assert "aria config set llm.cloud.max_cost_per_day" in error.hint
     assert anthropic_server.requests_to("/v1/messages") == []
 
@@ -176,5 +176,6 @@ async def test_unpriced_cloud_model_is_refused_while_a_budget_is_set(
     _, error = await collect_until_error(r.stream(REQUEST))
     await r.aclose()
     assert isinstance(error, CloudBudgetError)
-    assert "no price" in error.message and f'[llm.prices."{MODEL}"]' in error.hint
+    assert "no price" in error.message
+    assert f'[llm.prices."{MODEL}"]' in error.hint
     assert anthropic_server.requests_to("/v1/messages") == []

@@ -17,8 +17,8 @@ from aria_desktop.domain.chat import (
     thinking_enabled,
 )
 from aria_desktop.llm import OllamaBackend, OpenAICompatBackend
-from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm._thinking import ThinkTagSplitter
+from aria_desktop.llm.anthropic import AnthropicBackend
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI, Send
 from tests.fakes.anthropic_server import (
     anthropic_stream,
@@ -219,9 +219,7 @@ async def test_anthropic_tool_loop_sends_the_signed_thinking_back(
 ) -> None:
     anthropic_server.script(
         "/v1/messages",
-        anthropic_stream(
-            [message_start(MODEL), *text_block(0, "Done."), *message_stop()]
-        ),
+        anthropic_stream([message_start(MODEL), *text_block(0, "Done."), *message_stop()]),
     )
     call = ToolCall(id="toolu_1", name="calc", arguments={"x": 91})
     messages = (
@@ -240,7 +238,11 @@ async def test_anthropic_tool_loop_sends_the_signed_thinking_back(
     await backend.aclose()
     body = anthropic_server.requests_to("/v1/messages")[0].json()
     assistant = body["messages"][1]["content"]
-    assert assistant[0] == {"type": "thinking", "thinking": "Let me factor it.", "signature": "sig-1"}
+    assert assistant[0] == {
+        "type": "thinking",
+        "thinking": "Let me factor it.",
+        "signature": "sig-1",
+    }
     assert assistant[1]["type"] == "tool_use"
 
 

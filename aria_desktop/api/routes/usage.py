@@ -1,0 +1,35 @@
+"""``GET /usage``: tokens and cost of model calls per backend and model since a time.
+
+The owner answers from its usage ledger (the ``ReportUsage`` command; ARCHITECTURE.md: usage
+and cloud budgets). Without ``since`` the period is today (local calendar day).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from aria_desktop.api import docs
+from aria_desktop.api.deps import PREFIX, AssistantDep
+from aria_desktop.api.schemas import UsageTotalOut
+from aria_desktop.domain.commands import ReportUsage
+from aria_desktop.domain.usage import UsageTotal, local_midnight
+
+router = APIRouter(prefix=PREFIX, tags=["usage"])
+
+
+@router.get(
+    "/usage",
+    response_model=list[UsageTotalOut],
+    summary="Tokens and cost of model calls per backend and model (default: today)",
+    responses=docs.responses(docs.COMMON, docs.INVALID),
+)
+async def usage(
+    assistant: AssistantDep,
+    since: Annotated[float | None, Query(ge=0, le=1e11, description="UNIX seconds")] = None,
+) -> list[UsageTotalOut]:
+    start = local_midnight(time.time()) if since is None else since
+    totals = await assistant.execute(ReportUsage(since=start))
+    return [UsageTotalOut.of(t) for t in totals if isinstance(t, UsageTotal)]
