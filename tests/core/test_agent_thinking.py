@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.core.agent import AgentConfig
-from aria_desktop.domain.chat import StreamEnd, TextDelta, ThinkingDelta, Usage
+from aria_desktop.domain.chat import LLMChunk, StreamEnd, TextDelta, ThinkingDelta, Usage
 from aria_desktop.domain.events import LlmDelta, LlmThinking
 from tests.fakes.harness import FakeCore, fake_cores
 from tests.fakes.ports import tool_reply
@@ -35,7 +35,7 @@ async def test_reasoning_is_stored_apart_and_sent_back_signed_in_the_tool_loop(
         ThinkingDelta(text="", signature="sig-1"),
         *tool_reply([("echo", {"text": "ping"})], ids=["call_1"]),
     ]
-    second = [
+    second: list[LLMChunk] = [
         ThinkingDelta(text="It said ping."),
         TextDelta(text="The tool said ping."),
         StreamEnd(backend="anthropic", model="claude", usage=Usage(output_tokens=9, cost=0.5)),
