@@ -40,7 +40,7 @@ def render(title: str, totals: list[UsageTotal], settings: Settings) -> list[str
         )
         lines.append(
             f"  {t.backend}/{t.model} ({t.locality}): {t.calls} calls, "
-            f"{u.input_tokens} in / {u.output_tokens} out{cache}, cost {u.cost:.4f}"
+            f"{u.prompt_tokens} in / {u.output_tokens} out{cache}, cost {u.cost:.4f}"
         )
     cloud = sum(t.usage.cost for t in totals if t.locality == "cloud")
     limit = settings.llm.cloud.max_cost_per_day

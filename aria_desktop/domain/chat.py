@@ -103,6 +103,11 @@ class Usage:
     cache_write_tokens: int = 0
     cost: float = 0.0
 
+    @property
+    def prompt_tokens(self) -> int:
+        """All prompt tokens, whether billed in full, read from or written to the cache."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+
 
 @dataclass(frozen=True, kw_only=True)
 class ResponseFormat:
@@ -153,6 +158,10 @@ class ChatRequest:
     think_budget_tokens: int = 2048
     turn_id: str = ""
 
+    def thinks_on(self, capabilities: frozenset[str]) -> bool:
+        """Whether a backend with ``capabilities`` is asked to think (:func:`thinking_enabled`)."""
+        return thinking_enabled(self.think, capabilities)
+
 
 @dataclass(frozen=True, kw_only=True)
 class TextDelta:
@@ -165,9 +174,8 @@ class TextDelta:
 class ThinkingDelta:
     """A piece of the model's reasoning, in order: never part of the answer, never spoken.
 
-    Attributes:
-        text: reasoning text ("" for a chunk carrying only the signature).
-        signature: Anthropic's signature of the thinking block, sent once at its end.
+    ``signature`` is Anthropic's signature of the thinking block, sent once at its end (in a
+    chunk whose ``text`` is empty).
     """
 
     text: str

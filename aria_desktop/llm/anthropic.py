@@ -36,7 +36,6 @@ from aria_desktop.domain.chat import (
     ToolCall,
     ToolCallChunk,
     Usage,
-    thinking_enabled,
 )
 from aria_desktop.domain.errors import (
     BackendUnreachableError,
@@ -167,7 +166,7 @@ def build_params(
     it) and no temperature is sent (Anthropic allows none with thinking).
     """
     system, messages = build_messages(request.messages)
-    think = thinking_enabled(request.think, capabilities)
+    think = request.thinks_on(capabilities)
     budget = max(MIN_THINKING_BUDGET, request.think_budget_tokens)
     params: dict[str, Any] = {
         "model": model,

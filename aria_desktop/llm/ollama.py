@@ -29,7 +29,6 @@ from aria_desktop.domain.chat import (
     ToolCall,
     ToolCallChunk,
     Usage,
-    thinking_enabled,
 )
 from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
@@ -101,7 +100,7 @@ def build_chat_body(
         body["format"] = request.response_format.schema or "json"
     if keep_alive is not None:
         body["keep_alive"] = keep_alive
-    if thinking_enabled(request.think, capabilities):
+    if request.thinks_on(capabilities):
         body["think"] = True
     elif request.think == "off":
         body["think"] = False

@@ -20,16 +20,15 @@ from aria_desktop.domain.usage import UsageTotal, local_midnight
 router = APIRouter(prefix=PREFIX, tags=["usage"])
 
 
-@router.get(
-    "/usage",
-    response_model=list[UsageTotalOut],
-    summary="Tokens and cost of model calls per backend and model (default: today)",
-    responses=docs.responses(docs.COMMON, docs.INVALID),
-)
+_SINCE = Query(ge=0, le=1e11, description="UNIX seconds; default: today's local midnight")
+
+
+@router.get("/usage", response_model=list[UsageTotalOut], responses=docs.COMMON)
 async def usage(
-    assistant: AssistantDep,
-    since: Annotated[float | None, Query(ge=0, le=1e11, description="UNIX seconds")] = None,
+    assistant: AssistantDep, since: Annotated[float | None, _SINCE] = None
 ) -> list[UsageTotalOut]:
-    start = local_midnight(time.time()) if since is None else since
-    totals = await assistant.execute(ReportUsage(since=start))
+    """Tokens and cost of model calls per backend and model (default: today)."""
+    totals = await assistant.execute(
+        ReportUsage(since=local_midnight(time.time()) if since is None else since)
+    )
     return [UsageTotalOut.of(t) for t in totals if isinstance(t, UsageTotal)]

@@ -336,26 +336,26 @@ class TranscriptView(QTextBrowser):
         return link
 
     def _fold(self, key: str, entry: _Output) -> bool:
-        link = self._find_link(entry, entry.hide)
-        if link is None:
-            return False
-        link.insertText(entry.show, self._link(key))
-        # Everything after the link up to the card's end is the shown text.
-        cursor = QTextCursor(self.document())
-        cursor.setPosition(link.position())
-        cursor.setPosition(entry.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
-        cursor.removeSelectedText()
-        return True
+        return self._set_shown(key, entry, shown=False)
 
     def _unfold(self, key: str, entry: _Output) -> bool:
-        link = self._find_link(entry, entry.show)
+        return self._set_shown(key, entry, shown=True)
+
+    def _set_shown(self, key: str, entry: _Output, *, shown: bool) -> bool:
+        """Swap the card's link label and show (or remove) the text after it."""
+        link = self._find_link(entry, entry.show if shown else entry.hide)
         if link is None:
             return False
-        link.insertText(entry.hide, self._link(key))
+        link.insertText(entry.hide if shown else entry.show, self._link(key))
         cursor = QTextCursor(self.document())
         cursor.setPosition(link.position())
-        cursor.insertBlock()
-        cursor.insertText(entry.text, self._char(size_delta=-1, mono=True))
+        if shown:
+            cursor.insertBlock()
+            cursor.insertText(entry.text, self._char(size_delta=-1, mono=True))
+        else:
+            # Everything after the link up to the card's end is the shown text.
+            cursor.setPosition(entry.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
         return True
 
     def _link(self, key: str) -> QTextCharFormat:
