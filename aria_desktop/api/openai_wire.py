@@ -107,6 +107,7 @@ class ChatCompletionIn(Lenient):
     tools: list[ToolIn] | None = Field(default=None, max_length=512)
     tool_choice: str | dict[str, Any] | None = None
     response_format: ResponseFormatIn | None = None
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high"] | None = None
 
 
 def _image(url: str) -> bytes:
@@ -197,6 +198,10 @@ def to_command(body: ChatCompletionIn, turn: CompatTurn) -> ClientTurn:
             temperature=body.temperature,
             stop=tuple(s for s in stop if s)[:4],
             response_format=_response_format(body),
+            # OpenAI's reasoning switch: "none" turns thinking off, any effort turns it on.
+            think=None
+            if body.reasoning_effort is None
+            else ("off" if body.reasoning_effort == "none" else "on"),
         ),
     )
 

@@ -66,7 +66,6 @@ __all__ = [
     "TurnIn",
     "TurnOut",
     "UsageOut",
-    "UsageTotalOut",
 ]
 
 
@@ -128,16 +127,6 @@ class UsageOut(_FromDomain):
     cost: float = 0.0
 
 
-class UsageTotalOut(_FromDomain):
-    """Model calls of one backend and model over a period, their tokens and cost."""
-
-    backend: str
-    model: str
-    locality: Literal["local", "cloud"]
-    calls: int
-    usage: UsageOut
-
-
 # --- chat, turns and conversations ----------------------------------------------------------
 
 
@@ -188,9 +177,7 @@ class ChatReply(BaseModel):
     usage: UsageOut
     latency_ms: float
     error: ErrorDetail | None = None
-    thinking: str = Field(
-        default="", description="The model's reasoning, kept apart from the answer text"
-    )
+    thinking: str = Field(default="", description="The model's reasoning, apart from the text")
 
 
 class ToolCallOut(_FromDomain):
@@ -216,9 +203,7 @@ class MessageOut(_FromDomain):
     backend: str = ""
     model: str = ""
     usage: UsageOut = UsageOut()
-    thinking: str = Field(
-        default="", description="An assistant message's reasoning, kept apart from content"
-    )
+    thinking: str = Field(default="", description="The reply's reasoning, apart from content")
 
 
 class ConversationOut(_FromDomain):

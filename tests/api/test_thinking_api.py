@@ -126,8 +126,12 @@ async def test_openai_compat_sends_reasoning_content(api: Api, ollama: FakeOllam
                 content += choice.delta.content or ""
         script_thinking_reply(ollama)
         whole = await oai.chat.completions.create(
-            model="aria", messages=[{"role": "user", "content": "Is 91 prime?"}]
+            model="aria",
+            messages=[{"role": "user", "content": "Is 91 prime?"}],
+            reasoning_effort="none",
         )
+    # The client's reasoning_effort "none" reached the model as Ollama's think=false.
+    assert ollama.requests_to("/api/chat")[-1].json()["think"] is False
     assert (reasoning, content) == (THOUGHT, ANSWER)
     message_extra: dict[str, Any] = whole.choices[0].message.model_extra or {}
     assert (whole.choices[0].message.content, message_extra["reasoning_content"]) == (

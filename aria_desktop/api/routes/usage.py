@@ -7,17 +7,30 @@ and cloud budgets). Without ``since`` the period is today (local calendar day).
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel, ConfigDict
 
 from aria_desktop.api import docs
 from aria_desktop.api.deps import PREFIX, AssistantDep
-from aria_desktop.api.schemas import UsageTotalOut
+from aria_desktop.api.schemas import UsageOut
 from aria_desktop.domain.commands import ReportUsage
 from aria_desktop.domain.usage import UsageTotal, local_midnight
 
 router = APIRouter(prefix=PREFIX, tags=["usage"])
+
+
+class UsageTotalOut(BaseModel):
+    """Model calls of one backend and model over a period, their tokens and cost."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    backend: str
+    model: str
+    locality: Literal["local", "cloud"]
+    calls: int
+    usage: UsageOut
 
 
 _SINCE = Query(ge=0, le=1e11, description="UNIX seconds; default: today's local midnight")
@@ -31,4 +44,4 @@ async def usage(
     totals = await assistant.execute(
         ReportUsage(since=local_midnight(time.time()) if since is None else since)
     )
-    return [UsageTotalOut.of(t) for t in totals if isinstance(t, UsageTotal)]
+    return [UsageTotalOut.model_validate(t) for t in totals if isinstance(t, UsageTotal)]
