@@ -195,6 +195,12 @@ class OpenAICompatBackend(HttpBackend):
         """
         url = f"{self._base_url}/v1/chat/completions"
         body = build_chat_body(request, model=self._model)
+        if self._locality == "local" and (
+            request.think == "off" or request.thinks_on(self._capabilities)
+        ):
+            # llama.cpp and vLLM pass this to the chat template (Qwen3's thinking switch); a
+            # hosted OpenAI-style API may refuse unknown fields, so only local servers get it.
+            body["chat_template_kwargs"] = {"enable_thinking": request.think != "off"}
         async for chunk in self._stream(url, body, iter_sse, self._parse, headers=self._headers):
             yield chunk
 

@@ -173,6 +173,33 @@ async def test_openai_reasoning_content_and_think_tags_become_thinking(
     assert (thinking_of(second), text_of(second)) == ("7 x 13", "No.")
 
 
+@pytest.mark.parametrize(
+    ("mode", "capabilities", "sent"),
+    [
+        ("auto", frozenset({"thinking"}), {"enable_thinking": True}),
+        ("auto", frozenset(), None),
+        ("off", frozenset({"thinking"}), {"enable_thinking": False}),
+    ],
+)
+async def test_local_openai_server_gets_the_chat_template_thinking_switch(
+    openai_server: FakeOpenAI, mode: ThinkMode, capabilities: frozenset[str], sent: object
+) -> None:
+    openai_server.script(
+        "/v1/chat/completions", openai_stream([chunk({"content": "x"}), *finish()])
+    )
+    backend = OpenAICompatBackend(
+        base_url=openai_server.url,
+        model="qwen3",
+        api_key=None,
+        timeouts=FAST,
+        capabilities=capabilities,
+    )
+    await collect(backend.stream_chat(request(mode)))
+    await backend.aclose()
+    body = openai_server.requests_to("/v1/chat/completions")[0].json()
+    assert body.get("chat_template_kwargs") == sent
+
+
 def anthropic(server: FakeAnthropic, capabilities: frozenset[str]) -> AnthropicBackend:
     return AnthropicBackend(
         api_key="sk-ant-test",
