@@ -187,7 +187,9 @@ def to_command(body: ChatIn, turn: CompatTurn, config: CompatConfig) -> ClientTu
             stop=tuple(s for s in options.stop or () if s),
             response_format=_format(body.format),
             context_tokens=min(num_ctx, config.max_context_tokens) if num_ctx else None,
-            think=None if body.think is None else ("off" if body.think is False else "on"),
+            # A client's think=true asks for thinking where the model can (a model without the
+            # capability would refuse a forced think); false turns it off.
+            think=None if body.think is None else ("off" if body.think is False else "auto"),
         ),
     )
 

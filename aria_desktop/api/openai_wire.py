@@ -198,10 +198,11 @@ def to_command(body: ChatCompletionIn, turn: CompatTurn) -> ClientTurn:
             temperature=body.temperature,
             stop=tuple(s for s in stop if s)[:4],
             response_format=_response_format(body),
-            # OpenAI's reasoning switch: "none" turns thinking off, any effort turns it on.
+            # OpenAI's reasoning switch: "none" turns thinking off, any effort asks for it
+            # where the model can think.
             think=None
             if body.reasoning_effort is None
-            else ("off" if body.reasoning_effort == "none" else "on"),
+            else ("off" if body.reasoning_effort == "none" else "auto"),
         ),
     )
 
