@@ -9,13 +9,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import time
+from typing import TYPE_CHECKING
 
 from aria_desktop.cli._args import add_json_action
 from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_OK, Subparsers, print_json
-from aria_desktop.domain.commands import ReportUsage
-from aria_desktop.domain.usage import UsageTotal, local_midnight, month_start
 from aria_desktop.settings import Settings
+
+if TYPE_CHECKING:
+    # Imported by the command itself: building the parser loads no turn types
+    # (ARCHITECTURE.md: start-up cost).
+    from aria_desktop.domain.usage import UsageTotal
 
 __all__ = ["register", "render"]
 
@@ -49,6 +53,9 @@ def render(title: str, totals: list[UsageTotal], settings: Settings) -> list[str
 
 
 async def _cmd_usage(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.domain.commands import ReportUsage
+    from aria_desktop.domain.usage import local_midnight, month_start
+
     now = time.time()
     async with open_assistant(settings) as assistant:
         today = await assistant.execute(ReportUsage(since=local_midnight(now)))

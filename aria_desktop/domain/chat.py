@@ -11,23 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aria_desktop.domain.locality import Locality
+from aria_desktop.domain.thinking import THINK_MODES as THINK_MODES  # re-exported
+from aria_desktop.domain.thinking import ThinkMode as ThinkMode
+from aria_desktop.domain.thinking import thinking_enabled as thinking_enabled
 
 Role = Literal["system", "user", "assistant", "tool"]
 MessageStatus = Literal["complete", "interrupted", "error"]
-ThinkMode = Literal["auto", "on", "off"]
-"""``llm.think``: reason before answering always, never, or when the model can (``auto``)."""
-THINK_MODES: tuple[ThinkMode, ...] = ("auto", "on", "off")
-
-
-def thinking_enabled(mode: ThinkMode, capabilities: frozenset[str]) -> bool:
-    """Whether a backend with ``capabilities`` is asked to think under ``mode``.
-
-    The one place the rule lives (every backend asks it): ``on`` and ``off`` are what they say,
-    ``auto`` is on only for a model that has the ``thinking`` capability.
-    """
-    if mode == "auto":
-        return "thinking" in capabilities
-    return mode == "on"
 
 
 @dataclass(frozen=True, kw_only=True)

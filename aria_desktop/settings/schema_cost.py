@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from aria_desktop.domain.chat import THINK_MODES
+from aria_desktop.domain.thinking import THINK_MODES
 from aria_desktop.settings.rules import NON_NEGATIVE
 
 __all__ = ["THINK_MODES", "CloudSettings", "ModelPrice", "default_prices"]
