@@ -93,7 +93,8 @@ class UsageMeter:
         self._ledger = ledger
         self._clock = clock
         self._turns: OrderedDict[str, float] = OrderedDict()
-        self._unrecorded_today = 0.0
+        self._unrecorded: dict[float, float] = {}
+        """Cloud cost not in the ledger (none, or a write failed), by local day start."""
 
     async def refusal(self, backend: _Metered, request: ChatRequest) -> CloudBudgetError | None:
         """Why ``backend`` may not be called for ``request`` under the limits, or None."""
@@ -134,10 +135,11 @@ class UsageMeter:
         )
 
     async def _spent_today(self) -> float:
-        if self._ledger is None:
-            return self._unrecorded_today
         since = local_midnight(self._clock())
-        return await self._ledger.cost_since(since, locality="cloud") + self._unrecorded_today
+        unrecorded = self._unrecorded.get(since, 0.0)
+        if self._ledger is None:
+            return unrecorded
+        return await self._ledger.cost_since(since, locality="cloud") + unrecorded
 
     def priced(self, end: StreamEnd) -> StreamEnd:
         """``end`` with its usage's cost filled in (0 for local or unpriced models)."""
@@ -166,11 +168,18 @@ class UsageMeter:
             usage=end.usage,
         )
         if self._ledger is None:
-            self._unrecorded_today += cost
+            self._keep_unrecorded(record)
             return
         try:
             await self._ledger.record(record)
         except Exception:
             # The reply is already the user's; keep the cost in memory so today's limit holds.
             _LOGGER.exception("recording the usage of %s failed", end.backend)
-            self._unrecorded_today += cost
+            self._keep_unrecorded(record)
+
+    def _keep_unrecorded(self, record: UsageRecord) -> None:
+        """Count a cloud cost the ledger does not hold toward its day (older days dropped)."""
+        if record.locality != "cloud" or not record.usage.cost:
+            return
+        day = local_midnight(record.at)
+        self._unrecorded = {day: self._unrecorded.get(day, 0.0) + record.usage.cost}

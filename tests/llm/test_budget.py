@@ -179,3 +179,17 @@ async def test_unpriced_cloud_model_is_refused_while_a_budget_is_set(
     assert "no price" in error.message
     assert f'[llm.prices."{MODEL}"]' in error.hint
     assert anthropic_server.requests_to("/v1/messages") == []
+
+
+async def test_without_a_ledger_the_day_limit_counts_this_process_spending(
+    anthropic_server: FakeAnthropic,
+) -> None:
+    claude_reply(anthropic_server)
+    meter = UsageMeter(prices=PRICES, limits=CloudLimits(max_cost_per_day=0.02), ledger=None)
+    r = router({"anthropic": anthropic(anthropic_server)}, ["anthropic"], meter)
+    await collect(r.stream(REQUEST))  # 0.021: today's limit is passed
+    _, error = await collect_until_error(r.stream(ChatRequest(messages=REQUEST.messages)))
+    await r.aclose()
+    assert isinstance(error, CloudBudgetError)
+    assert "today's cloud calls cost 0.0210" in error.message
+    assert len(anthropic_server.requests_to("/v1/messages")) == 1
