@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.speech import SpeechService
     from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
     from aria_desktop.domain.chat import ChatRequest, LLMChunk
+    from aria_desktop.llm.budget import UsageLedger
     from aria_desktop.llm.live import LiveRouter
     from aria_desktop.llm.router import Router
     from aria_desktop.mcp.hub import McpHub
@@ -108,9 +109,14 @@ def open_audit_log() -> AuditLog:
     return AuditLog(store, redact=scrub_text)
 
 
-def build_router(settings: Settings) -> Router:
-    """LLM backends from the settings (those that are configured) behind the fallback router."""
+def build_router(settings: Settings, *, ledger: UsageLedger | None = None) -> Router:
+    """LLM backends from the settings (those that are configured) behind the fallback router.
+
+    ``ledger`` (the owner's usage ledger) records every call and sums today's cloud cost for
+    ``llm.cloud.max_cost_per_day``; without it (``aria doctor``) nothing is recorded.
+    """
     from aria_desktop import keystore
+    from aria_desktop.bootstrap_usage import build_meter
     from aria_desktop.llm.anthropic import AnthropicBackend
     from aria_desktop.llm.ollama import OllamaBackend
     from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -165,6 +171,7 @@ def build_router(settings: Settings) -> Router:
             failure_threshold=llm.breaker.failure_threshold, reset_s=llm.breaker.reset_s
         ),
         fallback_on=frozenset(llm.fallback_on),
+        meter=build_meter(settings, ledger),
     )
 
 
@@ -184,6 +191,7 @@ class App:
     settings_access: SettingsAccess | None = None
     voice: VoicePipeline | None = None
     vocabulary_events: Subscription | None = None
+    usage_ledger: UsageLedger | None = None
     _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
 
     @property
@@ -252,6 +260,7 @@ async def build_app(
         build_homeassistant,
         install_web_tool,
     )
+    from aria_desktop.bootstrap_usage import install_usage_report
     from aria_desktop.core.agent import AgentConfig
     from aria_desktop.core.computer import ComputerAgent
     from aria_desktop.core.orchestrator import Orchestrator
@@ -260,6 +269,7 @@ async def build_app(
     from aria_desktop.storage.connection import sqlite_info
     from aria_desktop.storage.conversations import SQLiteConversationStore
     from aria_desktop.storage.database import Database
+    from aria_desktop.storage.usage import SQLiteUsageLedger
 
     db_path = database_path(settings)
     info = sqlite_info()
@@ -273,7 +283,8 @@ async def build_app(
     )
     database = await Database.open(db_path, port=port)
     store = SQLiteConversationStore(database)
-    router = LiveRouter(build_router(settings))  # replaced live (ARCHITECTURE.md)
+    ledger = SQLiteUsageLedger(database)
+    router = LiveRouter(build_router(settings, ledger=ledger))  # replaced live (ARCHITECTURE.md)
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router.current)
     homeassistant = build_homeassistant(settings)
@@ -291,8 +302,15 @@ async def build_app(
         store=store,
         audit=audit,
         policy=policy,
-        config=config_from(AgentConfig, settings.agent, max_tokens=settings.llm.max_tokens),
+        config=config_from(
+            AgentConfig,
+            settings.agent,
+            max_tokens=settings.llm.max_tokens,
+            think=settings.llm.think,
+            think_budget_tokens=settings.llm.think_budget_tokens,
+        ),
     )
+    install_usage_report(orchestrator, ledger)
     embedder = build_embedder(settings)
     memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
     memory.install(orchestrator)
@@ -316,6 +334,7 @@ async def build_app(
         orchestrator=orchestrator,
         store=store,
         router=router,
+        usage_ledger=ledger,
         database=database,
         audit=audit,
         memory=memory,

@@ -139,7 +139,7 @@ class LiveSettings:
     async def _apply_llm(self, new: Settings) -> None:
         from aria_desktop.bootstrap import build_router
 
-        router = build_router(new)
+        router = build_router(new, ledger=self._app.usage_ledger)
         await self._app.router.swap(router)
         self._warm_up.retarget(warm_up_target(new, router))
 

@@ -187,6 +187,9 @@ def to_command(body: ChatIn, turn: CompatTurn, config: CompatConfig) -> ClientTu
             stop=tuple(s for s in options.stop or () if s),
             response_format=_format(body.format),
             context_tokens=min(num_ctx, config.max_context_tokens) if num_ctx else None,
+            # A client's think=true asks for thinking where the model can (a model without the
+            # capability would refuse a forced think); false turns it off.
+            think=None if body.think is None else ("off" if body.think is False else "auto"),
         ),
     )
 
@@ -240,10 +243,16 @@ def _now() -> str:
 
 
 def chat_line(
-    model: str, content: str = "", calls: list[ClientToolCall] | None = None
+    model: str,
+    content: str = "",
+    calls: list[ClientToolCall] | None = None,
+    *,
+    thinking: str = "",
 ) -> dict[str, Any]:
-    """One streamed ``/api/chat`` object (``done: false``)."""
+    """One streamed ``/api/chat`` object (``done: false``); reasoning in ``message.thinking``."""
     message: dict[str, Any] = {"role": "assistant", "content": content}
+    if thinking:
+        message["thinking"] = thinking
     if calls:
         message["tool_calls"] = [
             {"function": {"name": call.name, "arguments": call.arguments}} for call in calls
@@ -256,6 +265,8 @@ def done_line(
 ) -> dict[str, Any]:
     """The final ``/api/chat`` object (with the whole reply when not streamed)."""
     message: dict[str, Any] = {"role": "assistant", "content": turn.text if whole else ""}
+    if whole and turn.thinking:
+        message["thinking"] = turn.thinking
     if whole and turn.client_calls:
         message["tool_calls"] = chat_line(model, calls=turn.client_calls)["message"]["tool_calls"]
     total_ns = int((time.time() - started_s) * 1e9)

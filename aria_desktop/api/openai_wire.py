@@ -107,6 +107,7 @@ class ChatCompletionIn(Lenient):
     tools: list[ToolIn] | None = Field(default=None, max_length=512)
     tool_choice: str | dict[str, Any] | None = None
     response_format: ResponseFormatIn | None = None
+    reasoning_effort: Literal["none", "minimal", "low", "medium", "high"] | None = None
 
 
 def _image(url: str) -> bytes:
@@ -212,6 +213,11 @@ def to_command(body: ChatCompletionIn, turn: CompatTurn) -> ClientTurn:
             stop=tuple(s for s in stop if s)[:4],
             response_format=_response_format(body),
             tool_choice=_tool_choice(body),
+            # OpenAI's reasoning switch: "none" turns thinking off, any effort asks for it
+            # where the model can think.
+            think=None
+            if body.reasoning_effort is None
+            else ("off" if body.reasoning_effort == "none" else "auto"),
         ),
     )
 
@@ -250,6 +256,8 @@ def finish_reason(turn: TurnTranscript) -> str:
 def completion(turn: TurnTranscript, model: str, created: int) -> dict[str, Any]:
     """The whole ``chat.completion`` object of a finished turn."""
     message: dict[str, Any] = {"role": "assistant", "content": turn.text, "refusal": None}
+    if turn.thinking:
+        message["reasoning_content"] = turn.thinking
     if turn.client_calls:
         message["content"] = turn.text or None
         message["tool_calls"] = [tool_call_out(call) for call in turn.client_calls]

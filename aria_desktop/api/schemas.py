@@ -1,6 +1,6 @@
 """Request and response bodies of the HTTP API (pydantic), and their domain conversions.
 
-Events travel as ``Event.to_dict()`` JSON and come back with ``domain.events.event_from_dict``
+Events travel as ``Event.to_dict()`` JSON and come back with ``domain.event_wire.event_from_dict``
 (the server and ``api.client`` share both). Bodies whose fields mirror a domain dataclass read
 it by attribute (``_FromDomain.of``); ``api.wire`` reads them back on the client side.
 """
@@ -118,10 +118,13 @@ class HealthOut(BaseModel):
 
 
 class UsageOut(_FromDomain):
-    """Token counts."""
+    """Token counts, and their cost from ``llm.prices`` (0 for local backends)."""
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost: float = 0.0
 
 
 # --- chat, turns and conversations ----------------------------------------------------------
@@ -174,6 +177,7 @@ class ChatReply(BaseModel):
     usage: UsageOut
     latency_ms: float
     error: ErrorDetail | None = None
+    thinking: str = Field(default="", description="The model's reasoning, apart from the text")
 
 
 class ToolCallOut(_FromDomain):
@@ -199,6 +203,7 @@ class MessageOut(_FromDomain):
     backend: str = ""
     model: str = ""
     usage: UsageOut = UsageOut()
+    thinking: str = Field(default="", description="The reply's reasoning, apart from content")
 
 
 class ConversationOut(_FromDomain):

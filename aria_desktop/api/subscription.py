@@ -24,7 +24,8 @@ from aria_desktop.api.client_errors import error_from, unreachable
 from aria_desktop.api.operations.base import API_PREFIX
 from aria_desktop.core.ports import EventSubscription
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import Event, StateChanged, event_from_dict
+from aria_desktop.domain.event_wire import event_from_dict
+from aria_desktop.domain.events import Event, StateChanged
 
 if TYPE_CHECKING:
     from aria_desktop.api.client import ApiClient

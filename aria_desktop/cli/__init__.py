@@ -31,6 +31,7 @@ from aria_desktop.cli import (
     memory,
     screen,
     tools,
+    usage,
     voice,
 )
 from aria_desktop.cli._common import (
@@ -60,6 +61,7 @@ _COMMANDS = (
     tools,
     mcp,
     config,
+    usage,
     audit,
     doctor,
     desktop,

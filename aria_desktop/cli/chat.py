@@ -103,9 +103,11 @@ class _ChatRenderer:
         elif isinstance(event, RunEnd):
             self._end_line()
             if event.status == "complete":
+                cost = self.transcript.cost
                 err(
                     f"— {self._answered_by()} · {event.latency_ms / 1000:.1f} s · "
-                    f"{event.conversation_id}"
+                    + (f"cost {cost:.4f} · " if cost else "")
+                    + event.conversation_id
                 )
             elif event.status == "interrupted":
                 err("— the reply was cut off; what arrived is saved as interrupted")

@@ -35,6 +35,8 @@ from aria_desktop.domain.chat import (
     NewMessage,
     StreamEnd,
     TextDelta,
+    ThinkingDelta,
+    ThinkMode,
     ToolCall,
     ToolCallChunk,
     ToolCallRejected,
@@ -54,6 +56,7 @@ from aria_desktop.domain.events import (
     BackendFallback,
     ClientToolCall,
     LlmDelta,
+    LlmThinking,
     MessageSaved,
     ThinkEnd,
     ThinkStart,
@@ -81,6 +84,8 @@ class AgentConfig:
         system_prompt: the system message.
         max_tokens: cap on tokens per model reply.
         flush_interval_s: how often streamed text is saved while it arrives, seconds.
+        think: ``llm.think`` (``auto``, ``on``, ``off``), passed on with each request.
+        think_budget_tokens: reasoning tokens a backend with a thinking budget may spend.
     """
 
     max_steps: int = 8
@@ -90,6 +95,8 @@ class AgentConfig:
     system_prompt: str = "You are ARIA, a helpful desktop assistant."
     max_tokens: int = 2048
     flush_interval_s: float = 0.5
+    think: ThinkMode = "auto"
+    think_budget_tokens: int = 2048
 
 
 @dataclass(kw_only=True)
@@ -260,8 +267,8 @@ class AgentLoop:
             offered = tools.client  # the client asked for a call of one of its tools
         for step in range(1, self._config.max_steps + 1):
             last = step == self._config.max_steps
-            request = self._request(messages, () if last else offered, tools.options)
-            text, calls, end = await self._step(turn, step, request)
+            request = self._request(messages, () if last else offered, tools.options, run_id)
+            text, calls, end, thought = await self._step(turn, step, request)
             turn.user_saved = None
             rejected, turn.rejected = turn.rejected, []
             if rejected:
@@ -297,7 +304,15 @@ class AgentLoop:
                 return result
             if last:
                 break
-            messages.append(ChatMessage(role="assistant", content=text, tool_calls=tuple(calls)))
+            messages.append(
+                ChatMessage(
+                    role="assistant",
+                    content=text,
+                    tool_calls=tuple(calls),
+                    thinking=thought.text,
+                    thinking_signature=thought.signature,
+                )
+            )
             for call in calls:
                 status, output = await self._run_tool(turn, call)
                 saved = await self._store.add_message(
@@ -334,6 +349,7 @@ class AgentLoop:
         messages: list[ChatMessage],
         offered: tuple[ToolSpec, ...],
         options: GenerationOptions,
+        turn_id: str = "",
     ) -> ChatRequest:
         """One step's request: the prompt, the tools offered and the generation options."""
         vision = any(message.images for message in messages)
@@ -347,17 +363,22 @@ class AgentLoop:
             response_format=options.response_format,
             context_tokens=options.context_tokens,
             tool_choice=options.tool_choice if offered else None,
+            think=options.think or self._config.think,
+            think_budget_tokens=self._config.think_budget_tokens,
+            turn_id=turn_id,
         )
 
     async def _step(
         self, turn: _Turn, step: int, request: ChatRequest
-    ) -> tuple[str, list[ToolCall], StreamEnd]:
+    ) -> tuple[str, list[ToolCall], StreamEnd, ThinkingDelta]:
         bus, clock = self._bus, self._clock
         bus.publish(ThinkStart(run_id=turn.run_id, step=step))
         started = clock.monotonic()
         first_token_ms: float | None = None
         parts: list[str] = []
         calls: list[ToolCall] = []
+        thinking: list[str] = []
+        signature = ""
         end: StreamEnd | None = None
         row = _AssistantRow(
             self._store,
@@ -381,6 +402,12 @@ class AgentLoop:
                         parts.append(chunk.text)
                         bus.publish(LlmDelta(run_id=turn.run_id, text=chunk.text))
                         row.text_changed(joined)
+                    elif isinstance(chunk, ThinkingDelta):
+                        # Reasoning: its own event and column, never part of the answer.
+                        if chunk.text:
+                            thinking.append(chunk.text)
+                            bus.publish(LlmThinking(run_id=turn.run_id, text=chunk.text))
+                        signature = chunk.signature or signature
                     elif isinstance(chunk, ToolCallChunk):
                         if first_token_ms is None:
                             first_token_ms = (clock.monotonic() - started) * 1000
@@ -423,6 +450,7 @@ class AgentLoop:
                         backend=end.backend if end else "",
                         model=end.model if end else "",
                         usage=end.usage if end else None,
+                        thinking="".join(thinking),
                     )
                 )
             )
@@ -449,7 +477,7 @@ class AgentLoop:
                     latency_ms=(clock.monotonic() - started) * 1000,
                 )
             )
-        return joined(), calls, end
+        return joined(), calls, end, ThinkingDelta(text="".join(thinking), signature=signature)
 
     async def _run_tool(self, turn: _Turn, call: ToolCall) -> tuple[ToolStatus, str]:
         """Execute one call at most once: policy, confirmation, handler, audit, storage."""

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aria_desktop.domain.locality import Locality
+from aria_desktop.domain.thinking import THINK_MODES as THINK_MODES  # re-exported
+from aria_desktop.domain.thinking import ThinkMode as ThinkMode
+from aria_desktop.domain.thinking import thinking_enabled as thinking_enabled
 
 Role = Literal["system", "user", "assistant", "tool"]
 MessageStatus = Literal["complete", "interrupted", "error"]
@@ -53,6 +56,10 @@ class ChatMessage:
         name: for ``tool`` messages, the tool's name.
         images: PNG-encoded images shown to the model with a ``user`` message (screenshots for
             vision models); only sent to backends with the "vision" capability.
+        thinking: an assistant message's reasoning, kept apart from ``content``.
+        thinking_signature: Anthropic's signature of that reasoning; an assistant message with
+            tool calls is sent back with its signed thinking block (Anthropic requires it in
+            tool loops while thinking is on).
     """
 
     role: Role
@@ -61,14 +68,34 @@ class ChatMessage:
     tool_call_id: str | None = None
     name: str | None = None
     images: tuple[bytes, ...] = field(default=(), repr=False)
+    thinking: str = ""
+    thinking_signature: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Usage:
-    """Token counts reported by the backend (0 when it reports none)."""
+    """Token counts reported by the backend (0 when it reports none), and what they cost.
+
+    Attributes:
+        input_tokens: prompt tokens billed at the full input price (for Anthropic, those not
+            read from or written to the prompt cache).
+        output_tokens: generated tokens (thinking included).
+        cache_read_tokens: prompt tokens read from the prompt cache (Anthropic).
+        cache_write_tokens: prompt tokens written to the prompt cache (Anthropic).
+        cost: what the call cost in the user's currency units from the ``llm.prices`` table
+            (0 for a local backend or an unpriced model); filled in by the router.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost: float = 0.0
+
+    @property
+    def prompt_tokens(self) -> int:
+        """All prompt tokens, whether billed in full, read from or written to the cache."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -117,6 +144,11 @@ class ChatRequest:
         context_tokens: the context window to ask the backend for (Ollama's ``num_ctx``),
             None for the backend's default.
         tool_choice: a tool call the reply must make; None lets the model decide.
+        think: ``llm.think`` (see :func:`thinking_enabled`).
+        think_budget_tokens: tokens a backend that takes a thinking budget may spend on
+            reasoning (Anthropic's ``budget_tokens``), on top of ``max_tokens``.
+        turn_id: the turn this call belongs to ("" for none); per-turn cloud budgets add up
+            the calls of one turn.
     """
 
     messages: tuple[ChatMessage, ...]
@@ -128,6 +160,13 @@ class ChatRequest:
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
     tool_choice: ToolChoice | None = None
+    think: ThinkMode = "auto"
+    think_budget_tokens: int = 2048
+    turn_id: str = ""
+
+    def thinks_on(self, capabilities: frozenset[str]) -> bool:
+        """Whether a backend with ``capabilities`` is asked to think (:func:`thinking_enabled`)."""
+        return thinking_enabled(self.think, capabilities)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -135,6 +174,18 @@ class TextDelta:
     """A piece of reply text, in order."""
 
     text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ThinkingDelta:
+    """A piece of the model's reasoning, in order: never part of the answer, never spoken.
+
+    ``signature`` is Anthropic's signature of the thinking block, sent once at its end (in a
+    chunk whose ``text`` is empty).
+    """
+
+    text: str
+    signature: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -199,7 +250,7 @@ class StreamEnd:
     stop_reason: str = "stop"
 
 
-LLMChunk = TextDelta | ToolCallChunk | ToolCallRejected | FallbackNotice | StreamEnd
+LLMChunk = TextDelta | ThinkingDelta | ToolCallChunk | ToolCallRejected | FallbackNotice | StreamEnd
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -235,6 +286,7 @@ class StoredMessage:
         backend, model: who produced an assistant message ("" for others).
         usage: token counts of an assistant message.
         created_at: UNIX seconds.
+        thinking: an assistant message's reasoning, stored apart from ``content``.
     """
 
     id: int
@@ -249,9 +301,10 @@ class StoredMessage:
     backend: str = ""
     model: str = ""
     usage: Usage = field(default_factory=Usage)
+    thinking: str = ""
 
     def to_chat_message(self) -> ChatMessage:
-        """The prompt form of this message."""
+        """The prompt form of this message (earlier turns' reasoning is not sent again)."""
         return ChatMessage(
             role=self.role,
             content=self.content,
@@ -276,6 +329,7 @@ class MessageBody:
         backend, model: who produced an assistant message; an update leaves the stored ones
             when these are empty.
         usage: token counts; an update leaves the stored ones when None.
+        thinking: an assistant message's reasoning, stored apart from ``content``.
     """
 
     content: str
@@ -284,6 +338,7 @@ class MessageBody:
     backend: str = ""
     model: str = ""
     usage: Usage | None = None
+    thinking: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolChoice, ToolSpec
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ThinkMode, ToolChoice, ToolSpec
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,6 +45,7 @@ class GenerationOptions:
         tool_choice: the client's tool must be called (OpenAI ``tool_choice`` ``required`` or a
             named function); then only the client's tools are offered. None: the model decides.
         context_tokens: context window asked of the backend (Ollama ``num_ctx``); None: default.
+        think: whether the model should reason first (Ollama's ``think``); None for ``llm.think``.
     """
 
     max_tokens: int | None = None
@@ -53,6 +54,7 @@ class GenerationOptions:
     tool_choice: ToolChoice | None = None
     response_format: ResponseFormat | None = None
     context_tokens: int | None = None
+    think: ThinkMode | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -170,6 +172,17 @@ class RunAutomation(Command):
     name: str
     payload: dict[str, Any] = field(default_factory=dict)
     trigger: str = "manual"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportUsage(Command):
+    """Model calls since ``since`` (UNIX seconds), per backend and model.
+
+    Returns a list of ``domain.usage.UsageTotal``, costliest first (``aria usage``,
+    ``GET /usage``).
+    """
+
+    since: float
 
 
 @dataclass(frozen=True, kw_only=True)

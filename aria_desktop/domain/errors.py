@@ -172,6 +172,12 @@ class CapabilityMissingError(LLMError):
     code = "llm_capability_missing"
 
 
+class CloudBudgetError(LLMError):
+    """A cloud call was refused because it would go over ``llm.cloud``'s cost limits."""
+
+    code = "cloud_budget"
+
+
 class MalformedResponseError(LLMError):
     """The backend sent something that does not follow its protocol."""
 

@@ -86,6 +86,14 @@ class LlmDelta(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class LlmThinking(Event):
+    """A piece of the model's reasoning as it arrives: shown folded, never spoken or answered."""
+
+    type: ClassVar[str] = "llm-thinking"
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class BackendFallback(Event):
     """The router moved on to the next backend; ``reason`` is the failure's error code."""
 
@@ -495,59 +503,6 @@ class AutomationEnd(Event):
     notify: bool = False
     delivered_to: str = ""
     delivery_error: str = ""
-
-
-# --- wire form ---------------------------------------------------------------------------------
-
-
-def _event_classes() -> dict[str, type[Event]]:
-    """Every concrete event class by its ``type`` (subclasses added by any module count)."""
-    found: dict[str, type[Event]] = {}
-    pending: list[type[Event]] = [Event]
-    while pending:
-        cls = pending.pop()
-        pending.extend(cls.__subclasses__())
-        if cls is not Event:
-            found.setdefault(cls.type, cls)
-    return found
-
-
-_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation}
-"""Fields whose wire form is a nested object, decoded back into their dataclass."""
-
-
-def _nested(cls: type[Any], value: dict[str, Any]) -> Any:
-    names = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: v for k, v in value.items() if k in names})
-
-
-def event_from_dict(data: dict[str, Any]) -> Event:
-    """The event a ``to_dict()`` result (e.g. received over the HTTP API) describes.
-
-    Unknown fields are ignored, so an older client can read events from a newer ARIA.
-
-    Raises:
-        ValueError: ``data`` has no known ``type`` or lacks a required field.
-    """
-    kind = data.get("type")
-    cls = _event_classes().get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise ValueError(f"unknown event type {kind!r}")
-    names = {f.name for f in dataclasses.fields(cls)}
-    kwargs: dict[str, Any] = {}
-    for name, value in data.items():
-        if name not in names:
-            continue
-        nested = _NESTED.get(name)
-        if nested is not None and isinstance(value, dict):
-            value = _nested(nested, value)
-        elif nested is not None and isinstance(value, list):
-            value = tuple(_nested(nested, item) for item in value if isinstance(item, dict))
-        kwargs[name] = value
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:
-        raise ValueError(f"malformed {kind} event: {exc}") from None
 
 
 # --- computer use ------------------------------------------------------------------------------

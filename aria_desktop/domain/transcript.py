@@ -50,6 +50,8 @@ class TurnTranscript:
             shows in the open reply bubble).
         backend, model, locality: who answered the last step ("" until one did).
         input_tokens, output_tokens: token counts over all steps.
+        cost: what the turn's model calls cost (``llm.prices``; 0 for local backends).
+        thinking: the model's reasoning over all steps, kept apart from ``text``.
         tool_calls: the turn's tool calls by call id, in order.
         client_calls: calls of a client's tools the turn ended with (``ClientTurn``).
         error: the turn's first error event, if any.
@@ -66,6 +68,8 @@ class TurnTranscript:
     locality: Locality | Literal[""] = ""
     input_tokens: int = 0
     output_tokens: int = 0
+    cost: float = 0.0
+    thinking: str = ""
     tool_calls: dict[str, ToolCallRecord] = field(default_factory=dict)
     client_calls: list[events.ClientToolCall] = field(default_factory=list)
     error: events.ErrorEvent | None = None
@@ -98,6 +102,9 @@ class TurnTranscript:
                 self.locality = event.locality
             self.input_tokens += event.usage.input_tokens
             self.output_tokens += event.usage.output_tokens
+            self.cost += event.usage.cost
+        elif isinstance(event, events.LlmThinking):
+            self.thinking += event.text
         elif isinstance(event, events.ToolCallEvent):
             self.segment_text = ""
             self.tool_calls[event.call_id] = ToolCallRecord(

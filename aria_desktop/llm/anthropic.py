@@ -6,6 +6,12 @@ with stop_reason and usage, ``message_stop``) rather than the SDK's accumulating
 a tool call must be yielded only once its JSON is complete: a tool_use block is buffered and
 parsed at its ``content_block_stop``, so a cut stream can never produce a half call.
 
+Thinking blocks (``thinking_delta``, then one ``signature_delta``) become ``ThinkingDelta``
+values; an assistant message with tool calls is sent back with its signed thinking block, as
+Anthropic requires in tool loops. The stable system prompt and the tool schemas are marked
+``cache_control: ephemeral`` (tools, then system: the cache prefix order), and the cache's read
+and written tokens are reported in ``Usage`` (ARCHITECTURE.md: usage and cloud budgets).
+
 The SDK's own retries are off (``max_retries=0``): the router retries, knowing about fallbacks
 and circuit breakers. The SDK uses the ``httpx2`` transport, whose exceptions escape it while a
 stream is being read, so this module (and only this one) imports ``httpx2`` to translate them.
@@ -30,6 +36,7 @@ from aria_desktop.domain.chat import (
     ResponseFormat,
     StreamEnd,
     TextDelta,
+    ThinkingDelta,
     ToolCall,
     ToolCallChunk,
     Usage,
@@ -169,6 +176,14 @@ def build_messages(
             )
         else:
             blocks: list[dict[str, Any]] = []
+            if message.tool_calls and message.thinking_signature:
+                blocks.append(
+                    {
+                        "type": "thinking",
+                        "thinking": message.thinking,
+                        "signature": message.thinking_signature,
+                    }
+                )
             if message.content:
                 blocks.append({"type": "text", "text": message.content})
             blocks.extend(
@@ -178,6 +193,64 @@ def build_messages(
             if blocks:
                 out.append({"role": "assistant", "content": blocks})
     return "\n\n".join(s for s in system if s), out
+
+
+_EPHEMERAL = {"type": "ephemeral"}
+#: Anthropic's smallest thinking budget.
+MIN_THINKING_BUDGET = 1024
+
+
+def build_params(
+    request: ChatRequest, *, model: str, capabilities: frozenset[str]
+) -> dict[str, Any]:
+    """The Messages API parameters for ``request`` (public for tests).
+
+    The system prompt goes as one text block and the last tool schema carries
+    ``cache_control`` so both are read from Anthropic's prompt cache on the next call. With
+    thinking on, ``thinking.budget_tokens`` is added on top of ``max_tokens`` (which must exceed
+    it) and no temperature is sent (Anthropic allows none with thinking).
+    """
+    system, messages = build_messages(request.messages)
+    choice = tool_choice(request)
+    # Anthropic refuses thinking together with a forced tool (a structured answer is one).
+    think = request.thinks_on(capabilities) and choice is None
+    budget = max(MIN_THINKING_BUDGET, request.think_budget_tokens)
+    params: dict[str, Any] = {
+        "model": model,
+        "max_tokens": request.max_tokens + (budget if think else 0),
+        "messages": messages,
+    }
+    if system:
+        params["system"] = [{"type": "text", "text": system, "cache_control": _EPHEMERAL}]
+    if request.stop:
+        params["stop_sequences"] = list(request.stop)
+    if think:
+        params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    elif request.temperature is not None:
+        # SDK 2.x dropped ``temperature`` from ``create()``'s signature; the API still takes it
+        # for models that support sampling parameters.
+        params["extra_body"] = {"temperature": request.temperature}
+    if request.tools:
+        tools: list[dict[str, Any]] = [
+            {"name": t.name, "description": t.description, "input_schema": t.parameters}
+            for t in request.tools
+        ]
+        params["tools"] = tools
+    if request.response_format is not None:
+        params["tools"] = [*params.get("tools", []), answer_tool(request.response_format)]
+    if params.get("tools"):
+        params["tools"][-1]["cache_control"] = _EPHEMERAL
+    if choice is not None:
+        params["tool_choice"] = choice
+    return params
+
+
+def _usage_counts(usage: Any, counts: dict[str, int]) -> None:
+    """Update ``counts`` with the token fields ``usage`` reports (absent ones are kept)."""
+    for field_name in counts:
+        value = getattr(usage, field_name, None)
+        if isinstance(value, int) and value:
+            counts[field_name] = value
 
 
 @dataclass
@@ -291,31 +364,7 @@ class AnthropicBackend(BackendIdentity):
         )
 
     def _params(self, request: ChatRequest) -> dict[str, Any]:
-        system, messages = build_messages(request.messages)
-        params: dict[str, Any] = {
-            "model": self._model,
-            "max_tokens": request.max_tokens,
-            "messages": messages,
-        }
-        if system:
-            params["system"] = system
-        if request.stop:
-            params["stop_sequences"] = list(request.stop)
-        if request.temperature is not None:
-            # SDK 2.x dropped ``temperature`` from ``create()``'s signature; the API still takes it
-            # for models that support sampling parameters.
-            params["extra_body"] = {"temperature": request.temperature}
-        if request.tools:
-            params["tools"] = [
-                {"name": t.name, "description": t.description, "input_schema": t.parameters}
-                for t in request.tools
-            ]
-        if request.response_format is not None:
-            params["tools"] = [*params.get("tools", []), answer_tool(request.response_format)]
-        choice = tool_choice(request)
-        if choice is not None:
-            params["tool_choice"] = choice
-        return params
+        return build_params(request, model=self._model, capabilities=self._capabilities)
 
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
@@ -376,17 +425,19 @@ class AnthropicBackend(BackendIdentity):
         answer_name = answer_tool(answer)["name"] if answer is not None else None
         blocks: dict[int, _Block] = {}
         model = self._model
-        input_tokens = 0
-        output_tokens = 0
+        counts = {
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+        }
         stop_reason = "stop"
         async for event in events:
             kind = getattr(event, "type", None)
             if kind == "message_start":
                 message = event.message
                 model = getattr(message, "model", None) or model
-                usage = getattr(message, "usage", None)
-                input_tokens = token_count(getattr(usage, "input_tokens", 0))
-                output_tokens = token_count(getattr(usage, "output_tokens", 0))
+                _usage_counts(getattr(message, "usage", None), counts)
             elif kind == "content_block_start":
                 block = event.content_block
                 if getattr(block, "type", None) == "tool_use":
@@ -408,6 +459,12 @@ class AnthropicBackend(BackendIdentity):
                         timer.mark_content()
                         partial.append(delta.text)
                         yield TextDelta(text=delta.text)
+                elif delta_type == "thinking_delta":
+                    if delta.thinking:
+                        timer.mark_content()
+                        yield ThinkingDelta(text=str(delta.thinking))
+                elif delta_type == "signature_delta":
+                    yield ThinkingDelta(text="", signature=str(delta.signature))
                 elif delta_type == "input_json_delta":
                     pending = blocks.get(event.index)
                     if pending is None or pending.kind != "tool_use":
@@ -430,17 +487,18 @@ class AnthropicBackend(BackendIdentity):
                     stop_reason = _STOP_REASONS.get(reason, reason)
                     if answer is not None and stop_reason == "tool_use":
                         stop_reason = "stop"  # the forced answer tool is the reply's end
-                usage = getattr(event, "usage", None)
-                output_tokens = token_count(getattr(usage, "output_tokens", output_tokens))
-                delta_input = getattr(usage, "input_tokens", None)
-                if isinstance(delta_input, int) and delta_input:
-                    input_tokens = delta_input
+                _usage_counts(getattr(event, "usage", None), counts)
             elif kind == "message_stop":
                 yield StreamEnd(
                     backend=self._name,
                     locality=self._locality,
                     model=str(model),
-                    usage=Usage(input_tokens=input_tokens, output_tokens=output_tokens),
+                    usage=Usage(
+                        input_tokens=token_count(counts["input_tokens"]),
+                        output_tokens=token_count(counts["output_tokens"]),
+                        cache_read_tokens=token_count(counts["cache_read_input_tokens"]),
+                        cache_write_tokens=token_count(counts["cache_creation_input_tokens"]),
+                    ),
                     stop_reason=stop_reason,
                 )
                 return

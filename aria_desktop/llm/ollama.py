@@ -1,6 +1,7 @@
 """Ollama backend: streaming ``POST /api/chat`` (NDJSON) and ``GET /api/tags``.
 
-Ollama streams one JSON object per line. Text arrives in ``message.content``; tool calls arrive
+Ollama streams one JSON object per line. Text arrives in ``message.content`` (reasoning of a
+thinking model in ``message.thinking``, or inline in ``<think>`` tags); tool calls arrive
 whole in ``message.tool_calls`` (arguments already an object, usually without ids); the last line
 has ``done: true`` with ``done_reason`` and the token counts ``prompt_eval_count`` /
 ``eval_count``. Failures before streaming are an HTTP status with ``{"error": "..."}``; failures
@@ -24,6 +25,7 @@ from aria_desktop.domain.chat import (
     ModelInfo,
     StreamEnd,
     TextDelta,
+    ThinkingDelta,
     ToolCall,
     ToolCallChunk,
     Usage,
@@ -43,6 +45,7 @@ from aria_desktop.llm._http import (
     new_call_id,
     token_count,
 )
+from aria_desktop.llm._thinking import ThinkTagSplitter
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -64,8 +67,19 @@ def _message_to_ollama(message: ChatMessage) -> dict[str, Any]:
     return out
 
 
-def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None) -> dict[str, Any]:
-    """The ``/api/chat`` request body for ``request`` (public for tests and benchmarks)."""
+def build_chat_body(
+    request: ChatRequest,
+    *,
+    model: str,
+    keep_alive: str | None,
+    capabilities: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
+    """The ``/api/chat`` request body for ``request`` (public for tests and benchmarks).
+
+    ``think`` is sent when thinking is on, and as ``false`` when ``llm.think`` is ``off`` (a
+    thinking model otherwise reasons by default); under ``auto`` a model without the
+    ``thinking`` capability gets no ``think`` field (Ollama refuses it for such models).
+    """
     options: dict[str, Any] = {"num_predict": request.max_tokens}
     if request.temperature is not None:
         options["temperature"] = request.temperature
@@ -91,6 +105,10 @@ def build_chat_body(request: ChatRequest, *, model: str, keep_alive: str | None)
         body["format"] = request.response_format.schema or "json"
     if keep_alive is not None:
         body["keep_alive"] = keep_alive
+    if request.thinks_on(capabilities):
+        body["think"] = True
+    elif request.think == "off":
+        body["think"] = False
     return body
 
 
@@ -177,7 +195,9 @@ class OllamaBackend(HttpBackend):
             LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
                 been yielded.
         """
-        body = build_chat_body(request, model=self._model, keep_alive=self._keep_alive)
+        body = build_chat_body(
+            request, model=self._model, keep_alive=self._keep_alive, capabilities=self._capabilities
+        )
         _LOGGER.debug(
             "ollama request: model=%s messages=%d tools=%d",
             self._model,
@@ -192,6 +212,7 @@ class OllamaBackend(HttpBackend):
         self, lines: AsyncIterator[str], timer: StreamTimer, partial: list[str]
     ) -> AsyncGenerator[LLMChunk, None]:
         saw_tool_call = False
+        inline = ThinkTagSplitter()
         async for line in lines:
             try:
                 data = json.loads(line)
@@ -212,15 +233,24 @@ class OllamaBackend(HttpBackend):
             if not isinstance(raw_calls, list):
                 raise malformed(self._name, "tool_calls is not a list", line)
             calls = [_parse_tool_call(raw, self._name) for raw in raw_calls]
-            if content:
+            thinking = message_obj.get("thinking") or ""
+            if thinking and isinstance(thinking, str):
                 timer.mark_content()
-                partial.append(content)
-                yield TextDelta(text=content)
+                yield ThinkingDelta(text=thinking)
+            for piece in inline.feed(content):
+                timer.mark_content()
+                if isinstance(piece, TextDelta):
+                    partial.append(piece.text)
+                yield piece
             for call in calls:
                 timer.mark_content()
                 saw_tool_call = True
                 yield ToolCallChunk(call=call)
             if data.get("done") is True:
+                for piece in inline.flush():
+                    if isinstance(piece, TextDelta):
+                        partial.append(piece.text)
+                    yield piece
                 reason = str(data.get("done_reason") or "stop")
                 stop_reason = "tool_use" if saw_tool_call else _STOP_REASONS.get(reason, reason)
                 yield StreamEnd(

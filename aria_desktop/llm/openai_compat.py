@@ -5,6 +5,8 @@
 fragments (``delta.tool_calls[i]`` with ``index``, then ``id``/``function.name`` once and
 ``function.arguments`` in string pieces), so they are accumulated and parsed only once the
 choice's ``finish_reason`` arrives: a stream cut before that can never yield a half call.
+Reasoning arrives in ``delta.reasoning_content`` (llama.cpp, DeepSeek; ``delta.reasoning`` on
+some servers) or inline in ``<think>`` tags of the content; both become ``ThinkingDelta``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from aria_desktop.domain.chat import (
     ModelInfo,
     StreamEnd,
     TextDelta,
+    ThinkingDelta,
     ToolCall,
     ToolCallChunk,
     Usage,
@@ -48,6 +51,7 @@ from aria_desktop.llm._http import (
     new_call_id,
     token_count,
 )
+from aria_desktop.llm._thinking import ThinkTagSplitter
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -119,6 +123,20 @@ def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
     return body
 
 
+def _delta_pieces(
+    delta: dict[str, Any], inline: ThinkTagSplitter
+) -> list[TextDelta | ThinkingDelta]:
+    """The reasoning and answer text one ``delta`` carries, in that order."""
+    pieces: list[TextDelta | ThinkingDelta] = []
+    reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+    if isinstance(reasoning, str) and reasoning:
+        pieces.append(ThinkingDelta(text=reasoning))
+    content = delta.get("content")
+    if isinstance(content, str) and content:
+        pieces.extend(inline.feed(content))
+    return pieces
+
+
 @dataclass
 class _PendingCall:
     """A tool call being assembled from fragments."""
@@ -184,6 +202,12 @@ class OpenAICompatBackend(HttpBackend):
         """
         url = f"{self._base_url}/v1/chat/completions"
         body = build_chat_body(request, model=self._model)
+        if self._locality == "local" and (
+            request.think == "off" or request.thinks_on(self._capabilities)
+        ):
+            # llama.cpp and vLLM pass this to the chat template (Qwen3's thinking switch); a
+            # hosted OpenAI-style API may refuse unknown fields, so only local servers get it.
+            body["chat_template_kwargs"] = {"enable_thinking": request.think != "off"}
         async for chunk in self._stream(url, body, iter_sse, self._parse, headers=self._headers):
             yield chunk
 
@@ -194,6 +218,7 @@ class OpenAICompatBackend(HttpBackend):
         finish_reason: str | None = None
         usage = Usage()
         model = self._model
+        inline = ThinkTagSplitter()
         async for event in events:
             if event.data.strip() == "[DONE]":
                 break
@@ -222,15 +247,19 @@ class OpenAICompatBackend(HttpBackend):
                 delta = choice.get("delta") or {}
                 if not isinstance(delta, dict):
                     raise malformed(self._name, "delta is not an object", event.data)
-                content = delta.get("content")
-                if isinstance(content, str) and content:
+                for piece in _delta_pieces(delta, inline):
                     timer.mark_content()
-                    partial.append(content)
-                    yield TextDelta(text=content)
+                    if isinstance(piece, TextDelta):
+                        partial.append(piece.text)
+                    yield piece
                 self._accumulate(delta.get("tool_calls"), pending, event.data)
                 reason = choice.get("finish_reason")
                 if isinstance(reason, str) and reason:
                     finish_reason = reason
+                    for piece in inline.flush():
+                        if isinstance(piece, TextDelta):
+                            partial.append(piece.text)
+                        yield piece
                     for index in sorted(pending):
                         call = self._complete(pending[index])
                         timer.mark_content()

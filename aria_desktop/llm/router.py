@@ -31,12 +31,14 @@ from aria_desktop.domain.chat import (
     ModelInfo,
     StreamEnd,
     TextDelta,
+    ThinkingDelta,
     ToolCallChunk,
 )
 from aria_desktop.domain.errors import (
     BackendUnreachableError,
     CapabilityMissingError,
     CircuitOpenError,
+    CloudBudgetError,
     ContextOverflowError,
     LLMError,
     LLMTimeoutError,
@@ -48,6 +50,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.locality import Locality
 from aria_desktop.llm._http import Timeouts
+from aria_desktop.llm.budget import UsageMeter
 from aria_desktop.llm.text_call_filter import recognise_text_calls
 
 __all__ = [
@@ -237,6 +240,8 @@ class Router:
         monotonic: clock for the breakers (injectable for tests).
         sleep: coroutine used for backoff waits (injectable so tests don't wait).
         rand: uniform [0, 1) source for jitter.
+        meter: prices and records every reply's usage and refuses cloud backends over the
+            cloud budget (``llm/budget.py``); None records nothing.
     """
 
     def __init__(
@@ -250,8 +255,10 @@ class Router:
         monotonic: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
         rand: Callable[[], float] = random.random,
+        meter: UsageMeter | None = None,
     ) -> None:
         """Store the configuration; no I/O."""
+        self._meter = meter
         self._backends = dict(backends)
         self._chains = {agent: tuple(names) for agent, names in chains.items()}
         self._retry = retry or RetryPolicy()
@@ -332,6 +339,8 @@ class Router:
         previous: str | None = None
         for name in names:
             error = self._skip_reason(name, request)
+            if error is None and self._meter is not None:
+                error = await self._meter.refusal(self._backends[name], request)
             if error is None and previous is not None:
                 # Announce a move only to a backend that is really tried next.
                 reason = next(err.code for failed, err in reversed(failures) if failed == previous)
@@ -341,7 +350,7 @@ class Router:
             if error is None:
                 outcome: list[LLMError] = []
                 # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
-                attempts = self._try_backend(name, request, outcome)
+                attempts = self._try_backend(name, request, outcome, agent)
                 async with contextlib.aclosing(attempts):
                     async for chunk in attempts:
                         yield chunk
@@ -350,7 +359,7 @@ class Router:
                 error = outcome[0]
             failures.append((name, error))
             condition = _fallback_condition(error)
-            if condition not in self._fallback_on:
+            if condition not in self._fallback_on and not isinstance(error, CloudBudgetError):
                 _LOGGER.info("%s failed (%s); fallback on %s is disabled", name, error, condition)
                 raise error
             _LOGGER.info("%s failed (%s: %s); trying the next backend", name, error.code, error)
@@ -372,7 +381,7 @@ class Router:
         return None
 
     async def _try_backend(
-        self, name: str, request: ChatRequest, outcome: list[LLMError]
+        self, name: str, request: ChatRequest, outcome: list[LLMError], agent: str
     ) -> AsyncGenerator[LLMChunk, None]:
         """Stream from one backend with retries; on final failure put the error in ``outcome``.
 
@@ -403,12 +412,12 @@ class Router:
                         if isinstance(chunk, TextDelta):
                             partial.append(chunk.text)
                             delivered = True
-                        elif isinstance(chunk, ToolCallChunk):
+                        elif isinstance(chunk, ToolCallChunk | ThinkingDelta):
                             delivered = True
                         elif isinstance(chunk, StreamEnd):
                             breaker.record_success()
                             verdict = True
-                            yield chunk
+                            yield await self._metered(chunk, agent, request.turn_id)
                             return
                         yield chunk
                 raise MalformedResponseError(
@@ -447,8 +456,26 @@ class Router:
                     breaker.release()
             await self._sleep(delay_s)
 
-    def _all_failed(self, failures: list[tuple[str, LLMError]]) -> NoBackendError:
+    async def _metered(self, end: StreamEnd, agent: str, turn_id: str) -> StreamEnd:
+        """``end`` priced and recorded by the meter (as it is without one)."""
+        if self._meter is None:
+            return end
+        end = self._meter.priced(end)
+        await self._meter.record(end, agent=agent, turn_id=turn_id)
+        return end
+
+    def _all_failed(self, failures: list[tuple[str, LLMError]]) -> LLMError:
         lines = "; ".join(f"{name}: {err.code}: {err.message}" for name, err in failures)
+        budget = next((err for _, err in failures if isinstance(err, CloudBudgetError)), None)
+        if budget is not None:
+            # The limit is why nothing answered, and what the user can act on: say it first.
+            refused = CloudBudgetError(
+                f"{budget.message} (all backends: {lines})",
+                backend=budget.backend,
+                hint=budget.hint,
+            )
+            refused.__cause__ = failures[-1][1]
+            return refused
         hints = [err.hint for _, err in failures if err.hint]
         hint = " ".join(dict.fromkeys([*hints, CONFIGURE_HINT]))
         error = NoBackendError(f"no backend could answer — {lines}", hint=hint)

@@ -17,6 +17,7 @@ from aria_desktop import paths
 from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
 from aria_desktop.settings.schema_compat import CompatSettings
+from aria_desktop.settings.schema_cost import THINK_MODES, CloudSettings, ModelPrice, default_prices
 from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_knowledge import KnowledgeSettings
 from aria_desktop.settings.schema_mcp import McpSettings
@@ -158,6 +159,12 @@ class LLMSettings:
         timeouts: request timeouts.
         retry: retry policy per backend.
         breaker: circuit breaker per backend.
+        think: reason before answering: ``on``, ``off``, or ``auto`` (on for models with the
+            thinking capability); reasoning is shown folded, stored apart, never spoken.
+        think_budget_tokens: reasoning tokens a backend with a thinking budget may spend
+            (Anthropic's ``budget_tokens``, at least 1024), on top of ``max_tokens``.
+        prices: model (or model-id prefix) -> price per million tokens (``schema_cost.py``).
+        cloud: cost limits of cloud backends.
     """
 
     chains: Mapping[str, tuple[str, ...]] = field(
@@ -173,11 +180,16 @@ class LLMSettings:
     timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
     retry: RetrySettings = field(default_factory=RetrySettings)
     breaker: BreakerSettings = field(default_factory=BreakerSettings)
+    think: str = field(default="auto", metadata=rules(choices=THINK_MODES, normalize=str.lower))
+    think_budget_tokens: int = field(default=2048, metadata=rules(minimum=(1024.0, True)))
+    prices: Mapping[str, ModelPrice] = field(default_factory=default_prices)
+    cloud: CloudSettings = field(default_factory=CloudSettings)
 
     def __post_init__(self) -> None:
         """Freeze ``chains`` so a shared Settings object cannot be changed behind our back."""
         frozen = MappingProxyType({str(k): tuple(v) for k, v in self.chains.items()})
         object.__setattr__(self, "chains", frozen)
+        object.__setattr__(self, "prices", MappingProxyType(dict(self.prices)))
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ Public names:
     Migration, MIGRATIONS, migrate, schema_version: the ordered schema steps.
     OwnerLock, OwnerInfo, read_owner, lock_path_for: one process owns the database.
     SQLiteConversationStore: ``core.ports.ConversationStore`` over ``Database``.
+    SQLiteUsageLedger: every model call's tokens and cost (``storage.usage``).
     normalize_content, content_hash, fts_query, query_terms, term_coverage: the keyword leg's
         text (``storage.text``).
     VectorTable, VectorIndex, cosine_from_l2: the vector leg's ``vec0`` index
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
         query_terms,
         term_coverage,
     )
+    from aria_desktop.storage.usage import SQLiteUsageLedger
     from aria_desktop.storage.vectors import VectorIndex, VectorTable, cosine_from_l2
 
 __all__ = [
@@ -58,6 +60,7 @@ __all__ = [
     "Prior",
     "SQLiteConversationStore",
     "SQLiteInfo",
+    "SQLiteUsageLedger",
     "VectorIndex",
     "VectorTable",
     "connect",
@@ -87,6 +90,7 @@ _MODULE_OF = {
     "load_vec": "connection",
     "sqlite_info": "connection",
     "SQLiteConversationStore": "conversations",
+    "SQLiteUsageLedger": "usage",
     "Database": "database",
     "RRF_K": "fusion",
     "Fused": "fusion",

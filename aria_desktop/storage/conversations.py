@@ -36,7 +36,8 @@ _FINISHED_STATUSES = frozenset({"ok", "error", "denied"})
 
 _MESSAGE_COLUMNS = (
     "id, conversation_id, role, content, status, tool_calls, tool_call_id, name, backend, "
-    "model, input_tokens, output_tokens, created_at"
+    "model, input_tokens, output_tokens, created_at, thinking, cache_read_tokens, "
+    "cache_write_tokens, cost"
 )
 _CONVERSATION_QUERY = """
     SELECT c.id, c.title, c.created_at, c.updated_at,
@@ -91,8 +92,15 @@ def _message(row: Sequence[Any]) -> StoredMessage:
         name=row[7],
         backend=row[8],
         model=row[9],
-        usage=Usage(input_tokens=row[10], output_tokens=row[11]),
+        usage=Usage(
+            input_tokens=row[10],
+            output_tokens=row[11],
+            cache_read_tokens=row[14],
+            cache_write_tokens=row[15],
+            cost=row[16],
+        ),
         created_at=row[12],
+        thinking=row[13],
     )
 
 
@@ -279,7 +287,8 @@ class SQLiteConversationStore:
             cursor = conn.execute(
                 "INSERT INTO messages (conversation_id, role, content, status, tool_calls, "
                 "tool_call_id, name, backend, model, input_tokens, output_tokens, created_at, "
-                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated_at, thinking, cache_read_tokens, cache_write_tokens, cost) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     conversation_id,
                     message.role,
@@ -294,6 +303,10 @@ class SQLiteConversationStore:
                     usage.output_tokens,
                     now,
                     now,
+                    message.thinking,
+                    usage.cache_read_tokens,
+                    usage.cache_write_tokens,
+                    usage.cost,
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -312,6 +325,7 @@ class SQLiteConversationStore:
             backend=message.backend,
             model=message.model,
             usage=usage,
+            thinking=message.thinking,
         )
 
     async def update_message(self, message_id: int, body: MessageBody) -> None:
@@ -344,6 +358,10 @@ class SQLiteConversationStore:
                 "model = CASE WHEN ? = '' THEN model ELSE ? END, "
                 "input_tokens = COALESCE(?, input_tokens), "
                 "output_tokens = COALESCE(?, output_tokens), "
+                "cache_read_tokens = COALESCE(?, cache_read_tokens), "
+                "cache_write_tokens = COALESCE(?, cache_write_tokens), "
+                "cost = COALESCE(?, cost), "
+                "thinking = CASE WHEN ? = '' THEN thinking ELSE ? END, "
                 "updated_at = ? WHERE id = ?",
                 (
                     body.content,
@@ -355,6 +373,11 @@ class SQLiteConversationStore:
                     body.model,
                     None if usage is None else usage.input_tokens,
                     None if usage is None else usage.output_tokens,
+                    None if usage is None else usage.cache_read_tokens,
+                    None if usage is None else usage.cache_write_tokens,
+                    None if usage is None else usage.cost,
+                    body.thinking,
+                    body.thinking,
                     now,
                     message_id,
                 ),

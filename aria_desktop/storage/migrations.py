@@ -210,11 +210,40 @@ def _knowledge_tables(conn: Connection) -> None:
 KNOWLEDGE_BASE = Migration(name="knowledge_base", apply=_knowledge_tables)
 """The knowledge base's tables (``storage/knowledge_schema.py``)."""
 
+THINKING_AND_USAGE = Migration(
+    name="thinking_and_usage",
+    statements=(
+        "ALTER TABLE messages ADD COLUMN thinking TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE messages ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE messages ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE messages ADD COLUMN cost REAL NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE llm_usage (
+            id INTEGER PRIMARY KEY,
+            at REAL NOT NULL,
+            backend TEXT NOT NULL,
+            model TEXT NOT NULL,
+            locality TEXT NOT NULL CHECK (locality IN ('local', 'cloud')),
+            agent TEXT NOT NULL,
+            input_tokens INTEGER NOT NULL DEFAULT 0,
+            output_tokens INTEGER NOT NULL DEFAULT 0,
+            cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+            cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+            cost REAL NOT NULL DEFAULT 0
+        )
+        """,
+        "CREATE INDEX llm_usage_by_time ON llm_usage (at)",
+    ),
+)
+"""A reply's reasoning kept apart from its text, its cache tokens and cost, and the usage
+ledger of every model call (``storage/usage.py``)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     CONVERSATIONS,
     LONG_TERM_MEMORY,
     CONVERSATION_KEYS,
     KNOWLEDGE_BASE,
+    THINKING_AND_USAGE,
 )
 """Every migration, oldest first. Append only."""
 

@@ -85,9 +85,16 @@ EXPECTED_REPLY: dict[str, Any] = {
     "text": "It is sunny.",
     "backend": "openai",
     "model": "big",
-    "usage": {"input_tokens": 7, "output_tokens": 3},
+    "usage": {
+        "input_tokens": 7,
+        "output_tokens": 3,
+        "cache_read_tokens": 0,
+        "cache_write_tokens": 0,
+        "cost": 0.0,
+    },
     "latency_ms": 12.5,
     "error": {"code": "llm_timeout", "message": "first", "hint": ""},
+    "thinking": "",
 }
 
 

@@ -20,14 +20,13 @@ from aria_desktop.api.wire import from_json
 from aria_desktop.domain.audio import Transcript
 from aria_desktop.domain.chat import Conversation, StoredMessage, ToolCall, Usage
 from aria_desktop.domain.computer import Grounding, Point, Rect, TextMatch
+from aria_desktop.domain.event_wire import _event_classes, event_from_dict
 from aria_desktop.domain.events import (
     AutomationEnd,
     Event,
     RunEnd,
     ThinkEnd,
     ToolCallEvent,
-    _event_classes,
-    event_from_dict,
 )
 from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit
 

@@ -39,6 +39,7 @@ __all__ = [
     "message_stop",
     "sse",
     "text_block",
+    "thinking_block",
     "tool_use_block",
 ]
 
@@ -61,7 +62,14 @@ def sse(event: str, data: dict[str, Any]) -> Send:
     return Send(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
 
 
-def message_start(model: str, *, input_tokens: int = 25) -> Send:
+def message_start(
+    model: str, *, input_tokens: int = 25, cache_read: int = 0, cache_write: int = 0
+) -> Send:
+    """The ``message_start`` event, with prompt-cache token counts when given."""
+    usage: dict[str, int] = {"input_tokens": input_tokens, "output_tokens": 1}
+    if cache_read or cache_write:
+        usage["cache_read_input_tokens"] = cache_read
+        usage["cache_creation_input_tokens"] = cache_write
     return sse(
         "message_start",
         {
@@ -74,7 +82,7 @@ def message_start(model: str, *, input_tokens: int = 25) -> Send:
                 "model": model,
                 "stop_reason": None,
                 "stop_sequence": None,
-                "usage": {"input_tokens": input_tokens, "output_tokens": 1},
+                "usage": usage,
             },
         },
     )
@@ -106,6 +114,31 @@ def text_block(index: int, text: str, *, chunks: int = 4, delay_s: float = 0.0) 
                 },
             )
         )
+    steps.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
+    return steps
+
+
+def thinking_block(index: int, thinking: str, *, signature: str, chunks: int = 3) -> list[Step]:
+    """A thinking block: ``thinking_delta`` pieces, then one ``signature_delta``."""
+    steps: list[Step] = [
+        sse(
+            "content_block_start",
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": {"type": "thinking", "thinking": "", "signature": ""},
+            },
+        )
+    ]
+    deltas = [{"type": "thinking_delta", "thinking": p} for p in split_text(thinking, chunks)]
+    deltas.append({"type": "signature_delta", "signature": signature})
+    steps.extend(
+        sse(
+            "content_block_delta",
+            {"type": "content_block_delta", "index": index, "delta": delta},
+        )
+        for delta in deltas
+    )
     steps.append(sse("content_block_stop", {"type": "content_block_stop", "index": index}))
     return steps
 

@@ -60,10 +60,16 @@ NDJSON = {"Content-Type": "application/x-ndjson"}
 
 
 def chat_line(
-    model: str, content: str = "", tool_calls: list[dict[str, Any]] | None = None
+    model: str,
+    content: str = "",
+    tool_calls: list[dict[str, Any]] | None = None,
+    *,
+    thinking: str = "",
 ) -> bytes:
-    """One streamed NDJSON line carrying a content piece (and/or whole tool calls)."""
+    """One streamed NDJSON line carrying a content piece (and/or whole tool calls, reasoning)."""
     message: dict[str, Any] = {"role": "assistant", "content": content}
+    if thinking:
+        message["thinking"] = thinking
     if tool_calls:
         message["tool_calls"] = tool_calls
     obj = {"model": model, "created_at": _CREATED_AT, "message": message, "done": False}

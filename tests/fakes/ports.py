@@ -299,6 +299,7 @@ class InMemoryConversationStore:
             backend=message.backend,
             model=message.model,
             usage=message.usage or Usage(),
+            thinking=message.thinking,
         )
         stored.messages.append(saved)
         self._touch(stored, now)
@@ -320,6 +321,7 @@ class InMemoryConversationStore:
                     backend=body.backend or message.backend,
                     model=body.model or message.model,
                     usage=message.usage if body.usage is None else body.usage,
+                    thinking=body.thinking or message.thinking,
                 )
                 self._touch(stored, self._clock())
                 return

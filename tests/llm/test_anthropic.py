@@ -89,7 +89,10 @@ async def test_request_converts_system_tool_use_and_tool_results(
     await collect(backend.stream_chat(request))
     await backend.aclose()
     body = anthropic_server.requests_to("/v1/messages")[0].json()
-    assert body["system"] == "Be brief."
+    # The stable system prompt is one block marked for Anthropic's prompt cache.
+    assert body["system"] == [
+        {"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}
+    ]
     assert body["stream"] is True
     assert body["max_tokens"] == 300
     assert body["temperature"] == 0.5
@@ -116,7 +119,12 @@ async def test_request_converts_system_tool_use_and_tool_results(
         },
     ]
     assert body["tools"] == [
-        {"name": "get_weather", "description": "Weather", "input_schema": {"type": "object"}}
+        {
+            "name": "get_weather",
+            "description": "Weather",
+            "input_schema": {"type": "object"},
+            "cache_control": {"type": "ephemeral"},
+        }
     ]
 
 

@@ -28,6 +28,7 @@ from aria_desktop.domain.commands import (
 from aria_desktop.domain.errors import VoiceUnavailableError
 from aria_desktop.domain.events import (
     Event,
+    LlmThinking,
     RunEnd,
     StateChanged,
     SttEnd,
@@ -54,8 +55,8 @@ from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
 from aria_desktop.voice.wyoming_client import WyomingWakeWord
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
-from tests.fakes.http_server import Hang
-from tests.fakes.ollama_server import ollama_stream, ollama_text, text_steps
+from tests.fakes.http_server import Hang, Send
+from tests.fakes.ollama_server import chat_line, done_line, ollama_stream, ollama_text, text_steps
 from tests.voice.conftest import SpeechMaker
 from tests.voice.pulse import PulseServer
 from tests.voice.wer import normalize
@@ -639,3 +640,35 @@ async def test_voice_turn_with_the_wake_word_on_a_wyoming_server(
     heard = next(e for e in rig.events if isinstance(e, SttEnd))
     assert "weather like today" in " ".join(normalize(heard.text)), heard.text
     assert any(isinstance(e, TtsEnd) and e.status == "complete" for e in rig.events)
+
+
+@pytest.mark.slow
+async def test_thinking_is_never_spoken_in_a_voice_turn(
+    rig_factory: Any, say_piper: SpeechMaker, whisper: WhisperSTT
+) -> None:
+    wav = say_piper("Hey Jarvis.", "What is the weather like today?", pause_s=0.4)
+    rig, ollama = await rig_factory(lambda: WavSource(wav, trailing_silence_s=1.5))
+    steps = [
+        Send(chat_line("qwen3", thinking="The user wants weather. ")),
+        Send(chat_line("qwen3", thinking="Mention bananas and elephants?")),
+        *text_steps("It is sunny and warm today.", chunks=3, model="qwen3"),
+        Send(done_line("qwen3")),
+    ]
+    ollama.script("/api/chat", ollama_stream(steps))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_source_ended(timeout_s=60)
+    await rig.sink.aclose()
+
+    thought = "".join(e.text for e in rig.events if isinstance(e, LlmThinking))
+    assert thought == "The user wants weather. Mention bananas and elephants?"
+    tts_end = next(e for e in rig.events if isinstance(e, TtsEnd))
+    assert (tts_end.status, tts_end.sentences) == ("complete", 1)
+    heard = " ".join(normalize((await whisper.transcribe(read_wav(rig.sink.path))).text))
+    assert "sunny and warm" in heard, heard
+    assert "banana" not in heard, heard
+    assert "elephant" not in heard, heard
+    stored = await rig.orchestrator.store.list_messages(
+        next(e for e in rig.events if isinstance(e, RunEnd)).conversation_id
+    )
+    assert [m.thinking for m in stored if m.role == "assistant"] == [thought]
+    assert "banana" not in stored[-1].content

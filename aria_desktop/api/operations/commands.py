@@ -24,6 +24,7 @@ from aria_desktop.domain.commands import (
     ListMcp,
     PushToTalk,
     ReadScreen,
+    ReportUsage,
     RunAutomation,
     RunComputerTask,
     SetComputerControl,
@@ -45,6 +46,7 @@ from aria_desktop.domain.computer import (
     ScreenText,
 )
 from aria_desktop.domain.mcp import McpOverview
+from aria_desktop.domain.usage import UsageTotal
 
 if TYPE_CHECKING:
     from aria_desktop.api.operations.base import HttpArgs
@@ -124,6 +126,12 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
     ),
     ListAutomations: Operation[ListAutomations, list[AutomationSpec]](
         method="GET", path=at("/automations"), decode=many(AutomationSpec)
+    ),
+    ReportUsage: Operation[ReportUsage, list[UsageTotal]](
+        method="GET",
+        path=at("/usage"),
+        decode=many(UsageTotal),
+        encode=lambda c: {"params": {"since": c.since}},
     ),
     Speak: Operation[Speak, SpeechAudio](
         method="POST",

@@ -21,6 +21,7 @@ from aria_desktop.api.routes import (
     ollama_compat,
     openai_compat,
     settings,
+    usage,
     voice,
 )
 
@@ -40,5 +41,6 @@ ROUTERS: tuple[APIRouter, ...] = (
     openai_compat.router,
     ollama_compat.router,
     mcp.router,
+    usage.router,
 )
 """Every router of the API, in inclusion order."""

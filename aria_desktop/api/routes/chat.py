@@ -29,6 +29,7 @@ from aria_desktop.domain.events import (
     ErrorEvent,
     Event,
     LlmDelta,
+    LlmThinking,
     RunEnd,
     RunStart,
     ToolCallEvent,
@@ -43,6 +44,7 @@ router = APIRouter(prefix=PREFIX, tags=["chat"])
 _CHAT_NAMES: dict[type[Event], str] = {
     RunStart: "start",
     LlmDelta: "text-delta",
+    LlmThinking: "thinking-delta",
     ToolCallEvent: "tool-call",
     ToolResultEvent: "tool-result",
     ToolCallRejectedEvent: "tool-call-rejected",
@@ -58,8 +60,9 @@ _CHAT_EVENT_NAMES = (*_CHAT_NAMES.values(), "done", "close")
 """Every event name a chat stream can send."""
 
 _CHAT_STREAM = docs.sse_response(
-    "With stream=true: text/event-stream with events start, text-delta, tool-call, "
-    "tool-result, tool-call-rejected, untrusted-content-flagged, action-confirm-request, "
+    "With stream=true: text/event-stream with events start, text-delta, thinking-delta "
+    "(the model's reasoning, apart from the answer), tool-call, tool-result, "
+    "tool-call-rejected, untrusted-content-flagged, action-confirm-request, "
     "action-confirm-result, "
     "fallback, error and finally done (status, text, backend, model, locality, usage). "
     "With stream=false: the whole reply as JSON.",
@@ -78,8 +81,11 @@ def _reply(turn: TurnTranscript) -> ChatReply:
         backend=turn.backend,
         model=turn.model,
         locality=turn.locality,
-        usage=UsageOut(input_tokens=turn.input_tokens, output_tokens=turn.output_tokens),
+        usage=UsageOut(
+            input_tokens=turn.input_tokens, output_tokens=turn.output_tokens, cost=turn.cost
+        ),
         latency_ms=turn.latency_ms,
+        thinking=turn.thinking,
         error=(
             ErrorDetail(code=error.code, message=error.message, hint=error.hint)
             if error is not None

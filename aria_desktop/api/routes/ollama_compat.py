@@ -40,7 +40,7 @@ from aria_desktop.api.ollama_wire import (
 )
 from aria_desktop.api.sse import EventStreamResponse
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import ClientToolCall, ErrorEvent, LlmDelta, RunEnd
+from aria_desktop.domain.events import ClientToolCall, ErrorEvent, LlmDelta, LlmThinking, RunEnd
 from aria_desktop.domain.transcript import TurnTranscript
 
 __all__ = ["router"]
@@ -152,6 +152,8 @@ async def _lines(
             turn.add(event)
             if isinstance(event, LlmDelta):
                 yield _line(chat_line(model, event.text))
+            elif isinstance(event, LlmThinking):
+                yield _line(chat_line(model, thinking=event.text))
             elif isinstance(event, ClientToolCall):
                 calls.append(event)
             elif isinstance(event, ErrorEvent):

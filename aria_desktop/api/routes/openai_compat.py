@@ -34,7 +34,7 @@ from aria_desktop.api.openai_wire import (
 )
 from aria_desktop.api.sse import EventStreamResponse
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import ClientToolCall, ErrorEvent, LlmDelta, RunEnd
+from aria_desktop.domain.events import ClientToolCall, ErrorEvent, LlmDelta, LlmThinking, RunEnd
 from aria_desktop.domain.transcript import TurnTranscript
 
 __all__ = ["router"]
@@ -122,6 +122,9 @@ async def _frames(
             turn.add(event)
             if isinstance(event, LlmDelta):
                 yield frame({"content": event.text})
+            elif isinstance(event, LlmThinking):
+                # llama.cpp's and DeepSeek's field for reasoning, apart from the content.
+                yield frame({"reasoning_content": event.text})
             elif isinstance(event, ClientToolCall):
                 yield frame({"tool_calls": [tool_call_out(event, calls)]})
                 calls += 1

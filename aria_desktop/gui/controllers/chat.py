@@ -37,6 +37,10 @@ class _ShownTurn:
     run_id: str
     transcript: TurnTranscript
     rendered: str = ""
+    thinking_card: str | None = None
+    """The link key of the reasoning card streaming now (None when none is open)."""
+    thinking_from: int = 0
+    """Where the open card's reasoning starts in ``transcript.thinking``."""
 
     @classmethod
     def start(cls, run_id: str, conversation_id: str) -> _ShownTurn:
@@ -154,6 +158,8 @@ class ChatController(QObject):
             elif message.role == "assistant":
                 for call in message.tool_calls:
                     calls[call.id] = (call.name, call.arguments)
+                if message.thinking:
+                    transcript.append_thinking(message.thinking)
                 if message.content or not message.tool_calls:
                     note = {
                         "interrupted": "This reply was cut off.",
@@ -291,6 +297,12 @@ class ChatController(QObject):
     def _show(self, run: _ShownTurn, event: events.Event) -> None:
         """Draw what ``event`` (already folded into ``run``'s transcript) changed."""
         transcript = self.view.transcript
+        if isinstance(event, events.LlmThinking):
+            self._show_thinking(run, event)
+            return
+        if run.thinking_card is not None:
+            transcript.end_thinking(run.thinking_card)
+            run.thinking_card = None
         if isinstance(event, events.LlmDelta):
             if not self._flush_timer.isActive():
                 self._flush_timer.start()
@@ -314,6 +326,17 @@ class ChatController(QObject):
             transcript.append_error(event.message, event.hint)
         elif isinstance(event, events.RunEnd):
             self._finish(run, event.status)
+
+    def _show_thinking(self, run: _ShownTurn, event: events.LlmThinking) -> None:
+        """Reasoning goes into its own folded card, never into the reply."""
+        transcript = self.view.transcript
+        if run.thinking_card is None:
+            self._close_segment()
+            run.thinking_card = transcript.begin_thinking()
+            # The turn's reasoning so far is folded in already, this event's text last.
+            run.thinking_from = len(run.transcript.thinking) - len(event.text)
+        transcript.set_thinking(run.thinking_card, run.transcript.thinking[run.thinking_from :])
+        self.view.status.setText("Thinking…")
 
     def _adopt(self, event: events.RunStart) -> None:
         """Show a turn started elsewhere (voice, quick ask) in the open conversation."""

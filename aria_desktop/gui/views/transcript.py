@@ -3,6 +3,8 @@
 Replies are Markdown from a model, so they are untrusted: raw HTML in them is not rendered
 (``MarkdownNoHTML``) and links are not followed on click (the controller asks first). While a
 reply streams, only its own frame is re-rendered, so long conversations stay cheap to update.
+A model's reasoning gets its own card, folded by default ("Thinking…" while it streams), so it
+never reads as the answer (ARCHITECTURE.md: thinking kept apart).
 """
 
 from __future__ import annotations
@@ -45,15 +47,24 @@ a { color: #2457c5; }
 
 _SHOW = "▸ Show output"
 _HIDE = "▾ Hide output"
+_SHOW_THINKING = "▸ Show thinking"
+_HIDE_THINKING = "▾ Hide thinking"
+_THINKING = "Thinking…"
+_THOUGHT = "Thought"
 
 
 @dataclass
 class _Output:
-    """A tool card's expandable output: its frame, the text, whether it is shown."""
+    """A card's expandable text: a tool's output or a model's reasoning.
+
+    Holds the card's frame, the text, whether it is shown, and the link's two labels.
+    """
 
     frame: QTextFrame
     text: str
     shown: bool = False
+    show: str = _SHOW
+    hide: str = _HIDE
 
 
 def _frame_format(background: str, *, border: str | None = None) -> QTextFrameFormat:
@@ -265,27 +276,86 @@ class TranscriptView(QTextBrowser):
             cursor.insertText(_SHOW, self._link(key))
         self._scroll_to_end()
 
+    def begin_thinking(self) -> str:
+        """A folded "Thinking…" card for reasoning that streams in; returns its link key."""
+        frame = self._new_frame(_frame_format(_CARD_BG, border="#d8d2ea"))
+        cursor = frame.firstCursorPosition()
+        cursor.insertText(_THINKING, self._char(italic=True, color=_MUTED, size_delta=-1))
+        cursor.insertText("   ", self._char(size_delta=-1))
+        key = f"aria-tool:{len(self._outputs)}"
+        self._outputs[key] = _Output(frame=frame, text="", show=_SHOW_THINKING, hide=_HIDE_THINKING)
+        cursor.insertText(_SHOW_THINKING, self._link(key))
+        self._scroll_to_end()
+        return key
+
+    def set_thinking(self, key: str, text: str) -> None:
+        """The card's reasoning so far (redrawn only while the card is unfolded)."""
+        entry = self._outputs.get(key)
+        if entry is None:
+            return
+        entry.text = text
+        if entry.shown:
+            self._fold(key, entry)
+            self._unfold(key, entry)
+
+    def end_thinking(self, key: str) -> None:
+        """The reasoning is complete: the card's "Thinking…" becomes "Thought"."""
+        entry = self._outputs.get(key)
+        if entry is None:
+            return
+        found = self.document().find(_THINKING, entry.frame.firstPosition())
+        if not found.isNull() and found.position() <= entry.frame.lastPosition():
+            found.insertText(_THOUGHT, self._char(italic=True, color=_MUTED, size_delta=-1))
+
+    def append_thinking(self, text: str) -> str:
+        """A stored reply's reasoning: a folded, finished card; returns its link key."""
+        key = self.begin_thinking()
+        self.set_thinking(key, text)
+        self.end_thinking(key)
+        return key
+
+    def is_unfolded(self, key: str) -> bool:
+        """Whether the card behind link ``key`` shows its text."""
+        entry = self._outputs.get(key)
+        return entry is not None and entry.shown
+
     def toggle_output(self, key: str) -> bool:
-        """Expand or fold the output of the card behind link ``key``; False if unknown."""
+        """Expand or fold the text of the card behind link ``key``; False if unknown."""
         entry = self._outputs.get(key)
         if entry is None:
             return False
-        link = self.document().find(_HIDE if entry.shown else _SHOW, entry.frame.firstPosition())
+        done = self._fold(key, entry) if entry.shown else self._unfold(key, entry)
+        if done:
+            entry.shown = not entry.shown
+        return done
+
+    def _find_link(self, entry: _Output, label: str) -> QTextCursor | None:
+        link = self.document().find(label, entry.frame.firstPosition())
         if link.isNull() or link.position() > entry.frame.lastPosition():
+            return None
+        return link
+
+    def _fold(self, key: str, entry: _Output) -> bool:
+        return self._set_shown(key, entry, shown=False)
+
+    def _unfold(self, key: str, entry: _Output) -> bool:
+        return self._set_shown(key, entry, shown=True)
+
+    def _set_shown(self, key: str, entry: _Output, *, shown: bool) -> bool:
+        """Swap the card's link label and show (or remove) the text after it."""
+        link = self._find_link(entry, entry.show if shown else entry.hide)
+        if link is None:
             return False
-        after_link = link.selectionEnd()
-        link.insertText(_SHOW if entry.shown else _HIDE, self._link(key))
+        link.insertText(entry.hide if shown else entry.show, self._link(key))
         cursor = QTextCursor(self.document())
-        if entry.shown:
-            # Everything after the link up to the card's end is the output.
-            cursor.setPosition(after_link)
-            cursor.setPosition(entry.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-        else:
-            cursor.setPosition(after_link)
+        cursor.setPosition(link.position())
+        if shown:
             cursor.insertBlock()
             cursor.insertText(entry.text, self._char(size_delta=-1, mono=True))
-        entry.shown = not entry.shown
+        else:
+            # Everything after the link up to the card's end is the shown text.
+            cursor.setPosition(entry.frame.lastPosition(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
         return True
 
     def _link(self, key: str) -> QTextCharFormat:

@@ -1,0 +1,64 @@
+"""Events' wire form: the event a ``to_dict()`` result describes, decoded back.
+
+Apart from ``events.py`` so the event catalogue stays one page of facts; every event class
+defined there (or in any imported module) is found by its ``type``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.events import Event
+from aria_desktop.domain.knowledge import Citation
+
+
+def _event_classes() -> dict[str, type[Event]]:
+    """Every concrete event class by its ``type`` (subclasses added by any module count)."""
+    found: dict[str, type[Event]] = {}
+    pending: list[type[Event]] = [Event]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if cls is not Event:
+            found.setdefault(cls.type, cls)
+    return found
+
+
+_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation}
+"""Fields whose wire form is a nested object, decoded back into their dataclass."""
+
+
+def _nested(cls: type[Any], value: dict[str, Any]) -> Any:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{k: v for k, v in value.items() if k in names})
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event a ``to_dict()`` result (e.g. received over the HTTP API) describes.
+
+    Unknown fields are ignored, so an older client can read events from a newer ARIA.
+
+    Raises:
+        ValueError: ``data`` has no known ``type`` or lacks a required field.
+    """
+    kind = data.get("type")
+    cls = _event_classes().get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {kind!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in names:
+            continue
+        nested = _NESTED.get(name)
+        if nested is not None and isinstance(value, dict):
+            value = _nested(nested, value)
+        elif nested is not None and isinstance(value, list):
+            value = tuple(_nested(nested, item) for item in value if isinstance(item, dict))
+        kwargs[name] = value
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:
+        raise ValueError(f"malformed {kind} event: {exc}") from None
