@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import email.utils
 import json
 import logging
@@ -29,7 +30,7 @@ from typing import Any, TypeVar
 import anyio._backends._asyncio  # noqa: F401
 import httpx
 
-from aria_desktop.domain.chat import ToolSpec
+from aria_desktop.domain.chat import ModelFacts, ToolSpec
 from aria_desktop.domain.errors import (
     AuthenticationError,
     BackendUnreachableError,
@@ -45,6 +46,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
+from aria_desktop.llm.model_facts import FactsCache, Learned
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -89,6 +91,10 @@ class Timeouts:
     first_token_s: float = 120.0
     stall_s: float = 30.0
     total_s: float = 600.0
+
+    def quick(self) -> Timeouts:
+        """Deadlines for a metadata request (``/api/show``, ``/props``): seconds, not minutes."""
+        return dataclasses.replace(self, first_token_s=min(self.first_token_s, 10.0), total_s=15.0)
 
 
 class StreamTimer:
@@ -291,6 +297,7 @@ class BackendIdentity:
     _model: str
     _capabilities: frozenset[str]
     _locality: Locality
+    _facts: FactsCache
 
     @property
     def name(self) -> str:
@@ -304,8 +311,17 @@ class BackendIdentity:
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """Capabilities the configured model has."""
-        return self._capabilities
+        """What the model can do: as learned from its server, else as configured."""
+        known = self._facts.cached(self._model)
+        return known.capabilities if known is not None else self._capabilities
+
+    async def model_facts(self) -> ModelFacts:
+        """The model's window and capabilities, learned once per model (``llm/model_facts.py``)."""
+        return await self._facts.get(self._model, self._learn_facts)
+
+    async def _learn_facts(self) -> Learned:
+        """Ask the server about the model (each backend its own way); raises ``LLMError``."""
+        raise NotImplementedError
 
     @property
     def locality(self) -> Locality:
@@ -569,10 +585,17 @@ async def get_json(
     unreachable_hint: str,
     headers: dict[str, str] | None = None,
     auth_hint: str = "",
+    body: dict[str, Any] | None = None,
 ) -> Any:
-    """GET ``url`` as JSON, bounded like a reply (connect, first-token and total timeouts)."""
+    """GET ``url`` (POST ``body`` when given) as JSON, bounded like a reply."""
     timer = StreamTimer(timeouts, backend=backend)
-    request = client.build_request("GET", url, headers=headers, timeout=httpx_timeout(timeouts))
+    request = client.build_request(
+        "GET" if body is None else "POST",
+        url,
+        json=body,
+        headers=headers,
+        timeout=httpx_timeout(timeouts),
+    )
     response = await open_stream(
         client,
         request,

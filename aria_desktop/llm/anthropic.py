@@ -49,6 +49,7 @@ from aria_desktop.llm._http import (
     retry_after_from_headers,
     token_count,
 )
+from aria_desktop.llm.model_facts import FactsCache, FactsPolicy, Learned, anthropic_window
 
 if TYPE_CHECKING:
     import anthropic
@@ -156,6 +157,7 @@ class AnthropicBackend(BackendIdentity):
         capabilities: what the model can do.
         name: backend name (see ``BackendIdentity``).
         locality: where the model runs, None for the one rule (see ``BackendIdentity``).
+        context_tokens: the context window to use; 0 takes Anthropic's published one.
     """
 
     def __init__(
@@ -168,6 +170,7 @@ class AnthropicBackend(BackendIdentity):
         locality: Locality | None = None,
         capabilities: frozenset[str] = frozenset({"tools", "vision"}),
         name: str = "anthropic",
+        context_tokens: int = 0,
     ) -> None:
         """Create the SDK client; no I/O happens until the first request.
 
@@ -181,6 +184,8 @@ class AnthropicBackend(BackendIdentity):
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
+        policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
+        self._facts = FactsCache(policy, backend=name)
         self._base_url = base_url or "https://api.anthropic.com"
         self._locality = locality or backend_locality("anthropic", self._base_url)
         self._client = anthropic.AsyncAnthropic(
@@ -392,6 +397,10 @@ class AnthropicBackend(BackendIdentity):
             not_object="tool_use input is not an object",
         )
         return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
+
+    async def _learn_facts(self) -> Learned:
+        """The published window of the model (the API has no endpoint that tells it)."""
+        return anthropic_window(self._model)
 
     async def list_models(self) -> list[ModelInfo]:
         """Models the API offers; the configured model alone if listing fails.

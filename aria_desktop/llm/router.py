@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -28,7 +29,9 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     FallbackNotice,
     LLMChunk,
+    ModelFacts,
     ModelInfo,
+    PromptBudgeted,
     StreamEnd,
     TextDelta,
     ToolCallChunk,
@@ -47,6 +50,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
+from aria_desktop.domain.prompt_budget import FittedRequest, fit_request
 from aria_desktop.llm._http import Timeouts
 
 __all__ = [
@@ -86,7 +90,10 @@ class ChatBackend(Protocol):
     Declared here, where it is used: the core talks only to the router (``core.ports.ChatModel``).
     ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
     exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
-    (``aclose``) closes the HTTP stream.
+    (``aclose``) closes the HTTP stream. ``model_facts`` (context window, capabilities) is
+    learned from the server once per model and never raises: a server that cannot tell gives
+    the settings' facts (``llm/model_facts.py``); ``capabilities`` is what it has learned so
+    far, else the settings'.
     """
 
     @property
@@ -102,6 +109,8 @@ class ChatBackend(Protocol):
     def locality(self) -> Locality: ...
 
     def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
+
+    async def model_facts(self) -> ModelFacts: ...
 
     async def list_models(self) -> list[ModelInfo]: ...
 
@@ -215,6 +224,26 @@ class CircuitBreaker:
         self._probing = False
 
 
+def _budget_notice(name: str, fitted: FittedRequest) -> PromptBudgeted:
+    _LOGGER.info(
+        "%s: prompt fitted to %d tokens: left out %d history message(s), %d recalled item(s), "
+        "%d tool(s)",
+        name,
+        fitted.request.context_tokens or 0,
+        fitted.dropped_messages,
+        fitted.dropped_recalled,
+        fitted.dropped_tools,
+    )
+    return PromptBudgeted(
+        backend=name,
+        context_tokens=fitted.request.context_tokens or 0,
+        estimated_tokens=fitted.estimated_tokens,
+        dropped_messages=fitted.dropped_messages,
+        dropped_recalled=fitted.dropped_recalled,
+        dropped_tools=fitted.dropped_tools,
+    )
+
+
 def _fallback_condition(exc: LLMError) -> str:
     if isinstance(exc, ContextOverflowError):
         return "context_overflow"
@@ -316,17 +345,21 @@ class Router:
         failures: list[tuple[str, LLMError]] = []
         previous: str | None = None
         for name in names:
-            error = self._skip_reason(name, request)
-            if error is None and previous is not None:
+            prepared = await self._prepare(name, request)
+            if not isinstance(prepared, LLMError) and previous is not None:
                 # Announce a move only to a backend that is really tried next.
                 reason = next(err.code for failed, err in reversed(failures) if failed == previous)
                 yield FallbackNotice(from_backend=previous, to_backend=name, reason=reason)
             if name in self._backends:
                 previous = name  # an unconfigured name is not announced as tried or failed
-            if error is None:
+            if isinstance(prepared, LLMError):
+                error = prepared
+            else:
+                if prepared.trimmed:
+                    yield _budget_notice(name, prepared)
                 outcome: list[LLMError] = []
                 # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
-                attempts = self._try_backend(name, request, outcome)
+                attempts = self._try_backend(name, prepared.request, outcome)
                 async with contextlib.aclosing(attempts):
                     async for chunk in attempts:
                         yield chunk
@@ -341,12 +374,23 @@ class Router:
             _LOGGER.info("%s failed (%s: %s); trying the next backend", name, error.code, error)
         raise self._all_failed(failures)
 
-    def _skip_reason(self, name: str, request: ChatRequest) -> LLMError | None:
-        """Why ``name`` is not even tried (unknown, lacks a capability), without any I/O."""
+    async def _prepare(self, name: str, request: ChatRequest) -> FittedRequest | LLMError:
+        """``request`` as backend ``name`` gets it, or why ``name`` is not even tried.
+
+        The backend's model facts decide (``llm/model_facts.py``, learned once per model): a
+        model lacking what the request needs is skipped (``capability``); a model without
+        tools gets no tool schemas; the prompt is fitted to the model's window
+        (``domain/prompt_budget.py``), or skipped (``context_overflow``) when the system prompt
+        and the newest message alone do not fit. A backend whose breaker is open is not asked
+        about its model: its attempt fails fast without I/O anyway.
+        """
         backend = self._backends.get(name)
         if backend is None:
             return NoBackendError(f"{name} is not set up", hint=CONFIGURE_HINT)
-        missing = request.needs - backend.capabilities
+        if self._breaker(name, backend.model).state == "open":
+            return FittedRequest(request=request, estimated_tokens=0, reserve_tokens=0)
+        facts = await backend.model_facts()
+        missing = request.needs - facts.capabilities
         if missing:
             return CapabilityMissingError(
                 f"{name} ({backend.model}) lacks {', '.join(sorted(missing))}",
@@ -354,7 +398,15 @@ class Router:
                 hint=f"Pick a model with {', '.join(sorted(missing))} for llm.{name}.model, or "
                 "add a backend that has it to the chain.",
             )
-        return None
+        if request.tools and "tools" not in facts.capabilities:
+            _LOGGER.info("%s (%s) cannot call tools: none offered", name, backend.model)
+            request = dataclasses.replace(request, tools=())
+        # A window the request names (a client's num_ctx, already capped) wins over the model's.
+        window = request.context_tokens or facts.context_tokens
+        try:
+            return fit_request(request, window, backend=name)
+        except ContextOverflowError as exc:
+            return exc
 
     async def _try_backend(
         self, name: str, request: ChatRequest, outcome: list[LLMError]
