@@ -32,6 +32,7 @@ from aria_desktop.domain.chat import (
     MessageBody,
     MessageStatus,
     NewMessage,
+    PromptBudgeted,
     StreamEnd,
     TextDelta,
     ToolCall,
@@ -53,6 +54,7 @@ from aria_desktop.domain.events import (
     ClientToolCall,
     LlmDelta,
     MessageSaved,
+    PromptFitted,
     ThinkEnd,
     ThinkStart,
     ToolCallEvent,
@@ -104,6 +106,29 @@ class AgentResult:
 
 
 _DEFAULT_TOOLS = TurnTools()
+
+
+def _fitted_event(run_id: str, chunk: PromptBudgeted) -> PromptFitted:
+    """What the router left out of the prompt, as the turn's ``prompt-fitted`` event."""
+    _LOGGER.info(
+        "run %s: prompt fitted to %s's %d-token window: %d history message(s), %d recalled "
+        "item(s) and %d tool(s) left out",
+        run_id,
+        chunk.backend,
+        chunk.context_tokens,
+        chunk.dropped_messages,
+        chunk.dropped_recalled,
+        chunk.dropped_tools,
+    )
+    return PromptFitted(
+        run_id=run_id,
+        backend=chunk.backend,
+        context_tokens=chunk.context_tokens,
+        estimated_tokens=chunk.estimated_tokens,
+        dropped_messages=chunk.dropped_messages,
+        dropped_recalled=chunk.dropped_recalled,
+        dropped_tools=chunk.dropped_tools,
+    )
 
 
 class _AssistantRow:
@@ -374,6 +399,8 @@ class AgentLoop:
                                 reason=chunk.reason,
                             )
                         )
+                    elif isinstance(chunk, PromptBudgeted):
+                        bus.publish(_fitted_event(turn.run_id, chunk))
                     elif isinstance(chunk, StreamEnd):
                         end = chunk
             if end is None:

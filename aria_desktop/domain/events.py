@@ -96,6 +96,28 @@ class BackendFallback(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PromptFitted(Event):
+    """The prompt was fitted to a backend's context window and some of it was left out.
+
+    Attributes:
+        backend: the backend it was fitted for.
+        context_tokens: that backend's window (Ollama's ``num_ctx``).
+        estimated_tokens: the fitted prompt's estimated size.
+        dropped_messages: history messages left out (oldest turns first).
+        dropped_recalled: recalled memories or passages left out (lowest rank first).
+        dropped_tools: tool schemas left out (least relevant first).
+    """
+
+    type: ClassVar[str] = "prompt-fitted"
+    backend: str
+    context_tokens: int
+    estimated_tokens: int
+    dropped_messages: int = 0
+    dropped_recalled: int = 0
+    dropped_tools: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
 class ThinkEnd(Event):
     """One model step ended.
 

@@ -14,6 +14,7 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     FallbackNotice,
     LLMChunk,
+    ModelFacts,
     ModelInfo,
     StreamEnd,
     TextDelta,
@@ -539,6 +540,9 @@ class _StubBackend:
 
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         yield StreamEnd(backend=self.name, model=self.model)
+
+    async def model_facts(self) -> ModelFacts:
+        return ModelFacts(context_tokens=4096, capabilities=self.capabilities, source="settings")
 
     async def list_models(self) -> list[ModelInfo]:
         return [ModelInfo(name=self.model)]
