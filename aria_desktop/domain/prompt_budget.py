@@ -12,8 +12,9 @@ What is kept, in order of importance:
    message and the tool calls and results after it) — never cut; when they alone do not fit
    beside the reply reserve, :class:`ContextOverflowError` (the router falls back to a backend
    with a larger window, or the user sees the error);
-2. tool schemas, first held to a third of the room (a small window full of schemas would leave
-   no room for the conversation), least relevant dropped first;
+2. tool schemas, first held to half of the room (ARIA's 19 built-in tools take ~2,900
+   estimated tokens: all of them fit an 8k window's half, and a 4k window keeps its most
+   relevant ones and still has room for the conversation), least relevant dropped first;
 3. history, dropped oldest first in whole turns (a user message with the assistant replies, tool
    calls and tool results after it), so a tool call never loses its result;
 4. recalled items (memories, document passages; ``domain.chat.Recalled``), lowest rank first;
@@ -61,7 +62,7 @@ IMAGE_TOKENS = 1024
 MAX_REPLY_RESERVE = 1024
 _RESERVE_SHARE = 4
 #: Tool schemas may take at most 1/_TOOL_SHARE of the prompt room before history is touched.
-_TOOL_SHARE = 3
+_TOOL_SHARE = 2
 
 _WORD = re.compile(r"[a-z0-9]{3,}")
 

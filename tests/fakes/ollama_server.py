@@ -182,6 +182,7 @@ class FakeOllama(FakeHTTPServer):
         capabilities: the ``capabilities`` ``/api/show`` reports (None: an old server's reply
             without the key).
         show_overrides: per model name, ``(context_length, capabilities)`` replacing the two.
+        missing: model names ``/api/show`` answers 404 for (any other is "installed").
     """
 
     def __init__(self, *, models: list[str] | None = None, embed_dim: int = 384) -> None:
@@ -197,6 +198,7 @@ class FakeOllama(FakeHTTPServer):
         self.context_length = 131_072
         self.capabilities: list[str] | None = ["completion", "tools"]
         self.show_overrides: dict[str, tuple[int, list[str] | None]] = {}
+        self.missing: set[str] = set()
         self.routes[("POST", "/api/show")] = self._show
         self.routes[("GET", "/api/version")] = lambda r: json_reply(200, {"version": "0.12.6"})
         self.routes[("GET", "/")] = lambda r: Reply(
@@ -227,8 +229,7 @@ class FakeOllama(FakeHTTPServer):
     def _show(self, request: RecordedRequest) -> Reply:
         """``/api/show`` as Ollama 0.12 answers it (model_info keyed by architecture)."""
         model = str(request.json().get("model", ""))
-        known = {*self.models, *(m.removesuffix(":latest") for m in self.models)}
-        if model not in known and model not in self.show_overrides:
+        if model in self.missing:
             return ollama_error(404, f"model '{model}' not found")
         context, capabilities = self.show_overrides.get(
             model, (self.context_length, self.capabilities)
