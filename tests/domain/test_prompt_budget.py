@@ -88,7 +88,8 @@ def test_history_goes_oldest_turn_first_and_never_splits_a_tool_pair() -> None:
     fitted = fit_request(request, 2048)
     kept = fitted.request.messages
     assert fitted.dropped_messages > 0
-    assert kept[0] == SYSTEM and kept[-1] == newest
+    assert kept[0] == SYSTEM
+    assert kept[-1] == newest
     # What is left is the newest part of the history, starting at a user message.
     assert kept[1:-1] == tuple(history[len(history) - len(kept) + 2 :])
     assert kept[1].role == "user"
@@ -103,7 +104,8 @@ def test_recalled_items_go_lowest_rank_first_after_the_history() -> None:
     request = ChatRequest(messages=(SYSTEM, block, *conversation(10), newest), max_tokens=128)
     fitted = fit_request(request, 512)
     kept = fitted.request.messages
-    assert fitted.dropped_messages > 0 and fitted.dropped_recalled > 0
+    assert fitted.dropped_messages > 0
+    assert fitted.dropped_recalled > 0
     recalled = [m for m in kept if m.recalled is not None]
     assert len(recalled) == 1
     left = recalled[0].recalled
@@ -154,8 +156,10 @@ def test_a_newest_message_that_cannot_fit_is_a_clear_error_not_a_truncation() ->
         fit_request(request, 2048, backend="ollama")
     error = caught.value
     assert error.backend == "ollama"
-    assert "does not fit" in error.message and "2048" in error.message
-    assert error.hint and "context" in error.hint
+    assert "does not fit" in error.message
+    assert "2048" in error.message
+    assert error.hint
+    assert "context" in error.hint
 
 
 def test_the_current_turn_with_its_tool_results_is_kept_whole() -> None:

@@ -85,7 +85,7 @@ async def test_sixty_turns_twenty_memories_and_all_tools_fit_the_window(
             settings_file,
             {
                 "ARIA_LLM__OLLAMA__URL": ollama.url,
-                "ARIA_LLM__CHAINS__CHAT": 'ollama',
+                "ARIA_LLM__CHAINS__CHAT": "ollama",
                 "ARIA_MEMORY__EMBEDDER": "none",
                 "ARIA_MEMORY__AUTO_EXTRACT": "false",
                 "ARIA_HOMEASSISTANT__URL": "http://127.0.0.1:9",
