@@ -176,23 +176,30 @@ class _Budget:
         self.tools: list[ToolSpec | None] = list(request.tools)
         self.dropped_messages = self.dropped_recalled = self.dropped_tools = 0
         self._tool_drop = _tool_order(self.tools, self.current)
+        # Sizes are estimated once and kept as running totals: fitting stays linear in the
+        # length of the conversation.
+        self._fixed = estimate_prompt([*self.head, *self.current])
+        self._turn_sizes = [sum(map(estimate_message, turn)) for turn in self.turns]
+        self._history = sum(self._turn_sizes)
+        self._recalled = sum(map(estimate_message, self.recalled))
+        self._tool_sizes = [estimate_tool(t) for t in request.tools]
+        self._tools = sum(self._tool_sizes)
 
     def fixed(self) -> int:
-        return estimate_prompt([*self.head, *self.current])
+        return self._fixed
 
     def tools_size(self) -> int:
-        return sum(estimate_tool(t) for t in self.tools if t is not None)
+        return self._tools
 
     def size(self) -> int:
-        history = sum(estimate_message(m) for turn in self.turns for m in turn)
-        recalled = sum(map(estimate_message, self.recalled))
-        return self.fixed() + history + recalled + self.tools_size()
+        return self._fixed + self._history + self._recalled + self._tools
 
     def drop_tool(self) -> bool:
         while self._tool_drop:
             index = self._tool_drop.pop(0)
             if self.tools[index] is not None:
                 self.tools[index] = None
+                self._tools -= self._tool_sizes[index]
                 self.dropped_tools += 1
                 return True
         return False
@@ -201,6 +208,7 @@ class _Budget:
         if not self.turns:
             return False
         self.dropped_messages += len(self.turns.pop(0))
+        self._history -= self._turn_sizes.pop(0)
         return True
 
     def drop_recalled(self) -> bool:
@@ -213,12 +221,13 @@ class _Budget:
         if not candidates:
             return False
         _, index = max(candidates)
-        block = self.recalled[index].recalled
+        old = self.recalled[index]
+        block = old.recalled
         assert block is not None
         smaller = dataclasses.replace(block, items=block.items[:-1])
-        self.recalled[index] = dataclasses.replace(
-            self.recalled[index], content=smaller.render(), recalled=smaller
-        )
+        new = dataclasses.replace(old, content=smaller.render(), recalled=smaller)
+        self.recalled[index] = new
+        self._recalled += (estimate_message(new) if smaller.items else 0) - estimate_message(old)
         self.dropped_recalled += 1
         return True
 
