@@ -264,3 +264,8 @@ def test_doctor_passes_with_a_reachable_ollama(
     checks = {c["name"]: c for c in json.loads(result.stdout)}
     assert checks["ollama"]["status"] == "OK"
     assert "qwen3:8b" in checks["ollama"]["detail"]
+    # Learned from /api/show, capped by llm.max_context_tokens.
+    assert checks["ollama model"]["status"] == "OK"
+    assert checks["ollama model"]["detail"] == (
+        "8192-token window (from /api/show); can: completion, tools"
+    )
