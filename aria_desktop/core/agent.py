@@ -111,24 +111,13 @@ _DEFAULT_TOOLS = TurnTools()
 def _fitted_event(run_id: str, chunk: PromptBudgeted) -> PromptFitted:
     """What the router left out of the prompt, as the turn's ``prompt-fitted`` event."""
     _LOGGER.info(
-        "run %s: prompt fitted to %s's %d-token window: %d history message(s), %d recalled "
-        "item(s) and %d tool(s) left out",
+        "run %s: prompt fitted to %s's %d-token window (%d history message(s) left out)",
         run_id,
         chunk.backend,
         chunk.context_tokens,
         chunk.dropped_messages,
-        chunk.dropped_recalled,
-        chunk.dropped_tools,
     )
-    return PromptFitted(
-        run_id=run_id,
-        backend=chunk.backend,
-        context_tokens=chunk.context_tokens,
-        estimated_tokens=chunk.estimated_tokens,
-        dropped_messages=chunk.dropped_messages,
-        dropped_recalled=chunk.dropped_recalled,
-        dropped_tools=chunk.dropped_tools,
-    )
+    return PromptFitted(run_id=run_id, fit=chunk)
 
 
 class _AssistantRow:

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.chat import PromptBudgeted, Usage
 from aria_desktop.domain.knowledge import Citation
 from aria_desktop.domain.locality import Locality as Locality  # re-exported: events carry it
 
@@ -99,22 +99,12 @@ class BackendFallback(Event):
 class PromptFitted(Event):
     """The prompt was fitted to a backend's context window and some of it was left out.
 
-    Attributes:
-        backend: the backend it was fitted for.
-        context_tokens: that backend's window (Ollama's ``num_ctx``).
-        estimated_tokens: the fitted prompt's estimated size.
-        dropped_messages: history messages left out (oldest turns first).
-        dropped_recalled: recalled memories or passages left out (lowest rank first).
-        dropped_tools: tool schemas left out (least relevant first).
+    ``fit`` says for which backend, its window (Ollama's ``num_ctx``), the fitted prompt's
+    estimated size and how many history messages, recalled items and tool schemas were left out.
     """
 
     type: ClassVar[str] = "prompt-fitted"
-    backend: str
-    context_tokens: int
-    estimated_tokens: int
-    dropped_messages: int = 0
-    dropped_recalled: int = 0
-    dropped_tools: int = 0
+    fit: PromptBudgeted
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -515,7 +505,7 @@ def _event_classes() -> dict[str, type[Event]]:
     return found
 
 
-_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation}
+_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation, "fit": PromptBudgeted}
 """Fields whose wire form is a nested object, decoded back into their dataclass."""
 
 

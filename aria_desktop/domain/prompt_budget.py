@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from aria_desktop.domain.chat import ChatMessage, ChatRequest, ToolSpec
+from aria_desktop.domain.chat import ChatMessage, ChatRequest, PromptBudgeted, ToolSpec
 from aria_desktop.domain.errors import ContextOverflowError
 
 __all__ = [
@@ -73,24 +73,19 @@ class FittedRequest:
 
     Attributes:
         request: the fitted request (``context_tokens`` set to the window).
-        estimated_tokens: estimated prompt size (messages + tools).
         reserve_tokens: tokens kept free for the reply.
-        dropped_messages: history messages left out.
-        dropped_recalled: recalled items left out.
-        dropped_tools: tool schemas left out.
+        budget: the window, the estimated size and the counts left out.
     """
 
     request: ChatRequest
-    estimated_tokens: int
     reserve_tokens: int
-    dropped_messages: int = 0
-    dropped_recalled: int = 0
-    dropped_tools: int = 0
+    budget: PromptBudgeted
 
     @property
     def trimmed(self) -> bool:
         """Whether anything was left out."""
-        return bool(self.dropped_messages or self.dropped_recalled or self.dropped_tools)
+        budget = self.budget
+        return bool(budget.dropped_messages or budget.dropped_recalled or budget.dropped_tools)
 
 
 def estimate_text(text: str) -> int:
@@ -276,9 +271,13 @@ def fit_request(request: ChatRequest, window: int, *, backend: str = "") -> Fitt
     )
     return FittedRequest(
         request=fitted,
-        estimated_tokens=budget.size(),
         reserve_tokens=reserve,
-        dropped_messages=budget.dropped_messages,
-        dropped_recalled=budget.dropped_recalled,
-        dropped_tools=budget.dropped_tools,
+        budget=PromptBudgeted(
+            backend=backend,
+            context_tokens=window,
+            estimated_tokens=budget.size(),
+            dropped_messages=budget.dropped_messages,
+            dropped_recalled=budget.dropped_recalled,
+            dropped_tools=budget.dropped_tools,
+        ),
     )

@@ -181,18 +181,17 @@ def from_llama_props(data: Any, configured: frozenset[str]) -> Learned:
     window = window or _positive_int(data.get("n_ctx"))
     capabilities = set(configured)
     told = False
-    modalities = data.get("modalities")
-    if isinstance(modalities, dict) and isinstance(modalities.get("vision"), bool):
-        told = True
-        capabilities.discard("vision")
-        if modalities["vision"]:
-            capabilities.add("vision")
-    caps = data.get("chat_template_caps")
-    if isinstance(caps, dict) and isinstance(caps.get("supports_tool_calls"), bool):
-        told = True
-        capabilities.discard("tools")
-        if caps["supports_tool_calls"]:
-            capabilities.add("tools")
+    for section, key, capability in (
+        ("modalities", "vision", "vision"),
+        ("chat_template_caps", "supports_tool_calls", "tools"),
+    ):
+        flags = data.get(section)
+        flag = flags.get(key) if isinstance(flags, dict) else None
+        if isinstance(flag, bool):
+            told = True
+            capabilities.discard(capability)
+            if flag:
+                capabilities.add(capability)
     return Learned(
         context_tokens=window,
         capabilities=frozenset(capabilities) if told else None,

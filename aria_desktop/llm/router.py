@@ -224,24 +224,18 @@ class CircuitBreaker:
         self._probing = False
 
 
-def _budget_notice(name: str, fitted: FittedRequest) -> PromptBudgeted:
+def _budget_notice(fitted: FittedRequest) -> PromptBudgeted:
+    budget = fitted.budget
     _LOGGER.info(
         "%s: prompt fitted to %d tokens: left out %d history message(s), %d recalled item(s), "
         "%d tool(s)",
-        name,
-        fitted.request.context_tokens or 0,
-        fitted.dropped_messages,
-        fitted.dropped_recalled,
-        fitted.dropped_tools,
+        budget.backend,
+        budget.context_tokens,
+        budget.dropped_messages,
+        budget.dropped_recalled,
+        budget.dropped_tools,
     )
-    return PromptBudgeted(
-        backend=name,
-        context_tokens=fitted.request.context_tokens or 0,
-        estimated_tokens=fitted.estimated_tokens,
-        dropped_messages=fitted.dropped_messages,
-        dropped_recalled=fitted.dropped_recalled,
-        dropped_tools=fitted.dropped_tools,
-    )
+    return budget
 
 
 def _fallback_condition(exc: LLMError) -> str:
@@ -356,7 +350,7 @@ class Router:
                 error = prepared
             else:
                 if prepared.trimmed:
-                    yield _budget_notice(name, prepared)
+                    yield _budget_notice(prepared)
                 outcome: list[LLMError] = []
                 # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
                 attempts = self._try_backend(name, prepared.request, outcome)
@@ -388,7 +382,8 @@ class Router:
         if backend is None:
             return NoBackendError(f"{name} is not set up", hint=CONFIGURE_HINT)
         if self._breaker(name, backend.model).state == "open":
-            return FittedRequest(request=request, estimated_tokens=0, reserve_tokens=0)
+            unsent = PromptBudgeted(backend=name, context_tokens=0, estimated_tokens=0)
+            return FittedRequest(request=request, reserve_tokens=0, budget=unsent)
         facts = await backend.model_facts()
         missing = request.needs - facts.capabilities
         if missing:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -10,8 +11,8 @@ import pytest
 
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.domain.chat import NewMessage
-from aria_desktop.domain.events import ErrorEvent, PromptFitted, RunEnd
+from aria_desktop.domain.chat import NewMessage, PromptBudgeted
+from aria_desktop.domain.events import ErrorEvent, PromptFitted, RunEnd, event_from_dict
 from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
@@ -68,14 +69,14 @@ async def test_a_turn_records_how_many_history_messages_were_left_out(
     assert isinstance(end, RunEnd)
     assert end.status == "complete"
     (body,) = [r.json() for r in ollama.requests_to("/api/chat")]
-    assert fitted.backend == "ollama"
-    assert fitted.context_tokens == body["options"]["num_ctx"] == 2048
-    assert fitted.dropped_messages > 0
+    assert fitted.fit.backend == "ollama"
+    assert fitted.fit.context_tokens == body["options"]["num_ctx"] == 2048
+    assert fitted.fit.dropped_messages > 0
     sent = body["messages"]
     assert sent[-1] == {"role": "user", "content": "What did I ask first?"}
     assert sent[0]["role"] == "system"
     # Every stored message is either sent or counted as left out (system prompt + newest aside).
-    assert len(sent) - 2 + fitted.dropped_messages == 80
+    assert len(sent) - 2 + fitted.fit.dropped_messages == 80
 
 
 async def test_a_message_no_window_can_hold_ends_as_a_clear_error(
@@ -92,3 +93,11 @@ async def test_a_message_no_window_can_hold_ends_as_a_clear_error(
     # The user's words are kept even so.
     stored = await harness.store.list_messages(conversation_id)
     assert stored[0].content.startswith("Summarise: lorem ipsum")
+
+
+def test_prompt_fitted_crosses_the_api_wire_whole() -> None:
+    fit = PromptBudgeted(
+        backend="ollama", context_tokens=4096, estimated_tokens=3000, dropped_messages=12
+    )
+    event = PromptFitted(run_id="r1", fit=fit)
+    assert event_from_dict(json.loads(json.dumps(event.to_dict()))) == event

@@ -78,7 +78,7 @@ def test_a_prompt_that_fits_is_sent_whole_with_the_window_as_num_ctx() -> None:
     assert fitted.request.messages == messages
     assert fitted.request.tools == request.tools
     assert fitted.request.context_tokens == 8192
-    assert fitted.estimated_tokens == estimate_prompt(messages, request.tools)
+    assert fitted.budget.estimated_tokens == estimate_prompt(messages, request.tools)
 
 
 def test_history_goes_oldest_turn_first_and_never_splits_a_tool_pair() -> None:
@@ -87,15 +87,15 @@ def test_history_goes_oldest_turn_first_and_never_splits_a_tool_pair() -> None:
     request = ChatRequest(messages=(SYSTEM, *history, newest), max_tokens=256)
     fitted = fit_request(request, 2048)
     kept = fitted.request.messages
-    assert fitted.dropped_messages > 0
+    assert fitted.budget.dropped_messages > 0
     assert kept[0] == SYSTEM
     assert kept[-1] == newest
     # What is left is the newest part of the history, starting at a user message.
     assert kept[1:-1] == tuple(history[len(history) - len(kept) + 2 :])
     assert kept[1].role == "user"
     assert_pairs_whole(kept)
-    assert fitted.estimated_tokens <= 2048 - fitted.reserve_tokens
-    assert fitted.dropped_messages == len(history) - (len(kept) - 2)
+    assert fitted.budget.estimated_tokens <= 2048 - fitted.reserve_tokens
+    assert fitted.budget.dropped_messages == len(history) - (len(kept) - 2)
 
 
 def test_recalled_items_go_lowest_rank_first_after_the_history() -> None:
@@ -104,8 +104,8 @@ def test_recalled_items_go_lowest_rank_first_after_the_history() -> None:
     request = ChatRequest(messages=(SYSTEM, block, *conversation(10), newest), max_tokens=128)
     fitted = fit_request(request, 512)
     kept = fitted.request.messages
-    assert fitted.dropped_messages > 0
-    assert fitted.dropped_recalled > 0
+    assert fitted.budget.dropped_messages > 0
+    assert fitted.budget.dropped_recalled > 0
     recalled = [m for m in kept if m.recalled is not None]
     assert len(recalled) == 1
     left = recalled[0].recalled
@@ -126,7 +126,7 @@ def test_tools_are_held_to_half_the_room_dropping_the_least_relevant_first() -> 
     request = ChatRequest(messages=(SYSTEM, newest), tools=(*tools, weather), max_tokens=256)
     fitted = fit_request(request, 2048)
     room = 2048 - fitted.reserve_tokens
-    assert fitted.dropped_tools > 0
+    assert fitted.budget.dropped_tools > 0
     assert weather in fitted.request.tools  # shares words with the message
     assert estimate_prompt((), fitted.request.tools) <= room // 2
     # Among equals, the registry's order decides: the last ones go first.
@@ -144,7 +144,7 @@ def test_a_tool_used_in_the_current_turn_keeps_its_schema() -> None:
         ChatMessage(role="tool", content="done", tool_call_id="c1", name=used.name),
     )
     fitted = fit_request(ChatRequest(messages=(SYSTEM, *current), tools=tools), 1536)
-    assert fitted.dropped_tools > 0
+    assert fitted.budget.dropped_tools > 0
     assert used in fitted.request.tools
     assert fitted.request.messages == (SYSTEM, *current)
 
