@@ -45,12 +45,17 @@ __all__ = [
     "reply_reserve",
 ]
 
-#: UTF-8 bytes per token, deliberately low so the estimate errs on the large side. BPE
-#: tokenizers of current local models (Llama 3, Qwen, SmolLM2, Gemma) average about 4 bytes per
-#: token on English prose, but JSON schemas, code, numbers and non-English text run at 2.5-3.5;
-#: 3 keeps a prompt of schemas and fenced tool results inside the window without wasting a
-#: quarter of it on prose. Counting bytes, not characters, makes accented and CJK text cost more,
-#: as it does in the tokenizers.
+#: UTF-8 bytes per token, deliberately low so the estimate errs on the large side. Measured
+#: with the real tokenizers (llama.cpp's libllama, vocabulary only) on ARIA's own prompt parts:
+#: Llama 3, Qwen 2 and Gemma run at 3.6-4.7 bytes per token on the system prompt, English prose,
+#: the 19 tool schemas (JSON) and German, so bytes/3 over-counts by 1.19-1.57x; SmolLM2's small
+#: English vocabulary does 3.5-4.7 on English and JSON (1.16-1.56x) but 2.7 on German, where
+#: bytes/3 is 11% short. That worst case still fits: a prompt is held to the window minus the
+#: reply reserve (with the default reply cap an eighth of an 8k window, SmolLM2's largest), and
+#: the router scales the estimate up for a model whose server reports more prompt tokens than
+#: estimated (``Router``: calibration), so the prompt itself
+#: is never cut; only the reply's room shrinks. Counting bytes, not characters, makes accented
+#: and CJK text cost more, as it does in the tokenizers.
 BYTES_PER_TOKEN = 3
 #: Chat-template tokens around each message (role markers, separators).
 MESSAGE_OVERHEAD_TOKENS = 4
@@ -232,7 +237,9 @@ class _Budget:
         return (*self.head, *kept, *history, *self.current)
 
 
-def fit_request(request: ChatRequest, window: int, *, backend: str = "") -> FittedRequest:
+def fit_request(
+    request: ChatRequest, window: int, *, backend: str = "", scale: float = 1.0
+) -> FittedRequest:
     """``request`` fitted to a context window of ``window`` tokens.
 
     Args:
@@ -240,21 +247,23 @@ def fit_request(request: ChatRequest, window: int, *, backend: str = "") -> Fitt
             turn) and tools.
         window: the backend's context window in tokens.
         backend: the backend's name, for the error.
+        scale: real tokens per estimated token measured for this model (values below 1 are
+            ignored): the estimate is scaled up by it.
 
     Raises:
         ContextOverflowError: the system prompt and the current turn alone, with the reply
             reserve, do not fit.
     """
     reserve = reply_reserve(window, request.max_tokens)
-    room = window - reserve
+    scale = max(scale, 1.0)
+    room = int((window - reserve) / scale)  # in estimated tokens
     budget = _Budget(request)
     needed = budget.fixed()
     if needed > room:
         raise ContextOverflowError(
             f"The prompt does not fit the model's context window: the system prompt and the "
-            f"newest message need about {needed} tokens, and {window} tokens minus {reserve} "
-            "kept for the reply leave room for "
-            f"{max(room, 0)}.",
+            f"newest message need about {round(needed * scale)} tokens, and {window} tokens "
+            f"minus {reserve} kept for the reply leave room for {max(window - reserve, 0)}.",
             backend=backend,
             hint="Shorten the message, or use a model with a larger context window (raise "
             "llm.max_context_tokens or the backend's context_tokens setting, or add a backend "
@@ -275,7 +284,7 @@ def fit_request(request: ChatRequest, window: int, *, backend: str = "") -> Fitt
         budget=PromptBudgeted(
             backend=backend,
             context_tokens=window,
-            estimated_tokens=budget.size(),
+            estimated_tokens=round(budget.size() * scale),
             dropped_messages=budget.dropped_messages,
             dropped_recalled=budget.dropped_recalled,
             dropped_tools=budget.dropped_tools,

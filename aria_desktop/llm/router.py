@@ -50,7 +50,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
-from aria_desktop.domain.prompt_budget import FittedRequest, fit_request
+from aria_desktop.domain.prompt_budget import FittedRequest, estimate_prompt, fit_request
 from aria_desktop.llm._http import Timeouts
 
 __all__ = [
@@ -67,6 +67,11 @@ __all__ = [
 _LOGGER = logging.getLogger(__name__)
 
 BreakerState = Literal["closed", "open", "half_open"]
+
+#: Prompts shorter than this (estimated tokens) do not calibrate the estimate.
+_CALIBRATION_MIN_TOKENS = 256
+#: The largest factor the estimate is scaled by.
+_MAX_SCALE = 2.0
 
 CONFIGURE_HINT = (
     "Configure a reachable backend, e.g. `aria config set llm.ollama.url http://GPU-HOST:11434` "
@@ -283,6 +288,7 @@ class Router:
         self._sleep = sleep
         self._rand = rand
         self._breakers: dict[tuple[str, str], CircuitBreaker] = {}
+        self._scales: dict[tuple[str, str], float] = {}
 
     def backend_names(self) -> list[str]:
         """Names of all configured backends."""
@@ -356,6 +362,8 @@ class Router:
                 attempts = self._try_backend(name, prepared.request, outcome)
                 async with contextlib.aclosing(attempts):
                     async for chunk in attempts:
+                        if isinstance(chunk, StreamEnd):
+                            self._calibrate(name, prepared.request, chunk)
                         yield chunk
                 if not outcome:
                     return
@@ -398,10 +406,29 @@ class Router:
             request = dataclasses.replace(request, tools=())
         # A window the request names (a client's num_ctx, already capped) wins over the model's.
         window = request.context_tokens or facts.context_tokens
+        scale = self._scales.get((name, backend.model), 1.0)
         try:
-            return fit_request(request, window, backend=name)
+            return fit_request(request, window, backend=name, scale=scale)
         except ContextOverflowError as exc:
             return exc
+
+    def _calibrate(self, name: str, sent: ChatRequest, end: StreamEnd) -> None:
+        """Learn how far the token estimate falls short for this model (never how far over).
+
+        The estimate is conservative for common tokenizers (``domain/prompt_budget.py``); a
+        model whose server reports more prompt tokens than estimated (a small or unusual
+        vocabulary, a long chat template) gets its later prompts scaled by the ratio, at most
+        2. Short prompts say more about the template than the tokenizer and are not used; a
+        server that counts only uncached tokens (Ollama) can only report less, which is ignored.
+        """
+        estimated = estimate_prompt(sent.messages, sent.tools)
+        if estimated < _CALIBRATION_MIN_TOKENS or end.usage.input_tokens <= estimated:
+            return
+        key = (name, self._backends[name].model)
+        ratio = min(end.usage.input_tokens / estimated, _MAX_SCALE)
+        if ratio > self._scales.get(key, 1.0):
+            _LOGGER.info("%s: %s counts %.2fx the estimated prompt tokens", name, key[1], ratio)
+            self._scales[key] = ratio
 
     async def _try_backend(
         self, name: str, request: ChatRequest, outcome: list[LLMError]

@@ -16,12 +16,14 @@ from aria_desktop.domain.chat import (
     ToolSpec,
 )
 from aria_desktop.domain.errors import NoBackendError
+from aria_desktop.domain.prompt_budget import estimate_prompt
 from aria_desktop.llm import OllamaBackend, OpenAICompatBackend, Router
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.model_facts import DEFAULT_CONTEXT_TOKENS
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI
 from tests.fakes.anthropic_server import anthropic_text
-from tests.fakes.http_server import json_reply
+from tests.fakes.http_server import RecordedRequest, Reply, json_reply
+from tests.fakes.ollama_server import ollama_text
 from tests.llm.conftest import FAST, REQUEST, collect, collect_until_error, text_of
 
 CLAUDE = "claude-test-1"
@@ -315,3 +317,32 @@ async def test_anthropic_windows_come_from_the_published_table(
     assert (await set_one.model_facts()).context_tokens == 50_000
     await backend.aclose()
     await set_one.aclose()
+
+
+async def test_a_model_counting_more_tokens_than_estimated_gets_smaller_prompts(
+    ollama_server: FakeOllama,
+) -> None:
+    """A tokenizer that needs 1.5x the estimate (the server's prompt_eval_count says so):
+    the first prompt would overrun the window; the next ones are fitted with the ratio."""
+    ollama_server.context_length = 4096
+    reported: list[int] = []
+
+    def reply(request: RecordedRequest) -> Reply:
+        sent = request.json()["messages"]
+        real = round(1.5 * estimate_prompt([ChatMessage(**m) for m in sent]))
+        reported.append(real)
+        return ollama_text("ok", prompt_eval_count=real)
+
+    ollama_server.default_reply = reply
+    router = Router({"ollama": ollama(ollama_server.url)}, {"chat": ["ollama"]})
+    request = ChatRequest(messages=long_prompt(60), max_tokens=256)
+    budgets = []
+    for _ in range(2):
+        chunks = await collect(router.stream(request))
+        budgets += [c for c in chunks if isinstance(c, PromptBudgeted)]
+    await router.aclose()
+    room = 4096 - 256
+    assert reported[0] > room  # what a real server would have cut
+    assert reported[1] <= room
+    assert budgets[1].dropped_messages > budgets[0].dropped_messages
+    assert budgets[1].estimated_tokens <= room
