@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 import anyio._backends._asyncio  # noqa: F401
 import httpx
 
-from aria_desktop.domain.chat import ModelFacts, ToolSpec
+from aria_desktop.domain.chat import ToolSpec
 from aria_desktop.domain.errors import (
     AuthenticationError,
     BackendUnreachableError,
@@ -46,7 +46,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
-from aria_desktop.llm.model_facts import FactsCache, Learned
+from aria_desktop.llm.model_facts import KnowsModel
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -284,7 +284,7 @@ def error_for_status(
     return BadRequestError(text, hint="This looks like a bug in ARIA; please report it.", **common)
 
 
-class BackendIdentity:
+class BackendIdentity(KnowsModel):
     """What every chat backend tells the router: its name, model, capabilities and locality.
 
     Every backend takes the same two constructor arguments for this: ``name``, the backend
@@ -294,34 +294,12 @@ class BackendIdentity:
     """
 
     _name: str
-    _model: str
-    _capabilities: frozenset[str]
     _locality: Locality
-    _facts: FactsCache
 
     @property
     def name(self) -> str:
         """Backend name (as in the fallback chain)."""
         return self._name
-
-    @property
-    def model(self) -> str:
-        """Model sent with every request."""
-        return self._model
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """What the model can do: as learned from its server, else as configured."""
-        known = self._facts.cached(self._model)
-        return known.capabilities if known is not None else self._capabilities
-
-    async def model_facts(self) -> ModelFacts:
-        """The model's window and capabilities, learned once per model (``llm/model_facts.py``)."""
-        return await self._facts.get(self._model, self._learn_facts)
-
-    async def _learn_facts(self) -> Learned:
-        """Ask the server about the model (each backend its own way); raises ``LLMError``."""
-        raise NotImplementedError
 
     @property
     def locality(self) -> Locality:

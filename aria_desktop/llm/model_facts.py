@@ -34,6 +34,7 @@ __all__ = [
     "DEFAULT_CONTEXT_TOKENS",
     "FactsCache",
     "FactsPolicy",
+    "KnowsModel",
     "Learned",
     "anthropic_window",
     "from_llama_props",
@@ -138,6 +139,37 @@ class FactsCache:
             facts.source,
         )
         return facts
+
+
+class KnowsModel:
+    """The part of a backend that knows its model: ``model``, ``capabilities``, ``model_facts``.
+
+    Each backend sets ``_model``, ``_capabilities`` (the settings') and ``_facts`` and says how
+    its server describes a model in ``_learn_facts``.
+    """
+
+    _model: str
+    _capabilities: frozenset[str]
+    _facts: FactsCache
+
+    @property
+    def model(self) -> str:
+        """Model sent with every request."""
+        return self._model
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """What the model can do: as learned from its server, else as configured."""
+        known = self._facts.cached(self._model)
+        return known.capabilities if known is not None else self._capabilities
+
+    async def model_facts(self) -> ModelFacts:
+        """The model's window and capabilities, learned once per model."""
+        return await self._facts.get(self._model, self._learn_facts)
+
+    async def _learn_facts(self) -> Learned:
+        """Ask the server about the model (each backend its own way); raises ``LLMError``."""
+        raise NotImplementedError
 
 
 def _positive_int(value: Any) -> int | None:
