@@ -43,18 +43,28 @@ from aria_desktop.llm._http import (
     Timeouts,
     ended_early,
     error_for_status,
+    get_json,
     json_arguments,
+    make_client,
     malformed,
     relay_chunks,
     retry_after_from_headers,
     token_count,
 )
-from aria_desktop.llm.model_facts import FactsCache, FactsPolicy, Learned, anthropic_window
+from aria_desktop.llm.model_facts import (
+    FactsCache,
+    FactsPolicy,
+    Learned,
+    anthropic_window,
+    from_llama_props,
+)
 
 if TYPE_CHECKING:
     import anthropic
 
 _LOGGER = logging.getLogger(__name__)
+
+_OFFICIAL_URL = "https://api.anthropic.com"
 
 _STOP_REASONS = {
     "end_turn": "stop",
@@ -186,7 +196,7 @@ class AnthropicBackend(BackendIdentity):
         self._name = name
         policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
         self._facts = FactsCache(policy, backend=name)
-        self._base_url = base_url or "https://api.anthropic.com"
+        self._base_url = base_url or _OFFICIAL_URL
         self._locality = locality or backend_locality("anthropic", self._base_url)
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
@@ -399,8 +409,23 @@ class AnthropicBackend(BackendIdentity):
         return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
 
     async def _learn_facts(self) -> Learned:
-        """The published window of the model (the API has no endpoint that tells it)."""
-        return anthropic_window(self._model)
+        """The published window of a Claude model (the API has no endpoint that tells it).
+
+        Another server speaking the Messages API (llama-server does) is asked like an
+        OpenAI-compatible one: its ``/props``.
+        """
+        if self._model.startswith("claude") or self._base_url == _OFFICIAL_URL:
+            return anthropic_window(self._model)
+        quick = self._timeouts.quick()
+        async with make_client(quick) as client:
+            data = await get_json(
+                client,
+                f"{self._base_url.rstrip('/')}/props",
+                quick,
+                backend=self._name,
+                unreachable_hint=self._unreachable_hint,
+            )
+        return from_llama_props(data, self._capabilities)
 
     async def list_models(self) -> list[ModelInfo]:
         """Models the API offers; the configured model alone if listing fails.

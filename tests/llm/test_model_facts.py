@@ -346,3 +346,18 @@ async def test_a_model_counting_more_tokens_than_estimated_gets_smaller_prompts(
     assert reported[1] <= room
     assert budgets[1].dropped_messages > budgets[0].dropped_messages
     assert budgets[1].estimated_tokens <= room
+
+
+async def test_another_messages_api_server_is_asked_for_its_props(
+    anthropic_server: FakeAnthropic,
+) -> None:
+    """llama-server speaks the Messages API too: its window comes from /props, not the table."""
+    anthropic_server.routes[("GET", "/props")] = lambda r: json_reply(200, LLAMA_PROPS)
+    backend = AnthropicBackend(
+        api_key="sk-local", model="smollm2", base_url=anthropic_server.url, timeouts=FAST
+    )
+    facts = await backend.model_facts()
+    await backend.aclose()
+    assert facts.context_tokens == 2048
+    assert facts.source == "/props"
+    assert facts.capabilities == frozenset()
