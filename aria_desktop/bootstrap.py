@@ -137,6 +137,8 @@ def build_router(settings: Settings, *, ledger: UsageLedger | None = None) -> Ro
             keep_alive=llm.ollama.keep_alive or None,
             timeouts=timeouts,
             capabilities=frozenset(llm.ollama.capabilities),
+            context_tokens=llm.ollama.context_tokens,
+            max_context_tokens=llm.max_context_tokens,
         )
     anthropic_key = keystore.get_secret("anthropic_api_key")
     if anthropic_key:
@@ -146,6 +148,7 @@ def build_router(settings: Settings, *, ledger: UsageLedger | None = None) -> Ro
             base_url=llm.anthropic.base_url or None,
             timeouts=timeouts,
             capabilities=frozenset(llm.anthropic.capabilities),
+            context_tokens=llm.anthropic.context_tokens,
         )
     if llm.openai.url:
         backends["openai"] = OpenAICompatBackend(
@@ -154,6 +157,7 @@ def build_router(settings: Settings, *, ledger: UsageLedger | None = None) -> Ro
             api_key=keystore.get_secret("openai_api_key"),
             timeouts=timeouts,
             capabilities=frozenset(llm.openai.capabilities),
+            context_tokens=llm.openai.context_tokens,
         )
     chains = {agent: tuple(chain) for agent, chain in llm.chains.items()}
     # Memory extraction uses the "extract" agent; unless configured it follows the chat chain.

@@ -11,7 +11,7 @@ them (ARCHITECTURE.md: start-up cost).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING
 
 from aria_desktop import paths
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.hands import Hands
     from aria_desktop.core.homeassistant import HomeAssistantControl
     from aria_desktop.core.orchestrator import Orchestrator
-    from aria_desktop.llm.router import Router
+    from aria_desktop.llm.router import ChatBackend, Router
     from aria_desktop.settings import Settings
     from aria_desktop.storage.database import Database
 
@@ -165,6 +165,15 @@ def _computer_unavailable() -> str | None:
     return None
 
 
+def _learned_capabilities(backend: ChatBackend) -> Callable[[], Awaitable[frozenset[str]]]:
+    """What ``backend``'s model can do as its server says (``llm/model_facts.py``)."""
+
+    async def capabilities() -> frozenset[str]:
+        return (await backend.model_facts()).capabilities
+
+    return capabilities
+
+
 def build_computer(
     settings: Settings,
     *,
@@ -205,6 +214,7 @@ def build_computer(
                     model=backend.model,
                     vision="vision" in backend.capabilities,
                     cloud=backend.locality == "cloud",
+                    capabilities=_learned_capabilities(backend),
                 )
             )
     thumbnails = ThumbnailStore(

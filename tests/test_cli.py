@@ -264,6 +264,11 @@ def test_doctor_passes_with_a_reachable_ollama(
     checks = {c["name"]: c for c in json.loads(result.stdout)}
     assert checks["ollama"]["status"] == "OK"
     assert "qwen3:8b" in checks["ollama"]["detail"]
+    # Learned from /api/show, capped by llm.max_context_tokens.
+    assert checks["ollama model"]["status"] == "OK"
+    assert checks["ollama model"]["detail"] == (
+        "8192-token window (from /api/show); can: completion, tools"
+    )
 
 
 def test_config_set_says_when_a_running_aria_uses_the_change(aria_env: dict[str, str]) -> None:

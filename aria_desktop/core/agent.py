@@ -33,6 +33,7 @@ from aria_desktop.domain.chat import (
     MessageBody,
     MessageStatus,
     NewMessage,
+    PromptBudgeted,
     StreamEnd,
     TextDelta,
     ThinkingDelta,
@@ -58,6 +59,7 @@ from aria_desktop.domain.events import (
     LlmDelta,
     LlmThinking,
     MessageSaved,
+    PromptFitted,
     ThinkEnd,
     ThinkStart,
     ToolCallEvent,
@@ -113,6 +115,18 @@ class AgentResult:
 
 
 _DEFAULT_TOOLS = TurnTools()
+
+
+def _fitted_event(run_id: str, chunk: PromptBudgeted) -> PromptFitted:
+    """What the router left out of the prompt, as the turn's ``prompt-fitted`` event."""
+    _LOGGER.info(
+        "run %s: prompt fitted to %s's %d-token window (%d history message(s) left out)",
+        run_id,
+        chunk.backend,
+        chunk.context_tokens,
+        chunk.dropped_messages,
+    )
+    return PromptFitted(run_id=run_id, fit=chunk)
 
 
 class _AssistantRow:
@@ -423,6 +437,8 @@ class AgentLoop:
                                 reason=chunk.reason,
                             )
                         )
+                    elif isinstance(chunk, PromptBudgeted):
+                        bus.publish(_fitted_event(turn.run_id, chunk))
                     elif isinstance(chunk, StreamEnd):
                         end = chunk
             if end is None:

@@ -1,30 +1,24 @@
 """Conversation history for prompts, within a token budget.
 
-Token counts are estimated (≈4 characters per token, the usual rule of thumb for English with
-BPE tokenizers) because backends differ and exact tokenizers are heavy; the budget is a safety
-margin for the context window, not an exact limit. The newest messages are kept; the prompt
-never starts with a tool result whose tool call was cut off.
+Token counts use the one estimate of ``domain/prompt_budget.py`` (UTF-8 bytes / 3 plus template
+overhead), the same the router fits each backend's window with; ``agent.history_token_budget``
+bounds what history may cost any backend (ARCHITECTURE.md: model window). The newest messages
+are kept; the prompt never starts with a tool result whose tool call was cut off.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from aria_desktop.domain.chat import ChatMessage, StoredMessage
+from aria_desktop.domain.prompt_budget import estimate_message
 
 __all__ = ["build_history", "estimate_tokens"]
-
-_CHARS_PER_TOKEN = 4
-_MESSAGE_OVERHEAD_TOKENS = 4
 
 
 def estimate_tokens(message: ChatMessage) -> int:
     """Estimated tokens of one message, including per-message overhead."""
-    size = len(message.content)
-    for call in message.tool_calls:
-        size += len(call.name) + len(json.dumps(call.arguments, ensure_ascii=False))
-    return _MESSAGE_OVERHEAD_TOKENS + (size + _CHARS_PER_TOKEN - 1) // _CHARS_PER_TOKEN
+    return estimate_message(message)
 
 
 def _usable(message: StoredMessage) -> bool:

@@ -1,19 +1,37 @@
 """Doctor checks of the language-model backends.
 
-Each configured server answers and has the model, a cloud key exists, and at least one backend
-is usable.
+Each configured server answers and has the model (with its context window and capabilities as
+the server reports them), a cloud key exists, and at least one backend is usable.
 """
 
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from aria_desktop import keystore
 from aria_desktop.doctor.result import PROBE_TIMEOUT_S, CheckResult, judged, ok, warn
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
 
+if TYPE_CHECKING:
+    from aria_desktop.llm.router import ChatBackend
+
 __all__ = ["check_backends"]
+
+
+async def _model_facts(name: str, backend: ChatBackend) -> CheckResult:
+    """The window prompts are fitted to and what the model can do (``llm/model_facts.py``)."""
+    facts = await backend.model_facts()
+    can = ", ".join(sorted(facts.capabilities)) or "nothing reported"
+    detail = f"{facts.context_tokens}-token window (from {facts.source}); can: {can}"
+    if "tools" in facts.capabilities:
+        return ok(f"{name} model", detail)
+    return warn(
+        f"{name} model",
+        f"{detail}; no tool calls, so ARIA cannot act with it",
+        f"pick a model with tools for llm.{name}.model (`ollama show MODEL` lists them)",
+    )
 
 
 async def check_backends(settings: Settings) -> list[CheckResult]:
@@ -55,6 +73,7 @@ async def check_backends(settings: Settings) -> list[CheckResult]:
                     f"or `aria config set llm.{name}.model NAME`",
                 )
             )
+            results.append(await _model_facts(name, backend))
         key_status = keystore.secret_status("anthropic_api_key")
         if key_status == "missing":
             results.append(

@@ -7,6 +7,7 @@ format. A backend stream yields ``LLMChunk`` values; a tool call is only ever yi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -70,6 +71,36 @@ class ChatMessage:
     images: tuple[bytes, ...] = field(default=(), repr=False)
     thinking: str = ""
     thinking_signature: str = ""
+    recalled: Recalled | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recalled:
+    """A block of recalled items (memories, document passages), ranked best first.
+
+    The message's ``content`` is ``render()``; the prompt budget
+    (``domain/prompt_budget.py``) drops items from the end when the window is short, so a
+    message carrying this must be made with :func:`recall_message`.
+
+    Attributes:
+        head: the lines before the items (the fence's opening and what the data is).
+        items: one line per recalled item, best first.
+        tail: the fence's closing line.
+    """
+
+    head: str
+    items: tuple[str, ...]
+    tail: str
+
+    def render(self) -> str:
+        """The block as prompt text."""
+        return "\n".join((self.head, *self.items, self.tail))
+
+
+def recall_message(head: str, items: Sequence[str], tail: str) -> ChatMessage:
+    """A system message holding recalled items the prompt budget may trim (lowest rank first)."""
+    block = Recalled(head=head, items=tuple(items), tail=tail)
+    return ChatMessage(role="system", content=block.render(), recalled=block)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -250,7 +281,54 @@ class StreamEnd:
     stop_reason: str = "stop"
 
 
-LLMChunk = TextDelta | ThinkingDelta | ToolCallChunk | ToolCallRejected | FallbackNotice | StreamEnd
+@dataclass(frozen=True, kw_only=True)
+class PromptBudgeted:
+    """The router fitted the prompt into a backend's context window and had to leave things out.
+
+    Attributes:
+        backend: the backend the prompt was fitted for.
+        context_tokens: its context window (the ``num_ctx`` sent to Ollama).
+        estimated_tokens: the fitted prompt's estimated size (the reply reserve not included).
+        dropped_messages: history messages left out (oldest first, whole turns).
+        dropped_recalled: recalled items (memories, passages) left out, lowest rank first.
+        dropped_tools: tool schemas left out, least relevant first.
+    """
+
+    backend: str
+    context_tokens: int
+    estimated_tokens: int
+    dropped_messages: int = 0
+    dropped_recalled: int = 0
+    dropped_tools: int = 0
+
+
+LLMChunk = (
+    TextDelta
+    | ThinkingDelta
+    | ToolCallChunk
+    | ToolCallRejected
+    | FallbackNotice
+    | PromptBudgeted
+    | StreamEnd
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelFacts:
+    """What a backend's model can take and do, learned from its server or settings.
+
+    Attributes:
+        context_tokens: the context window prompts are fitted to (after the settings'
+            override and cap); Ollama is asked for exactly this as ``num_ctx``.
+        capabilities: what the model can do ("completion", "tools", "vision", "thinking",
+            "embedding").
+        source: where the facts came from ("/api/show", "/props", "/v1/models", "table",
+            "settings"), for ``aria doctor`` and the log.
+    """
+
+    context_tokens: int
+    capabilities: frozenset[str]
+    source: str
 
 
 @dataclass(frozen=True, kw_only=True)

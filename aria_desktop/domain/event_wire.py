@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.chat import PromptBudgeted, Usage
 from aria_desktop.domain.events import Event
 from aria_desktop.domain.knowledge import Citation
 
@@ -26,7 +26,7 @@ def _event_classes() -> dict[str, type[Event]]:
     return found
 
 
-_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation}
+_NESTED: dict[str, type[Any]] = {"usage": Usage, "citations": Citation, "fit": PromptBudgeted}
 """Fields whose wire form is a nested object, decoded back into their dataclass."""
 
 

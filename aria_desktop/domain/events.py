@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from aria_desktop.domain.chat import Usage
+from aria_desktop.domain.chat import PromptBudgeted, Usage
 from aria_desktop.domain.knowledge import Citation
 from aria_desktop.domain.locality import Locality as Locality  # re-exported: events carry it
 
@@ -101,6 +101,18 @@ class BackendFallback(Event):
     from_backend: str
     to_backend: str
     reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PromptFitted(Event):
+    """The prompt was fitted to a backend's context window and some of it was left out.
+
+    ``fit`` says for which backend, its window (Ollama's ``num_ctx``), the fitted prompt's
+    estimated size and how many history messages, recalled items and tool schemas were left out.
+    """
+
+    type: ClassVar[str] = "prompt-fitted"
+    fit: PromptBudgeted
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import email.utils
 import json
 import logging
@@ -45,6 +46,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
+from aria_desktop.llm.model_facts import KnowsModel
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -89,6 +91,10 @@ class Timeouts:
     first_token_s: float = 120.0
     stall_s: float = 30.0
     total_s: float = 600.0
+
+    def quick(self) -> Timeouts:
+        """Deadlines for a metadata request (``/api/show``, ``/props``): seconds, not minutes."""
+        return dataclasses.replace(self, first_token_s=min(self.first_token_s, 10.0), total_s=15.0)
 
 
 class StreamTimer:
@@ -278,7 +284,7 @@ def error_for_status(
     return BadRequestError(text, hint="This looks like a bug in ARIA; please report it.", **common)
 
 
-class BackendIdentity:
+class BackendIdentity(KnowsModel):
     """What every chat backend tells the router: its name, model, capabilities and locality.
 
     Every backend takes the same two constructor arguments for this: ``name``, the backend
@@ -288,24 +294,12 @@ class BackendIdentity:
     """
 
     _name: str
-    _model: str
-    _capabilities: frozenset[str]
     _locality: Locality
 
     @property
     def name(self) -> str:
         """Backend name (as in the fallback chain)."""
         return self._name
-
-    @property
-    def model(self) -> str:
-        """Model sent with every request."""
-        return self._model
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """Capabilities the configured model has."""
-        return self._capabilities
 
     @property
     def locality(self) -> Locality:
@@ -569,10 +563,17 @@ async def get_json(
     unreachable_hint: str,
     headers: dict[str, str] | None = None,
     auth_hint: str = "",
+    body: dict[str, Any] | None = None,
 ) -> Any:
-    """GET ``url`` as JSON, bounded like a reply (connect, first-token and total timeouts)."""
+    """GET ``url`` (POST ``body`` when given) as JSON, bounded like a reply."""
     timer = StreamTimer(timeouts, backend=backend)
-    request = client.build_request("GET", url, headers=headers, timeout=httpx_timeout(timeouts))
+    request = client.build_request(
+        "GET" if body is None else "POST",
+        url,
+        json=body,
+        headers=headers,
+        timeout=httpx_timeout(timeouts),
+    )
     response = await open_stream(
         client,
         request,

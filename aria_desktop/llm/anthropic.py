@@ -54,17 +54,28 @@ from aria_desktop.llm._http import (
     Timeouts,
     ended_early,
     error_for_status,
+    get_json,
     json_arguments,
+    make_client,
     malformed,
     relay_chunks,
     retry_after_from_headers,
     token_count,
+)
+from aria_desktop.llm.model_facts import (
+    FactsCache,
+    FactsPolicy,
+    Learned,
+    anthropic_window,
+    from_llama_props,
 )
 
 if TYPE_CHECKING:
     import anthropic
 
 _LOGGER = logging.getLogger(__name__)
+
+_OFFICIAL_URL = "https://api.anthropic.com"
 
 _STOP_REASONS = {
     "end_turn": "stop",
@@ -274,6 +285,7 @@ class AnthropicBackend(BackendIdentity):
         capabilities: what the model can do.
         name: backend name (see ``BackendIdentity``).
         locality: where the model runs, None for the one rule (see ``BackendIdentity``).
+        context_tokens: the context window to use; 0 takes Anthropic's published one.
     """
 
     def __init__(
@@ -286,6 +298,7 @@ class AnthropicBackend(BackendIdentity):
         locality: Locality | None = None,
         capabilities: frozenset[str] = frozenset({"tools", "vision"}),
         name: str = "anthropic",
+        context_tokens: int = 0,
     ) -> None:
         """Create the SDK client; no I/O happens until the first request.
 
@@ -299,7 +312,9 @@ class AnthropicBackend(BackendIdentity):
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
-        self._base_url = base_url or "https://api.anthropic.com"
+        policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
+        self._facts = FactsCache(policy, backend=name)
+        self._base_url = base_url or _OFFICIAL_URL
         self._locality = locality or backend_locality("anthropic", self._base_url)
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
@@ -515,6 +530,25 @@ class AnthropicBackend(BackendIdentity):
             not_object="tool_use input is not an object",
         )
         return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
+
+    async def _learn_facts(self) -> Learned:
+        """The published window of a Claude model (the API has no endpoint that tells it).
+
+        Another server speaking the Messages API (llama-server does) is asked like an
+        OpenAI-compatible one: its ``/props``.
+        """
+        if self._model.startswith("claude") or self._base_url == _OFFICIAL_URL:
+            return anthropic_window(self._model)
+        quick = self._timeouts.quick()
+        async with make_client(quick) as client:
+            data = await get_json(
+                client,
+                f"{self._base_url.rstrip('/')}/props",
+                quick,
+                backend=self._name,
+                unreachable_hint=self._unreachable_hint,
+            )
+        return from_llama_props(data, self._capabilities)
 
     async def list_models(self) -> list[ModelInfo]:
         """Models the API offers; the configured model alone if listing fails.

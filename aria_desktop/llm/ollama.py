@@ -46,6 +46,7 @@ from aria_desktop.llm._http import (
     token_count,
 )
 from aria_desktop.llm._thinking import ThinkTagSplitter
+from aria_desktop.llm.model_facts import FactsCache, FactsPolicy, Learned, from_ollama_show
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -154,6 +155,8 @@ class OllamaBackend(HttpBackend):
         client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
         name: backend name (see ``BackendIdentity``).
         locality: where the model runs, None for the one rule (see ``BackendIdentity``).
+        context_tokens: the context window to use; 0 learns it from ``/api/show``.
+        max_context_tokens: the largest learned window used as ``num_ctx`` (None: no cap).
     """
 
     def __init__(
@@ -167,6 +170,8 @@ class OllamaBackend(HttpBackend):
         client: httpx.AsyncClient | None = None,
         name: str = "ollama",
         locality: Locality | None = None,
+        context_tokens: int = 0,
+        max_context_tokens: int | None = 8192,
     ) -> None:
         """Store settings; no I/O happens until the first request."""
         self._base_url = base_url.rstrip("/")
@@ -175,6 +180,11 @@ class OllamaBackend(HttpBackend):
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
+        # num_ctx is allocated as KV cache in RAM: a learned window is capped (model_facts.py).
+        policy = FactsPolicy(
+            configured=capabilities, context_tokens=context_tokens, cap_tokens=max_context_tokens
+        )
+        self._facts = FactsCache(policy, backend=name)
         self._locality = locality or backend_locality("ollama", base_url)
         self._owns_client = client is None
         # Ollama usually runs on this machine or the LAN: environment proxies would only hurt.
@@ -265,6 +275,18 @@ class OllamaBackend(HttpBackend):
                 )
                 return
         raise ended_early(self._name, "without a final done line")
+
+    async def _learn_facts(self) -> Learned:
+        """The model's window and capabilities from ``POST /api/show``."""
+        data = await get_json(
+            self._client,
+            f"{self._base_url}/api/show",
+            self._timeouts.quick(),
+            backend=self._name,
+            unreachable_hint=self._unreachable_hint,
+            body={"model": self._model},
+        )
+        return from_ollama_show(data)
 
     async def list_models(self) -> list[ModelInfo]:
         """Models installed on the server (``GET /api/tags``)."""

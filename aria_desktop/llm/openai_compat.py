@@ -32,7 +32,7 @@ from aria_desktop.domain.chat import (
     ToolCallChunk,
     Usage,
 )
-from aria_desktop.domain.errors import MalformedResponseError
+from aria_desktop.domain.errors import BadRequestError, MalformedResponseError, ModelNotFoundError
 from aria_desktop.domain.locality import Locality, backend_locality
 from aria_desktop.llm._http import (
     HttpBackend,
@@ -52,6 +52,13 @@ from aria_desktop.llm._http import (
     token_count,
 )
 from aria_desktop.llm._thinking import ThinkTagSplitter
+from aria_desktop.llm.model_facts import (
+    FactsCache,
+    FactsPolicy,
+    Learned,
+    from_llama_props,
+    from_models_meta,
+)
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -158,6 +165,8 @@ class OpenAICompatBackend(HttpBackend):
         name: backend name (see ``BackendIdentity``).
         locality: where the model runs, None for the one rule (see ``BackendIdentity``).
         client: shared ``httpx.AsyncClient`` (not closed by ``aclose``); one is created if None.
+        context_tokens: the context window to use; 0 learns it from ``/props`` (llama.cpp) or
+            ``/v1/models``.
     """
 
     def __init__(
@@ -171,6 +180,7 @@ class OpenAICompatBackend(HttpBackend):
         name: str = "openai",
         locality: Locality | None = None,
         client: httpx.AsyncClient | None = None,
+        context_tokens: int = 0,
     ) -> None:
         """Store settings; no I/O happens until the first request."""
         root = base_url.rstrip("/")
@@ -180,6 +190,8 @@ class OpenAICompatBackend(HttpBackend):
         self._timeouts = timeouts
         self._capabilities = capabilities
         self._name = name
+        policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
+        self._facts = FactsCache(policy, backend=name)
         self._locality = locality or backend_locality("openai", base_url)
         self._owns_client = client is None
         self._client = client if client is not None else make_client(timeouts)
@@ -313,17 +325,36 @@ class OpenAICompatBackend(HttpBackend):
         )
         return ToolCall(id=pending.id or new_call_id(), name=pending.name, arguments=arguments)
 
-    async def list_models(self) -> list[ModelInfo]:
-        """Models the server offers (``GET /v1/models``)."""
-        data = await get_json(
+    async def _get(self, path: str) -> Any:
+        return await get_json(
             self._client,
-            f"{self._base_url}/v1/models",
-            self._timeouts,
+            f"{self._base_url}{path}",
+            self._timeouts.quick(),
             backend=self._name,
             unreachable_hint=self._unreachable_hint,
             headers=self._headers,
             auth_hint=self._auth_hint,
         )
+
+    async def _learn_facts(self) -> Learned:
+        """The window and capabilities from llama.cpp's ``/props``, else ``/v1/models`` meta."""
+        try:
+            learned = from_llama_props(await self._get("/props"), self._capabilities)
+        except (ModelNotFoundError, BadRequestError):  # not llama.cpp: no /props
+            learned = None
+        if learned is None or learned.context_tokens is None:
+            meta = from_models_meta(await self._get("/v1/models"), self._model)
+            if learned is None or meta.context_tokens is not None:
+                return Learned(
+                    context_tokens=meta.context_tokens,
+                    capabilities=learned.capabilities if learned else None,
+                    source=meta.source,
+                )
+        return learned
+
+    async def list_models(self) -> list[ModelInfo]:
+        """Models the server offers (``GET /v1/models``)."""
+        data = await self._get("/v1/models")
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise malformed(self._name, "/v1/models has no data list", json.dumps(data))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -28,7 +29,9 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     FallbackNotice,
     LLMChunk,
+    ModelFacts,
     ModelInfo,
+    PromptBudgeted,
     StreamEnd,
     TextDelta,
     ThinkingDelta,
@@ -49,6 +52,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
+from aria_desktop.domain.prompt_budget import FittedRequest, estimate_prompt, fit_request
 from aria_desktop.llm._http import Timeouts
 from aria_desktop.llm.budget import UsageMeter
 from aria_desktop.llm.text_call_filter import recognise_text_calls
@@ -67,6 +71,11 @@ __all__ = [
 _LOGGER = logging.getLogger(__name__)
 
 BreakerState = Literal["closed", "open", "half_open"]
+
+#: Prompts shorter than this (estimated tokens) do not calibrate the estimate.
+_CALIBRATION_MIN_TOKENS = 256
+#: The largest factor the estimate is scaled by.
+_MAX_SCALE = 2.0
 
 CONFIGURE_HINT = (
     "Configure a reachable backend, e.g. `aria config set llm.ollama.url http://GPU-HOST:11434` "
@@ -90,7 +99,10 @@ class ChatBackend(Protocol):
     Declared here, where it is used: the core talks only to the router (``core.ports.ChatModel``).
     ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
     exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
-    (``aclose``) closes the HTTP stream.
+    (``aclose``) closes the HTTP stream. ``model_facts`` (context window, capabilities) is
+    learned from the server once per model and never raises: a server that cannot tell gives
+    the settings' facts (``llm/model_facts.py``); ``capabilities`` is what it has learned so
+    far, else the settings'.
     """
 
     @property
@@ -106,6 +118,8 @@ class ChatBackend(Protocol):
     def locality(self) -> Locality: ...
 
     def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
+
+    async def model_facts(self) -> ModelFacts: ...
 
     async def list_models(self) -> list[ModelInfo]: ...
 
@@ -219,6 +233,20 @@ class CircuitBreaker:
         self._probing = False
 
 
+def _budget_notice(fitted: FittedRequest) -> PromptBudgeted:
+    budget = fitted.budget
+    _LOGGER.info(
+        "%s: prompt fitted to %d tokens: left out %d history message(s), %d recalled item(s), "
+        "%d tool(s)",
+        budget.backend,
+        budget.context_tokens,
+        budget.dropped_messages,
+        budget.dropped_recalled,
+        budget.dropped_tools,
+    )
+    return budget
+
+
 def _fallback_condition(exc: LLMError) -> str:
     if isinstance(exc, ContextOverflowError):
         return "context_overflow"
@@ -268,6 +296,7 @@ class Router:
         self._sleep = sleep
         self._rand = rand
         self._breakers: dict[tuple[str, str], CircuitBreaker] = {}
+        self._scales: dict[tuple[str, str], float] = {}
 
     def backend_names(self) -> list[str]:
         """Names of all configured backends."""
@@ -338,21 +367,28 @@ class Router:
         failures: list[tuple[str, LLMError]] = []
         previous: str | None = None
         for name in names:
-            error = self._skip_reason(name, request)
-            if error is None and self._meter is not None:
-                error = await self._meter.refusal(self._backends[name], request)
-            if error is None and previous is not None:
+            prepared = await self._prepare(name, request)
+            if not isinstance(prepared, LLMError) and self._meter is not None:
+                refusal = await self._meter.refusal(self._backends[name], prepared.request)
+                prepared = refusal if refusal is not None else prepared
+            if not isinstance(prepared, LLMError) and previous is not None:
                 # Announce a move only to a backend that is really tried next.
                 reason = next(err.code for failed, err in reversed(failures) if failed == previous)
                 yield FallbackNotice(from_backend=previous, to_backend=name, reason=reason)
             if name in self._backends:
                 previous = name  # an unconfigured name is not announced as tried or failed
-            if error is None:
+            if isinstance(prepared, LLMError):
+                error = prepared
+            else:
+                if prepared.trimmed:
+                    yield _budget_notice(prepared)
                 outcome: list[LLMError] = []
                 # aclosing: a consumer that stops early must close the HTTP stream now, not at GC.
-                attempts = self._try_backend(name, request, outcome, agent)
+                attempts = self._try_backend(name, prepared.request, outcome, agent)
                 async with contextlib.aclosing(attempts):
                     async for chunk in attempts:
+                        if isinstance(chunk, StreamEnd):
+                            self._calibrate(name, prepared.request, chunk)
                         yield chunk
                 if not outcome:
                     return
@@ -365,12 +401,24 @@ class Router:
             _LOGGER.info("%s failed (%s: %s); trying the next backend", name, error.code, error)
         raise self._all_failed(failures)
 
-    def _skip_reason(self, name: str, request: ChatRequest) -> LLMError | None:
-        """Why ``name`` is not even tried (unknown, lacks a capability), without any I/O."""
+    async def _prepare(self, name: str, request: ChatRequest) -> FittedRequest | LLMError:
+        """``request`` as backend ``name`` gets it, or why ``name`` is not even tried.
+
+        The backend's model facts decide (``llm/model_facts.py``, learned once per model): a
+        model lacking what the request needs is skipped (``capability``); a model without
+        tools gets no tool schemas; the prompt is fitted to the model's window
+        (``domain/prompt_budget.py``), or skipped (``context_overflow``) when the system prompt
+        and the newest message alone do not fit. A backend whose breaker is open is not asked
+        about its model: its attempt fails fast without I/O anyway.
+        """
         backend = self._backends.get(name)
         if backend is None:
             return NoBackendError(f"{name} is not set up", hint=CONFIGURE_HINT)
-        missing = request.needs - backend.capabilities
+        if self._breaker(name, backend.model).state == "open":
+            unsent = PromptBudgeted(backend=name, context_tokens=0, estimated_tokens=0)
+            return FittedRequest(request=request, reserve_tokens=0, budget=unsent)
+        facts = await backend.model_facts()
+        missing = request.needs - facts.capabilities
         if missing:
             return CapabilityMissingError(
                 f"{name} ({backend.model}) lacks {', '.join(sorted(missing))}",
@@ -378,7 +426,34 @@ class Router:
                 hint=f"Pick a model with {', '.join(sorted(missing))} for llm.{name}.model, or "
                 "add a backend that has it to the chain.",
             )
-        return None
+        if request.tools and "tools" not in facts.capabilities:
+            _LOGGER.info("%s (%s) cannot call tools: none offered", name, backend.model)
+            request = dataclasses.replace(request, tools=())
+        # A window the request names (a client's num_ctx, already capped) wins over the model's.
+        window = request.context_tokens or facts.context_tokens
+        scale = self._scales.get((name, backend.model), 1.0)
+        try:
+            return fit_request(request, window, backend=name, scale=scale)
+        except ContextOverflowError as exc:
+            return exc
+
+    def _calibrate(self, name: str, sent: ChatRequest, end: StreamEnd) -> None:
+        """Learn how far the token estimate falls short for this model (never how far over).
+
+        The estimate is conservative for common tokenizers (``domain/prompt_budget.py``); a
+        model whose server reports more prompt tokens than estimated (a small or unusual
+        vocabulary, a long chat template) gets its later prompts scaled by the ratio, at most
+        2. Short prompts say more about the template than the tokenizer and are not used; a
+        server that counts only uncached tokens (Ollama) can only report less, which is ignored.
+        """
+        estimated = estimate_prompt(sent.messages, sent.tools)
+        if estimated < _CALIBRATION_MIN_TOKENS or end.usage.input_tokens <= estimated:
+            return
+        key = (name, self._backends[name].model)
+        ratio = min(end.usage.input_tokens / estimated, _MAX_SCALE)
+        if ratio > self._scales.get(key, 1.0):
+            _LOGGER.info("%s: %s counts %.2fx the estimated prompt tokens", name, key[1], ratio)
+            self._scales[key] = ratio
 
     async def _try_backend(
         self, name: str, request: ChatRequest, outcome: list[LLMError], agent: str

@@ -52,14 +52,18 @@ class OllamaSettings:
         model: model tag to chat with.
         keep_alive: how long Ollama keeps the model loaded after a request (Ollama duration
             string, e.g. "10m"; "-1" keeps it forever).
-        capabilities: what the model can do ("tools", "vision"); the router skips backends
-            lacking what a request needs.
+        capabilities: what the model can do ("tools", "vision") when the server does not say
+            (``/api/show`` reports them since Ollama 0.6.4); the router skips backends lacking
+            what a request needs.
+        context_tokens: the context window sent as ``num_ctx``; 0 learns the model's from
+            ``/api/show``, capped by ``llm.max_context_tokens``.
     """
 
     url: str = field(default="http://127.0.0.1:11434", metadata=rules(url=True, empty_ok=False))
     model: str = field(default="llama3.1:8b", metadata=rules(empty_ok=False))
     keep_alive: str = "10m"
     capabilities: tuple[str, ...] = ("tools",)
+    context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
 
 
 @dataclass(frozen=True)
@@ -70,11 +74,14 @@ class AnthropicSettings:
         model: model name.
         base_url: API base URL; "" means the official endpoint.
         capabilities: what the model can do.
+        context_tokens: the context window prompts are fitted to; 0 takes the model's
+            published one (200k for Claude models).
     """
 
     model: str = field(default="claude-sonnet-5-5", metadata=rules(empty_ok=False))
     base_url: str = field(default="", metadata=rules(url=True))
     capabilities: tuple[str, ...] = ("tools", "vision")
+    context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
 
 
 @dataclass(frozen=True)
@@ -84,12 +91,16 @@ class OpenAICompatSettings:
     Attributes:
         url: base URL; "" disables this backend.
         model: model name sent in requests.
-        capabilities: what the model can do.
+        capabilities: what the model can do when the server does not say (llama.cpp's
+            ``/props`` reports vision and tool-call support).
+        context_tokens: the context window prompts are fitted to; 0 learns it from llama.cpp's
+            ``/props`` (or ``/v1/models`` meta), else 4096.
     """
 
     url: str = field(default="", metadata=rules(url=True))
     model: str = ""
     capabilities: tuple[str, ...] = ("tools",)
+    context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
 
 
 @dataclass(frozen=True)
@@ -153,6 +164,10 @@ class LLMSettings:
         chains: agent name -> backends to try in order (read-only mapping).
         fallback_on: failure classes that move on to the next backend.
         max_tokens: reply length limit in tokens.
+        max_context_tokens: the largest context window learned from Ollama that is used as
+            ``num_ctx``: Ollama allocates the whole window as KV cache in RAM when it loads the
+            model (an 8B model's 128k window costs ~16 GB), and 8192 holds a long chat with
+            ARIA's tools in ~1 GB. A backend's ``context_tokens`` setting is not capped.
         ollama: Ollama backend.
         anthropic: Anthropic backend.
         openai: OpenAI-compatible backend.
@@ -174,6 +189,7 @@ class LLMSettings:
         default=FALLBACK_REASONS, metadata=rules(item_choices=FALLBACK_REASONS)
     )
     max_tokens: int = field(default=2048, metadata=AT_LEAST_1)
+    max_context_tokens: int = field(default=8192, metadata=AT_LEAST_1)
     ollama: OllamaSettings = field(default_factory=OllamaSettings)
     anthropic: AnthropicSettings = field(default_factory=AnthropicSettings)
     openai: OpenAICompatSettings = field(default_factory=OpenAICompatSettings)

@@ -101,6 +101,8 @@ async def api(
 ) -> AsyncIterator[Api]:
     db = await Database.open(tmp_path / "data" / "aria.db")
     store = SQLiteConversationStore(db)
+    # The model's capabilities are learned from /api/show: the fake reports the ones asked for.
+    ollama.capabilities = ["completion", *sorted(model_capabilities)]
     router = Router(
         {
             "ollama": OllamaBackend(

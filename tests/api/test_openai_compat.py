@@ -194,7 +194,13 @@ async def test_response_format_and_options_reach_the_model(
     assert json.loads(reply.choices[0].message.content or "") == {"answer": "4"}
     body = _last_chat(ollama)
     assert body["format"] == schema
-    assert body["options"] == {"num_predict": 50, "temperature": 0.2, "stop": ["END"]}
+    # num_ctx: the model's learned window (/api/show), capped by llm.max_context_tokens.
+    assert body["options"] == {
+        "num_predict": 50,
+        "temperature": 0.2,
+        "stop": ["END"],
+        "num_ctx": 8192,
+    }
     await oai.chat.completions.create(
         model="aria",
         messages=[{"role": "user", "content": "JSON please"}],

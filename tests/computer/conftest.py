@@ -190,6 +190,8 @@ async def rig_factory(
         )
         db = await Database.open(tmp_path / f"aria{len(opened)}.db")
         store = SQLiteConversationStore(db)
+        # Capabilities are learned from /api/show: the fake reports the ones asked for.
+        ollama.capabilities = ["completion", *sorted(ollama_capabilities)]
         router = Router(
             {
                 "ollama": OllamaBackend(

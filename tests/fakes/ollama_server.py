@@ -1,5 +1,5 @@
 """A fake Ollama server speaking the documented REST API (``/api/chat``, ``/api/tags``,
-``/api/embed``), scriptable per test.
+``/api/embed``, ``/api/show``), scriptable per test.
 
 Streaming ``/api/chat`` answers NDJSON (``application/x-ndjson``): one object per line with
 ``message.content`` pieces, tool calls whole in ``message.tool_calls``, and a final line with
@@ -184,6 +184,11 @@ class FakeOllama(FakeHTTPServer):
         models: what ``/api/tags`` lists.
         embed_dim: dimension of ``/api/embed`` vectors.
         default_reply: factory for unscripted ``/api/chat`` requests.
+        context_length: the ``<arch>.context_length`` ``/api/show`` reports (Llama 3.2's).
+        capabilities: the ``capabilities`` ``/api/show`` reports (None: an old server's reply
+            without the key).
+        show_overrides: per model name, ``(context_length, capabilities)`` replacing the two.
+        missing: model names ``/api/show`` answers 404 for (any other is "installed").
     """
 
     def __init__(self, *, models: list[str] | None = None, embed_dim: int = 384) -> None:
@@ -197,6 +202,11 @@ class FakeOllama(FakeHTTPServer):
         self.routes[("GET", "/api/tags")] = self._tags
         self.routes[("POST", "/api/embed")] = self._embed
         self.routes[("POST", "/api/generate")] = self._generate
+        self.context_length = 131_072
+        self.capabilities: list[str] | None = ["completion", "tools"]
+        self.show_overrides: dict[str, tuple[int, list[str] | None]] = {}
+        self.missing: set[str] = set()
+        self.routes[("POST", "/api/show")] = self._show
         self.routes[("GET", "/api/version")] = lambda r: json_reply(200, {"version": "0.12.6"})
         self.routes[("GET", "/")] = lambda r: Reply(
             headers={"Content-Type": "text/plain"}, body=b"Ollama is running"
@@ -222,6 +232,41 @@ class FakeOllama(FakeHTTPServer):
             for i, name in enumerate(self.models)
         ]
         return json_reply(200, {"models": models})
+
+    def _show(self, request: RecordedRequest) -> Reply:
+        """``/api/show`` as Ollama 0.12 answers it (model_info keyed by architecture)."""
+        model = str(request.json().get("model", ""))
+        if model in self.missing:
+            return ollama_error(404, f"model '{model}' not found")
+        context, capabilities = self.show_overrides.get(
+            model, (self.context_length, self.capabilities)
+        )
+        body: dict[str, Any] = {
+            "license": "LLAMA 3.2 COMMUNITY LICENSE AGREEMENT",
+            "modelfile": f"FROM {model}",
+            "parameters": 'stop "<|eot_id|>"',
+            "template": "{{ .Prompt }}",
+            "details": {
+                "parent_model": "",
+                "format": "gguf",
+                "family": "llama",
+                "families": ["llama"],
+                "parameter_size": "3.2B",
+                "quantization_level": "Q4_K_M",
+            },
+            "model_info": {
+                "general.architecture": "llama",
+                "general.parameter_count": 3212749888,
+                "llama.attention.head_count": 24,
+                "llama.block_count": 28,
+                "llama.context_length": context,
+                "llama.embedding_length": 3072,
+            },
+            "modified_at": "2025-05-01T10:00:00.000000Z",
+        }
+        if capabilities is not None:
+            body["capabilities"] = capabilities
+        return json_reply(200, body)
 
     def _embed(self, request: RecordedRequest) -> Reply:
         body = request.json()

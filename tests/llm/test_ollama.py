@@ -115,7 +115,7 @@ async def test_keep_alive_none_is_not_sent(ollama_server: FakeOllama) -> None:
     backend = make(ollama_server, keep_alive=None)
     await collect(backend.stream_chat(REQUEST))
     await backend.aclose()
-    assert "keep_alive" not in ollama_server.requests[0].json()
+    assert "keep_alive" not in ollama_server.requests_to("/api/chat")[0].json()
 
 
 async def test_tool_calls_arrive_whole_with_generated_ids(ollama_server: FakeOllama) -> None:
@@ -413,4 +413,4 @@ async def test_shared_client_is_not_closed_by_the_backend(ollama_server: FakeOll
         await collect(backend.stream_chat(REQUEST))
         await backend.aclose()
         assert not client.is_closed
-    assert json.loads(ollama_server.requests[0].body)["model"] == "llama3.2"
+    assert json.loads(ollama_server.requests_to("/api/chat")[0].body)["model"] == "llama3.2"

@@ -14,6 +14,7 @@ from aria_desktop.domain.chat import (
     ChatRequest,
     FallbackNotice,
     LLMChunk,
+    ModelFacts,
     ModelInfo,
     StreamEnd,
     TextDelta,
@@ -195,14 +196,14 @@ async def test_breaker_opens_fails_fast_without_io_then_probes_and_closes(
         _, error = await collect_until_error(r.stream(REQUEST))
         assert isinstance(error, NoBackendError)
     assert r.breaker_state("ollama") == "open"
-    assert len(ollama_server.requests) == 3
+    assert len(ollama_server.requests_to("/api/chat")) == 3
 
     # Open: fails fast, nothing reaches the server.
     _, error = await collect_until_error(r.stream(REQUEST))
     assert isinstance(error, NoBackendError)
     assert isinstance(error.__cause__, CircuitOpenError)
     assert "llm_circuit_open" in str(error)
-    assert len(ollama_server.requests) == 3
+    assert len(ollama_server.requests_to("/api/chat")) == 3
 
     # After reset_s one probe goes through; its success closes the breaker.
     clock.advance(30.0)
@@ -210,7 +211,7 @@ async def test_breaker_opens_fails_fast_without_io_then_probes_and_closes(
     ollama_server.script("/api/chat", ollama_text("back"))
     chunks = await collect(r.stream(REQUEST))
     assert text_of(chunks) == "back"
-    assert len(ollama_server.requests) == 4
+    assert len(ollama_server.requests_to("/api/chat")) == 4
     assert r.breaker_state("ollama") == "closed"
     await r.aclose()
 
@@ -230,10 +231,10 @@ async def test_failed_probe_reopens_the_breaker(
         await collect_until_error(r.stream(REQUEST))
     clock.advance(10.0)
     await collect_until_error(r.stream(REQUEST))  # the probe fails
-    assert len(ollama_server.requests) == 3
+    assert len(ollama_server.requests_to("/api/chat")) == 3
     assert r.breaker_state("ollama") == "open"
     await collect_until_error(r.stream(REQUEST))
-    assert len(ollama_server.requests) == 3  # no I/O while re-opened
+    assert len(ollama_server.requests_to("/api/chat")) == 3  # no I/O while re-opened
     await r.aclose()
 
 
@@ -252,7 +253,7 @@ async def test_breaker_opening_during_retries_stops_them(
     await r.aclose()
     assert isinstance(error, NoBackendError)
     assert isinstance(error.__cause__, CircuitOpenError)
-    assert len(ollama_server.requests) == 2
+    assert len(ollama_server.requests_to("/api/chat")) == 2
 
 
 async def test_breakers_are_independent_per_backend_and_model(
@@ -280,7 +281,7 @@ async def test_breakers_are_independent_per_backend_and_model(
     end = chunks[-1]
     assert isinstance(end, StreamEnd)
     assert end.model == "qwen3:8b"
-    assert ollama_server.requests[-1].json()["model"] == "qwen3:8b"
+    assert ollama_server.requests_to("/api/chat")[-1].json()["model"] == "qwen3:8b"
     await r.aclose()
 
 
@@ -365,7 +366,7 @@ async def test_falls_back_on_context_overflow_without_retrying(
     assert chunks[0] == FallbackNotice(
         from_backend="ollama", to_backend="anthropic", reason="llm_context_overflow"
     )
-    assert len(ollama_server.requests) == 1
+    assert len(ollama_server.requests_to("/api/chat")) == 1
     assert clock.sleeps == []
     assert isinstance(chunks[-1], StreamEnd)
     assert chunks[-1].backend == "anthropic"
@@ -403,7 +404,7 @@ async def test_error_fallback_can_be_disabled(
     assert anthropic_server.requests == []
 
 
-async def test_backend_lacking_a_needed_capability_is_skipped_without_io(
+async def test_backend_lacking_a_needed_capability_is_skipped_without_a_chat_request(
     ollama_server: FakeOllama, anthropic_server: FakeAnthropic, clock: FakeClock
 ) -> None:
     anthropic_server.script("/v1/messages", anthropic_text("I can see.", model=CLAUDE))
@@ -418,7 +419,7 @@ async def test_backend_lacking_a_needed_capability_is_skipped_without_io(
     assert chunks[0] == FallbackNotice(
         from_backend="ollama", to_backend="anthropic", reason="llm_capability_missing"
     )
-    assert ollama_server.requests == []
+    assert ollama_server.requests_to("/api/chat") == []
     assert text_of(chunks) == "I can see."
 
 
@@ -435,7 +436,7 @@ async def test_capability_fallback_can_be_disabled(
     _, error = await collect_until_error(r.stream(request))
     await r.aclose()
     assert isinstance(error, CapabilityMissingError)
-    assert ollama_server.requests == []
+    assert ollama_server.requests_to("/api/chat") == []
     assert anthropic_server.requests == []
 
 
@@ -455,7 +456,7 @@ async def test_stream_cut_mid_way_is_interrupted_with_no_retry_or_fallback(
     assert isinstance(error, StreamInterruptedError)
     assert error.partial_text == "The capital of" == text_of(chunks)
     assert not any(isinstance(c, FallbackNotice) for c in chunks)
-    assert len(ollama_server.requests) == 1
+    assert len(ollama_server.requests_to("/api/chat")) == 1
     assert anthropic_server.requests == []
     assert clock.sleeps == []
 
@@ -490,7 +491,7 @@ async def test_empty_or_unknown_chain_is_no_backend_with_hint(
     await r.aclose()
     assert isinstance(error, NoBackendError)
     assert "aria config set llm.ollama.url" in error.hint
-    assert ollama_server.requests == []
+    assert ollama_server.requests_to("/api/chat") == []
 
 
 async def test_forced_backend_is_the_only_one_tried(
@@ -505,7 +506,7 @@ async def test_forced_backend_is_the_only_one_tried(
     chunks, error = await collect_until_error(r.stream(REQUEST, backend="anthropic"))
     assert chunks == []
     assert isinstance(error, NoBackendError)
-    assert ollama_server.requests == []
+    assert ollama_server.requests_to("/api/chat") == []
     _, error = await collect_until_error(r.stream(REQUEST, backend="nope"))
     assert isinstance(error, NoBackendError)
     assert "nope" in str(error)
@@ -540,6 +541,9 @@ class _StubBackend:
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         yield StreamEnd(backend=self.name, model=self.model)
 
+    async def model_facts(self) -> ModelFacts:
+        return ModelFacts(context_tokens=4096, capabilities=self.capabilities, source="settings")
+
     async def list_models(self) -> list[ModelInfo]:
         return [ModelInfo(name=self.model)]
 
@@ -565,7 +569,7 @@ async def test_request_messages_reach_the_backend_unchanged(
     r = router({"ollama": ollama(ollama_server.url)}, ["ollama"], clock)
     await collect(r.stream(request))
     await r.aclose()
-    body = ollama_server.requests[0].json()
+    body = ollama_server.requests_to("/api/chat")[0].json()
     assert body["messages"] == [{"role": "user", "content": "ping"}]
     assert body["options"]["num_predict"] == 5
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 
 __all__ = ["ComputerConfig", "ModelChoice"]
 
@@ -14,14 +15,20 @@ class ModelChoice:
     Attributes:
         backend: router backend name ("ollama", "anthropic", "openai").
         model: the model id (for events).
-        vision: it accepts screenshots.
+        vision: it accepts screenshots, as configured.
         cloud: it runs off this machine (needs the user's cloud consent).
+        capabilities: asks what the model can do as its server reports it (learned once per
+            model by the backend, ARCHITECTURE.md: model window), so screenshots go only to a
+            model that really has vision; None trusts ``vision``.
     """
 
     backend: str
     model: str
     vision: bool
     cloud: bool
+    capabilities: Callable[[], Awaitable[frozenset[str]]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

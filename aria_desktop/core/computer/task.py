@@ -170,7 +170,7 @@ class ComputerAgent:
         computer = self.computer
         try:
             choice = self._choose(backend)
-            vision = self._vision(choice)
+            vision = await self._vision(choice)
         except AriaError as exc:
             self._busy = False
             computer.publish(ComputerTaskStart(run_id=run_id, task=text, dry_run=dry_run))
@@ -250,9 +250,13 @@ class ComputerAgent:
             "or configure a local model.",
         )
 
-    def _vision(self, choice: ModelChoice) -> bool:
-        mode = self.computer.config.vision
-        return choice.vision and mode != "off"
+    async def _vision(self, choice: ModelChoice) -> bool:
+        """Screenshots for this task: not when switched off, and only to a vision model."""
+        if self.computer.config.vision == "off":
+            return False
+        if choice.capabilities is not None:
+            return "vision" in await choice.capabilities()
+        return choice.vision
 
     # --- the loop -------------------------------------------------------------------------------
 
