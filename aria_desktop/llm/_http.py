@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import anyio._backends._asyncio  # noqa: F401
 import httpx
 
-from aria_desktop.domain.chat import ToolSpec
+from aria_desktop.domain.chat import StreamEnd, ToolSpec
 from aria_desktop.domain.errors import (
     AuthenticationError,
     BackendUnreachableError,
@@ -336,17 +336,44 @@ async def relay_chunks(
     here once.
     """
     partial: list[str] = []
+    finished = False
     try:
         async with contextlib.aclosing(parse(source, timer, partial)) as parsed:
             async for chunk in parsed:
+                finished = isinstance(chunk, StreamEnd)
                 yield chunk
     except LLMError as exc:
         if timer.content_started:
             raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
         raise
     finally:
+        if finished:
+            await _drain(source)
         await source.aclose()
         await close()
+
+
+_DRAIN_S = 0.5
+_DRAIN_ITEMS = 16
+
+
+async def _drain(source: AsyncGenerator[Any, None]) -> None:
+    """Read what follows a reply's end marker (the body's last chunk) so the connection is kept.
+
+    The router stops reading at ``StreamEnd``; a response closed with unread bytes makes httpx
+    drop its connection, and every turn then paid a new TCP connect to the model server
+    (ARCHITECTURE.md: first-chunk latency). Bounded: a server that keeps sending after its
+    end marker, or stalls there, only loses the connection, as before.
+    """
+    try:
+        async with asyncio.timeout(_DRAIN_S):
+            left = _DRAIN_ITEMS
+            async for _ in source:
+                left -= 1
+                if left <= 0:
+                    return
+    except (LLMError, TimeoutError) as exc:
+        _LOGGER.debug("Not keeping the connection after the reply: %s", exc)
 
 
 def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:
@@ -549,10 +576,15 @@ class HttpBackend(BackendIdentity):
             model_hint=self._model_hint,
         )
         source = read(response, timer, backend=self._name, url=url)
-        async for chunk in relay_chunks(
+        relayed = relay_chunks(
             source, parse, timer=timer, backend=self._name, close=response.aclose
-        ):
-            yield chunk
+        )
+        # aclosing at every level: a closed reply closes its HTTP response now, in this task,
+        # not later from the event loop's generator finalizer (ARCHITECTURE.md: first-chunk
+        # latency).
+        async with contextlib.aclosing(relayed) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def aclose(self) -> None:
         """Close the HTTP client if this backend created it."""

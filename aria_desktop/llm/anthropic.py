@@ -14,6 +14,7 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 from __future__ import annotations
 
 import base64
+import contextlib
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
@@ -292,10 +293,12 @@ class AnthropicBackend(BackendIdentity):
             raise self._translate(exc) from exc
         stream = cast("anthropic.AsyncStream[Any]", stream)
         events = self._events(stream, timer)
-        async for chunk in relay_chunks(
+        relayed = relay_chunks(
             events, self._parse, timer=timer, backend=self._name, close=stream.close
-        ):
-            yield chunk
+        )
+        async with contextlib.aclosing(relayed) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def _events(
         self, stream: anthropic.AsyncStream[Any], timer: StreamTimer

@@ -10,6 +10,7 @@ while streaming are an ``{"error": "..."}`` line.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -171,8 +172,9 @@ class OllamaBackend(HttpBackend):
             len(request.tools),
         )
         url = f"{self._base_url}/api/chat"
-        async for chunk in self._stream(url, body, iter_lines, self._parse):
-            yield chunk
+        async with contextlib.aclosing(self._stream(url, body, iter_lines, self._parse)) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def _parse(
         self, lines: AsyncIterator[str], timer: StreamTimer, partial: list[str]

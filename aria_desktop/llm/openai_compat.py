@@ -10,6 +10,7 @@ choice's ``finish_reason`` arrives: a stream cut before that can never yield a h
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -177,8 +178,10 @@ class OpenAICompatBackend(HttpBackend):
         """
         url = f"{self._base_url}/v1/chat/completions"
         body = build_chat_body(request, model=self._model)
-        async for chunk in self._stream(url, body, iter_sse, self._parse, headers=self._headers):
-            yield chunk
+        streamed = self._stream(url, body, iter_sse, self._parse, headers=self._headers)
+        async with contextlib.aclosing(streamed) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def _parse(
         self, events: AsyncIterator[SSEEvent], timer: StreamTimer, partial: list[str]
