@@ -45,6 +45,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
+from aria_desktop.llm._keepalive import drain_after_end
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -348,32 +349,9 @@ async def relay_chunks(
         raise
     finally:
         if finished:
-            await _drain(source)
+            await drain_after_end(source)
         await source.aclose()
         await close()
-
-
-_DRAIN_S = 0.5
-_DRAIN_ITEMS = 16
-
-
-async def _drain(source: AsyncGenerator[Any, None]) -> None:
-    """Read what follows a reply's end marker (the body's last chunk) so the connection is kept.
-
-    The router stops reading at ``StreamEnd``; a response closed with unread bytes makes httpx
-    drop its connection, and every turn then paid a new TCP connect to the model server
-    (ARCHITECTURE.md: first-chunk latency). Bounded: a server that keeps sending after its
-    end marker, or stalls there, only loses the connection, as before.
-    """
-    try:
-        async with asyncio.timeout(_DRAIN_S):
-            left = _DRAIN_ITEMS
-            async for _ in source:
-                left -= 1
-                if left <= 0:
-                    return
-    except (LLMError, TimeoutError) as exc:
-        _LOGGER.debug("Not keeping the connection after the reply: %s", exc)
 
 
 def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:
@@ -579,9 +557,8 @@ class HttpBackend(BackendIdentity):
         relayed = relay_chunks(
             source, parse, timer=timer, backend=self._name, close=response.aclose
         )
-        # aclosing at every level: a closed reply closes its HTTP response now, in this task,
-        # not later from the event loop's generator finalizer (ARCHITECTURE.md: first-chunk
-        # latency).
+        # aclosing at every level: the response closes now, in this task, not later from the
+        # loop's generator finalizer (ARCHITECTURE.md: first-chunk latency).
         async with contextlib.aclosing(relayed) as chunks:
             async for chunk in chunks:
                 yield chunk
