@@ -348,10 +348,12 @@ async def relay_chunks(
             raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
         raise
     finally:
-        if finished:
-            await drain_after_end(source)
-        await source.aclose()
-        await close()
+        try:
+            if finished:
+                await drain_after_end(source)
+        finally:
+            await source.aclose()
+            await close()
 
 
 def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:

@@ -89,3 +89,26 @@ async def test_a_server_that_keeps_the_body_open_after_done_costs_only_its_conne
     assert (text_of(first), text_of(second)) == ("Whole reply", "Next one.")
     assert isinstance(first[-1], StreamEnd)
     assert ollama_server.connections == 2
+
+
+async def test_a_turn_cancelled_while_the_body_end_is_awaited_still_closes_the_connection(
+    ollama_server: FakeOllama,
+) -> None:
+    steps = [*text_steps("Whole reply", chunks=1), Send(done_line("llama3.2")), Hang()]
+    ollama_server.script("/api/chat", ollama_stream(steps))
+    backend = OllamaBackend(base_url=ollama_server.url, model="llama3.2", timeouts=FAST)
+    ended = asyncio.Event()
+
+    async def consume() -> None:
+        async for chunk in _router(backend).stream(REQUEST):
+            if isinstance(chunk, StreamEnd):
+                ended.set()  # the next step of the loop waits for the body's end
+
+    consumer = asyncio.create_task(consume())
+    await asyncio.wait_for(ended.wait(), 5)
+    consumer.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await consumer
+
+    assert await ollama_server.wait_disconnect(timeout_s=0.3)
+    await backend.aclose()
