@@ -2,9 +2,11 @@
 
 Three targets, interleaved round by round so drift hits them alike: the model server directly
 (Ollama's ``/api/chat``), ARIA's Ollama-compatible ``/api/chat`` and ARIA's
-``/v1/chat/completions`` (both in front of that same model server). Each target keeps one
-keep-alive connection, and a measurement runs from writing the request to reading the first
-body chunk that carries reply text. Prints one JSON line: milliseconds per target.
+``/v1/chat/completions`` (both in front of that same model server; the two ARIA endpoints swap
+places every round, so each is as often the one asked right after the other's turn). Each
+target keeps one keep-alive connection, and a measurement runs from writing the request to
+reading the first body chunk that carries reply text. Prints one JSON line: milliseconds per
+target.
 
     python -m aria_desktop.bench._first_chunk MODEL_PORT ARIA_PORT ROUNDS
 
@@ -81,14 +83,15 @@ async def measure(model_port: int, aria_port: int, rounds: int, token: str) -> d
             figures = {
                 "direct": await direct.first_text_ms(
                     "/api/chat", {"model": "bench-model", "messages": messages, "stream": True}
-                ),
-                "ollama": await ollama.first_text_ms(
-                    "/api/chat", {"model": "aria", "messages": messages, "stream": True}
-                ),
-                "openai": await openai.first_text_ms(
-                    "/v1/chat/completions", {"model": "aria", "messages": messages, "stream": True}
-                ),
+                )
             }
+            # The ARIA endpoint asked right after the other pays for that turn's tail (its
+            # memory extraction, the response's teardown): they take turns being second.
+            for name in ("ollama", "openai") if n % 2 == 0 else ("openai", "ollama"):
+                figures[name] = await (ollama if name == "ollama" else openai).first_text_ms(
+                    "/api/chat" if name == "ollama" else "/v1/chat/completions",
+                    {"model": "aria", "messages": messages, "stream": True},
+                )
             if n >= 2:
                 for name, value in figures.items():
                     results[name].append(value)

@@ -129,6 +129,16 @@ def _fitted_event(run_id: str, chunk: PromptBudgeted) -> PromptFitted:
     return PromptFitted(run_id=run_id, fit=chunk)
 
 
+async def pass_on_first_piece() -> None:
+    """Let front-ends send a step's first piece before the agent parses what came with it.
+
+    A model server often delivers several pieces in one read; without a turn of the event loop
+    here the agent would publish them all, and store the row, before any subscriber could write
+    the first one out (ARCHITECTURE.md: first-chunk latency).
+    """
+    await asyncio.sleep(0)
+
+
 class _AssistantRow:
     """The assistant message being streamed, persisted without slowing the stream down."""
 
@@ -411,11 +421,14 @@ class AgentLoop:
             async with contextlib.aclosing(stream):
                 async for chunk in stream:
                     if isinstance(chunk, TextDelta):
-                        if first_token_ms is None:
+                        first = first_token_ms is None
+                        if first:
                             first_token_ms = (clock.monotonic() - started) * 1000
                         parts.append(chunk.text)
                         bus.publish(LlmDelta(run_id=turn.run_id, text=chunk.text))
                         row.text_changed(joined)
+                        if first:
+                            await pass_on_first_piece()
                     elif isinstance(chunk, ThinkingDelta):
                         # Reasoning: its own event and column, never part of the answer.
                         if chunk.text:

@@ -311,20 +311,30 @@ class Orchestrator:
                 )
             conversation = found
         run_id = secrets.token_hex(8)
+        # Recall starts here, before the turn's task: it runs first and is usually done by the
+        # time the turn asks (ARCHITECTURE.md: first-chunk latency).
+        context = self._start_context(text, conversation.id) if text else []
         task = asyncio.create_task(
-            self._run_turn(run_id, conversation.id, text, command, history),
+            self._run_turn(run_id, conversation.id, text, command, history, context),
             name=f"aria-turn-{run_id}",
         )
         handle = TurnHandle(run_id=run_id, conversation_id=conversation.id, task=task)
         self._turns[run_id] = handle
         task.add_done_callback(lambda _task: self._turns.pop(run_id, None))
+        if context:  # a turn that ended before it asked stops its providers too
+            task.add_done_callback(lambda _task: _cancel_all(context))
         return handle
 
     async def _prepare(
-        self, conversation_id: str, text: str, command: StartTurn, history: ClientHistory | None
+        self,
+        conversation_id: str,
+        text: str,
+        command: StartTurn,
+        history: ClientHistory | None,
+        recall: Sequence[asyncio.Task[list[ChatMessage]]],
     ) -> tuple[list[ChatMessage], Coroutine[Any, Any, object], TurnTools]:
         """The turn's prompt, the storing of the user's side, and what the turn offers."""
-        context = await self._context(text, conversation_id) if text else []
+        context = await self._context(recall)
         if isinstance(command, ClientTurn) and history is not None:
             prompt = client_prompt(command, self.config.system_prompt, context)
             tools = TurnTools(
@@ -349,6 +359,7 @@ class Orchestrator:
         text: str,
         command: StartTurn,
         history: ClientHistory | None = None,
+        recall: Sequence[asyncio.Task[list[ChatMessage]]] = (),
     ) -> RunStatus:
         bus, store = self.bus, self.store
         started = self._clock.monotonic()
@@ -362,7 +373,9 @@ class Orchestrator:
         result: AgentResult | None = None
         user_saved: asyncio.Task[object] | None = None
         try:
-            prompt, saving, tools = await self._prepare(conversation_id, text, command, history)
+            prompt, saving, tools = await self._prepare(
+                conversation_id, text, command, history, recall
+            )
             user_saved = asyncio.create_task(saving, name=f"aria-user-message-{run_id}")
             try:
                 async with asyncio.timeout(self.config.turn_deadline_s):
@@ -437,12 +450,13 @@ class Orchestrator:
                     self.spawn(observer(outcome), name=f"aria-turn-observer-{run_id}")
         return status
 
-    async def _context(self, text: str, conversation_id: str) -> list[ChatMessage]:
-        """Messages from the context providers; a failing or slow provider is skipped.
+    def _start_context(
+        self, text: str, conversation_id: str
+    ) -> list[asyncio.Task[list[ChatMessage]]]:
+        """Start every context provider (memory, knowledge) side by side, one task each.
 
-        The providers (memory, knowledge) run side by side: they come before the model
-        request, so the turn waits for the slowest, not for their sum. Their messages keep the
-        providers' order.
+        They come before the model request, so the turn waits for the slowest, not for their
+        sum; a failing or slow provider is skipped (``ContextProvider``).
         """
 
         async def one(provider: ContextProvider) -> list[ChatMessage]:
@@ -453,12 +467,22 @@ class Orchestrator:
                 _LOGGER.warning("Context provider skipped for this turn: %s", exc or "timed out")
                 return []
 
-        providers = self._context_providers
-        if not providers:
-            return []
-        if len(providers) == 1:
-            return await one(providers[0])
-        results = await asyncio.gather(*(one(provider) for provider in providers))
+        return [
+            asyncio.create_task(one(provider), name=f"aria-context-{conversation_id}")
+            for provider in self._context_providers
+        ]
+
+    @staticmethod
+    async def _context(recall: Sequence[asyncio.Task[list[ChatMessage]]]) -> list[ChatMessage]:
+        """The providers' messages, in the providers' order.
+
+        Started with the turn, they usually answer before the turn asks (nothing to recall is
+        known on the loop), so the turn goes on without another turn of the event loop.
+        """
+        if all(task.done() for task in recall):
+            results = [task.result() for task in recall]
+        else:
+            results = list(await asyncio.gather(*recall))
         return [message for messages in results for message in messages]
 
     def _publish_error(self, run_id: str, exc: AriaError) -> None:
@@ -524,3 +548,8 @@ class Orchestrator:
             _done, pending = await asyncio.wait(tasks, timeout=timeout_s)
             if pending:
                 _LOGGER.warning("%d turn(s) did not stop within %.1f s", len(pending), timeout_s)
+
+
+def _cancel_all(tasks: Sequence[asyncio.Task[Any]]) -> None:
+    for task in tasks:
+        task.cancel()

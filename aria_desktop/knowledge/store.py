@@ -33,6 +33,7 @@ from aria_desktop.knowledge.search import search_chunks
 from aria_desktop.storage.connection import Connection
 from aria_desktop.storage.database import Database
 from aria_desktop.storage.embedder import Embedder
+from aria_desktop.storage.kept_answer import KeptAnswer
 from aria_desktop.storage.vectors import EXACT_KNN_LIMIT, VectorIndex, open_vector_index
 
 __all__ = ["KnowledgeLimits", "Progress", "SQLiteKnowledgeStore"]
@@ -167,6 +168,8 @@ class SQLiteKnowledgeStore:
     ) -> None:
         """Bind to ``db``; ``embedder`` None means keyword search only."""
         self._db = db
+        # Asked before every turn: kept until a write here that may add or drop chunks.
+        self._any_chunk = KeptAnswer(db, _any_chunk)
         self._embedder = embedder
         self._limits = limits or KnowledgeLimits()
         self._clock = clock
@@ -264,7 +267,7 @@ class SQLiteKnowledgeStore:
             )
             return int(cursor.lastrowid or 0)
 
-        source_id = await self._db.write(upsert)
+        source_id = await self._any_chunk.write(upsert)
         report = await self.rescan(str(source_id), progress=progress)
         return (await self.find(str(source_id))), report
 
@@ -284,7 +287,7 @@ class SQLiteKnowledgeStore:
             conn.execute("DELETE FROM knowledge_sources WHERE id = ?", (found.id,))
 
         async with self._busy:
-            await self._db.write(tx)
+            await self._any_chunk.write(tx)
         return found
 
     # --- ingest -----------------------------------------------------------------------------
@@ -304,7 +307,7 @@ class SQLiteKnowledgeStore:
         async with self._busy:
             for item in targets:
                 await self._rescan_one(item, tally, force, progress)
-                await self._db.write(
+                await self._any_chunk.write(
                     functools.partial(_mark_indexed, source_id=item.id, now=self._clock())
                 )
         return tally.report()
@@ -347,7 +350,9 @@ class SQLiteKnowledgeStore:
         doomed = [p for p in known if any(_under(p, g) for g in gone)]
         if doomed:
             index = self._index
-            dropped = await self._db.write(lambda conn: rows.delete_files(conn, doomed, index))
+            dropped = await self._any_chunk.write(
+                lambda conn: rows.delete_files(conn, doomed, index)
+            )
             tally.add(chunks_removed=dropped, files_removed=len(doomed))
 
     async def _ingest(
@@ -397,7 +402,9 @@ class SQLiteKnowledgeStore:
             gone = [p for p in known if p not in present]
             if gone:
                 index = self._index
-                dropped = await self._db.write(lambda conn: rows.delete_files(conn, gone, index))
+                dropped = await self._any_chunk.write(
+                    lambda conn: rows.delete_files(conn, gone, index)
+                )
                 tally.add(chunks_removed=dropped, files_removed=len(gone))
 
     async def _ingest_url(self, source: kb.KnowledgeSource, tally: _Tally, force: bool) -> None:
@@ -447,7 +454,7 @@ class SQLiteKnowledgeStore:
                 )
         vectors = await self._vectors([c for p in fresh for c in p.chunks], force, tally)
         index, model = self._index, self.model_id
-        added, dropped = await self._db.write(
+        added, dropped = await self._any_chunk.write(
             lambda conn: rows.write_prepared(conn, source_id, fresh, vectors, index, model)
         )
         indexed = sum(1 for p in fresh if p.chunks)
@@ -497,11 +504,7 @@ class SQLiteKnowledgeStore:
 
     async def has_chunks(self) -> bool:
         """Whether anything is indexed (an empty base costs a turn no embedding)."""
-        return bool(
-            await self._db.read(
-                lambda conn: conn.execute("SELECT 1 FROM knowledge_chunks LIMIT 1").fetchone()
-            )
-        )
+        return await self._any_chunk.get()
 
     async def file_hashes(self, paths: Sequence[str]) -> dict[str, str]:
         """The current content hash of each indexed path (missing: no longer indexed)."""
@@ -552,3 +555,7 @@ class SQLiteKnowledgeStore:
     def with_limits(self, limits: KnowledgeLimits) -> None:
         """Change the per-document limits (settings changed)."""
         self._limits = replace(limits)
+
+
+def _any_chunk(conn: Connection) -> bool:
+    return conn.execute("SELECT 1 FROM knowledge_chunks LIMIT 1").fetchone() is not None

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 import anyio._backends._asyncio  # noqa: F401
 import httpx
 
-from aria_desktop.domain.chat import ToolSpec
+from aria_desktop.domain.chat import StreamEnd, ToolSpec
 from aria_desktop.domain.errors import (
     AuthenticationError,
     BackendUnreachableError,
@@ -46,6 +46,7 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.locality import Locality
+from aria_desktop.llm._keepalive import drain_after_end
 from aria_desktop.llm.model_facts import KnowsModel
 
 _LOGGER = logging.getLogger(__name__)
@@ -330,17 +331,23 @@ async def relay_chunks(
     here once.
     """
     partial: list[str] = []
+    finished = False
     try:
         async with contextlib.aclosing(parse(source, timer, partial)) as parsed:
             async for chunk in parsed:
+                finished = isinstance(chunk, StreamEnd)
                 yield chunk
     except LLMError as exc:
         if timer.content_started:
             raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
         raise
     finally:
-        await source.aclose()
-        await close()
+        try:
+            if finished:
+                await drain_after_end(source)
+        finally:
+            await source.aclose()
+            await close()
 
 
 def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:
@@ -543,10 +550,14 @@ class HttpBackend(BackendIdentity):
             model_hint=self._model_hint,
         )
         source = read(response, timer, backend=self._name, url=url)
-        async for chunk in relay_chunks(
+        relayed = relay_chunks(
             source, parse, timer=timer, backend=self._name, close=response.aclose
-        ):
-            yield chunk
+        )
+        # aclosing at every level: the response closes now, in this task, not later from the
+        # loop's generator finalizer (ARCHITECTURE.md: first-chunk latency).
+        async with contextlib.aclosing(relayed) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def aclose(self) -> None:
         """Close the HTTP client if this backend created it."""

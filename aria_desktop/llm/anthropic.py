@@ -20,6 +20,7 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import json
 import logging
@@ -379,7 +380,7 @@ class AnthropicBackend(BackendIdentity):
         )
 
     def _params(self, request: ChatRequest) -> dict[str, Any]:
-        return build_params(request, model=self._model, capabilities=self._capabilities)
+        return build_params(request, model=self._model, capabilities=self.capabilities)
 
     async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
@@ -407,10 +408,10 @@ class AnthropicBackend(BackendIdentity):
         stream = cast("anthropic.AsyncStream[Any]", stream)
         events = self._events(stream, timer)
         parse = functools.partial(self._parse, answer=request.response_format)
-        async for chunk in relay_chunks(
-            events, parse, timer=timer, backend=self._name, close=stream.close
-        ):
-            yield chunk
+        relayed = relay_chunks(events, parse, timer=timer, backend=self._name, close=stream.close)
+        async with contextlib.aclosing(relayed) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def _events(
         self, stream: anthropic.AsyncStream[Any], timer: StreamTimer

@@ -11,6 +11,7 @@ while streaming are an ``{"error": "..."}`` line.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -206,7 +207,7 @@ class OllamaBackend(HttpBackend):
                 been yielded.
         """
         body = build_chat_body(
-            request, model=self._model, keep_alive=self._keep_alive, capabilities=self._capabilities
+            request, model=self._model, keep_alive=self._keep_alive, capabilities=self.capabilities
         )
         _LOGGER.debug(
             "ollama request: model=%s messages=%d tools=%d",
@@ -215,8 +216,9 @@ class OllamaBackend(HttpBackend):
             len(request.tools),
         )
         url = f"{self._base_url}/api/chat"
-        async for chunk in self._stream(url, body, iter_lines, self._parse):
-            yield chunk
+        async with contextlib.aclosing(self._stream(url, body, iter_lines, self._parse)) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def _parse(
         self, lines: AsyncIterator[str], timer: StreamTimer, partial: list[str]

@@ -12,6 +12,7 @@ some servers) or inline in ``<think>`` tags of the content; both become ``Thinki
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
@@ -215,13 +216,15 @@ class OpenAICompatBackend(HttpBackend):
         url = f"{self._base_url}/v1/chat/completions"
         body = build_chat_body(request, model=self._model)
         if self._locality == "local" and (
-            request.think == "off" or request.thinks_on(self._capabilities)
+            request.think == "off" or request.thinks_on(self.capabilities)
         ):
             # llama.cpp and vLLM pass this to the chat template (Qwen3's thinking switch); a
             # hosted OpenAI-style API may refuse unknown fields, so only local servers get it.
             body["chat_template_kwargs"] = {"enable_thinking": request.think != "off"}
-        async for chunk in self._stream(url, body, iter_sse, self._parse, headers=self._headers):
-            yield chunk
+        streamed = self._stream(url, body, iter_sse, self._parse, headers=self._headers)
+        async with contextlib.aclosing(streamed) as chunks:
+            async for chunk in chunks:
+                yield chunk
 
     async def _parse(
         self, events: AsyncIterator[SSEEvent], timer: StreamTimer, partial: list[str]

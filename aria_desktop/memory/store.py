@@ -36,6 +36,7 @@ from aria_desktop.memory.transfer import ImportReport, export_all, import_missin
 from aria_desktop.storage.connection import Connection, placeholders
 from aria_desktop.storage.database import Database
 from aria_desktop.storage.fusion import DAY_S
+from aria_desktop.storage.kept_answer import KeptAnswer
 from aria_desktop.storage.text import content_hash
 from aria_desktop.storage.vectors import EXACT_KNN_LIMIT, cosine_from_l2
 
@@ -68,6 +69,8 @@ class SQLiteMemoryStore:
         self._clock = clock
         self._indexes = MemoryIndexes(db, embedder, exact_limit=exact_knn_limit)
         self._inbox = MemoryInbox(db, clock=clock)
+        # Asked before every turn: kept until a write here that may change it (all but touch).
+        self._any_active = KeptAnswer(db, _any_active)
 
     # --- state ----------------------------------------------------------------------------
 
@@ -148,7 +151,9 @@ class SQLiteMemoryStore:
         if vectors is not None:
             item = dataclasses.replace(item, vector=vectors[0])
         now = self._clock()
-        result = await self._db.write(lambda conn: self._add_tx(conn, item, now, dedupe=True))
+        result = await self._any_active.write(
+            lambda conn: self._add_tx(conn, item, now, dedupe=True)
+        )
         if result[1] != "reinforced" and item.vector is not None:
             self._indexes.count_written(1)
         return result
@@ -207,7 +212,7 @@ class SQLiteMemoryStore:
             actions = [self._add_tx(conn, item, now, dedupe=dedupe)[1] for item in chunk]
             return sum(1 for action in actions if action != "reinforced")
 
-        added = await self._db.write(tx)
+        added = await self._any_active.write(tx)
         self._indexes.count_written(sum(1 for item in chunk if item.vector is not None))
         return added
 
@@ -356,7 +361,7 @@ class SQLiteMemoryStore:
                 self._replace_vector(conn, seq, vector)
             return _memory_at(conn, seq)
 
-        return await self._db.write(tx)
+        return await self._any_active.write(tx)
 
     def _replace_vector(self, conn: Connection, seq: int, vector: bytes | None) -> None:
         """Give row ``seq`` its new text's vector (or none: it waits for a sync)."""
@@ -393,7 +398,7 @@ class SQLiteMemoryStore:
                 index.set_status(conn, seq, "forgotten")
             return _memory_at(conn, seq)
 
-        return await self._db.write(tx)
+        return await self._any_active.write(tx)
 
     async def decay(
         self, *, after_days: float, per_day: float, floor: float, now: float | None = None
@@ -420,7 +425,7 @@ class SQLiteMemoryStore:
             )
             return int(cursor.rowcount)
 
-        return await self._db.write(tx)
+        return await self._any_active.write(tx)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -486,12 +491,7 @@ class SQLiteMemoryStore:
 
     async def has_active(self) -> bool:
         """Whether any active memory exists (lets recall skip embedding on an empty store)."""
-
-        def read(conn: Connection) -> bool:
-            row = conn.execute("SELECT 1 FROM memories WHERE status = 'active' LIMIT 1").fetchone()
-            return row is not None
-
-        return await self._db.read(read)
+        return await self._any_active.get()
 
     async def touch(self, ids: Sequence[str]) -> None:
         """Record that these memories were used now (access count, last-accessed time)."""
@@ -545,7 +545,7 @@ class SQLiteMemoryStore:
             self._inbox.remove(conn, candidate_id)
             return self._add_tx(conn, item, now, dedupe=True)
 
-        result = await self._db.write(tx)
+        result = await self._any_active.write(tx)
         if result[1] != "reinforced" and item.vector is not None:
             self._indexes.count_written(1)
         return result
@@ -575,7 +575,7 @@ class SQLiteMemoryStore:
         if vectors is not None:
             items = [dataclasses.replace(i, vector=v) for i, v in zip(items, vectors, strict=True)]
         now = self._clock()
-        added, skipped = await self._db.write(
+        added, skipped = await self._any_active.write(
             lambda conn: import_missing(
                 conn, items, lambda c, item: self._add_tx(c, item, now, dedupe=False)
             )
@@ -596,4 +596,11 @@ def _touch(conn: Connection, ids: Sequence[str], now: float) -> None:
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
         f"WHERE id IN ({placeholders(len(ids))})",
         (now, *ids),
+    )
+
+
+def _any_active(conn: Connection) -> bool:
+    return (
+        conn.execute("SELECT 1 FROM memories WHERE status = 'active' LIMIT 1").fetchone()
+        is not None
     )

@@ -122,6 +122,8 @@ class FakeHTTPServer:
         self.routes: dict[tuple[str, str], Handler] = {}
         self.requests: list[RecordedRequest] = []
         self.disconnects = 0
+        self.connections = 0
+        """TCP connections accepted (a client that pools its connection opens one)."""
         self.port = 0
         self._scripts: dict[str, deque[Reply]] = {}
         self._lock = threading.Lock()
@@ -232,6 +234,8 @@ class FakeHTTPServer:
         task = asyncio.current_task()
         assert task is not None
         self._tasks.add(task)
+        with self._lock:
+            self.connections += 1
         try:
             while True:
                 request = await self._read_request(reader)
