@@ -277,11 +277,8 @@ class CapabilityOut(_FromDomain):
 
 
 class SettingsOut(BaseModel):
-    """Every setting as nested tables (secrets are never included: they live in the keyring).
-
-    ``restart_required`` is true when a change waits for a restart (only ``llm`` and ``voice``
-    apply live: ARCHITECTURE.md, settings applied live).
-    """
+    """Every setting as nested tables (secrets stay in the keyring); ``restart_required``: a
+    change waits for a restart (only ``llm`` and ``voice`` apply live, ARCHITECTURE.md)."""
 
     settings: dict[str, Any]
     restart_required: bool = False
