@@ -277,8 +277,10 @@ class CapabilityOut(_FromDomain):
 
 
 class SettingsOut(BaseModel):
-    """Every setting as nested tables (secrets stay in the keyring); ``restart_required``: a
-    change waits for a restart (only ``llm`` and ``voice`` apply live, ARCHITECTURE.md)."""
+    """Every setting as nested tables; ``restart_required``: a change waits for a restart.
+
+    Secrets stay in the keyring; only ``llm`` and ``voice`` apply live (ARCHITECTURE.md).
+    """
 
     settings: dict[str, Any]
     restart_required: bool = False
