@@ -53,6 +53,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.locality import Locality
 from aria_desktop.domain.prompt_budget import FittedRequest, estimate_prompt, fit_request
+from aria_desktop.domain.tool_call_format import tool_call_format
 from aria_desktop.llm._http import Timeouts
 from aria_desktop.llm.budget import UsageMeter
 from aria_desktop.llm.text_call_filter import recognise_text_calls
@@ -427,8 +428,7 @@ class Router:
                 "add a backend that has it to the chain.",
             )
         if request.tools and "tools" not in facts.capabilities:
-            _LOGGER.info("%s (%s) cannot call tools: none offered", name, backend.model)
-            request = dataclasses.replace(request, tools=())
+            request = _without_native_tools(name, backend.model, request)
         # A window the request names (a client's num_ctx, already capped) wins over the model's.
         window = request.context_tokens or facts.context_tokens
         scale = self._scales.get((name, backend.model), 1.0)
@@ -572,3 +572,22 @@ class Router:
                 await backend.aclose()
             except Exception:
                 _LOGGER.exception("closing backend %s failed", name)
+
+
+def _without_native_tools(name: str, model: str, request: ChatRequest) -> ChatRequest:
+    """``request`` for a model without native tool calls: no tool schemas sent.
+
+    A reply that must be a tool call (``tool_choice``) is asked for as structured output
+    instead: the server constrains the model to ``{"name", "arguments"}`` JSON, which the
+    text-call filter turns into a validated call (``domain/tool_call_format.py``).
+    """
+    forced = None
+    if request.tool_choice is not None and request.response_format is None:
+        forced = tool_call_format(request.tools, request.tool_choice)
+    if forced is None:
+        _LOGGER.info("%s (%s) cannot call tools: none offered", name, model)
+        return dataclasses.replace(request, tools=())
+    _LOGGER.info(
+        "%s (%s) has no native tool calls: the required call is structured output", name, model
+    )
+    return dataclasses.replace(request, tools=(), tool_choice=None, response_format=forced)

@@ -24,6 +24,10 @@ from aria_desktop.domain.chat import (
     LLMChunk,
     PromptBudgeted,
     StreamEnd,
+    TextDelta,
+    ToolCallChunk,
+    ToolChoice,
+    ToolSpec,
     recall_message,
 )
 from aria_desktop.llm import RetryPolicy, Router
@@ -209,3 +213,74 @@ async def test_structured_reply_from_the_real_model_matches_its_schema(
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"] == PERSON_SCHEMA
     json.dumps(value)  # a plain JSON value, ready to store
+
+
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="Get the current weather for a city",
+    parameters={
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+)
+
+
+async def test_a_required_tool_call_round_trip_with_a_model_without_native_tool_calls(
+    llama: LlamaServer,
+) -> None:
+    # SmolLM2's template has no tools (/props), so the model never calls one natively; a
+    # required call is asked for as structured output and read back as a real, validated call.
+    backend = recording_backend("openai", llama)
+    router = Router({"llama": backend}, {"chat": ["llama"]}, retry=RetryPolicy(max_attempts=1))
+    ask = (
+        ChatMessage(role="system", content="You are a helpful assistant with tools."),
+        ChatMessage(role="user", content="What is the weather in Paris?"),
+    )
+    try:
+        first = await stream_all(
+            router,
+            ChatRequest(
+                messages=ask,
+                tools=(WEATHER,),
+                tool_choice=ToolChoice(mode="required"),
+                max_tokens=60,
+                temperature=0.0,
+            ),
+        )
+        calls = [c.call for c in first if isinstance(c, ToolCallChunk)]
+        assert len(calls) == 1
+        call = calls[0]
+        assert call.name == "get_weather"
+        assert isinstance(call.arguments["city"], str)
+        assert not [c for c in first if isinstance(c, TextDelta)]  # the JSON is never shown
+        assert "tools" not in (await backend.model_facts()).capabilities
+        assert backend.sent[0].response_format is not None  # asked as JSON, not native tools
+
+        result = ChatMessage(
+            role="tool",
+            tool_call_id=call.id,
+            name="get_weather",
+            content='{"city": "Paris", "sky": "sunny", "celsius": 21}',
+        )
+        second = await stream_all(
+            router,
+            ChatRequest(
+                messages=(
+                    *ask,
+                    ChatMessage(role="assistant", content="", tool_calls=(call,)),
+                    result,
+                ),
+                tools=(WEATHER,),
+                max_tokens=40,
+                temperature=0.0,
+            ),
+        )
+    finally:
+        await router.aclose()
+    answer = "".join(c.text for c in second if isinstance(c, TextDelta))
+    assert answer.strip()  # the model answered in words from the tool's result
+    end = second[-1]
+    assert isinstance(end, StreamEnd)
+    assert end.stop_reason in {"stop", "length"}

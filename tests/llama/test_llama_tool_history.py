@@ -1,12 +1,13 @@
 """ARIA's tool-call history (an assistant's call and the tool's result) sent to a real server.
 
-SmolLM2-135M never writes a tool call itself (its own template has no tools; with llama.cpp's
+SmolLM2-135M never writes a tool call natively (its own template has no tools; with llama.cpp's
 tool templates and ``tool_choice: required`` it still only writes prose, since the server's
-grammar allows text before a call), so the model-made half of a round-trip cannot be tested
-with this model. What is checked here is the other half, through both protocols: the server
-accepts the call and result as ARIA serialises them (OpenAI ``tool_calls`` with string
-arguments and a ``tool`` message; Anthropic ``tool_use``/``tool_result`` blocks) and the result
-reaches the prompt the model reads.
+grammar allows text before a call); the model-made half is tested in
+``test_llama_fit_and_json.py``, where a required call is asked for as structured output. What
+is checked here is the other half, through both protocols: the server accepts the call and
+result as ARIA serialises them (OpenAI ``tool_calls`` with string arguments and a ``tool``
+message; Anthropic ``tool_use``/``tool_result`` blocks) and the result reaches the prompt the
+model reads.
 """
 
 from __future__ import annotations

@@ -194,3 +194,27 @@ async def test_a_plain_answer_without_tools_is_streamed_unchanged() -> None:
     assert "".join(c.text for c in chunks if isinstance(c, TextDelta)) == (
         '{"name": "get_weather"} is JSON.'
     )
+
+
+async def test_a_model_without_native_tool_calls_is_held_to_the_call_by_a_schema() -> None:
+    # A model whose /api/show lists no "tools": the required call is asked for as structured
+    # output ({"name", "arguments"}), and the JSON it writes becomes a real call.
+    with FakeOllama() as server:
+        server.capabilities = ["completion"]
+        server.script(
+            "/api/chat", ollama_text('{"name": "get_weather", "arguments": {"city": "Oslo"}}')
+        )
+        chunks = await collect(
+            OllamaBackend(base_url=server.url, model="smollm2:135m", timeouts=FAST),
+            ChatRequest(
+                messages=ASK, tools=(WEATHER, CLOCK), tool_choice=ToolChoice(mode="required")
+            ),
+        )
+        body: dict[str, Any] = server.requests_to("/api/chat")[-1].json()
+    assert "tools" not in body
+    variants = body["format"]["anyOf"]
+    assert [v["properties"]["name"]["const"] for v in variants] == ["get_weather", "get_time"]
+    assert variants[0]["properties"]["arguments"] == WEATHER.parameters
+    [call] = [c.call for c in chunks if isinstance(c, ToolCallChunk)]
+    assert (call.name, call.arguments) == ("get_weather", {"city": "Oslo"})
+    assert not [c for c in chunks if isinstance(c, TextDelta)]
