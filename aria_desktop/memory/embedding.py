@@ -6,8 +6,8 @@ found inside the installed packages and nothing is ever downloaded. The packaged
 *stores* int8 (it computes in float32): ``embedding_quant`` derives, once, a model that
 computes in int8, and that is what runs: with one text per call and one slow fusion off,
 ~3.4x the texts/s of the packaged model as it was run before (ARCHITECTURE.md "embedding
-model"). Vectors are mean-pooled over the tokens and L2-normalised (what sentence-transformers does for this model), so
-L2 distance between them ranks exactly like cosine similarity.
+model"). Vectors are mean-pooled over the tokens and L2-normalised (what sentence-transformers
+does for this model), so L2 distance between them ranks exactly like cosine similarity.
 
 Inference is CPU-bound and holds the GIL for stretches, so it runs on one dedicated worker
 thread (never on the event loop), in batches; the model is loaded lazily on first use there.

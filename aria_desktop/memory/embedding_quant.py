@@ -16,6 +16,7 @@ This module imports onnxruntime and onnx lazily (start-up cost).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -28,6 +29,8 @@ __all__ = ["RECIPE", "quantized_model"]
 
 _LOGGER = logging.getLogger(__name__)
 
+_PREFIX = "minilm-l6-int8dq-"
+"""File names of built models (then the cache key); older ones are removed after a build."""
 RECIPE = "dynamic-int8-per-channel-v1"
 """How the compute model is made; change it whenever the conversion changes."""
 
@@ -55,7 +58,7 @@ def quantized_model(source: Path, cache_dir: Path, *, hint: str) -> Path:
         EmbedderError: onnx is missing, or the conversion or the cache write failed.
     """
     try:
-        target = cache_dir / f"minilm-l6-int8dq-{_cache_key(source)}.onnx"
+        target = cache_dir / f"{_PREFIX}{_cache_key(source)}.onnx"
     except OSError as exc:
         raise EmbedderError(f"Cannot read the embedding model {source}: {exc}", hint=hint) from exc
     if target.is_file():
@@ -75,6 +78,10 @@ def quantized_model(source: Path, cache_dir: Path, *, hint: str) -> Path:
             hint=f"Check that {cache_dir} is writable; {hint}",
         ) from exc
     _LOGGER.info("Prepared the int8 embedding model %s from %s", target, source)
+    for stale in cache_dir.glob(f"{_PREFIX}*.onnx"):  # from an older package or recipe
+        if stale != target:
+            with contextlib.suppress(OSError):  # still open elsewhere, or read-only: harmless
+                stale.unlink()
     return target
 
 

@@ -93,3 +93,11 @@ def test_an_unwritable_cache_gives_an_embedder_error_with_a_hint(tmp_path: Path)
     with pytest.raises(EmbedderError) as caught:
         quantized_model(local_model_files()[0], blocker / "models", hint=_INSTALL_HINT)
     assert "writable" in caught.value.hint
+
+
+def test_a_model_from_an_older_package_or_recipe_is_replaced(tmp_path: Path) -> None:
+    stale = tmp_path / "minilm-l6-int8dq-0123456789abcdef0123.onnx"
+    stale.write_bytes(b"old")
+    built = quantized_model(local_model_files()[0], tmp_path, hint="")
+    assert built.is_file()
+    assert sorted(tmp_path.iterdir()) == [built]
