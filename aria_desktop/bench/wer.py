@@ -8,7 +8,8 @@ and bracketed non-speech ("[music]") are dropped, and common British spellings c
 American ones ("colour" == "color"). Numbers are compared as the words that were said
 ("7:30 p.m." == "730pm" == "seven thirty pm"; "3rd" == "third" == "3"); Whisper's normaliser
 writes them as digits instead, to the same effect. A transcript that mangles a number
-("0 730") still counts as wrong. One rule is ARIA's own: "OK" == "okay".
+("0 730") still counts as wrong. Two rules are ARIA's own: "OK" == "okay", and "15x12" ==
+"fifteen times twelve" (a command's arithmetic, written as Whisper writes it).
 """
 
 from __future__ import annotations
@@ -157,6 +158,7 @@ def normalize(text: str) -> list[str]:
         text = text.replace(written, said)
     text = re.sub(r"\b(a|p)\.?\s?m\b\.?", r"\1m", text)  # "p m", "pm." -> "pm"
     text = re.sub(r"(\d)[:.](\d\d)\b", r"\1 \2", text)  # 7:30 / 7.30 -> 7 30
+    text = re.sub(r"(\d)\s*[x\u00d7*]\s*(?=\d)", r"\1 times ", text)  # 15x12 -> 15 times 12
     text = re.sub(r"(\d),(\d{3})", r"\1\2", text)
     text = re.sub(r"(\d)(am|pm)\b", r"\1 \2", text)
     words = re.sub(r"[^a-z0-9' ]+", " ", text.replace("-", " ")).split()

@@ -22,6 +22,8 @@ from aria_desktop.bench.wer import error_pairs, normalize, word_errors
         ("Call Priya Raman at seven thirty p.m.", "Call Priya Raman at 7:30 PM."),
         ("Remind me on March third.", "Um, remind me on March 3rd. [music]"),
         ("Turn the volume down to thirty percent.", "Turn the volume down to 30%."),
+        ("What is fifteen times twelve?", "What is 15x12?"),
+        ("What is fifteen times twelve?", "What is 15 × 12?"),
     ],
 )
 def test_a_correct_transcript_written_differently_scores_no_errors(said: str, heard: str) -> None:
