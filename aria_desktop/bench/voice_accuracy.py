@@ -153,9 +153,9 @@ def _print_reference_check(results: dict[str, _Tally], voices: Sequence[str]) ->
 
     Nobody can listen to the generated clips in a benchmark run; a clip whose best
     transcript, over all models and decoders, still has a quarter of its words wrong is
-    likely unintelligible (a robotic voice at speed, two words run together), not a mistake
-    only ARIA makes. ARIA's WER on the other clips is printed beside the full figure, never
-    instead of it.
+    likely unintelligible (a robotic voice at speed, two words run together) or holds a word
+    none of the models knows ("Inkscape" -> "in escape"), not a mistake only ARIA makes.
+    ARIA's WER on the other clips is printed beside the full figure, never instead of it.
     """
     clips = {clip for tally in results.values() for clip in tally.by_clip}
     unheard = {
@@ -166,7 +166,8 @@ def _print_reference_check(results: dict[str, _Tally], voices: Sequence[str]) ->
     }
     print(
         f"  reference check: {len(unheard)} of {len(clips)} clips misheard by every decoding of"
-        f" every model (best >= {_UNHEARD_SHARE:.0%} words wrong; suspect audio):"
+        f" every model (best >= {_UNHEARD_SHARE:.0%} words wrong: suspect audio, or a word no"
+        " model knows):"
     )
     for voice in voices:
         said = [ref for v, ref in sorted(unheard) if v == voice]
