@@ -146,7 +146,10 @@ async def run_voice_bench(*, repeats: int) -> None:
         f"aria bench voice — {repeats} runs each, medians; models loaded in (ms): "
         + ", ".join(f"{k} {v:.0f}" for k, v in loads.items())
     )
-    print(f"  STT real-time factor, 2 s command   {_med(stt_short):6.3f}   (target <= 0.1)")
+    print(
+        f"  STT real-time factor, 2 s command   {_med(stt_short):6.3f}   (target <= 0.1; the full"
+        " 30 s window costs the same for any command, so short ones miss it: accuracy first)"
+    )
     print(f"  STT real-time factor, 10 s speech   {_med(stt_long):6.3f}   (target <= 0.1)")
     print(
         f"  Whisper on the 2 s command        {_med(short_ms):7.1f} ms (full window; fitted window,"

@@ -22,19 +22,21 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from aria_desktop.bench.voice_corpus import COMMANDS, USER_NAMES, VOICES, synthesize
-from aria_desktop.bench.wer import word_errors
+from aria_desktop.bench.wer import error_pairs, word_errors
 from aria_desktop.domain.audio import AudioClip
 
 __all__ = ["run_voice_accuracy"]
 
 _DECODERS = ("ARIA", "+names", "greedy", "fitted", "defaults")
 _MODELS = ("tiny.en", "base")
+_UNHEARD_SHARE = 0.25
+"""A clip whose best transcript has this share of its words wrong counts as unintelligible."""
 
 
 class _Tally:
@@ -45,6 +47,9 @@ class _Tally:
         self.words: dict[tuple[str, str], int] = defaultdict(int)
         self.seconds: dict[str, list[float]] = defaultdict(list)
         self.misheard: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        self.pairs: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+        self.by_clip: dict[tuple[str, str], dict[str, tuple[int, int]]] = defaultdict(dict)
+        """(voice, reference) -> decoder -> (errors, words)."""
         self.fitted_changed = 0
         self.clips = 0
 
@@ -53,8 +58,10 @@ class _Tally:
         self.errors[voice, decoder] += errors
         self.words[voice, decoder] += words
         self.seconds[decoder].append(seconds)
+        self.by_clip[voice, reference][decoder] = (errors, words)
         if errors:
             self.misheard[decoder].append((reference, text))
+            self.pairs[voice, decoder].update(error_pairs(reference, text))
 
     def wer(self, voices: Sequence[str], decoder: str) -> float:
         words = sum(self.words[v, decoder] for v in voices)
@@ -131,6 +138,50 @@ def _print_table(results: dict[str, _Tally], voices: Sequence[str], clips: int) 
     print(f"  ({clips} clips per model; ARIA must be <= defaults on every voice)")
 
 
+def _print_error_pairs(results: dict[str, _Tally], voices: Sequence[str]) -> None:
+    """The most frequent (said -> heard) word errors of ARIA per voice and model."""
+    print("  top word errors per voice, ARIA (said -> heard; normalized, as scored):")
+    for model, tally in results.items():
+        for voice in voices:
+            top = tally.pairs[voice, "ARIA"].most_common(4)
+            shown = "; ".join(f"{said or '-'!r}->{heard or '-'!r} x{n}" for (said, heard), n in top)
+            print(f"    {model} {voice}: {shown or 'none'}")
+
+
+def _print_reference_check(results: dict[str, _Tally], voices: Sequence[str]) -> None:
+    """Clips that every decoding of every model gets badly wrong: suspect reference audio.
+
+    Nobody can listen to the generated clips in a benchmark run; a clip whose best
+    transcript, over all models and decoders, still has a quarter of its words wrong is
+    likely unintelligible (a robotic voice at speed, two words run together) or holds a word
+    none of the models knows ("Inkscape" -> "in escape"), not a mistake only ARIA makes.
+    ARIA's WER on the other clips is printed beside the full figure, never instead of it.
+    """
+    clips = {clip for tally in results.values() for clip in tally.by_clip}
+    unheard = {
+        clip
+        for clip in clips
+        if min(e / max(1, n) for t in results.values() for e, n in t.by_clip[clip].values())
+        >= _UNHEARD_SHARE
+    }
+    print(
+        f"  reference check: {len(unheard)} of {len(clips)} clips misheard by every decoding of"
+        f" every model (best >= {_UNHEARD_SHARE:.0%} words wrong: suspect audio, or a word no"
+        " model knows):"
+    )
+    for voice in voices:
+        said = [ref for v, ref in sorted(unheard) if v == voice]
+        print(f"    {voice}: {len(said)}" + (f" ({' | '.join(said[:3])})" if said else ""))
+    clean = {clip for clip in clips if "pink" not in clip[0] and clip not in unheard}
+    for model, tally in results.items():
+        errors = sum(tally.by_clip[clip]["ARIA"][0] for clip in clean)
+        words = sum(tally.by_clip[clip]["ARIA"][1] for clip in clean)
+        print(
+            f"    {model} ARIA clean WER without them ({len(clean)} clips): "
+            f"{errors / max(1, words):.3f}"
+        )
+
+
 async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) -> None:
     """Measure and print the accuracy figures, then the wake word figures."""
     from aria_desktop.bench.voice_wake import run_wake_accuracy
@@ -157,4 +208,6 @@ async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) 
             )
             for reference, text in tally.misheard["ARIA"][:6]:
                 print(f"    {model} ARIA misheard: {reference!r} -> {text!r}")
+        _print_error_pairs(results, [v.label for v in VOICES])
+        _print_reference_check(results, [v.label for v in VOICES])
     await run_wake_accuracy(piper)
