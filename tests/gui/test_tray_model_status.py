@@ -17,6 +17,8 @@ def test_tray_shows_loading_then_ready_then_the_new_model(
     tray = desktop.tray
     bus = stack.orchestrator.bus
     run(wait_for(lambda: tray.state == "idle"))
+    shown: list[str] = []
+    tray.state_shown.connect(shown.append)
     bus.publish(ModelStatus(status="loading", backend="ollama", model="llama3.2:3b"))
     run(wait_for(lambda: "Loading model llama3.2:3b…" in desktop.tray_view.icon.toolTip()))
     bus.publish(ModelStatus(status="ready", backend="ollama", model="llama3.2:3b", load_ms=2400))
@@ -40,3 +42,4 @@ def test_tray_shows_loading_then_ready_then_the_new_model(
         "ARIA — Ready\nModel: qwen3:8b · local (ollama)\n"
         "Model qwen3:8b missing: ollama pull qwen3:8b"
     )
+    assert shown == []  # the model's line changes the tooltip, never the state shown

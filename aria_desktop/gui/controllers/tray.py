@@ -164,7 +164,9 @@ class TrayController(QObject):
             self.model_line = model_status_line(event.status, event.model, event.code, event.error)
         elif event.model:
             self.model, self.backend, self.locality = event.model, event.backend, event.locality
-        self.show_state(self.state, "", "")
+        # Only the tooltip changes: the state (icon, overlay, ``state_shown``) stays as it is.
+        if self.tray is not None:
+            self.tray.set_state(self.icons.for_state(self.state), self.tooltip)
 
     def _status(self, name: str) -> CapabilityStatus:
         status = self.capabilities.get(name)
