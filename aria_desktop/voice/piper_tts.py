@@ -53,11 +53,15 @@ class PiperTTS:
     Args:
         voice: path to a Piper .onnx voice ("" = the packaged en_US joe voice).
         length_scale: speaking rate (1.0 normal, < 1 faster).
+        varied: Piper's natural variation (its noise scales; the same text sounds slightly
+            different each time). False makes the same text give the same audio, for test and
+            benchmark clips that must be reproducible.
     """
 
-    def __init__(self, voice: str = "", *, length_scale: float = 1.0) -> None:
+    def __init__(self, voice: str = "", *, length_scale: float = 1.0, varied: bool = True) -> None:
         self._voice_spec = voice
         self._length_scale = length_scale
+        self._varied = varied
         self._voice: Any = None
         self._syn_config: Any = None
         self._load_lock = asyncio.Lock()
@@ -91,6 +95,8 @@ class PiperTTS:
         except Exception as exc:
             raise VoiceModelError(f"Cannot load the Piper voice {path}: {exc}.") from None
         self._syn_config = SynthesisConfig(length_scale=self._length_scale)
+        if not self._varied:
+            self._syn_config.noise_scale = self._syn_config.noise_w_scale = 0.0
         _LOGGER.info("Piper voice %s loaded in %.2f s", path.name, time.monotonic() - started)
         return voice
 

@@ -3,6 +3,8 @@ and a wake word that rejects look-alikes (real tiny.en, Piper, espeak-ng, openWa
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from aria_desktop.bench.voice_corpus import Voice, synthesize
@@ -20,6 +22,17 @@ from tests.fakes.ports import InMemoryMemoryStore
 pytestmark = pytest.mark.slow
 
 _ESPEAK = Voice("espeak en-us", "espeak", "en-us", 160)
+
+
+@pytest.fixture(scope="module")
+def steady_piper() -> PiperTTS:
+    """Piper without its natural variation: the same command is the same clip on every run, so
+    a check that hinges on how one clip is heard never depends on Piper's random noise."""
+    tts = PiperTTS(varied=False)
+    asyncio.run(tts.load())
+    return tts
+
+
 _PIPER = Voice("piper joe", "piper")
 _UNSPOKEN = (
     "Kowalski",
@@ -34,9 +47,9 @@ _UNSPOKEN = (
 
 
 async def test_a_name_in_memory_is_heard_where_plain_decoding_mishears_it(
-    whisper: WhisperSTT, piper: PiperTTS
+    whisper: WhisperSTT, steady_piper: PiperTTS
 ) -> None:
-    (pcm,) = await synthesize(["Call Nakamura at four o'clock."], _PIPER, piper={1.0: piper})
+    (pcm,) = await synthesize(["Call Nakamura at four o'clock."], _PIPER, piper={1.0: steady_piper})
     plain = await whisper.transcribe(AudioClip(pcm=pcm))
     assert "nakamura" not in plain.text.lower()  # the premise: tiny.en alone mishears the name
     store = InMemoryMemoryStore()
@@ -57,7 +70,7 @@ async def test_a_name_in_memory_is_heard_where_plain_decoding_mishears_it(
 
 @pytest.mark.timeout(600)
 async def test_a_suggested_name_that_is_not_said_never_appears(
-    whisper: WhisperSTT, piper: PiperTTS
+    whisper: WhisperSTT, steady_piper: PiperTTS
 ) -> None:
     commands = [
         "What is fifteen times twelve?",  # plain hotwords gave "Wojciech 15 times 12"
@@ -66,7 +79,7 @@ async def test_a_suggested_name_that_is_not_said_never_appears(
         "Turn off the lights in the living room.",
     ]
     clips = await synthesize(commands, _ESPEAK, piper={}) + await synthesize(
-        commands, _PIPER, piper={1.0: piper}
+        commands, _PIPER, piper={1.0: steady_piper}
     )
     whisper.set_vocabulary(_UNSPOKEN)
     try:
@@ -78,7 +91,7 @@ async def test_a_suggested_name_that_is_not_said_never_appears(
 
 
 async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
-    whisper: WhisperSTT, piper: PiperTTS
+    whisper: WhisperSTT, steady_piper: PiperTTS
 ) -> None:
     """Without names to suggest, ARIA's transcript of a command is faster-whisper's default
     decoding: beam 5 over the padded 30 s window (a speech-fitted window, even with the full
@@ -92,7 +105,7 @@ async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
         str(whisper_model_path("tiny.en")), device="cpu", compute_type="int8", cpu_threads=2
     )
     commands = ["Set an alarm for six forty five a.m.", "Remind me on December twelfth."]
-    for pcm in await synthesize(commands, _PIPER, piper={1.0: piper}):
+    for pcm in await synthesize(commands, _PIPER, piper={1.0: steady_piper}):
         segments, _info = model.transcribe(pcm_to_float32(pcm))  # its defaults
         expected = " ".join(s.text.strip() for s in segments).strip()
         assert (await whisper.transcribe(AudioClip(pcm=pcm))).text == expected
