@@ -22,6 +22,7 @@ and a small default window; those are not cached, so the next turn asks again.
 
 from __future__ import annotations
 
+import abc
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
@@ -141,7 +142,7 @@ class FactsCache:
         return facts
 
 
-class KnowsModel:
+class KnowsModel(abc.ABC):
     """The part of a backend that knows its model: ``model``, ``capabilities``, ``model_facts``.
 
     Each backend sets ``_model``, ``_capabilities`` (the settings') and ``_facts`` and says how
@@ -167,9 +168,9 @@ class KnowsModel:
         """The model's window and capabilities, learned once per model."""
         return await self._facts.get(self._model, self._learn_facts)
 
+    @abc.abstractmethod
     async def _learn_facts(self) -> Learned:
         """Ask the server about the model (each backend its own way); raises ``LLMError``."""
-        raise NotImplementedError
 
 
 def _positive_int(value: Any) -> int | None:
