@@ -664,7 +664,10 @@ async def test_thinking_is_never_spoken_in_a_voice_turn(
     tts_end = next(e for e in rig.events if isinstance(e, TtsEnd))
     assert (tts_end.status, tts_end.sentences) == ("complete", 1)
     heard = " ".join(normalize((await whisper.transcribe(read_wav(rig.sink.path))).text))
-    assert "sunny and warm" in heard, heard
+    # The answer was spoken (Piper varies its voice run to run: "and" may be heard as "in"),
+    # and nothing of the reasoning was.
+    assert "sunny" in heard, heard
+    assert "warm" in heard, heard
     assert "banana" not in heard, heard
     assert "elephant" not in heard, heard
     stored = await rig.orchestrator.store.list_messages(
