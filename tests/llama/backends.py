@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from aria_desktop.domain.chat import ToolSpec
 from aria_desktop.llm import Timeouts
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend
@@ -31,3 +32,16 @@ def anthropic_backend(server: LlamaServer, *, name: str = "llama_messages") -> A
         capabilities=frozenset({"tools"}),
         name=name,
     )
+
+
+#: The tool the real-model tests offer (a model must fill ``city``; nothing else is allowed).
+WEATHER = ToolSpec(
+    name="get_weather",
+    description="Get the current weather for a city",
+    parameters={
+        "type": "object",
+        "properties": {"city": {"type": "string"}},
+        "required": ["city"],
+        "additionalProperties": False,
+    },
+)

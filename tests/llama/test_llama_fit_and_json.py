@@ -27,13 +27,12 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCallChunk,
     ToolChoice,
-    ToolSpec,
     recall_message,
 )
 from aria_desktop.llm import RetryPolicy, Router
 from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.llm.openai_compat import OpenAICompatBackend, build_chat_body
-from tests.llama.backends import LLAMA_TIMEOUTS, MODEL
+from tests.llama.backends import LLAMA_TIMEOUTS, MODEL, WEATHER
 from tests.llama.conftest import StartLlama
 from tests.llama.server import LlamaServer
 
@@ -213,18 +212,6 @@ async def test_structured_reply_from_the_real_model_matches_its_schema(
     assert body["response_format"]["type"] == "json_schema"
     assert body["response_format"]["json_schema"]["schema"] == PERSON_SCHEMA
     json.dumps(value)  # a plain JSON value, ready to store
-
-
-WEATHER = ToolSpec(
-    name="get_weather",
-    description="Get the current weather for a city",
-    parameters={
-        "type": "object",
-        "properties": {"city": {"type": "string"}},
-        "required": ["city"],
-        "additionalProperties": False,
-    },
-)
 
 
 async def test_a_required_tool_call_round_trip_with_a_model_without_native_tool_calls(

@@ -23,23 +23,12 @@ from aria_desktop.domain.chat import (
     StreamEnd,
     TextDelta,
     ToolCall,
-    ToolSpec,
 )
 from aria_desktop.llm.router import ChatBackend
-from tests.llama.backends import anthropic_backend, openai_backend
+from tests.llama.backends import WEATHER, anthropic_backend, openai_backend
 from tests.llama.conftest import StartLlama
 
 pytestmark = [pytest.mark.llama, pytest.mark.slow]
-
-WEATHER = ToolSpec(
-    name="get_weather",
-    description="Get the current weather for a city",
-    parameters={
-        "type": "object",
-        "properties": {"city": {"type": "string"}},
-        "required": ["city"],
-    },
-)
 QUESTION = ChatMessage(role="user", content="What is the weather in Rome?")
 CALL = ToolCall(id="call_1", name="get_weather", arguments={"city": "Rome"})
 RESULT = "Rome: sunny, 24 degrees Celsius, light wind from the north-west, humidity 40 percent."
