@@ -1,12 +1,14 @@
-"""The user's names as a hint to Whisper, and the check that a hint was really heard.
+"""The user's names as a hint to Whisper, and the first check that a hint was really heard.
 
 Names given to faster-whisper as ``hotwords`` fix names it mishears ("Dmitri", not "the
 metri"), but on a short command a suggested name can also come out when it was never said:
 the whole command replaced by the list ("Kowalski, Oluwaseun"), or a word swapped for a
-name ("What is" -> "Wojciech", "March 3rd" -> "Margarethe"). So a transcript that contains a
-suggested name is compared with the unbiased one: the name must stand where the unbiased
-decoding heard something that sounds like it, and never in place of a number. See
-ARCHITECTURE.md, "Voice accuracy".
+name ("What is" -> "Wojciech", "March 3rd" -> "Margarethe"). A transcript that contains a
+suggested name is therefore decoded again without the hint and the two are aligned word by
+word: here, a name must stand in place of words the unbiased decoding heard — not of nothing,
+not of a number, not of function words alone. The engine then asks the model itself whether
+the name is as likely as what it heard (``whisper.WhisperSTT``: the suggested transcript's
+probability under the unbiased prompt). See ARCHITECTURE.md, "Voice accuracy".
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ __all__ = ["MAX_HOTWORDS_CHARS", "hotwords_text", "mentioned", "supported_by"]
 
 MAX_HOTWORDS_CHARS = 200
 """The hint stays short: Whisper's prompt is limited, and a long list invents more names."""
-_MIN_SIMILARITY = 0.4
-_MIN_LENGTH_RATIO = 0.6
-_SOUNDS = (("ph", "f"), ("ck", "k"), ("c", "k"), ("q", "k"), ("z", "s"), ("x", "ks"), ("w", "v"))
+_FUNCTION_WORD_TEXT = """a an the and or but of to in on at by for from with is are was were be am
+i you he she it we they me my your his her its our their this that what what's who how when where
+which do does did not no so if as"""
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORD_TEXT.split())
+"""Words a name never replaces on their own: "What is 15 times 12" -> "Wojciech 15 times 12"."""
 
 
 def hotwords_text(terms: Sequence[str]) -> str:
@@ -48,25 +52,23 @@ def mentioned(text: str, terms: Sequence[str]) -> bool:
     return not _term_words(terms).isdisjoint(_words(text))
 
 
-def _sound(text: str) -> str:
-    letters = re.sub(r"[^a-z]", "", text.lower())
-    for written, said in _SOUNDS:
-        letters = letters.replace(written, said)
-    return letters
+def _replaceable(span: list[str]) -> bool:
+    """Whether a name may stand where the unbiased decoding heard ``span``.
 
-
-def _sounds_alike(heard: list[str], unbiased: list[str]) -> bool:
-    said = " ".join(unbiased)
-    if not unbiased or any(char.isdigit() for char in said):
-        return False  # a name where nothing (or a number) was heard was not said
-    a, b = _sound(" ".join(heard)), _sound(said)
-    if min(len(a), len(b)) < _MIN_LENGTH_RATIO * max(len(a), len(b)):
-        return False  # "Kowalski" for "call": a name is not twice as long as what was heard
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= _MIN_SIMILARITY
+    Not where it heard nothing, not in place of a number, not for function words alone.
+    """
+    if not span or any(char.isdigit() for word in span for char in word):
+        return False
+    return not all(word in _FUNCTION_WORDS for word in span)
 
 
 def supported_by(biased: str, plain: str, terms: Sequence[str]) -> bool:
-    """Whether every suggested name in ``biased`` replaces a sound-alike in ``plain``.
+    """Whether every suggested name in ``biased`` stands in place of words ``plain`` heard.
+
+    The two transcripts are aligned word by word; every changed stretch that holds a suggested
+    name must replace words of the unbiased decoding that a name could be a mishearing of
+    (``_replaceable``). Whether it sounds like them is the model's call
+    (``WhisperSTT``), not a spelling comparison's.
 
     Args:
         biased: the transcript decoded with the names as hotwords.
@@ -79,12 +81,6 @@ def supported_by(biased: str, plain: str, terms: Sequence[str]) -> bool:
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or names.isdisjoint(ours[i1:i2]):
             continue
-        if op != "replace":
-            return False
-        if i2 - i1 == j2 - j1:  # word for word: each name against the word in its place
-            pairs = [([o], [t]) for o, t in zip(ours[i1:i2], theirs[j1:j2], strict=True)]
-            if not all(_sounds_alike(o, t) for o, t in pairs if o[0] in names):
-                return False
-        elif not _sounds_alike(ours[i1:i2], theirs[j1:j2]):
+        if not _replaceable(theirs[j1:j2]):
             return False
     return True

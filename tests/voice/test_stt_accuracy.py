@@ -90,6 +90,29 @@ async def test_a_suggested_name_that_is_not_said_never_appears(
     assert not invented
 
 
+@pytest.mark.parametrize(
+    ("biased", "plain", "said"),
+    [
+        # what CI's tiny.en heard with the unspoken names suggested, on another CPU
+        ("Kowalski, Rijareman, tomorrow at 730 pm", "call rear ramen tomorrow at 730 p.m.", False),
+        ("Kowalski, Riya Raman, tomorrow at 730pm", "call rear ramen tomorrow at 730 p.m.", False),
+        ("Call Priya Raman tomorrow at 7.30pm.", "call rear ramen tomorrow at 730 p.m.", True),
+    ],
+)
+async def test_the_model_judges_whether_a_suggested_name_was_said(
+    whisper: WhisperSTT, biased: str, plain: str, said: bool
+) -> None:
+    """Each name's place is fine by the word alignment ("Kowalski" for "call"); only the
+    unbiased model's probability of the whole transcript tells a mishearing fixed from a name
+    made up, whatever the CPU's rounding made of the transcripts."""
+    (pcm,) = await synthesize(["Call Priya Raman tomorrow at seven thirty p.m."], _ESPEAK, piper={})
+    whisper.set_vocabulary(("Priya Raman", *_UNSPOKEN))
+    try:
+        assert await whisper.names_heard(AudioClip(pcm=pcm), biased, plain) is said
+    finally:
+        whisper.set_vocabulary(())
+
+
 async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
     whisper: WhisperSTT, steady_piper: PiperTTS
 ) -> None:

