@@ -169,7 +169,9 @@ async def _list(_args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown
 async def _files(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
     files = await knowledge.list_files(args.source)
     lines = [
-        f"{f.chunks:>5}  {f.path}" + (f"  ! {f.problem_code}: {f.problem}" if f.problem else "")
+        f"{f.chunks:>5}  {f.path}"
+        + (f"  ({f.ocr_pages} page(s) read by OCR)" if f.ocr_pages else "")
+        + (f"  ! {f.problem_code}: {f.problem}" if f.problem else "")
         for f in files
     ]
     return [_asdict(f) for f in files], lines

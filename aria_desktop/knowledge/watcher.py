@@ -11,8 +11,10 @@ it and never sees it return, so the watcher looks at each folder after every bat
 least once a second (a ``stat`` per folder: the watch's quiet-second ticks, or a poll while no
 folder is there at all). A folder that went, came back, or changed device (a drive mounted
 onto, or unmounted from, the folder itself: the directory stays, its filesystem changes) is
-rescanned through the store (which marks it missing, or indexes it again) and the watch
-restarts over the folders that are there.
+rescanned through the store, which marks it missing or indexes it again, and the watch
+restarts over the folders that are there. A folder that came back is rescanned once the new
+watch runs: files still being copied into it are then either found by the rescan or seen
+by the watch, never lost in between.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ class FolderWatcher:
         self._seen: dict[str, int | None] = {}
         """Each folder's device at the last look (None: missing); a change is measured from
         it."""
+        self._back: set[str] = set()
+        """Folders that came back, rescanned once the watch over them runs."""
         self._changed = asyncio.Event()
         self._stop_watch: asyncio.Event | None = None
         self.ready = asyncio.Event()
@@ -130,6 +134,9 @@ class FolderWatcher:
                 yield_on_timeout=True,
             ):
                 self.ready.set()
+                for folder in sorted(self._back & set(devices)):
+                    self._back.discard(folder)
+                    await self._run(self._rescan(folder))
                 if changes:
                     await self._handle({path for _change, path in changes})
                 if await asyncio.to_thread(_devices, folders) != devices:
@@ -142,15 +149,19 @@ class FolderWatcher:
     async def _look(self, folders: tuple[str, ...]) -> dict[str, int]:
         """The folders that are there, with their devices.
 
-        Each that went, came back or changed device since the last look is rescanned.
+        Each that went since the last look is rescanned now; each that came back or changed
+        device, as soon as the watch over it runs (``_back``).
         """
         devices = await asyncio.to_thread(_devices, folders)
         for folder in folders:
             now = devices.get(folder)
             if folder in self._seen and self._seen[folder] != now:
-                state = "is missing" if now is None else "is back"
-                _LOGGER.info("Watched folder %s %s", folder, state)
-                await self._run(self._rescan(folder))
+                _LOGGER.info("Watched folder %s %s", folder, "is back" if now else "is missing")
+                if now is None:
+                    self._back.discard(folder)
+                    await self._run(self._rescan(folder))
+                else:
+                    self._back.add(folder)
             self._seen[folder] = now
         return devices
 
