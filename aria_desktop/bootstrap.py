@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from aria_desktop import __version__, paths
 from aria_desktop.bootstrap_llm import build_router
@@ -344,6 +344,17 @@ async def build_memory(
     return service, memory_store, pending
 
 
+def read_scanned_page(image: Any, timeout_s: float) -> str:
+    """A scanned PDF page's text for the knowledge base: computer use's Tesseract adapter.
+
+    The knowledge adapter may not import the computer one; this hands it over, imported at
+    the first scanned page (Pillow and pytesseract are not loaded before).
+    """
+    from aria_desktop.computer.ocr import read_document_page
+
+    return read_document_page(image, timeout_s=timeout_s)
+
+
 async def build_knowledge(
     settings: Settings, database: Database, embedder: Embedder | None, *, watch: bool
 ) -> KnowledgeService | None:
@@ -362,8 +373,12 @@ async def build_knowledge(
         database,
         embedder,
         limits=KnowledgeLimits(
-            max_file_bytes=int(kb.max_file_mb * 1_000_000), fetch_timeout_s=kb.fetch_timeout_s
+            max_file_bytes=int(kb.max_file_mb * 1_000_000),
+            fetch_timeout_s=kb.fetch_timeout_s,
+            ocr_max_pages=kb.ocr_max_pages,
+            ocr_page_timeout_s=kb.ocr_page_timeout_s,
         ),
+        ocr=read_scanned_page,
     )
     await store.open()
     _LOGGER.info("Knowledge search: %s", store.vector_status)
@@ -376,7 +391,10 @@ async def build_knowledge(
 
     service = KnowledgeService(store=store, config=config)
     watcher = FolderWatcher(
-        store.apply_changes, service.folders_changed, debounce_ms=kb.watch_debounce_ms
+        store.apply_changes,
+        store.rescan,
+        service.folders_changed,
+        debounce_ms=kb.watch_debounce_ms,
     )
     service.attach_watcher(watcher.watch, watcher.run)
     return service

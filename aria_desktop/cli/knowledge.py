@@ -135,6 +135,8 @@ def _source_line(s: KnowledgeSource) -> str:
         f"{s.id:>3}  {s.kind:<6} {watch:<7} {s.files:>5} files {s.chunks:>6} passages  "
         f"{when}  {s.location}"
     )
+    if s.state:
+        line += f"\n       {s.state}"
     if s.problems:
         line += f"\n       {s.problems} problem(s), last: {s.last_error}"
     return line
@@ -167,7 +169,9 @@ async def _list(_args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown
 async def _files(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
     files = await knowledge.list_files(args.source)
     lines = [
-        f"{f.chunks:>5}  {f.path}" + (f"  ! {f.problem_code}: {f.problem}" if f.problem else "")
+        f"{f.chunks:>5}  {f.path}"
+        + (f"  ({f.ocr_pages} page(s) read by OCR)" if f.ocr_pages else "")
+        + (f"  ! {f.problem_code}: {f.problem}" if f.problem else "")
         for f in files
     ]
     return [_asdict(f) for f in files], lines
@@ -199,7 +203,10 @@ async def _status(_args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Sho
         f"{status.sources} source(s), {status.files} file(s), {status.chunks} passage(s), "
         f"{status.problems} file(s) with problems",
         f"search: {status.vector_status}",
-        *(f"watching {folder}" for folder in status.watching),
+        *(
+            f"watching {folder}" + (" (folder missing)" if folder in status.missing else "")
+            for folder in status.watching
+        ),
     ]
     if status.indexing:
         lines.append(f"indexing {status.indexing} ({status.progress_done}/{status.progress_total})")

@@ -16,6 +16,7 @@ from aria_desktop.domain.computer import Rect
 __all__ = [
     "changed_fraction",
     "crop",
+    "fit_pixels",
     "from_bgra",
     "from_png",
     "has_vertical_edge",
@@ -53,6 +54,16 @@ def crop(image: Frame, box: Rect, origin: Rect) -> Frame:
     """The part of ``image`` (which shows ``origin`` of the screen) under screen rect ``box``."""
     left, top = box.x - origin.x, box.y - origin.y
     return image.crop((left, top, left + box.width, top + box.height))
+
+
+def fit_pixels(image: Frame, max_pixels: int) -> Frame:
+    """``image`` scaled down (aspect kept) to at most ``max_pixels`` pixels; smaller: as is."""
+    pixels = image.width * image.height
+    if pixels <= max_pixels:
+        return image
+    scale = (max_pixels / pixels) ** 0.5
+    size = (max(1, int(image.width * scale)), max(1, int(image.height * scale)))
+    return image.resize(size, Image.Resampling.LANCZOS)
 
 
 def ocr_ready(image: Frame, upscale: float) -> Frame:

@@ -8,10 +8,15 @@ mode skips. ``OMP_THREAD_LIMIT=1``: Tesseract's OpenMP threads only fight each o
 event loop) on small images. It is given to the Tesseract child process only: set in this
 process's environment it would also cap OpenMP in CTranslate2, whose Whisper then transcribes
 garbage ("!!!!") when asked for more threads than the cap.
+
+:func:`read_document_page` is the other reading: a scanned document page (the knowledge base's
+PDF pages without a text layer) as plain text, in Tesseract's automatic layout mode (psm 3)
+and without enlarging (scans are 150-600 dpi, not 96-dpi screen text), under a time limit.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -26,12 +31,15 @@ from aria_desktop.computer.grounding import build_elements
 from aria_desktop.domain.computer import OcrBlock, OcrLine, OcrWord, Rect, ScreenText
 from aria_desktop.domain.errors import OcrUnavailableError
 
-__all__ = ["TesseractOcr", "tesseract_version"]
+__all__ = ["TesseractOcr", "read_document_page", "tesseract_version"]
 
 _LOGGER = logging.getLogger(__name__)
 _HINT = "Install Tesseract: sudo apt-get install tesseract-ocr tesseract-ocr-eng"
 _MIN_CONFIDENCE = 30.0
 _WORDLIKE = re.compile(r"\w")
+_PAGE_MAX_PIXELS = 25_000_000
+"""A larger page image is scaled down first: a 600-dpi A4 scan is 35 MP; 300 dpi (8.7 MP)
+reads as well, so the cap bounds a page's memory and time without losing text."""
 
 
 def tesseract_version() -> str | None:
@@ -74,6 +82,55 @@ def _limit_tesseract_threads(pytesseract_module: Any) -> None:
         inner.environ = _ChildEnvironment({"OMP_THREAD_LIMIT": "1"})
 
 
+def _pytesseract() -> Any:
+    """The pytesseract module, its children limited to one OpenMP thread.
+
+    Raises:
+        OcrUnavailableError: pytesseract is not installed.
+    """
+    try:
+        import pytesseract
+    except ImportError as exc:
+        raise OcrUnavailableError(
+            "pytesseract is not installed.", hint="pip install 'aria-desktop[computer]'"
+        ) from exc
+    _limit_tesseract_threads(pytesseract)
+    return pytesseract
+
+
+@contextlib.contextmanager
+def _tesseract_errors(pytesseract: Any, lang: str) -> Iterator[None]:
+    """Map pytesseract's failures to ``OcrUnavailableError`` (with what to install)."""
+    try:
+        yield
+    except pytesseract.TesseractNotFoundError as exc:
+        raise OcrUnavailableError("Tesseract is not installed.", hint=_HINT) from exc
+    except pytesseract.TesseractError as exc:
+        raise OcrUnavailableError(
+            f"Tesseract failed: {exc.message or exc}",
+            hint=f"Check the language data for {lang!r} ({_HINT}-<lang>).",
+        ) from exc
+
+
+def read_document_page(image: Any, *, timeout_s: float, lang: str = "eng") -> str:
+    """The text of one scanned page (a Pillow image), in reading order.
+
+    Raises:
+        OcrUnavailableError: pytesseract or Tesseract is missing, or Tesseract failed.
+        TimeoutError: Tesseract took longer than ``timeout_s`` (its process is ended).
+    """
+    pytesseract = _pytesseract()
+    page = imaging.ocr_ready(imaging.fit_pixels(image, _PAGE_MAX_PIXELS), 1.0)
+    with _tesseract_errors(pytesseract, lang):
+        try:
+            text = pytesseract.image_to_string(page, lang=lang, config="--psm 3", timeout=timeout_s)
+        except RuntimeError as exc:  # pytesseract's only RuntimeError: the time limit
+            if "timeout" not in str(exc).lower():
+                raise
+            raise TimeoutError(f"OCR of a page took over {timeout_s:g} s") from exc
+    return str(text)
+
+
 class TesseractOcr:
     """Reads text from screen images.
 
@@ -91,26 +148,13 @@ class TesseractOcr:
 
     def read(self, frame: Any, origin: Rect) -> ScreenText:
         """Read ``frame`` (a Pillow image showing screen area ``origin``)."""
-        try:
-            import pytesseract
-        except ImportError as exc:
-            raise OcrUnavailableError(
-                "pytesseract is not installed.", hint="pip install 'aria-desktop[computer]'"
-            ) from exc
-        _limit_tesseract_threads(pytesseract)
+        pytesseract = _pytesseract()
         started = time.perf_counter()
         image = imaging.ocr_ready(frame, self._upscale)
-        try:
+        with _tesseract_errors(pytesseract, self._lang):
             data = pytesseract.image_to_data(
                 image, lang=self._lang, config=self._config, output_type=pytesseract.Output.DICT
             )
-        except pytesseract.TesseractNotFoundError as exc:
-            raise OcrUnavailableError("Tesseract is not installed.", hint=_HINT) from exc
-        except pytesseract.TesseractError as exc:
-            raise OcrUnavailableError(
-                f"Tesseract failed: {exc.message or exc}",
-                hint=f"Check the language data for {self._lang!r} ({_HINT}-<lang>).",
-            ) from exc
         screen = self._group(data, origin, frame)
         elapsed_ms = (time.perf_counter() - started) * 1000
         _LOGGER.debug(

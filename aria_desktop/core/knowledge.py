@@ -9,7 +9,8 @@
   model is asked to cite what it uses as ``[n]``; the references go out as one
   ``knowledge-cited`` event, which the front-ends turn into links (file at the page, or URL);
 * at start, a **rescan** of every source catches what changed while ARIA was off, then the
-  watched folders are handed to the watcher (an adapter, given at composition);
+  watched folders are handed to the watcher (an adapter, given at composition), with those
+  found missing (the watcher rescans a folder that goes or comes back);
 * the front-end half (``core.ports.KnowledgeAccess``): add, remove, list, search, reindex,
   status, and which citations went stale because their file changed since the answer.
 """
@@ -30,11 +31,20 @@ from aria_desktop.domain.events import KnowledgeChanged, KnowledgeCited
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 
-__all__ = ["KnowledgeConfig", "KnowledgeService", "KnowledgeStore", "fence_documents"]
+__all__ = [
+    "FolderWatch",
+    "KnowledgeConfig",
+    "KnowledgeService",
+    "KnowledgeStore",
+    "fence_documents",
+]
 
 _LOGGER = logging.getLogger(__name__)
 _PASSAGE_CHARS = 1200
 _EVENT_COUNTS = ("files_indexed", "files_removed", "chunks_embedded")
+
+FolderWatch = Callable[[Iterable[str], Iterable[str]], None]
+"""Tells the folder watcher the folders to watch, and which of them were found missing."""
 
 
 class KnowledgeStore(Protocol):
@@ -126,7 +136,7 @@ class KnowledgeService:
         *,
         store: KnowledgeStore,
         config: KnowledgeConfig | None = None,
-        watch: Callable[[Iterable[str]], None] | None = None,
+        watch: FolderWatch | None = None,
         watcher: Callable[[], Any] | None = None,
         bus: EventBus | None = None,
     ) -> None:
@@ -147,9 +157,7 @@ class KnowledgeService:
         self._given: dict[str, tuple[kb.Citation, ...]] = {}
         """The citations of each conversation's turn in progress (until it ends)."""
 
-    def attach_watcher(
-        self, watch: Callable[[Iterable[str]], None], run: Callable[[], Any]
-    ) -> None:
+    def attach_watcher(self, watch: FolderWatch, run: Callable[[], Any]) -> None:
         """Follow watched folders with a watcher (its ``watch`` and ``run``), before install."""
         self._watch, self._watcher = watch, run
 
@@ -182,9 +190,14 @@ class KnowledgeService:
         await self._refresh_watch()
         return report
 
+    async def _watched(self) -> list[kb.KnowledgeSource]:
+        return [s for s in await self.store.sources() if s.watch and s.kind == "folder"]
+
     async def _refresh_watch(self) -> None:
         if self._watch is not None:
-            self._watch(await self.store.watched_folders())
+            watched = await self._watched()
+            missing = [s.location for s in watched if s.missing_since is not None]
+            self._watch([s.location for s in watched], missing)
 
     def folders_changed(self, report: kb.IngestReport) -> None:
         """The watcher applied a batch of changes."""
@@ -274,6 +287,7 @@ class KnowledgeService:
         """The base at a glance."""
         sources, files, chunks, problems = await self.store.counts()
         done, total = self.store.progress
+        watched = await self._watched()
         return kb.KnowledgeStatus(
             sources=sources,
             files=files,
@@ -283,7 +297,8 @@ class KnowledgeService:
             indexing=self.store.current,
             progress_done=done,
             progress_total=total,
-            watching=tuple(await self.store.watched_folders()),
+            watching=tuple(s.location for s in watched),
+            missing=tuple(s.location for s in watched if s.missing_since is not None),
         )
 
     async def stale_citations(self, citations: Sequence[kb.Citation]) -> list[int]:

@@ -1,8 +1,9 @@
-"""Checks of the knowledge base: its extractors and the folder watcher are installed."""
+"""Checks of the knowledge base: its extractors, the folder watcher and OCR are installed."""
 
 from __future__ import annotations
 
 import importlib.util
+import shutil
 
 from aria_desktop.doctor.result import CheckResult, ok, warn
 from aria_desktop.settings import Settings
@@ -16,6 +17,8 @@ _PARTS = (
     ("watchfiles", "watchfiles", "watched folders"),
 )
 """(module, package, what needs it)."""
+_OCR_MODULES = (("PIL", "pillow"), ("pytesseract", "pytesseract"))
+"""What reads scanned PDF pages besides the Tesseract program: (module, package)."""
 
 
 def check_knowledge(settings: Settings) -> CheckResult:
@@ -31,7 +34,20 @@ def check_knowledge(settings: Settings) -> CheckResult:
             + " ".join(package for package, _ in missing)
             + ")",
         )
-    return ok("knowledge", "Markdown, text, HTML, PDF and DOCX; watched folders")
+    detail = "Markdown, text, HTML, PDF and DOCX; watched folders"
+    if settings.knowledge.ocr_max_pages <= 0:
+        return ok("knowledge", detail + "; scanned PDF pages not read (OCR off)")
+    packages = [package for module, package in _OCR_MODULES if not _importable(module)]
+    if packages or shutil.which("tesseract") is None:
+        hint = "sudo apt-get install tesseract-ocr tesseract-ocr-eng"
+        if packages:
+            hint = f"pip install {' '.join(packages)}" + (
+                f"; {hint}" if shutil.which("tesseract") is None else ""
+            )
+        return warn(
+            "knowledge", detail + "; scanned PDF pages cannot be read (OCR is missing)", hint
+        )
+    return ok("knowledge", detail + "; scanned PDF pages by OCR")
 
 
 def _importable(module: str) -> bool:

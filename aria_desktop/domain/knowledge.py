@@ -60,6 +60,11 @@ class KnowledgeSource:
         files, chunks: what is indexed from it now.
         problems: files that could not be indexed (fully or in part).
         last_error: the latest problem's message ("" when none).
+        ocr_pages: scanned PDF pages among its files whose text was read by OCR.
+        missing_since: UNIX seconds since the file or folder was found missing (None: it is
+            there). A deleted one's passages leave the index; one on a drive that is not
+            mounted keeps them (``chunks`` says which); either is indexed again when it is
+            back.
     """
 
     id: int
@@ -72,6 +77,21 @@ class KnowledgeSource:
     chunks: int = 0
     problems: int = 0
     last_error: str = ""
+    ocr_pages: int = 0
+    missing_since: float | None = None
+
+    @property
+    def state(self) -> str:
+        """The source's state in words, the same in every front-end ("" when nothing to say).
+
+        E.g. "folder missing", "folder missing (passages kept)", "3 pages read by OCR".
+        """
+        parts: list[str] = []
+        if self.missing_since is not None:
+            parts.append(f"{self.kind} missing" + (" (passages kept)" if self.chunks else ""))
+        if self.ocr_pages:
+            parts.append(f"{self.ocr_pages} page{'s' if self.ocr_pages != 1 else ''} read by OCR")
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -85,6 +105,8 @@ class KnowledgeFile:
     indexed_at: float = 0.0
     problem_code: str = ""
     problem: str = ""
+    ocr_pages: int = 0
+    """Scanned PDF pages whose text was read by OCR."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -94,7 +116,8 @@ class FileProblem:
     Attributes:
         path: the file or URL.
         code: stable identifier: malformed, encrypted, too_large, binary, unsupported,
-            no_text (a scanned page or an empty document), unreadable, fetch_failed.
+            no_text (a page or document without text that OCR did not read), unreadable,
+            fetch_failed, missing (a source's file or folder is gone).
         message: what happened, for people.
         partial: some of the file was indexed (e.g. pages with text of a partly scanned PDF).
     """
@@ -240,6 +263,7 @@ class KnowledgeStatus:
         indexing: a path being indexed now ("" when idle).
         progress_done, progress_total: files done of the current ingest.
         watching: folders watched now.
+        missing: the watched folders that are missing now (indexed again when they are back).
     """
 
     sources: int = 0
@@ -251,3 +275,4 @@ class KnowledgeStatus:
     progress_done: int = 0
     progress_total: int = 0
     watching: tuple[str, ...] = field(default_factory=tuple)
+    missing: tuple[str, ...] = field(default_factory=tuple)

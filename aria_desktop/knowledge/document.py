@@ -49,11 +49,13 @@ class Document:
         blocks: its text in reading order.
         notes: problems that left part of it out (e.g. "page 3 has no text"), reported, not
             fatal.
+        ocr_pages: PDF pages whose text was read by OCR (scans without a text layer).
     """
 
     title: str
     blocks: list[Block] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    ocr_pages: int = 0
 
 
 class HeadingStack:

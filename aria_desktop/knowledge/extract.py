@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import PurePath
 
 from aria_desktop.knowledge.document import Document, document_error
+from aria_desktop.knowledge.scanned_pages import OcrOptions
 
 __all__ = ["FORMATS", "detect_format", "extract", "format_of_path"]
 
@@ -80,7 +81,9 @@ def _decode_text(data: bytes, path: str) -> str:
         ) from exc
 
 
-def extract(data: bytes, *, path: str, kind: str, max_bytes: int) -> Document:
+def extract(
+    data: bytes, *, path: str, kind: str, max_bytes: int, ocr: OcrOptions | None = None
+) -> Document:
     """Read one document.
 
     Args:
@@ -88,6 +91,7 @@ def extract(data: bytes, *, path: str, kind: str, max_bytes: int) -> Document:
         path: its path or URL (for messages and the fallback title).
         kind: markdown, text, html, pdf or docx.
         max_bytes: larger documents are refused (problem ``too_large``).
+        ocr: reads PDF pages without a text layer (None: they are only reported).
 
     Raises:
         DocumentError: the document cannot be read; ``problem`` says why.
@@ -102,7 +106,7 @@ def extract(data: bytes, *, path: str, kind: str, max_bytes: int) -> Document:
     if kind == "pdf":
         from aria_desktop.knowledge.formats_office import pdf_document
 
-        doc = pdf_document(data, title, path)
+        doc = pdf_document(data, title, path, ocr)
     elif kind == "docx":
         from aria_desktop.knowledge.formats_office import docx_document
 

@@ -1,15 +1,17 @@
 """PDF (text per page, pypdf) and DOCX (paragraphs under Word's heading styles, python-docx).
 
 Both libraries are permissively licensed (BSD, MIT) and imported here only, when a file of
-their format is read. A PDF page without text (a scanned image) is reported in the document's
-notes, never silently left empty; an encrypted PDF that does not open with an empty password
-is refused with its own problem code.
+their format is read. A PDF page without text (a scanned image) is read by OCR when a reader
+is given (``scanned_pages``), else reported in the document's notes, never silently left
+empty; an encrypted PDF that does not open with an empty password is refused with its own
+problem code.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from typing import Any
 
 from aria_desktop.knowledge.document import (
     Block,
@@ -18,14 +20,15 @@ from aria_desktop.knowledge.document import (
     HeadingStack,
     document_error,
 )
+from aria_desktop.knowledge.scanned_pages import OcrOptions, read_scanned_pages
 
 __all__ = ["docx_document", "pdf_document"]
 
 _DOCX_HEADING = re.compile(r"^(?:heading|überschrift|titre|título)\s*(\d)$", re.IGNORECASE)
 
 
-def pdf_document(data: bytes, title: str, path: str) -> Document:
-    """One block per PDF page that has text.
+def pdf_document(data: bytes, title: str, path: str, ocr: OcrOptions | None = None) -> Document:
+    """One block per PDF page that has text, or whose scan ``ocr`` reads.
 
     Raises:
         DocumentError: malformed or encrypted file, or no page with text at all.
@@ -53,7 +56,7 @@ def pdf_document(data: bytes, title: str, path: str) -> Document:
             hint="Open it in a PDF viewer to check it; re-save or re-export it.",
         ) from exc
     doc = Document(title=str(meta_title).strip() or title)
-    empty: list[int] = []
+    scanned: list[tuple[int, Any]] = []
     for number, page in enumerate(pages, start=1):
         try:
             text = page.extract_text() or ""
@@ -61,20 +64,19 @@ def pdf_document(data: bytes, title: str, path: str) -> Document:
             doc.notes.append(f"page {number} could not be read: {exc}")
             continue
         if not text.strip():
-            empty.append(number)
+            scanned.append((number, page))
             continue
         doc.blocks.append(Block(text=text, page=number, start=0, end=len(text)))
-    if empty:
-        listed = ", ".join(str(n) for n in empty[:20]) + (" ..." if len(empty) > 20 else "")
-        doc.notes.append(
-            f"{len(empty)} page(s) without text (scanned images?): {listed}; "
-            "run OCR on the PDF to include them"
-        )
+    unavailable = read_scanned_pages(scanned, ocr, doc)
     if not doc.blocks:
+        why = f": {'; '.join(doc.notes)}" if doc.notes and ocr is not None else ""
+        hint = "Run OCR on it (e.g. ocrmypdf) and add the result."
+        if unavailable is not None:
+            hint = f"{unavailable.hint} Or run OCR on it (e.g. ocrmypdf) and add the result."
         raise document_error(
-            f"{path} has no text on any of its {len(pages)} page(s) (a scanned PDF?).",
+            f"{path} has no text on any of its {len(pages)} page(s) (a scanned PDF?){why}",
             problem="no_text",
-            hint="Run OCR on it (e.g. ocrmypdf) and add the result.",
+            hint=hint,
         )
     return doc
 

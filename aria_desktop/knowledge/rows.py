@@ -22,8 +22,10 @@ __all__ = [
     "KNOWLEDGE_VECTORS",
     "delete_files",
     "known_files",
+    "mark_scanned",
     "read_sources",
     "reusable_vectors",
+    "source_mount",
     "write_prepared",
 ]
 
@@ -39,7 +41,9 @@ SELECT s.id, s.location, s.kind, s.watch, s.added_at, s.indexed_at,
          WHERE f.source_id = s.id),
        (SELECT count(*) FROM knowledge_files f WHERE f.source_id = s.id AND f.problem != ''),
        (SELECT f.problem FROM knowledge_files f WHERE f.source_id = s.id AND f.problem != ''
-         ORDER BY f.indexed_at DESC LIMIT 1)
+         ORDER BY f.indexed_at DESC LIMIT 1),
+       (SELECT coalesce(sum(f.ocr_pages), 0) FROM knowledge_files f WHERE f.source_id = s.id),
+       s.missing_since
 FROM knowledge_sources s
 """
 
@@ -59,6 +63,8 @@ def read_sources(conn: Connection, source_id: int | None = None) -> list[Knowled
             chunks=int(r[7]),
             problems=int(r[8]),
             last_error=str(r[9] or ""),
+            ocr_pages=int(r[10]),
+            missing_since=None if r[11] is None else float(r[11]),
         )
         for r in conn.execute(f"{_SOURCE_SQL} {where} ORDER BY s.id", params)
     ]
@@ -75,14 +81,37 @@ def read_files(conn: Connection, source_id: int) -> list[KnowledgeFile]:
             indexed_at=float(r[3]),
             problem_code=str(r[4] or ""),
             problem=str(r[5] or ""),
+            ocr_pages=int(r[6]),
         )
         for r in conn.execute(
             "SELECT f.path, (SELECT count(*) FROM knowledge_chunks c WHERE c.path = f.path), "
-            "f.content_hash, f.indexed_at, f.problem_code, f.problem FROM knowledge_files f "
-            "WHERE f.source_id = ? ORDER BY f.path",
+            "f.content_hash, f.indexed_at, f.problem_code, f.problem, f.ocr_pages "
+            "FROM knowledge_files f WHERE f.source_id = ? ORDER BY f.path",
             (source_id,),
         )
     ]
+
+
+def source_mount(conn: Connection, source_id: int) -> str:
+    """The mount point a source's file or folder was under when last found ("" never)."""
+    row = conn.execute("SELECT mount FROM knowledge_sources WHERE id = ?", (source_id,)).fetchone()
+    return str(row[0]) if row is not None else ""
+
+
+def mark_scanned(conn: Connection, source_id: int, now: float, mount: str | None) -> None:
+    """A source was brought up to date: found under ``mount``, or missing (``mount`` None)."""
+    if mount is None:
+        conn.execute(
+            "UPDATE knowledge_sources SET indexed_at = ?, "
+            "missing_since = coalesce(missing_since, ?) WHERE id = ?",
+            (now, now, source_id),
+        )
+    else:
+        conn.execute(
+            "UPDATE knowledge_sources SET indexed_at = ?, missing_since = NULL, mount = ? "
+            "WHERE id = ?",
+            (now, mount, source_id),
+        )
 
 
 def known_files(conn: Connection, source_id: int) -> dict[str, tuple[int, int, str]]:
@@ -155,6 +184,7 @@ def write_prepared(
                 "indexed_at": now,
                 "problem_code": p.problem_code,
                 "problem": p.problem,
+                "ocr_pages": p.ocr_pages,
             }
             for p in files
         ],

@@ -8,6 +8,12 @@ an opened file whose content hash is unchanged is not extracted; a changed file'
 reuse the vector of any stored chunk with the same hash, so only new text is embedded
 (:attr:`IngestReport.chunks_embedded` counts it). Files that disappear leave the index.
 Ingests run one at a time (adds, rescans and the watcher's updates queue behind each other).
+
+A source whose file or folder is gone is marked missing (``missing_since``) and indexed again
+when a rescan finds it back. A deleted one's passages leave the index like a deleted file's.
+One on a drive that is away (the mount point it was under is no longer mounted) keeps them:
+unplugging a drive is not deleting it, and plugging it back in then costs a cheap rescan
+instead of extracting and embedding the whole drive again (``scan.locate`` tells the two).
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from aria_desktop.knowledge import rows, scan
 from aria_desktop.knowledge.chunking import Chunk
 from aria_desktop.knowledge.extract import detect_format, format_of_path
 from aria_desktop.knowledge.fetch import check_url, fetch_url
-from aria_desktop.knowledge.scan import FileStat, Prepared
+from aria_desktop.knowledge.scan import FileStat, Place, Prepared
+from aria_desktop.knowledge.scanned_pages import OcrOptions, PageOcr
 from aria_desktop.knowledge.search import search_chunks
 from aria_desktop.storage.connection import Connection
 from aria_desktop.storage.database import Database
@@ -60,10 +67,14 @@ class KnowledgeLimits:
     Attributes:
         max_file_bytes: larger files and downloads are refused (problem ``too_large``).
         fetch_timeout_s: a URL's whole download must finish within this.
+        ocr_max_pages: scanned PDF pages read by OCR per document at most (0: none).
+        ocr_page_timeout_s: one scanned page's OCR time limit.
     """
 
     max_file_bytes: int = 50_000_000
     fetch_timeout_s: float = 30.0
+    ocr_max_pages: int = 50
+    ocr_page_timeout_s: float = 30.0
 
 
 @dataclass(kw_only=True)
@@ -107,13 +118,28 @@ def _changed_paths(paths: Sequence[str]) -> tuple[list[FileStat], list[str]]:
     return stats, gone
 
 
-def _mark_indexed(conn: Connection, source_id: int, now: float) -> None:
-    conn.execute("UPDATE knowledge_sources SET indexed_at = ? WHERE id = ?", (now, source_id))
-
-
-def _prepare_all(batch: Sequence[tuple[FileStat, str | None]], limit: int) -> list[Prepared]:
+def _prepare_all(
+    batch: Sequence[tuple[FileStat, str | None]], limit: int, ocr: OcrOptions | None
+) -> list[Prepared]:
     """Read and prepare a batch of changed files (in a worker thread)."""
-    return [scan.prepare_file(stat, old, limit) for stat, old in batch]
+    return [scan.prepare_file(stat, old, limit, ocr) for stat, old in batch]
+
+
+def _missing_problem(source: kb.KnowledgeSource, place: Place) -> kb.FileProblem:
+    """What a rescan says about a source whose file or folder is gone."""
+    where = source.location
+    if place.drive_away:
+        message = (
+            f"{where} is missing: the drive it was on ({place.mount}) is not mounted. Its "
+            "passages stay searchable and it is indexed again when the drive is back (remove "
+            "the source to drop them)."
+        )
+    else:
+        message = (
+            f"{where} is missing (deleted or moved?); its passages left the index. It is "
+            "indexed again when it is back."
+        )
+    return kb.FileProblem(path=where, code="missing", message=message)
 
 
 def _as_location(source: str) -> str:
@@ -165,9 +191,15 @@ class SQLiteKnowledgeStore:
         limits: KnowledgeLimits | None = None,
         clock: Callable[[], float] = time.time,
         exact_knn_limit: int = EXACT_KNN_LIMIT,
+        ocr: PageOcr | None = None,
     ) -> None:
-        """Bind to ``db``; ``embedder`` None means keyword search only."""
+        """Bind to ``db``; ``embedder`` None means keyword search only.
+
+        ``ocr`` reads scanned PDF pages (the computer-use adapter's Tesseract page reader,
+        given at composition); None: such pages are only reported.
+        """
         self._db = db
+        self._ocr = ocr
         # Asked before every turn: kept until a write here that may add or drop chunks.
         self._any_chunk = KeptAnswer(db, _any_chunk)
         self._embedder = embedder
@@ -306,24 +338,45 @@ class SQLiteKnowledgeStore:
         tally = _Tally()
         async with self._busy:
             for item in targets:
-                await self._rescan_one(item, tally, force, progress)
-                await self._any_chunk.write(
-                    functools.partial(_mark_indexed, source_id=item.id, now=self._clock())
+                mount = await self._rescan_one(item, tally, force, progress)
+                mark = functools.partial(
+                    rows.mark_scanned, source_id=item.id, now=self._clock(), mount=mount
                 )
+                await self._any_chunk.write(mark)
         return tally.report()
+
+    @property
+    def _ocr_options(self) -> OcrOptions | None:
+        if self._ocr is None:
+            return None
+        limits = self._limits
+        return OcrOptions(
+            read=self._ocr,
+            max_pages=limits.ocr_max_pages,
+            page_timeout_s=limits.ocr_page_timeout_s,
+        )
 
     async def _rescan_one(
         self, source: kb.KnowledgeSource, tally: _Tally, force: bool, progress: Progress | None
-    ) -> None:
+    ) -> str | None:
+        """Bring one source up to date; returns the mount point it is under (None: missing)."""
         if source.kind == "url":
             await self._ingest_url(source, tally, force)
-            return
+            return ""
+        recorded = await self._db.read(functools.partial(rows.source_mount, source_id=source.id))
+        place = await asyncio.to_thread(scan.locate, source.location, source.kind, recorded)
+        if not place.present:
+            if not place.drive_away:  # deleted: its files leave the index like deleted files
+                await self._ingest(source.id, [], tally, force=False, full=True, progress=None)
+            tally.problems.append(_missing_problem(source, place))
+            return None
         if source.kind == "folder":
             stats = await asyncio.to_thread(scan.walk_folder, source.location)
         else:
             single = await asyncio.to_thread(scan.stat_file, source.location)
             stats = [single] if single is not None else []
         await self._ingest(source.id, stats, tally, force=force, full=True, progress=progress)
+        return place.mount
 
     async def apply_changes(self, paths: Iterable[str]) -> kb.IngestReport:
         """Index changed paths and drop vanished ones (the folder watcher's entry point).
@@ -374,7 +427,7 @@ class SQLiteKnowledgeStore:
                 tally.add(files_unchanged=1)
             else:
                 todo.append((stat, None if force or old is None else old[2]))
-        limit = self._limits.max_file_bytes
+        limit, ocr = self._limits.max_file_bytes, self._ocr_options
         batches = [todo[i : i + _FILES_PER_BATCH] for i in range(0, len(todo), _FILES_PER_BATCH)]
         # The next batch is read and extracted (a worker thread) while this one is embedded
         # (the embedder's thread) and written: the two cores both work.
@@ -383,10 +436,10 @@ class SQLiteKnowledgeStore:
             done = 0
             for number, batch in enumerate(batches):
                 self.current, self.progress = batch[0][0].path, (done, len(todo))
-                prepared = await (ahead or asyncio.to_thread(_prepare_all, batch, limit))
+                prepared = await (ahead or asyncio.to_thread(_prepare_all, batch, limit, ocr))
                 ahead = None
                 if number + 1 < len(batches):
-                    following = asyncio.to_thread(_prepare_all, batches[number + 1], limit)
+                    following = asyncio.to_thread(_prepare_all, batches[number + 1], limit, ocr)
                     ahead = asyncio.ensure_future(following)
                 await self._store(source_id, prepared, tally, force)
                 done += len(batch)
@@ -427,7 +480,7 @@ class SQLiteKnowledgeStore:
         stat = FileStat(path=url, size=len(data), mtime_ns=0)
         kind = detect_format(url, content_type, data)
         prepared = await asyncio.to_thread(
-            scan.prepare_bytes, stat, data, kind, limits.max_file_bytes
+            scan.prepare_bytes, stat, data, kind, limits.max_file_bytes, self._ocr_options
         )
         old = known.get(url)
         if not force and old is not None and old[2] == prepared.content_hash:

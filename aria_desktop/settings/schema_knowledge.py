@@ -20,6 +20,9 @@ class KnowledgeSettings:
         max_file_mb: larger files and downloads are refused with a per-file error.
         fetch_timeout_s: a URL source's whole download must finish within this.
         watch_debounce_ms: changes in a watched folder closer together are applied together.
+        ocr_max_pages: scanned PDF pages (no text layer) read by OCR per document at most;
+            0 turns OCR off (such pages are then only reported).
+        ocr_page_timeout_s: one scanned page's OCR must finish within this.
     """
 
     enabled: bool = True
@@ -30,3 +33,5 @@ class KnowledgeSettings:
     max_file_mb: float = field(default=50.0, metadata=POSITIVE)
     fetch_timeout_s: float = field(default=30.0, metadata=POSITIVE)
     watch_debounce_ms: int = field(default=400, metadata=AT_LEAST_1)
+    ocr_max_pages: int = field(default=50, metadata=NON_NEGATIVE)
+    ocr_page_timeout_s: float = field(default=30.0, metadata=POSITIVE)

@@ -4,9 +4,12 @@ Layout (in the owner's one database file, written only by the owner's writer; se
 ``aria_desktop/ARCHITECTURE.md``, owner):
 
 * ``knowledge_sources`` — what the user added: a file, a folder (maybe watched) or a URL;
+  since the ``knowledge_source_state`` migration also when it was found missing and the mount
+  point it was last found under;
 * ``knowledge_files`` — one row per indexed file or fetched URL, keyed by its path, with the
-  size and modification time that make an unchanged-file rescan cheap, its content hash and its
-  problem (malformed, encrypted, scanned page ...) if any;
+  size and modification time that make an unchanged-file rescan cheap, its content hash, its
+  problem (malformed, encrypted, unread scanned page ...) if any and (since
+  ``knowledge_source_state``) how many of its pages were read by OCR;
 * ``knowledge_chunks`` — the chunks (source of truth): text, heading path, page, character
   offsets, the chunk's hash and its unit vector (``seq`` is the rowid shared with the indexes);
 * ``knowledge_citations`` — the numbered sources an answer was given, by conversation and the

@@ -238,12 +238,24 @@ THINKING_AND_USAGE = Migration(
 """A reply's reasoning kept apart from its text, its cache tokens and cost, and the usage
 ledger of every model call (``storage/usage.py``)."""
 
+KNOWLEDGE_SOURCE_STATE = Migration(
+    name="knowledge_source_state",
+    statements=(
+        "ALTER TABLE knowledge_files ADD COLUMN ocr_pages INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE knowledge_sources ADD COLUMN missing_since REAL",
+        "ALTER TABLE knowledge_sources ADD COLUMN mount TEXT NOT NULL DEFAULT ''",
+    ),
+)
+"""Scanned pages read by OCR per file, and a source found missing (since when, and the mount
+point it was under: a folder on an unmounted drive keeps its passages)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     CONVERSATIONS,
     LONG_TERM_MEMORY,
     CONVERSATION_KEYS,
     KNOWLEDGE_BASE,
     THINKING_AND_USAGE,
+    KNOWLEDGE_SOURCE_STATE,
 )
 """Every migration, oldest first. Append only."""
 

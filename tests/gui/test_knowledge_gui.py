@@ -91,8 +91,8 @@ def test_the_knowledge_window_adds_a_folder_and_lists_it(
     assert "broken.docx is not a readable DOCX file" in view.report.text()
     run(wait_for(lambda: view.sources.rowCount() == 1, 20))
     row = [view.sources.item(0, c).text() for c in range(view.sources.columnCount())]
-    assert row[:6] == [str(corpus), "folder", "yes", "5", "12", "1"]
-    assert "broken.docx" in row[6]
+    assert row[:7] == [str(corpus), "folder", "yes", "5", "12", "1", ""]
+    assert "broken.docx" in row[7]
     view.query.setText("monthly rent")
     view.query.returnPressed.emit()
     run(wait_for(lambda: "lease.docx" in view.results.toPlainText(), 20))

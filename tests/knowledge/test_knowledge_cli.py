@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from tests.knowledge.corpus import write_corpus
@@ -37,6 +38,16 @@ def test_add_search_list_status_remove_and_errors(aria_env: dict[str, str], tmp_
     assert source["problems"] == 1
     status = json.loads(aria(env, "knowledge", "status", "--json").stdout)
     assert status["watching"] == [str(corpus)]
+    assert status["missing"] == []
+
+    shutil.rmtree(corpus)
+    rescanned = aria(env, "knowledge", "reindex", "--changed-only")
+    no_traceback(rescanned)
+    assert "5 removed" in rescanned.stdout
+    assert f"! missing: {corpus} is missing (deleted or moved?)" in rescanned.stderr
+    assert "folder missing" in aria(env, "knowledge", "list").stdout
+    shown = aria(env, "knowledge", "status").stdout
+    assert f"watching {corpus} (folder missing)" in shown
 
     missing = aria(env, "knowledge", "add", str(tmp_path / "nowhere"))
     no_traceback(missing)

@@ -24,7 +24,9 @@ class _Watching:
 
     def __init__(self, store: SQLiteKnowledgeStore) -> None:
         self.reports: asyncio.Queue[IngestReport] = asyncio.Queue()
-        self.watcher = FolderWatcher(store.apply_changes, self.reports.put_nowait, debounce_ms=100)
+        self.watcher = FolderWatcher(
+            store.apply_changes, store.rescan, self.reports.put_nowait, debounce_ms=100
+        )
 
     async def until(self, done: object, store: SQLiteKnowledgeStore, query: str) -> None:
         """Wait for batches until ``done(hits)`` holds for ``query``."""

@@ -9,7 +9,7 @@ from pathlib import Path
 from aria_desktop.domain.chat import MessageBody, NewMessage, Usage
 from aria_desktop.storage.conversations import SQLiteConversationStore
 from aria_desktop.storage.database import Database
-from aria_desktop.storage.migrations import MIGRATIONS
+from aria_desktop.storage.migrations import MIGRATIONS, THINKING_AND_USAGE
 
 
 async def test_thinking_and_cost_round_trip_and_survive_partial_updates(
@@ -39,8 +39,9 @@ async def test_thinking_and_cost_round_trip_and_survive_partial_updates(
 
 async def test_an_old_database_gains_the_columns_and_keeps_its_messages(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    db = await Database.open(path, migrations=MIGRATIONS[:-1])
-    assert db.schema_version == len(MIGRATIONS) - 1
+    before = MIGRATIONS.index(THINKING_AND_USAGE)
+    db = await Database.open(path, migrations=MIGRATIONS[:before])
+    assert db.schema_version == before
     store = SQLiteConversationStore(db)
     conversation = await store.create_conversation("before")
     await db.close()

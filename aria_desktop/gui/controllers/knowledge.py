@@ -120,6 +120,7 @@ class KnowledgeController(QObject):
                 str(source.files),
                 str(source.chunks),
                 str(source.problems),
+                source.state,
                 source.last_error,
             )
             for column, text in enumerate(cells):
@@ -130,6 +131,7 @@ class KnowledgeController(QObject):
             view.status.setText(
                 f"{status.files} file(s), {status.chunks} passage(s) · {status.vector_status}"
                 + (f" · watching {len(status.watching)} folder(s)" if status.watching else "")
+                + (f" ({len(status.missing)} missing)" if status.missing else "")
             )
 
     def add(self) -> None:

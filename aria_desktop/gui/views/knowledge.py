@@ -21,7 +21,16 @@ from aria_desktop.gui.views._widgets import table
 
 __all__ = ["SOURCE_COLUMNS", "KnowledgeView"]
 
-SOURCE_COLUMNS = ("Source", "Kind", "Watched", "Files", "Passages", "Problems", "Last error")
+SOURCE_COLUMNS = (
+    "Source",
+    "Kind",
+    "Watched",
+    "Files",
+    "Passages",
+    "Problems",
+    "State",
+    "Last error",
+)
 
 
 def _row(*widgets: QWidget | None, grow: int | None = None) -> QHBoxLayout:
