@@ -36,6 +36,35 @@ async def test_questions_and_paraphrases_find_the_right_file_page_and_heading(
     assert not misses, misses
 
 
+async def test_the_vectors_alone_put_each_questions_passage_first(
+    store: SQLiteKnowledgeStore, db: Database, embedder: LocalEmbedder, corpus: Path
+) -> None:
+    """The embedding model by itself (no keyword leg), paraphrases included."""
+    import numpy as np
+
+    await store.add(str(corpus))
+    stored = await db.read(
+        lambda conn: list(
+            conn.execute(
+                "SELECT path, page, heading, embedding, embedding_model FROM knowledge_chunks"
+            )
+        )
+    )
+    assert {row[4] for row in stored} == {embedder.model_id}
+    passages = np.frombuffer(b"".join(row[3] for row in stored), dtype="<f4").reshape(
+        len(stored), -1
+    )
+    asked = await embedder.embed([question for question, *_ in QUESTIONS])
+    misses = []
+    for (question, name, page, heading), vector in zip(QUESTIONS, asked, strict=True):
+        path, found_page, found_heading, *_ = stored[
+            int(np.argmax(passages @ np.frombuffer(vector, dtype="<f4")))
+        ]
+        if Path(path).name != name or found_page != page or heading not in found_heading:
+            misses.append((question, Path(path).name, found_page, found_heading))
+    assert not misses, misses
+
+
 async def test_menus_headers_and_footers_of_html_are_not_indexed(
     store: SQLiteKnowledgeStore, corpus: Path
 ) -> None:
