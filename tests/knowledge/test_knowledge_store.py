@@ -123,6 +123,36 @@ async def test_an_edit_re_embeds_only_the_changed_chunk(
     )
 
 
+class _EarlierModel(LocalEmbedder):
+    """The packaged model under the id of the previous recipe (unfused int8)."""
+
+    model_id = "all-MiniLM-L6-v2-onnx-int8-dq"
+
+
+async def test_vectors_of_an_earlier_model_are_all_made_again(
+    db: Database, embedder: LocalEmbedder, corpus: Path, tmp_path: Path
+) -> None:
+    earlier = _EarlierModel(cache_dir=tmp_path / "models")
+    try:
+        old = SQLiteKnowledgeStore(db, earlier)
+        await old.open()
+        _source, first = await old.add(str(corpus))
+    finally:
+        await earlier.aclose()
+    current = SQLiteKnowledgeStore(db, embedder)
+    assert await current.open() == first.chunks_added  # every vector is from the old model
+    report = await current.rescan(force=True)  # what the knowledge service does at start
+    assert report.chunks_embedded == first.chunks_added
+    models = await db.read(
+        lambda conn: {
+            row[0] for row in conn.execute("SELECT embedding_model FROM knowledge_chunks")
+        }
+    )
+    assert models == {embedder.model_id}
+    hits = await current.search(KnowledgeQuery(text="for how many years is the guarantee valid"))
+    assert hits[0].page == 3
+
+
 async def test_deleted_and_moved_files(store: SQLiteKnowledgeStore, corpus: Path) -> None:
     await store.add(str(corpus))
     (corpus / "recipes.html").unlink()
