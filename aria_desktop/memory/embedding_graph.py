@@ -14,7 +14,7 @@ so :func:`fuse_graph` rewrites it here:
   call with no padding (an all-ones mask) and token type 0 (a constant row), so the model
   takes ``input_ids`` only and the mask arithmetic of every layer is gone.
 
-Measured in ARCHITECTURE.md "embedding model" (1.3-1.4x the int8 model's passages/s). The
+Measured in ARCHITECTURE.md "embedding model" (~1.2x the unfused int8 model's texts/s). The
 rewrite checks every piece it matches (shapes, the 1/sqrt(head size) scale, the GELU
 constants) and raises :class:`GraphMismatch` on anything else, so a differently exported
 package is never silently mis-fused. This module imports onnx and numpy (only ever called

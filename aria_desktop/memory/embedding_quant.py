@@ -7,7 +7,7 @@ onnxruntime's fused ``Attention`` and ``Gelu`` operators taking ``input_ids`` on
 (``embedding_graph``), then quantises it *dynamically*: int8 weights per output channel, int8
 activations per call (``DynamicQuantizeMatMul``; the fused attention becomes ``QAttention``).
 Measured on the 2-core development machines (AVX-512 VNNI): the int8 arithmetic ~1.6-1.9x the
-float model's texts/s, the fused graph another ~1.35x, with vectors at cosine ~0.99 to the
+float model's texts/s, the fused graph another ~1.2x, with vectors at cosine ~0.99 to the
 float ones and no loss on the knowledge base's question set (figures in
 ``aria_desktop/ARCHITECTURE.md`` "embedding model").
 
