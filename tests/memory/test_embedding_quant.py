@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -153,7 +154,9 @@ def test_a_graph_unlike_the_known_export_is_refused_not_misfused(tmp_path: Path)
         fuse_graph(model)
 
 
-def test_another_export_is_quantised_unfused_and_still_embeds(tmp_path: Path) -> None:
+def test_another_export_is_quantised_unfused_and_still_embeds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """A model the rewrite does not know (here a tiny one) is built without fusion."""
     import onnx
     import onnxruntime
@@ -175,7 +178,9 @@ def test_another_export_is_quantised_unfused_and_still_embeds(tmp_path: Path) ->
     )
     source = tmp_path / "tiny.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(source))
-    built = quantized_model(source, tmp_path / "models", hint="")
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.embedding_quant"):
+        built = quantized_model(source, tmp_path / "models", hint="")
+    assert "not fused" in caplog.text
     assert "MatMulInteger" in {node.op_type for node in onnx.load(str(built)).graph.node}
     session = onnxruntime.InferenceSession(str(built), providers=["CPUExecutionProvider"])
     (out,) = session.run(None, {"input_ids": np.array([[1, 2, 3]], dtype=np.int64)})
