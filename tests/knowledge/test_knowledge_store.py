@@ -36,6 +36,35 @@ async def test_questions_and_paraphrases_find_the_right_file_page_and_heading(
     assert not misses, misses
 
 
+async def test_the_vectors_alone_put_each_questions_passage_first(
+    store: SQLiteKnowledgeStore, db: Database, embedder: LocalEmbedder, corpus: Path
+) -> None:
+    """The embedding model by itself (no keyword leg), paraphrases included."""
+    import numpy as np
+
+    await store.add(str(corpus))
+    stored = await db.read(
+        lambda conn: list(
+            conn.execute(
+                "SELECT path, page, heading, embedding, embedding_model FROM knowledge_chunks"
+            )
+        )
+    )
+    assert {row[4] for row in stored} == {embedder.model_id}
+    passages = np.frombuffer(b"".join(row[3] for row in stored), dtype="<f4").reshape(
+        len(stored), -1
+    )
+    asked = await embedder.embed([question for question, *_ in QUESTIONS])
+    misses = []
+    for (question, name, page, heading), vector in zip(QUESTIONS, asked, strict=True):
+        path, found_page, found_heading, *_ = stored[
+            int(np.argmax(passages @ np.frombuffer(vector, dtype="<f4")))
+        ]
+        if Path(path).name != name or found_page != page or heading not in found_heading:
+            misses.append((question, Path(path).name, found_page, found_heading))
+    assert not misses, misses
+
+
 async def test_menus_headers_and_footers_of_html_are_not_indexed(
     store: SQLiteKnowledgeStore, corpus: Path
 ) -> None:
@@ -92,6 +121,36 @@ async def test_an_edit_re_embeds_only_the_changed_chunk(
     assert not await store.search(
         KnowledgeQuery(text="Brother HL-L2350", limit=3, min_similarity=1)
     )
+
+
+class _EarlierModel(LocalEmbedder):
+    """The packaged model under the id of the previous recipe (unfused int8)."""
+
+    model_id = "all-MiniLM-L6-v2-onnx-int8-dq"
+
+
+async def test_vectors_of_an_earlier_model_are_all_made_again(
+    db: Database, embedder: LocalEmbedder, corpus: Path, tmp_path: Path
+) -> None:
+    earlier = _EarlierModel(cache_dir=tmp_path / "models")
+    try:
+        old = SQLiteKnowledgeStore(db, earlier)
+        await old.open()
+        _source, first = await old.add(str(corpus))
+    finally:
+        await earlier.aclose()
+    current = SQLiteKnowledgeStore(db, embedder)
+    assert await current.open() == first.chunks_added  # every vector is from the old model
+    report = await current.rescan(force=True)  # what the knowledge service does at start
+    assert report.chunks_embedded == first.chunks_added
+    models = await db.read(
+        lambda conn: {
+            row[0] for row in conn.execute("SELECT embedding_model FROM knowledge_chunks")
+        }
+    )
+    assert models == {embedder.model_id}
+    hits = await current.search(KnowledgeQuery(text="for how many years is the guarantee valid"))
+    assert hits[0].page == 3
 
 
 async def test_deleted_and_moved_files(store: SQLiteKnowledgeStore, corpus: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -9,7 +10,13 @@ import numpy as np
 import pytest
 
 from aria_desktop.domain.errors import EmbedderError
-from aria_desktop.memory.embedding import _INSTALL_HINT, LocalEmbedder, local_model_files
+from aria_desktop.memory.embedding import (
+    _INSTALL_HINT,
+    LocalEmbedder,
+    default_threads,
+    local_model_files,
+)
+from aria_desktop.memory.embedding_graph import GraphMismatch, fuse_graph
 from aria_desktop.memory.embedding_quant import quantized_model
 
 _TEXTS = (
@@ -34,21 +41,25 @@ def embedder(cache: Path) -> Iterator[LocalEmbedder]:
     model.close()
 
 
-def _float_vectors(texts: tuple[str, ...]) -> np.ndarray:
-    """The packaged model run as shipped (float32 arithmetic), pooled like the embedder."""
+def _float_vectors(texts: tuple[str, ...], model: Path | None = None) -> np.ndarray:
+    """The packaged model (or ``model``) run in float32 arithmetic, pooled like the embedder."""
     import onnxruntime
     from tokenizers import Tokenizer
 
-    model, tokenizer_path = local_model_files()
+    packaged, tokenizer_path = local_model_files()
     tokenizer = Tokenizer.from_file(str(tokenizer_path))
     tokenizer.no_padding()  # tokenizer.json pads to 128 by default
-    session = onnxruntime.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    session = onnxruntime.InferenceSession(
+        str(model or packaged), providers=["CPUExecutionProvider"]
+    )
+    inputs = {i.name for i in session.get_inputs()}
     rows = []
     for text in texts:
         encoded = tokenizer.encode(text if text.strip() else ".")
         ids = np.array([encoded.ids], dtype=np.int64)
         feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids)}
         feeds["token_type_ids"] = np.zeros_like(ids)
+        feeds = {name: value for name, value in feeds.items() if name in inputs}
         pooled = session.run(None, feeds)[0][0].mean(axis=0)
         rows.append(pooled / np.linalg.norm(pooled))
     return np.array(rows)
@@ -66,8 +77,12 @@ def test_the_compute_model_is_built_once_into_the_cache(
     embedder.embed_sync(["load"])
     built = sorted(cache.glob("minilm-l6-int8dq-*.onnx"))
     assert len(built) == 1
-    ops = {node.op_type for node in onnx.load(str(built[0])).graph.node}
+    graph = onnx.load(str(built[0])).graph
+    ops = {node.op_type for node in graph.node}
     assert {"DynamicQuantizeLinear", "MatMulInteger"} <= ops  # int8 arithmetic
+    assert {"QAttention", "Gelu"} <= ops  # the fused graph
+    assert not {"Softmax", "Erf", "Where"} & ops
+    assert [i.name for i in graph.input] == ["input_ids"]
     stamp = built[0].stat().st_mtime_ns
     assert quantized_model(local_model_files()[0], cache, hint="") == built[0]
     assert built[0].stat().st_mtime_ns == stamp  # reused, not rebuilt
@@ -101,3 +116,76 @@ def test_a_model_from_an_older_package_or_recipe_is_replaced(tmp_path: Path) -> 
     built = quantized_model(local_model_files()[0], tmp_path, hint="")
     assert built.is_file()
     assert sorted(tmp_path.iterdir()) == [built]
+
+
+def _folded(work: Path) -> Path:
+    """The packaged model with its weights folded to float32 (the rewrite's input)."""
+    import onnxruntime
+
+    folded = work / "folded.onnx"
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(folded)
+    onnxruntime.InferenceSession(
+        str(local_model_files()[0]), options, providers=["CPUExecutionProvider"]
+    )
+    return folded
+
+
+def test_the_fused_graph_computes_what_the_exported_one_does(tmp_path: Path) -> None:
+    import onnx
+
+    fused = tmp_path / "fused.onnx"
+    onnx.save(fuse_graph(onnx.load(str(_folded(tmp_path)))), str(fused))
+    cosine = (_float_vectors(_TEXTS, fused) * _float_vectors(_TEXTS)).sum(axis=1)
+    assert cosine.min() > 0.99999, cosine  # float32 both: only rounding differs
+
+
+def test_a_graph_unlike_the_known_export_is_refused_not_misfused(tmp_path: Path) -> None:
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(_folded(tmp_path)))
+    erf = next(node for node in model.graph.node if node.op_type == "Erf")
+    divide = next(node for node in model.graph.node if erf.input[0] in node.output)
+    constant = next(i for i in model.graph.initializer if i.name == divide.input[1])
+    constant.CopyFrom(numpy_helper.from_array(np.array(1.5, dtype=np.float32), constant.name))
+    with pytest.raises(GraphMismatch, match="GELU"):
+        fuse_graph(model)
+
+
+def test_another_export_is_quantised_unfused_and_still_embeds(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A model the rewrite does not know (here a tiny one) is built without fusion."""
+    import onnx
+    import onnxruntime
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(0)
+    graph = helper.make_graph(
+        [
+            helper.make_node("Gather", ["table", "input_ids"], ["embedded"]),
+            helper.make_node("MatMul", ["embedded", "weight"], ["last_hidden_state"]),
+        ],
+        "tiny",
+        [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, "tokens"])],
+        [helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, None)],
+        [
+            numpy_helper.from_array(rng.standard_normal((50, 16)).astype(np.float32), "table"),
+            numpy_helper.from_array(rng.standard_normal((16, 16)).astype(np.float32), "weight"),
+        ],
+    )
+    source = tmp_path / "tiny.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(source))
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.embedding_quant"):
+        built = quantized_model(source, tmp_path / "models", hint="")
+    assert "not fused" in caplog.text
+    assert "MatMulInteger" in {node.op_type for node in onnx.load(str(built)).graph.node}
+    session = onnxruntime.InferenceSession(str(built), providers=["CPUExecutionProvider"])
+    (out,) = session.run(None, {"input_ids": np.array([[1, 2, 3]], dtype=np.int64)})
+    assert out.shape == (1, 3, 16)
+
+
+def test_the_embedder_takes_a_second_thread_only_from_8_cpus() -> None:
+    assert [default_threads(cpus) for cpus in (None, 1, 2, 4, 6, 8, 64)] == [1, 1, 1, 1, 1, 2, 2]
