@@ -1,8 +1,8 @@
 """Shared plumbing of the HTTP-based backends: timeouts, status mapping, NDJSON and SSE.
 
-This is the only ``llm`` module that imports ``httpx``. The pure helpers (``Timeouts``,
-``StreamTimer``, ``error_for_status``, ``parse_retry_after``) are also used by the Anthropic
-adapter, whose SDK brings its own transport.
+Requests go out through ``_send`` (resent once when a pooled connection was stale). The pure
+helpers (``Timeouts``, ``StreamTimer``, ``error_for_status``, ``parse_retry_after``) are also
+used by the Anthropic adapter, whose SDK brings its own transport.
 
 Why we enforce our own timeouts: Ollama has none, and an HTTP read timeout cannot tell "the
 model is still loading" (first token) from "the stream hung" (stall) from "this reply is taking
@@ -47,6 +47,7 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.locality import Locality
 from aria_desktop.llm._keepalive import drain_after_end
+from aria_desktop.llm._send import send_streaming
 from aria_desktop.llm.model_facts import KnowsModel
 
 _LOGGER = logging.getLogger(__name__)
@@ -427,7 +428,7 @@ async def open_stream(
     """
     url = str(request.url)
     try:
-        response = await timer.guard(client.send(request, stream=True))
+        response = await timer.guard(send_streaming(client, request))
     except httpx.TransportError as exc:
         raise transport_error(
             exc, backend=backend, url=url, unreachable_hint=unreachable_hint

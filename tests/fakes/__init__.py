@@ -17,6 +17,7 @@ from tests.fakes.http_server import (
     Reply,
     Send,
     Sleep,
+    Vanish,
     blackhole_port,
     closed_port,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "Reply",
     "Send",
     "Sleep",
+    "Vanish",
     "blackhole_port",
     "closed_port",
 ]

@@ -4,8 +4,9 @@ It runs its own asyncio loop in a background thread, so the code under test talk
 real socket exactly as it would to Ollama or Anthropic. Each route answers from a FIFO script of
 ``Reply`` values (falling back to the route's default handler when the script is empty). A
 streamed reply is a list of steps — ``Send`` bytes (one chunk of chunked transfer encoding),
-``Sleep``, ``Drop`` the connection, ``Hang`` until the client goes away — so tests can stall
-before the first token, stall mid-stream, cut the stream or send garbage.
+``Sleep``, ``Drop`` the connection, ``Vanish`` before answering, ``Hang`` until the client goes
+away — so tests can stall before the first token, stall mid-stream, cut the stream or send
+garbage.
 
 The server records every request it receives and notices when a client disconnects while a
 reply is still in progress (for cancellation tests).
@@ -47,6 +48,12 @@ class Drop:
 
 
 @dataclass(frozen=True)
+class Vanish:
+    """Close the connection before any byte of the response, as a server closing an idle
+    kept-alive connection just as a request arrives on it does."""
+
+
+@dataclass(frozen=True)
 class Hang:
     """Never finish: wait until the client disconnects or the server stops."""
 
@@ -60,7 +67,7 @@ class Await:
     timeout_s: float = 30.0
 
 
-Step = Send | Sleep | Drop | Hang | Await
+Step = Send | Sleep | Drop | Vanish | Hang | Await
 
 
 @dataclass
@@ -332,6 +339,9 @@ class FakeHTTPServer:
                         self._mark_disconnect()
                         return False
                     continue
+                if isinstance(step, Vanish):
+                    writer.close()  # a FIN, no response: the client's request is lost
+                    return False
                 if not head_sent:
                     writer.write(self._head(reply, length=None))
                     head_sent = True

@@ -11,16 +11,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from aria_desktop.domain.chat import StreamEnd, TextDelta
+from aria_desktop.domain.errors import NoBackendError
 from aria_desktop.llm import OllamaBackend, OpenAICompatBackend, Router
-from tests.fakes import FakeOllama, FakeOpenAI, Hang, Send
+from aria_desktop.llm.router import RetryPolicy
+from tests.fakes import FakeOllama, FakeOpenAI, Hang, Reply, Send, Vanish
 from tests.fakes.ollama_server import done_line, ollama_stream, ollama_text, text_steps
 from tests.fakes.openai_server import openai_text
 from tests.llm.conftest import FAST, REQUEST, collect, text_of
 
 
-def _router(backend: object) -> Router:
-    return Router({"main": backend}, {"chat": ["main"]})  # type: ignore[dict-item]
+def _router(backend: object, retry: RetryPolicy | None = None) -> Router:
+    return Router({"main": backend}, {"chat": ["main"]}, retry=retry)  # type: ignore[dict-item]
 
 
 async def test_ollama_replies_through_the_router_share_one_connection(
@@ -112,3 +116,40 @@ async def test_a_turn_cancelled_while_the_body_end_is_awaited_still_closes_the_c
 
     assert await ollama_server.wait_disconnect(timeout_s=0.3)
     await backend.aclose()
+
+
+async def test_a_request_lost_on_a_stale_pooled_connection_is_sent_again_at_once(
+    openai_server: FakeOpenAI,
+) -> None:
+    # The server closes the kept-alive connection just as the next turn's request arrives
+    # (HTTP/1.1 allows it; a real llama-server did it in CI): nothing was answered, so the
+    # request goes out once more on a new connection, with no retry policy behind it.
+    backend = OpenAICompatBackend(
+        base_url=openai_server.url, model="smollm2", api_key=None, timeouts=FAST
+    )
+    router = _router(backend, RetryPolicy(max_attempts=1))
+    openai_server.script("/v1/chat/completions", openai_text("First.", chunks=2))
+    assert text_of(await collect(router.stream(REQUEST))) == "First."
+    openai_server.script(
+        "/v1/chat/completions", Reply(steps=[Vanish()]), openai_text("Second.", chunks=2)
+    )
+    assert text_of(await collect(router.stream(REQUEST))) == "Second."
+    await backend.aclose()
+
+    chats = [r for r in openai_server.requests if r.path == "/v1/chat/completions"]
+    assert len(chats) == 3  # the lost one, then the same request again
+    assert chats[1].body == chats[2].body
+    assert openai_server.connections == 2
+
+
+async def test_a_server_that_closes_unanswered_twice_is_reported_unreachable(
+    ollama_server: FakeOllama,
+) -> None:
+    ollama_server.script("/api/chat", Reply(steps=[Vanish()]), Reply(steps=[Vanish()]))
+    backend = OllamaBackend(base_url=ollama_server.url, model="llama3.2", timeouts=FAST)
+    router = _router(backend, RetryPolicy(max_attempts=1))
+    with pytest.raises(NoBackendError, match="backend_unreachable"):
+        await collect(router.stream(REQUEST))
+    await backend.aclose()
+
+    assert len([r for r in ollama_server.requests if r.path == "/api/chat"]) == 2
