@@ -313,17 +313,18 @@ class WhisperSTT:
         """
         if not supported_by(biased, plain, terms):
             return False
-        cost = self._log_probability(audio, plain, language) - self._log_probability(
-            audio, biased, language
-        )
+        heard, suggested = self._log_probabilities(audio, (plain, biased), language)
+        cost = heard - suggested
         _LOGGER.debug("suggested names cost %.1f nats: %r vs %r", cost, biased, plain)
         return cost <= _MAX_NAME_COST
 
-    def _log_probability(self, audio: Any, text: str, language: str | None) -> float:
-        """Log-probability of ``text`` for ``audio`` (one window), without any hint.
+    def _log_probabilities(
+        self, audio: Any, texts: Sequence[str], language: str | None
+    ) -> list[float]:
+        """Log-probability of each of ``texts`` for ``audio`` (one window), without any hint.
 
         Teacher-forced through CTranslate2's ``align`` (its token probabilities), on the encoder
-        input faster-whisper itself builds for the first window.
+        output of the input faster-whisper itself builds for the first window (encoded once).
         """
         import numpy as np
         from faster_whisper.audio import pad_or_trim
@@ -339,10 +340,13 @@ class WhisperSTT:
             task="transcribe",
             language=language or "en",
         )
-        tokens = tokenizer.encode(" " + text.strip())
-        (result,) = model.model.align(encoded, tokenizer.sot_sequence, [tokens], frames)
-        probabilities = np.maximum(np.asarray(result.text_token_probs, dtype=np.float64), 1e-12)
-        return float(np.log(probabilities).sum())
+        scores = []
+        for text in texts:
+            tokens = tokenizer.encode(" " + text.strip())
+            (result,) = model.model.align(encoded, tokenizer.sot_sequence, [tokens], frames)
+            probabilities = np.maximum(np.asarray(result.text_token_probs, np.float64), 1e-12)
+            scores.append(float(np.log(probabilities).sum()))
+        return scores
 
     def _decode(
         self, audio: Any, language: str | None, hotwords: str, beam_size: int
