@@ -113,6 +113,33 @@ async def test_the_model_judges_whether_a_suggested_name_was_said(
         whisper.set_vocabulary(())
 
 
+async def test_a_command_is_encoded_once_however_many_decodings_it_takes(
+    whisper: WhisperSTT, steady_piper: PiperTTS, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With names suggested a command may be decoded with and without them and both
+    transcripts scored: the encoder (most of a short command's time) runs once."""
+    (pcm,) = await synthesize(["Call Nakamura at four o'clock."], _PIPER, piper={1.0: steady_piper})
+    encoder = whisper._encoder
+    assert encoder is not None
+    windows: list[object] = []
+    encode = encoder._encode
+
+    def counted(features: object) -> object:
+        windows.append(features)
+        return encode(features)
+
+    monkeypatch.setattr(encoder, "_encode", counted)
+    monkeypatch.setattr(encoder, "_last", None)
+    whisper.set_vocabulary(("Nakamura", "Kowalski"))
+    try:
+        first = await whisper.transcribe(AudioClip(pcm=pcm))
+        again = await whisper.transcribe(AudioClip(pcm=pcm))
+    finally:
+        whisper.set_vocabulary(())
+    assert len(windows) == 1
+    assert first.text == again.text
+
+
 async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
     whisper: WhisperSTT, steady_piper: PiperTTS
 ) -> None:
