@@ -161,9 +161,11 @@ async def test_speech_played_on_the_speaker_is_heard_by_the_microphone(
     similarity = correlation[lag] / (np.linalg.norm(window) * np.linalg.norm(expected))
     assert similarity > 0.9, similarity
     # it came back once, after it was played: the speech starts where the recording's first
-    # loud sample is (no earlier copy, nothing lost at the start)
+    # loud sample is (no earlier copy, nothing lost at the start). Within half a frame: a lost
+    # or doubled frame is a whole one (80 ms), while the first loud sample of resampled,
+    # randomly varied Piper speech moves by a few ms (22.6 ms once in CI, over a quarter frame)
     src_onset = _onset(source_pcm)
     rec_onset = _onset(pcm)
     assert src_onset is not None
     assert rec_onset is not None
-    assert abs((lag + src_onset * PIPELINE_RATE_HZ / rate) - rec_onset) < FRAME_SAMPLES / 4
+    assert abs((lag + src_onset * PIPELINE_RATE_HZ / rate) - rec_onset) < FRAME_SAMPLES / 2
