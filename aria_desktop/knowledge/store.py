@@ -526,8 +526,9 @@ class SQLiteKnowledgeStore:
         if missing:
             try:
                 made: list[bytes] = []
-                # One call per slice: a turn's query (recall) waits behind one slice of the
-                # shared embedder's queue, never behind a whole folder.
+                # One call per slice: the embedder shares each slice out to its bulk workers
+                # (a turn's query goes to its own worker meanwhile), and another embedder
+                # (Ollama) gets requests of a bounded size.
                 for start in range(0, len(missing), _EMBED_SLICE):
                     part = missing[start : start + _EMBED_SLICE]
                     made.extend(await embedder.embed([c.indexed_text for c in part]))

@@ -10,11 +10,15 @@ slow fusion off, ~3-4x the texts/s of the packaged model as it was run before
 L2-normalised (what sentence-transformers does for this model), so L2 distance between them
 ranks exactly like cosine similarity.
 
-Inference is CPU-bound and holds the GIL for stretches, so it runs on one dedicated worker
-thread (never on the event loop), one text per inference call; the model is loaded lazily on
-first use there. onnxruntime gets one thread, two on machines of 8 or more cores
-(:func:`default_threads`). This and ``embedding_quant`` are the only modules that import
-onnxruntime; tokenizers is imported only here.
+Inference is CPU-bound, so it never runs on the event loop: one text per inference call,
+onnxruntime with one thread per call, on worker threads. A single text (a query, a new memory)
+goes to its own worker at normal priority, so it never waits behind an ingest; several texts
+(an ingest's slice, a re-embedding) are shared out to :func:`default_bulk_workers` threads
+that pull texts one at a time from the same list, run at lowered priority (nice 10 on Linux)
+and so use idle cores without slowing the desktop, the voice loop or a local language model.
+The model is loaded once, lazily on first use; onnxruntime's session serves the workers
+concurrently. This and ``embedding_quant`` are the only modules that import onnxruntime;
+tokenizers is imported only here.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import concurrent.futures
 import importlib.util
 import logging
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Sequence
@@ -33,7 +38,7 @@ from typing import Any
 from aria_desktop.domain.errors import EmbedderError
 from aria_desktop.memory.embedding_quant import quantized_model
 
-__all__ = ["LOCAL_MODEL_ID", "LocalEmbedder", "default_threads", "local_model_files"]
+__all__ = ["LOCAL_MODEL_ID", "LocalEmbedder", "default_bulk_workers", "local_model_files"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -61,15 +66,36 @@ _INSTALL_HINT = (
 )
 
 
-def default_threads(cpus: int | None) -> int:
-    """Threads onnxruntime gets for the embedder on a machine with ``cpus`` logical CPUs.
+BULK_NICENESS = 10
+"""How much lower the bulk workers' priority is (Linux ``nice``): with a busy core they get
+~10% of it beside normal-priority work, all of an idle one."""
 
-    One, and two from 8 CPUs: never more than a quarter of the machine. The embedder runs
-    long background ingests (a folder of documents) beside the desktop, the event loop and
-    often a local language model whose token rate suffers from a busy core; a second thread
-    gave 1.37x on an idle 2-core machine but halved the speed when the cores were shared.
+
+def default_bulk_workers(cpus: int | None) -> int:
+    """Threads that embed an ingest's passages side by side on a machine with ``cpus`` CPUs.
+
+    One per CPU, at most four. Each runs one text at a time on one onnxruntime thread and
+    pulls the next text when done, so a worker whose core is busy elsewhere only does fewer
+    texts — nobody waits for it (onnxruntime's own intra-op threads meet after every
+    operator: two of them were 1.37x on an idle 2-core machine but 0.58x when a core was
+    shared). Lowered priority keeps them out of the way of interactive work.
     """
-    return 2 if (cpus or 1) >= 8 else 1
+    return max(1, min(cpus or 1, 4))
+
+
+def _lower_this_threads_priority() -> None:
+    """Run the calling worker thread at :data:`BULK_NICENESS` below normal (Linux only).
+
+    On Linux a thread has its own nice value (``setpriority`` on its thread id); elsewhere
+    the call would lower the whole process, so the bulk workers keep normal priority there.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    tid = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + BULK_NICENESS)
+    except OSError as exc:  # a sandbox may forbid it; the worker still works
+        _LOGGER.debug("Could not lower the embedding worker's priority: %s", exc)
 
 
 def _package_dir(name: str) -> Path | None:
@@ -118,21 +144,26 @@ class LocalEmbedder:
 
     model_id = LOCAL_MODEL_ID
 
-    def __init__(self, *, threads: int | None = None, cache_dir: Path | None = None) -> None:
+    def __init__(self, *, workers: int | None = None, cache_dir: Path | None = None) -> None:
         """Prepare (but do not load) the model.
 
         Args:
-            threads: onnxruntime intra-op threads; None: :func:`default_threads` of this
-                machine.
+            workers: threads that embed several texts side by side; None:
+                :func:`default_bulk_workers` of this machine.
             cache_dir: where the int8-compute model is kept (``paths.model_cache_dir()``);
                 None: a private temporary directory, removed by :meth:`close` (the model is
                 then rebuilt, ~3 s, by every instance: tests and benchmarks).
         """
-        self._threads = threads if threads is not None else default_threads(os.cpu_count())
+        self._workers = workers if workers is not None else default_bulk_workers(os.cpu_count())
         self._cache_dir = cache_dir
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._executor = concurrent.futures.ThreadPoolExecutor(
             max_workers=1, thread_name_prefix="aria-embed"
+        )
+        self._bulk = concurrent.futures.ThreadPoolExecutor(
+            max_workers=self._workers,
+            thread_name_prefix="aria-embed-bulk",
+            initializer=_lower_this_threads_priority,
         )
         # Start the worker now, while ARIA is being built: started lazily, the first embedding
         # (often in the middle of a streamed reply) waits on the event loop thread until the
@@ -161,13 +192,27 @@ class LocalEmbedder:
     async def embed(self, texts: Sequence[str]) -> list[bytes]:
         """Unit-normalised float32 vectors (little-endian bytes), one per text, in order.
 
+        One text runs on the interactive worker; several are shared out to the bulk workers.
+
         Raises:
             EmbedderError: the model is missing or failed to run.
         """
         if not texts:
             return []
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._embed_all, list(texts))
+        if len(texts) == 1 or self._workers == 1:
+            pool = self._executor if len(texts) == 1 else self._bulk
+            return await loop.run_in_executor(pool, self._embed_all, list(texts))
+        batch = _SharedBatch(list(texts))
+        drains = [
+            loop.run_in_executor(self._bulk, self._drain, batch)
+            for _ in range(min(self._workers, len(texts)))
+        ]
+        try:
+            await asyncio.gather(*drains)
+        finally:
+            batch.stop = True  # a failed or cancelled call leaves the other workers' texts
+        return batch.vectors()
 
     async def warm_up(self) -> None:
         """Load the model now, in the worker thread.
@@ -200,7 +245,7 @@ class LocalEmbedder:
                 tokenizer.enable_truncation(_MAX_TOKENS)
                 tokenizer.no_padding()  # one text per call (tokenizer.json pads to 128)
                 options = onnxruntime.SessionOptions()
-                options.intra_op_num_threads = self._threads
+                options.intra_op_num_threads = 1  # parallel texts, not parallel operators
                 options.inter_op_num_threads = 1
                 session = onnxruntime.InferenceSession(
                     str(model_path),
@@ -225,34 +270,39 @@ class LocalEmbedder:
         return Path(self._scratch.name)
 
     def _embed_all(self, texts: list[str]) -> list[bytes]:
+        batch = _SharedBatch(texts)
+        self._drain(batch)
+        return batch.vectors()
+
+    def _drain(self, batch: _SharedBatch) -> None:
+        """Embed the batch's next text until none is left (several workers may share it)."""
         self._load()
+        while (index := batch.take()) is not None:
+            batch.done[index] = self._embed_one(batch.texts[index])
+
+    def _embed_one(self, text: str) -> bytes:
         import numpy as np
 
         # One text per inference call. Measured fastest on 300-700 character passages (a
         # batch of 32 was 1.3x slower: its activations, 32 x 170 tokens x 1536 floats = 33 MB,
         # leave the core's caches; the call overhead is ~1% of a passage); no padding; and
         # each text's int8 activations are scaled on their own range, so its vector never
-        # depends on its neighbours. The tokenizer takes the whole list at once (Rust, fast).
+        # depends on its neighbours (nor on which worker ran it).
         # The fused model takes input_ids only (no padding: no mask; token type 0 built in);
         # an unfused one (another export, see embedding_quant) also gets the two others.
-        unfused = "attention_mask" in self._inputs
         try:
-            encoded = self._tokenizer.encode_batch([t if t.strip() else "." for t in texts])
-            out: list[bytes] = []
-            for item in encoded:
-                ids = np.array([item.ids], dtype=np.int64)
-                feeds = {"input_ids": ids}
-                if unfused:
-                    feeds["attention_mask"] = np.ones_like(ids)
-                    feeds["token_type_ids"] = np.zeros_like(ids)
-                pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
-                unit = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
-                out.append(unit.astype("<f4").tobytes())
+            ids = np.array([self._tokenizer.encode(text if text.strip() else ".").ids], np.int64)
+            feeds = {"input_ids": ids}
+            if "attention_mask" in self._inputs:
+                feeds["attention_mask"] = np.ones_like(ids)
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            pooled = self._session.run(None, feeds)[0][0].mean(axis=0)
         except Exception as exc:
             raise EmbedderError(
                 f"The local embedding model failed: {exc}", hint=_INSTALL_HINT
             ) from exc
-        return out
+        unit = pooled / max(float(np.linalg.norm(pooled)), 1e-12)
+        return bytes(unit.astype("<f4").tobytes())
 
     async def aclose(self) -> None:
         """Stop the worker thread (waits for a running batch)."""
@@ -261,6 +311,33 @@ class LocalEmbedder:
     def close(self) -> None:
         """Blocking :meth:`aclose` (for code outside an event loop)."""
         self._executor.shutdown(wait=True)
+        self._bulk.shutdown(wait=True)
         if self._scratch is not None:
             self._scratch.cleanup()
             self._scratch = None
+
+
+class _SharedBatch:
+    """Texts that one or more workers embed, each taking the next one not yet taken."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.done: list[bytes | None] = [None] * len(texts)
+        self.stop = False
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def take(self) -> int | None:
+        """The index of the next text to embed; None when all are taken or the call ended."""
+        with self._lock:
+            if self.stop or self._next >= len(self.texts):
+                return None
+            self._next += 1
+            return self._next - 1
+
+    def vectors(self) -> list[bytes]:
+        """The vectors in the texts' order (every text embedded)."""
+        out = [v for v in self.done if v is not None]
+        if len(out) != len(self.texts):
+            raise EmbedderError("The local embedding model stopped before the last text.")
+        return out

@@ -13,7 +13,6 @@ from aria_desktop.domain.errors import EmbedderError
 from aria_desktop.memory.embedding import (
     _INSTALL_HINT,
     LocalEmbedder,
-    default_threads,
     local_model_files,
 )
 from aria_desktop.memory.embedding_graph import GraphMismatch, fuse_graph
@@ -185,7 +184,3 @@ def test_another_export_is_quantised_unfused_and_still_embeds(
     session = onnxruntime.InferenceSession(str(built), providers=["CPUExecutionProvider"])
     (out,) = session.run(None, {"input_ids": np.array([[1, 2, 3]], dtype=np.int64)})
     assert out.shape == (1, 3, 16)
-
-
-def test_the_embedder_takes_a_second_thread_only_from_8_cpus() -> None:
-    assert [default_threads(cpus) for cpus in (None, 1, 2, 4, 6, 8, 64)] == [1, 1, 1, 1, 1, 2, 2]
