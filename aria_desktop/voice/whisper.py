@@ -303,6 +303,30 @@ class WhisperSTT:
             engine=self.name,
         )
 
+    async def phrase_cost(self, pcm: bytes, heard: str, phrases: Sequence[str]) -> float:
+        """How many nats likelier the model finds ``heard`` than the likeliest of ``phrases``.
+
+        For a short 16 kHz mono segment (the wake phrase check): teacher-forced, unbiased, on
+        one window. Negative when a phrase is likelier than what the greedy decoding wrote.
+        """
+        await self.load()
+        lang = transcription_language(self._model_spec, self._language)
+
+        def score() -> float:
+            with self._run_lock:
+                try:
+                    first, *others = self._log_probabilities(
+                        pcm_to_float32(pcm), (heard, *phrases), lang
+                    )
+                except Exception as exc:
+                    raise SpeechRecognitionError(
+                        f"Scoring the wake phrase failed: {exc}.",
+                        hint="See the log file for details.",
+                    ) from None
+            return first - max(others)
+
+        return await asyncio.to_thread(score)
+
     async def names_heard(self, clip: AudioClip, biased: str, plain: str) -> bool:
         """Whether the vocabulary's names in ``biased`` were said in ``clip`` (vs ``plain``).
 

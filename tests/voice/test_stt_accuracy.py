@@ -14,7 +14,7 @@ from aria_desktop.domain.audio import AudioClip
 from aria_desktop.domain.memory import MemoryDraft
 from aria_desktop.voice.audio import pcm_to_float32
 from aria_desktop.voice.piper_tts import PiperTTS
-from aria_desktop.voice.wake_check import WakePhraseCheck
+from aria_desktop.voice.wake_check import MAX_PHRASE_COST, WakePhraseCheck, written_forms
 from aria_desktop.voice.wakeword import OpenWakeWordDetector
 from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes.ports import InMemoryMemoryStore
@@ -186,3 +186,22 @@ async def test_look_alikes_never_wake_aria_and_the_wake_phrase_in_noise_does(
         (pcm,) = await synthesize(["Hey Jarvis."], voice, piper=engines, seed=40 + index)
         woke += bool(await detections(detector, pcm))
     assert woke >= 9, f"woke on {woke} of {len(PIPER_IN_NOISE)}"
+
+
+async def test_a_wake_phrase_the_quick_transcript_garbles_is_judged_said_a_look_alike_not(
+    whisper: WhisperSTT,
+) -> None:
+    """The model's judgement, teacher-forced on fixed transcripts (a greedy decoding of these
+    clips may differ between CPUs): the greedy transcripts these clips got when measured."""
+    forms = written_forms("hey jarvis")
+    silence = b"\0" * 32_000
+    accent = Voice("espeak en-us+m4 in noise", "espeak", "en-us+m4", 180, snr_db=10.0)
+    (said,) = await synthesize(["Hey Jarvis."], accent, piper={}, seed=22)
+    said_cost = await whisper.phrase_cost((silence + said)[-64_000:], "Hey Jardobista!", forms)
+    assert said_cost <= MAX_PHRASE_COST, said_cost
+    other = Voice("espeak en-029", "espeak", "en-029", 160)
+    (look_alike,) = await synthesize(["Hey Janice"], other, piper={})
+    other_cost = await whisper.phrase_cost(
+        (silence + look_alike)[-64_000:], "Here, jammies.", forms
+    )
+    assert other_cost > MAX_PHRASE_COST, other_cost

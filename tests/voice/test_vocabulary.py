@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,12 @@ from aria_desktop.settings import (
     VoiceSettings,
 )
 from aria_desktop.voice.vocabulary import MAX_HOTWORDS_CHARS, hotwords_text, supported_by
-from aria_desktop.voice.wake_check import phrase_heard
+from aria_desktop.voice.wake_check import (
+    MAX_PHRASE_COST,
+    WakePhraseCheck,
+    phrase_heard,
+    written_forms,
+)
 from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes.ports import InMemoryMemoryStore
 
@@ -164,3 +170,44 @@ async def test_the_owner_keeps_whisper_biased_toward_names_added_to_memory(
                 await asyncio.sleep(0.01)
     finally:
         await app.aclose()
+
+
+class _Judge:
+    """A quick transcriber that writes ``text`` and finds the phrase ``cost`` nats less likely."""
+
+    def __init__(self, text: str, cost: float) -> None:
+        self.text, self.cost = text, cost
+        self.scored: list[tuple[str, tuple[str, ...]]] = []
+
+    async def transcribe_quick(self, pcm: bytes) -> str:
+        return self.text
+
+    async def phrase_cost(self, pcm: bytes, heard: str, phrases: Sequence[str]) -> float:
+        self.scored.append((heard, tuple(phrases)))
+        return self.cost
+
+
+def test_the_wake_phrase_is_scored_as_whisper_writes_it() -> None:
+    assert written_forms("hey jarvis") == (
+        "Hey Jarvis.",
+        "Hey Jarvis!",
+        "Hey, Jarvis.",
+        "Hey, Jarvis!",
+    )
+    assert written_forms("alexa") == ("Alexa.", "Alexa!")
+
+
+async def test_a_garbled_transcript_wakes_aria_only_when_the_model_finds_the_phrase_as_likely() -> (
+    None
+):
+    said = _Judge("Hey, John, I missed you.", MAX_PHRASE_COST - 0.5)
+    assert await WakePhraseCheck(said, ("hey jarvis",))(b"\0" * 64)
+    assert said.scored == [("Hey, John, I missed you.", written_forms("hey jarvis"))]
+    look_alike = _Judge("Hey Johnny.", MAX_PHRASE_COST + 1.4)
+    assert not await WakePhraseCheck(look_alike, ("hey jarvis",))(b"\0" * 64)
+
+
+async def test_a_transcript_holding_the_phrase_wakes_aria_without_scoring() -> None:
+    judge = _Judge("Hey, Jarvis!", 99.0)
+    assert await WakePhraseCheck(judge, ("hey jarvis",))(b"\0" * 64)
+    assert judge.scored == []
