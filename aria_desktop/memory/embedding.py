@@ -305,7 +305,7 @@ class LocalEmbedder:
         return bytes(unit.astype("<f4").tobytes())
 
     async def aclose(self) -> None:
-        """Stop the worker thread (waits for a running batch)."""
+        """Stop the worker threads (waits for a running batch)."""
         await asyncio.to_thread(self.close)
 
     def close(self) -> None:
