@@ -14,8 +14,9 @@ Inference is CPU-bound, so it never runs on the event loop: one text per inferen
 onnxruntime with one thread per call, on worker threads. A single text (a query, a new memory)
 goes to its own worker at normal priority, so it never waits behind an ingest; several texts
 (an ingest's slice, a re-embedding) are shared out to :func:`default_bulk_workers` threads
-that pull texts one at a time from the same list, run at lowered priority (nice 10 on Linux)
-and so use idle cores without slowing the desktop, the voice loop or a local language model.
+that pull texts one at a time from the same list, run at lowered priority (nice 10 on Linux;
+elsewhere half as many at normal priority) and so use idle cores without slowing the desktop,
+the voice loop or a local language model.
 The model is loaded once, lazily on first use; onnxruntime's session serves the workers
 concurrently. This and ``embedding_quant`` are the only modules that import onnxruntime;
 tokenizers is imported only here.
@@ -66,21 +67,24 @@ _INSTALL_HINT = (
 )
 
 
+_LINUX = sys.platform.startswith("linux")
 BULK_NICENESS = 10
 """How much lower the bulk workers' priority is (Linux ``nice``): with a busy core they get
 ~10% of it beside normal-priority work, all of an idle one."""
 
 
-def default_bulk_workers(cpus: int | None) -> int:
+def default_bulk_workers(cpus: int | None, *, lowered: bool = _LINUX) -> int:
     """Threads that embed an ingest's passages side by side on a machine with ``cpus`` CPUs.
 
     One per CPU, at most four. Each runs one text at a time on one onnxruntime thread and
     pulls the next text when done, so a worker whose core is busy elsewhere only does fewer
     texts — nobody waits for it (onnxruntime's own intra-op threads meet after every
     operator: two of them were 1.37x on an idle 2-core machine but 0.58x when a core was
-    shared). Lowered priority keeps them out of the way of interactive work.
+    shared). Lowered priority (``lowered``: Linux) keeps them out of the way of interactive
+    work; where it cannot be lowered they take at most half the CPUs.
     """
-    return max(1, min(cpus or 1, 4))
+    workers = min(cpus or 1, 4)
+    return max(1, workers if lowered else workers // 2)
 
 
 def _lower_this_threads_priority() -> None:
@@ -89,7 +93,7 @@ def _lower_this_threads_priority() -> None:
     On Linux a thread has its own nice value (``setpriority`` on its thread id); elsewhere
     the call would lower the whole process, so the bulk workers keep normal priority there.
     """
-    if not sys.platform.startswith("linux"):
+    if not _LINUX:
         return
     tid = threading.get_native_id()
     try:

@@ -32,8 +32,11 @@ def _matrix(vectors: list[bytes]) -> np.ndarray:
     return np.frombuffer(b"".join(vectors), dtype="<f4").reshape(len(vectors), -1)
 
 
-def test_a_machine_gets_one_bulk_worker_per_cpu_up_to_four() -> None:
-    assert [default_bulk_workers(c) for c in (None, 1, 2, 3, 4, 8, 64)] == [1, 1, 2, 3, 4, 4, 4]
+def test_a_machine_gets_one_bulk_worker_per_cpu_up_to_four_or_half_if_not_lowered() -> None:
+    cpus = (None, 1, 2, 3, 4, 8, 64)
+    assert [default_bulk_workers(c, lowered=True) for c in cpus] == [1, 1, 2, 3, 4, 4, 4]
+    # Where their priority cannot be lowered (not Linux), at most half the CPUs.
+    assert [default_bulk_workers(c, lowered=False) for c in cpus] == [1, 1, 1, 1, 2, 2, 2]
 
 
 async def test_texts_shared_out_to_workers_come_back_in_order_as_embedded_alone(
