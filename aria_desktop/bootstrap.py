@@ -366,6 +366,7 @@ async def build_knowledge(
     if not settings.knowledge.enabled:
         return None
     from aria_desktop.core.knowledge import KnowledgeConfig, KnowledgeService
+    from aria_desktop.knowledge.ocr_cache import cached_page_ocr
     from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
 
     kb = settings.knowledge
@@ -378,7 +379,7 @@ async def build_knowledge(
             ocr_max_pages=kb.ocr_max_pages,
             ocr_page_timeout_s=kb.ocr_page_timeout_s,
         ),
-        ocr=read_scanned_page,
+        ocr=cached_page_ocr(read_scanned_page, paths.ocr_cache_dir()),
     )
     await store.open()
     _LOGGER.info("Knowledge search: %s", store.vector_status)

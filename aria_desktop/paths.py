@@ -36,6 +36,7 @@ __all__ = [
     "default_log_file",
     "ensure_private_dir",
     "model_cache_dir",
+    "ocr_cache_dir",
     "resource_path",
     "runtime_dir",
     "secrets_file",
@@ -220,6 +221,12 @@ def _cache_root() -> Path:
 def cache_dir() -> Path:
     """Directory of files ARIA can rebuild (prepared models); ``ARIA_CACHE_DIR`` wins."""
     return ensure_private_dir(_cache_root())
+
+
+def ocr_cache_dir() -> Path:
+    """Where text read by OCR from scanned pages is kept, ``<cache_dir>/ocr`` (not created
+    here: the first page read creates it, private, as the texts are the user's documents)."""
+    return _cache_root() / "ocr"
 
 
 def model_cache_dir() -> Path:

@@ -7,6 +7,7 @@ are what a scanner's software writes: a page that is one image and has no text l
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 
 from aria_desktop.bootstrap import read_scanned_page
 from aria_desktop.domain.knowledge import KnowledgeQuery
+from aria_desktop.knowledge.ocr_cache import cached_page_ocr
 from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
 from aria_desktop.memory.embedding import LocalEmbedder
 from aria_desktop.storage.database import Database
@@ -149,3 +151,50 @@ async def test_ocr_is_bounded_by_pages_per_document_and_time_per_page(
     [problem] = report.problems
     assert problem.code == "no_text"
     assert "OCR of page(s) 1, 2 took over 0.01 s and was stopped" in problem.message
+
+
+async def test_a_scanned_page_is_read_by_ocr_once_however_often_its_pdf_is_indexed(
+    db: Database, embedder: LocalEmbedder, tmp_path: Path
+) -> None:
+    pages: list[str] = []
+
+    def counted(image: Any, timeout_s: float) -> str:
+        text = read_scanned_page(image, timeout_s)
+        pages.append(text)
+        return text
+
+    cache = tmp_path / "cache" / "ocr"
+    store = SQLiteKnowledgeStore(
+        db,
+        embedder,
+        limits=KnowledgeLimits(max_file_bytes=LIMIT_BYTES * 10),
+        ocr=cached_page_ocr(counted, cache),
+    )
+    await store.open()
+    pdf = tmp_path / "scan.pdf"
+    write_scanned_pdf(pdf, BOILER, SPARE_KEY)
+    source, _report = await store.add(str(pdf))
+    assert len(pages) == 2
+    await store.rescan(str(source.id), force=True)  # aria knowledge reindex
+    assert len(pages) == 2
+    write_scanned_pdf(pdf, BOILER, SPARE_KEY, TEXT_PAGE)  # a page scanned and appended
+    await store.rescan(str(source.id))
+    assert len(pages) == 3  # only the new page
+    assert await _top(store, "when are the roses pruned") == ("scan.pdf", 3)
+    assert await _top(store, "where is the spare key of the shed hidden") == ("scan.pdf", 2)
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700  # the texts are the user's documents
+
+
+def test_an_unwritable_ocr_cache_still_reads_the_page(tmp_path: Path) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the cache folder would be")
+    calls: list[float] = []
+
+    def read(image: Any, timeout_s: float) -> str:
+        calls.append(timeout_s)
+        return "Page text"
+
+    cached = cached_page_ocr(read, blocked / "ocr")
+    page = _scan("Hello")
+    assert [cached(page, 5.0), cached(page, 5.0)] == ["Page text", "Page text"]
+    assert calls == [5.0, 5.0]  # nothing kept, nothing lost
