@@ -224,8 +224,11 @@ def cache_dir() -> Path:
 
 
 def ocr_cache_dir() -> Path:
-    """Where text read by OCR from scanned pages is kept, ``<cache_dir>/ocr`` (not created
-    here: the first page read creates it, private, as the texts are the user's documents)."""
+    """Where text read by OCR from scanned pages is kept, ``<cache_dir>/ocr``.
+
+    Not created here: the first page read creates it, private (the texts are the user's
+    documents).
+    """
     return _cache_root() / "ocr"
 
 
