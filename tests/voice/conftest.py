@@ -77,18 +77,33 @@ def speech_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def say_piper(piper: PiperTTS, speech_dir: Path) -> SpeechMaker:
-    """Speak phrases with Piper into one 16 kHz WAV (``pause_s`` between them)."""
+def steady_piper() -> PiperTTS:
+    """Piper without its natural variation: the same phrase is the same audio on every run."""
+    tts = PiperTTS(varied=False)
+    asyncio.run(tts.load())
+    return tts
+
+
+@pytest.fixture(scope="session")
+def say_piper(piper: PiperTTS, steady_piper: PiperTTS, speech_dir: Path) -> SpeechMaker:
+    """Speak phrases with Piper into one 16 kHz WAV (``pause_s`` between them).
+
+    ``steady=True``: without Piper's random variation, for a test whose check hinges on how
+    one clip is heard (a wake word's tail carried into the command), not on the voice.
+    """
     count = 0
 
-    def make(*phrases: str, pause_s: float = 0.3, lead_s: float = 0.3) -> Path:
+    def make(
+        *phrases: str, pause_s: float = 0.3, lead_s: float = 0.3, steady: bool = False
+    ) -> Path:
         nonlocal count
         count += 1
+        engine = steady_piper if steady else piper
         pcm = silence(lead_s)
         for i, phrase in enumerate(phrases):
             if i:
                 pcm += silence(pause_s)
-            pcm += piper_pcm16k(piper, phrase)
+            pcm += piper_pcm16k(engine, phrase)
         return write_wav(speech_dir / f"piper{count}.wav", pcm)
 
     return make

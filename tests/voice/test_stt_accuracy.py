@@ -3,8 +3,6 @@ and a wake word that rejects look-alikes (real tiny.en, Piper, espeak-ng, openWa
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from aria_desktop.bench.voice_corpus import Voice, synthesize
@@ -22,17 +20,6 @@ from tests.fakes.ports import InMemoryMemoryStore
 pytestmark = pytest.mark.slow
 
 _ESPEAK = Voice("espeak en-us", "espeak", "en-us", 160)
-
-
-@pytest.fixture(scope="module")
-def steady_piper() -> PiperTTS:
-    """Piper without its natural variation: the same command is the same clip on every run, so
-    a check that hinges on how one clip is heard never depends on Piper's random noise."""
-    tts = PiperTTS(varied=False)
-    asyncio.run(tts.load())
-    return tts
-
-
 _PIPER = Voice("piper joe", "piper")
 _UNSPOKEN = (
     "Kowalski",
