@@ -33,10 +33,10 @@ from aria_desktop.voice.audio import WavSink
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import Await, Send
 from tests.fakes.ollama_server import chat_line, done_line, ollama_stream, ollama_text
-from tests.voice.conftest import SpeechMaker, piper, say_piper, speech_dir
+from tests.voice.conftest import SpeechMaker, piper, say_piper, speech_dir, steady_piper
 from tests.voice.test_pipeline import LiveSource
 
-__all__ = ["piper", "say_piper", "speech_dir"]  # fixtures shared with tests/voice
+__all__ = ["piper", "say_piper", "speech_dir", "steady_piper"]  # fixtures shared with tests/voice
 
 OLD, NEW = "llama3.2:latest", "qwen3:8b"
 

@@ -30,10 +30,10 @@ from aria_desktop.settings import (
 from aria_desktop.voice.audio import WavSink
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
-from tests.voice.conftest import SpeechMaker, piper, say_piper, speech_dir
+from tests.voice.conftest import SpeechMaker, piper, say_piper, speech_dir, steady_piper
 from tests.voice.test_pipeline import LiveSource
 
-__all__ = ["piper", "say_piper", "speech_dir"]  # fixtures shared with tests/voice
+__all__ = ["piper", "say_piper", "speech_dir", "steady_piper"]  # fixtures shared with tests/voice
 
 
 @pytest.fixture

@@ -42,6 +42,7 @@ from tests.voice.conftest import (  # noqa: F401  (session fixtures: Piper, test
     piper,
     say_piper,
     speech_dir,
+    steady_piper,
 )
 
 REPLY = "It is sunny and warm today. Enjoy the nice weather!"
