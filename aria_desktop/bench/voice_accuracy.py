@@ -14,7 +14,8 @@ by:
 - ``defaults``: faster-whisper's ``model.transcribe(audio)`` with its default arguments.
 
 WER is (substitutions + deletions + insertions) / words, numbers compared as said
-(``bench/wer.py``). The wake word part follows (``voice_wake.py``).
+(``bench/wer.py``). Then the same commands said after the wake word, cut and transcribed as
+the pipeline does (``voice_after_wake.py``), and the wake word part (``voice_wake.py``).
 """
 
 from __future__ import annotations
@@ -184,6 +185,7 @@ def _print_reference_check(results: dict[str, _Tally], voices: Sequence[str]) ->
 
 async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) -> None:
     """Measure and print the accuracy figures, then the wake word figures."""
+    from aria_desktop.bench.voice_after_wake import run_after_wake_accuracy
     from aria_desktop.bench.voice_wake import run_wake_accuracy
     from aria_desktop.domain.errors import AriaError
 
@@ -210,4 +212,5 @@ async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) 
                 print(f"    {model} ARIA misheard: {reference!r} -> {text!r}")
         _print_error_pairs(results, [v.label for v in VOICES])
         _print_reference_check(results, [v.label for v in VOICES])
+    await run_after_wake_accuracy(references, piper)
     await run_wake_accuracy(piper)

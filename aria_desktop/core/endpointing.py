@@ -18,7 +18,7 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 
-__all__ = ["PreRoll", "SegmentEvent", "SpeechSegmenter", "rms_dbfs"]
+__all__ = ["CommandRecording", "PreRoll", "SegmentEvent", "SpeechSegmenter", "rms_dbfs"]
 
 
 class SegmentEvent(enum.Enum):
@@ -109,10 +109,11 @@ class SpeechSegmenter:
 
 
 class PreRoll:
-    """The last ``preroll_s`` of audio heard while waiting for the wake word.
+    """The last seconds of audio heard while waiting for the wake word.
 
     A command spoken right after the wake word (or as push-to-talk is pressed) starts with
-    these frames, so its first syllable is not clipped.
+    these frames, so its first syllable is not clipped. One ring serves both: it keeps the
+    longer of the two lengths, and each trigger takes as much as it needs (``take``).
 
     Args:
         preroll_s: how much audio to keep, in seconds (at least one frame is kept).
@@ -120,7 +121,11 @@ class PreRoll:
     """
 
     def __init__(self, *, preroll_s: float, frame_s: float) -> None:
-        self._frames: deque[bytes] = deque(maxlen=max(1, round(preroll_s / frame_s)))
+        self._frame_s = frame_s
+        self._frames: deque[bytes] = deque(maxlen=self._count(preroll_s))
+
+    def _count(self, seconds: float) -> int:
+        return max(1, round(seconds / self._frame_s))
 
     @property
     def capacity(self) -> int:
@@ -131,15 +136,28 @@ class PreRoll:
         """Keep ``frame``, dropping the oldest one when full."""
         self._frames.append(frame)
 
-    def take(self) -> list[bytes]:
-        """The kept frames, oldest first; the buffer is empty afterwards."""
+    def take(self, seconds: float | None = None) -> list[bytes]:
+        """The newest ``seconds`` of kept frames (all by default), oldest first; then empty."""
         frames = list(self._frames)
         self._frames.clear()
-        return frames
+        if seconds is None:
+            return frames
+        return frames[-self._count(seconds) :]
 
     def clear(self) -> None:
         """Forget the kept frames."""
         self._frames.clear()
+
+
+@dataclass
+class CommandRecording:
+    """The command being recorded: what started it, its frames, where it ends."""
+
+    trigger: str
+    segmenter: SpeechSegmenter
+    frames: list[bytes] = field(default_factory=list)
+    starts_with: str = ""
+    """The wake phrase the audio begins with ("hey jarvis"), told to the transcription."""
 
 
 def rms_dbfs(frame: bytes) -> float:

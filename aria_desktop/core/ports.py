@@ -467,6 +467,12 @@ class VoiceActivityDetector(Protocol):
     def reset(self) -> None: ...
 
 
+class SelfSpeechScanner(Protocol):
+    """Finds where synthesized speech would fire the wake word (seconds into the audio)."""
+
+    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None: ...
+
+
 class SpeechToText(Protocol):
     """Turns a recorded command into text."""
 
@@ -475,8 +481,15 @@ class SpeechToText(Protocol):
 
     async def load(self) -> None: ...
 
-    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
-        """Transcribe any-rate PCM (converted to what the model needs)."""
+    async def transcribe(
+        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+    ) -> Transcript:
+        """Transcribe any-rate PCM (converted to what the model needs).
+
+        ``starts_with``: words the audio is known to begin with (the wake phrase the detector
+        and its check heard, "hey jarvis"). An engine that can decode from a given start uses
+        them (the transcript then begins with them); one that cannot ignores them.
+        """
         ...
 
     async def aclose(self) -> None: ...

@@ -37,7 +37,10 @@ class VoiceConfig:
         silence_s: silence that ends a command, in seconds.
         max_command_s: longest command, in seconds.
         no_speech_timeout_s: how long to wait for speech to begin after the wake word.
-        preroll_s: audio before the wake word detection kept for the command, in seconds.
+        preroll_s: audio before push-to-talk is pressed kept for the command, in seconds.
+        wake_preroll_s: audio before the wake word detection kept for the command, in
+            seconds: the whole wake phrase, which the transcription is then told the audio
+            begins with (its tail alone was heard as words: "service, remind me …").
         follow_up_s: after a spoken answer, listen this long without the wake word (0: off).
         language: transcription language (None: the model's default / auto-detect).
         conversation_idle_s: a voice turn continues the previous voice conversation if it
@@ -52,9 +55,15 @@ class VoiceConfig:
     max_command_s: float = 10.0
     no_speech_timeout_s: float = 5.0
     preroll_s: float = 0.5
+    wake_preroll_s: float = 1.5
     follow_up_s: float = 4.0
     language: str | None = None
     conversation_idle_s: float = 300.0
+
+    @property
+    def longest_preroll_s(self) -> float:
+        """What the pre-roll ring keeps: enough for either trigger."""
+        return max(self.preroll_s, self.wake_preroll_s)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -3,8 +3,9 @@
 One capture task reads 80 ms frames from the audio source and routes each one by the
 pipeline's state (:class:`~aria_desktop.core.voice_states.VoiceState`):
 
-- **wake**: frames go to the wake word detector and into a short pre-roll ring buffer, so a
-  command spoken right after the wake word is not clipped;
+- **wake**: frames go to the wake word detector and into a pre-roll ring buffer: a command
+  starts with the whole wake phrase (1.5 s), so it is not clipped, and the transcription is
+  told it begins with that phrase (``starts_with``) rather than guessing at its tail;
 - **listening**: frames are collected for the command; the pure
   :class:`~aria_desktop.core.endpointing.SpeechSegmenter` ends it after ``silence_s`` of
   silence (or at ``max_command_s``, or when push-to-talk is released);
@@ -28,14 +29,19 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from typing import Protocol
 
 from aria_desktop.core.bus import EventBus, Subscription
-from aria_desktop.core.endpointing import PreRoll, SegmentEvent, SpeechSegmenter, rms_dbfs
+from aria_desktop.core.endpointing import (
+    CommandRecording,
+    PreRoll,
+    SegmentEvent,
+    SpeechSegmenter,
+    rms_dbfs,
+)
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import (
     Clock,
+    SelfSpeechScanner,
     VoiceActivityDetector,
     WakeWordDetector,
 )
@@ -83,26 +89,11 @@ from aria_desktop.domain.events import (
     WakeStart,
 )
 
-__all__ = ["SelfSpeechScanner", "VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
+__all__ = ["VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
 
 _LOGGER = logging.getLogger(__name__)
 FRAME_S = FRAME_SAMPLES / PIPELINE_RATE_HZ
 """Duration of one capture frame, in seconds."""
-
-
-class SelfSpeechScanner(Protocol):
-    """Finds where synthesized speech would fire the wake word (seconds into the audio)."""
-
-    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None: ...
-
-
-@dataclass
-class _Recording:
-    """The command being recorded: what started it, its frames, where it ends."""
-
-    trigger: str
-    segmenter: SpeechSegmenter
-    frames: list[bytes] = field(default_factory=list)
 
 
 class VoicePipeline:
@@ -147,8 +138,8 @@ class VoicePipeline:
         self._models = VoiceModels(bus=self.bus, clock=self.clock)
         self._gate = WakeGate(refractory_s=self.config.refractory_s)
         self._scan_lock = asyncio.Lock()
-        self._preroll = PreRoll(preroll_s=self.config.preroll_s, frame_s=FRAME_S)
-        self._recording: _Recording | None = None
+        self._preroll = PreRoll(preroll_s=self.config.longest_preroll_s, frame_s=FRAME_S)
+        self._recording: CommandRecording | None = None
         self._capture_task: asyncio.Task[None] | None = None
         self._turn_task: asyncio.Task[None] | None = None
         self._source_error = ""
@@ -274,7 +265,7 @@ class VoicePipeline:
         self.speech, self.wake, self.config = new.speech, new.wake, new.config
         new.speech.observer = self._on_speech_queued
         self._gate.refractory_s = new.config.refractory_s
-        self._preroll = PreRoll(preroll_s=new.config.preroll_s, frame_s=FRAME_S)
+        self._preroll = PreRoll(preroll_s=new.config.longest_preroll_s, frame_s=FRAME_S)
         if new.wake is not None and new.wake is not old.wake:
             new.wake.reset()
         self.orchestrator.spawn(close_replaced(old, new), name="aria-voice-close-replaced")
@@ -352,7 +343,7 @@ class VoicePipeline:
     def _on_capture_opened(self) -> None:
         if self._listen_immediately:
             self._listen_immediately = False
-            self._begin_listening("file", preroll=False)
+            self._begin_listening("file")
         elif self.state is VoiceState.STOPPED:
             self._enter_wake()
         elif self.state in (VoiceState.THINKING, VoiceState.SPEAKING):
@@ -386,7 +377,11 @@ class VoicePipeline:
         self.bus.publish(WakeEnd(detected=True, name=detection.name, score=detection.score))
         if self.states.busy:
             self._interrupt()
-        self._begin_listening("wake", preroll=True)
+        self._begin_listening(
+            "wake",
+            preroll_s=self.config.wake_preroll_s,
+            starts_with=detection.name.replace("_", " "),
+        )
 
     # --- wake ------------------------------------------------------------------------------
 
@@ -443,9 +438,11 @@ class VoicePipeline:
 
     # --- listening -------------------------------------------------------------------------
 
-    def _begin_listening(self, trigger: str, *, preroll: bool, hold: bool = False) -> None:
+    def _begin_listening(
+        self, trigger: str, *, preroll_s: float = 0.0, hold: bool = False, starts_with: str = ""
+    ) -> None:
         self._disarm_wake()
-        frames = self._preroll.take() if preroll else []
+        frames = self._preroll.take(preroll_s) if preroll_s > 0 else []
         self._preroll.clear()
         wait_s = (
             self.config.follow_up_s if trigger == "follow-up" else self.config.no_speech_timeout_s
@@ -456,13 +453,15 @@ class VoicePipeline:
             no_speech_timeout_s=wait_s,
             hold=hold,
         )
-        self._recording = _Recording(trigger=trigger, segmenter=segmenter, frames=frames)
+        self._recording = CommandRecording(
+            trigger=trigger, segmenter=segmenter, frames=frames, starts_with=starts_with
+        )
         if self.vad is not None:
             self.vad.reset()
         self.bus.publish(SttStart(trigger=trigger))
         self.states.transition(VoiceState.LISTENING)
 
-    async def _listen_frame(self, recording: _Recording, frame: bytes) -> bool:
+    async def _listen_frame(self, recording: CommandRecording, frame: bytes) -> bool:
         recording.frames.append(frame)
         speech = False
         if self.vad is not None:
@@ -489,7 +488,9 @@ class VoicePipeline:
             self._enter_rest()
             return
         self.states.transition(VoiceState.TRANSCRIBING)
-        self._turn_task = asyncio.create_task(self._turn(audio), name="aria-voice-turn")
+        self._turn_task = asyncio.create_task(
+            self._turn(audio, recording.starts_with), name="aria-voice-turn"
+        )
 
     def _cancel_recording(self) -> None:
         """Drop the command being recorded (mute, kill switch)."""
@@ -499,10 +500,10 @@ class VoicePipeline:
 
     # --- the turn --------------------------------------------------------------------------
 
-    async def _turn(self, audio: bytes) -> None:
+    async def _turn(self, audio: bytes, starts_with: str) -> None:
         follow_up = False
         try:
-            follow_up = await self._transcribe_and_answer(audio)
+            follow_up = await self._transcribe_and_answer(audio, starts_with)
         except asyncio.CancelledError:
             raise
         except AriaError as exc:
@@ -516,13 +517,13 @@ class VoicePipeline:
         if not self.states.busy:
             return  # interrupted: already listening again
         if follow_up and self.config.follow_up_s > 0 and self._capturing:
-            self._begin_listening("follow-up", preroll=False)
+            self._begin_listening("follow-up")
         else:
             self._enter_rest()
 
-    async def _transcribe_and_answer(self, audio: bytes) -> bool:
+    async def _transcribe_and_answer(self, audio: bytes, starts_with: str) -> bool:
         """Transcribe the command and speak the turn's reply; True if it was spoken whole."""
-        transcript = await self._transcribe_command(audio)
+        transcript = await self._transcribe_command(audio, starts_with)
         text = strip_wake_phrase(transcript.text, self.config.wake_phrases)
         if not any(ch.isalnum() for ch in text):
             return False
@@ -549,7 +550,7 @@ class VoicePipeline:
             sub.close()
         return status == "complete"
 
-    async def _transcribe_command(self, audio: bytes) -> Transcript:
+    async def _transcribe_command(self, audio: bytes, starts_with: str) -> Transcript:
         stt = self.speech.stt
         if stt is None:
             raise VoiceUnavailableError("Speech-to-text is not configured.")
@@ -558,6 +559,7 @@ class VoicePipeline:
             transcript = await stt.transcribe(
                 AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
                 language=self.config.language,
+                starts_with=starts_with,
             )
         except AriaError:
             self.bus.publish(SttEnd(text=""))
@@ -633,7 +635,9 @@ class VoicePipeline:
         self._require_capture()
         if self.states.busy:
             self._interrupt()
-        self._begin_listening("push-to-talk", preroll=True, hold=action == "press")
+        self._begin_listening(
+            "push-to-talk", preroll_s=self.config.preroll_s, hold=action == "press"
+        )
 
     def _require_capture(self) -> None:
         if self.muted:

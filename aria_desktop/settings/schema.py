@@ -355,7 +355,8 @@ class VadSettings:
         max_s: longest command, in seconds.
         no_speech_timeout_s: seconds to wait for speech after the wake word.
         threshold: speech probability (0..1) above which audio counts as speech.
-        preroll_s: seconds of audio before the wake word detection kept for the command.
+        preroll_s: seconds of audio before push-to-talk is pressed kept for the command (after
+            the wake word, the whole wake phrase is kept: 1.5 s).
     """
 
     silence_s: float = field(default=0.7, metadata=POSITIVE)

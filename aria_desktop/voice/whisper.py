@@ -28,7 +28,7 @@ from aria_desktop.voice.whisper_models import (
     whisper_model_path,
 )
 
-__all__ = ["SileroVAD", "WhisperSTT", "whisper_model_path"]
+__all__ = ["SileroVAD", "WhisperSTT", "decoding_prefix", "whisper_model_path"]
 
 _LOGGER = logging.getLogger(__name__)
 _VAD_CHUNK = 512
@@ -132,6 +132,17 @@ def _confident(segments: Sequence[Any]) -> bool:
         and segment.no_speech_prob <= _NO_SPEECH_THRESHOLD
         for segment in segments
     )
+
+
+def decoding_prefix(phrase: str) -> str:
+    """``phrase`` as Whisper writes a phrase said before a command ("Hey Jarvis,").
+
+    Given as faster-whisper's ``prefix``, the decoder is told how the audio begins instead of
+    guessing at the wake phrase's tail, which it otherwise wrote as words of the command
+    ("service, remind me …"; ARCHITECTURE.md, "Voice accuracy").
+    """
+    words = phrase.replace("_", " ").split()
+    return " ".join(w[:1].upper() + w[1:] for w in words) + "," if words else ""
 
 
 def _text(segments: Sequence[Any]) -> str:
@@ -249,12 +260,18 @@ class WhisperSTT:
         """Bias recognition toward these names (replaces the previous list)."""
         self._vocabulary = tuple(t.strip() for t in terms if t.strip())
 
-    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
-        """Transcribe audio of any rate (converted to 16 kHz mono)."""
+    async def transcribe(
+        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+    ) -> Transcript:
+        """Transcribe audio of any rate (converted to 16 kHz mono).
+
+        ``starts_with`` (the wake phrase the audio begins with) is the decoding's prefix: the
+        transcript begins with it as Whisper writes it ("Hey Jarvis, …").
+        """
         lang = transcription_language(self._model_spec, language or self._language)
         await self.load()
         pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
-        return await asyncio.to_thread(self._transcribe, pcm, lang)
+        return await asyncio.to_thread(self._transcribe, pcm, lang, decoding_prefix(starts_with))
 
     async def transcribe_quick(self, pcm: bytes) -> str:
         """Greedy, unbiased text of a short 16 kHz mono segment (the wake phrase check)."""
@@ -265,13 +282,13 @@ class WhisperSTT:
     def _quick(self, pcm: bytes, language: str | None) -> str:
         with self._run_lock:
             try:
-                return self._decode(pcm_to_float32(pcm), language, "", _QUICK_BEAM)[0]
+                return self._decode(pcm_to_float32(pcm), language, "", _QUICK_BEAM, "")[0]
             except Exception as exc:
                 raise SpeechRecognitionError(
                     f"Transcription failed: {exc}.", hint="See the log file for details."
                 ) from None
 
-    def _transcribe(self, pcm: bytes, language: str | None) -> Transcript:
+    def _transcribe(self, pcm: bytes, language: str | None, prefix: str) -> Transcript:
         audio = pcm_to_float32(pcm)
         started = time.monotonic()
         vocabulary = self._vocabulary
@@ -279,11 +296,13 @@ class WhisperSTT:
             vocabulary = ()  # the name check scores one window: longer audio is decoded plain
         with self._run_lock:
             try:
-                hinted = self._decode_hinted(audio, language, vocabulary) if vocabulary else None
+                hinted = (
+                    self._decode_hinted(audio, language, vocabulary, prefix) if vocabulary else None
+                )
                 if hinted is not None and not mentioned(hinted[0], vocabulary):
                     text, detected = hinted
                 else:
-                    text, detected = self._decode(audio, language, "", self._beam_size)
+                    text, detected = self._decode(audio, language, "", self._beam_size, prefix)
                     if hinted is not None and hinted[0] != text:
                         if self._names_heard(
                             audio, hinted[0], text, vocabulary, detected or language
@@ -388,7 +407,7 @@ class WhisperSTT:
         return scores
 
     def _decode_hinted(
-        self, audio: Any, language: str | None, terms: Sequence[str]
+        self, audio: Any, language: str | None, terms: Sequence[str], prefix: str
     ) -> tuple[str, str] | None:
         """The transcript with ``terms`` as hotwords, or None where faster-whisper doubts it.
 
@@ -398,7 +417,7 @@ class WhisperSTT:
         decoding (with faster-whisper's fallback) is then the transcript.
         """
         segments, detected = self._segments(
-            audio, language, hotwords_text(terms), self._beam_size, None, temperature=0.0
+            audio, language, hotwords_text(terms), self._beam_size, None, prefix, temperature=0.0
         )
         if not _confident(segments):
             _LOGGER.debug("the hinted decoding is unsure; decoding without the hint")
@@ -407,7 +426,7 @@ class WhisperSTT:
         return _text(segments), detected
 
     def _decode(
-        self, audio: Any, language: str | None, hotwords: str, beam_size: int
+        self, audio: Any, language: str | None, hotwords: str, beam_size: int, prefix: str
     ) -> tuple[str, str]:
         """The fitted window's transcript when faster-whisper trusts it, else the full one's.
 
@@ -416,12 +435,14 @@ class WhisperSTT:
         """
         frames = _fitted_frames(len(audio)) if self._fitted_window and language else None
         if frames is not None:
-            segments, detected = self._segments(audio, language, hotwords, beam_size, frames)
+            segments, detected = self._segments(
+                audio, language, hotwords, beam_size, frames, prefix
+            )
             if _confident(segments):
                 self.last_window_s = frames / 100
                 return _text(segments), detected
             _LOGGER.debug("fitted window unsure; decoding the full window")
-        segments, detected = self._segments(audio, language, hotwords, beam_size, None)
+        segments, detected = self._segments(audio, language, hotwords, beam_size, None, prefix)
         self.last_window_s = _FULL_WINDOW_FRAMES / 100
         return _text(segments), detected
 
@@ -432,6 +453,7 @@ class WhisperSTT:
         hotwords: str,
         beam_size: int,
         frames: int | None,
+        prefix: str,
         *,
         temperature: float | None = None,
     ) -> tuple[list[Any], str]:
@@ -439,7 +461,8 @@ class WhisperSTT:
 
         ``temperature``: one pass at that temperature instead of faster-whisper's fallback.
 
-        ``hotwords`` (names, comma-separated) are placed before the decoding as context.
+        ``hotwords`` (names, comma-separated) are placed before the decoding as context;
+        ``prefix`` ("Hey Jarvis,") is the text the decoding starts from (kept in the result).
         Timestamp tokens stay on as in faster-whisper's defaults: decoding without them
         measured worse on several voices with base (``aria bench voice --accuracy``). No
         conditioning on earlier windows: a long dictation does not drift into repeating itself.
@@ -454,6 +477,7 @@ class WhisperSTT:
                 vad_filter=False,
                 condition_on_previous_text=False,
                 hotwords=hotwords or None,
+                prefix=prefix or None,
                 **({} if temperature is None else {"temperature": temperature}),
             )
             return list(segments), str(info.language or "")

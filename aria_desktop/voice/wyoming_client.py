@@ -144,8 +144,13 @@ class WyomingSTT(_RequestClient):
         super().__init__(uri, timeout_s=timeout_s)
         self._language = language
 
-    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
-        """Send the audio, wait for the transcript."""
+    async def transcribe(
+        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+    ) -> Transcript:
+        """Send the audio, wait for the transcript.
+
+        ``starts_with`` is not sent: the Wyoming protocol has no field for it.
+        """
         from wyoming.asr import Transcribe
         from wyoming.asr import Transcript as WyTranscript
         from wyoming.audio import AudioChunk, AudioStart, AudioStop

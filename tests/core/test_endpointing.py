@@ -112,3 +112,13 @@ def test_rms_dbfs(frame: bytes, expected: float) -> None:
 def test_rms_of_a_quiet_frame_is_in_between() -> None:
     quiet = (328).to_bytes(2, "little", signed=True) * 8  # 1 % of full scale
     assert rms_dbfs(quiet) == pytest.approx(-40.0, abs=0.1)
+
+
+def test_preroll_gives_each_trigger_its_own_length() -> None:
+    config = VoiceConfig()
+    preroll = PreRoll(preroll_s=config.longest_preroll_s, frame_s=FRAME_S)
+    assert preroll.capacity == 19  # round(1.5 / 0.08): the whole wake phrase
+    for n in range(30):
+        preroll.append(bytes([n]))
+    assert preroll.take(config.preroll_s) == [bytes([n]) for n in range(24, 30)]
+    assert preroll.take(config.wake_preroll_s) == [], "taking empties the ring"

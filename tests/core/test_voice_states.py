@@ -175,9 +175,11 @@ async def test_load_latency_is_measured_on_the_injected_clock(rigs: RigFactory) 
 # --- from waiting for the wake word -----------------------------------------------------------
 
 
-async def test_the_wake_word_starts_a_command_with_the_preroll(rigs: RigFactory) -> None:
+async def test_the_wake_word_starts_a_command_with_the_whole_wake_phrase(
+    rigs: RigFactory,
+) -> None:
     rig = await waiting(rigs)
-    rig.source.feed(*[SILENT] * 8, WAKE)
+    rig.source.feed(*[SILENT] * 30, WAKE)
     await rig.source.drained()
     assert rig.after(WAKING) == [(WAKING, LISTENING)]
     wake = await rig.event(WakeEnd)
@@ -188,11 +190,26 @@ async def test_the_wake_word_starts_a_command_with_the_preroll(rigs: RigFactory)
     rig.source.feed(*command())
     await rig.source.drained()
     await rig.reach(WAKING)
-    # 6 pre-roll frames (0.5 s, ending with the wake word) + 3 speech + 9 silent
-    assert len(rig.stt.heard[0].pcm) == 18 * FRAME_BYTES
+    # 19 pre-roll frames (1.5 s, ending with the wake word) + 3 speech + 9 silent
+    assert len(rig.stt.heard[0].pcm) == 31 * FRAME_BYTES
+    assert rig.stt.starts == ["fake wake"], "the transcription is told the audio's start"
     vad_end = await rig.event(SttVadEnd)
     assert vad_end.reason == "silence"
-    assert vad_end.audio_ms == pytest.approx(18 * 80.0)
+    assert vad_end.audio_ms == pytest.approx(31 * 80.0)
+
+
+async def test_push_to_talk_keeps_half_a_second_before_the_press(rigs: RigFactory) -> None:
+    rig = await waiting(rigs)
+    rig.source.feed(*[SILENT] * 30)
+    await rig.source.drained()
+    await rig.orchestrator.handle(PushToTalk(action="toggle"))
+    rig.stt.script.append("")
+    rig.source.feed(*command())
+    await rig.source.drained()
+    await rig.reach(WAKING)
+    # 6 pre-roll frames (0.5 s before the press) + 3 speech + 9 silent; no wake phrase
+    assert len(rig.stt.heard[0].pcm) == 18 * FRAME_BYTES
+    assert rig.stt.starts == [""]
 
 
 async def test_held_push_to_talk_ends_only_at_the_release(rigs: RigFactory) -> None:

@@ -130,13 +130,18 @@ class FakeStt:
     def __init__(self) -> None:
         self.script: list[str | AriaError] = []
         self.heard: list[AudioClip] = []
+        self.starts: list[str] = []
+        """The ``starts_with`` of each transcription, in order."""
         self.gate = Gate()
 
     async def load(self) -> None:
         return None
 
-    async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
+    async def transcribe(
+        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+    ) -> Transcript:
         self.heard.append(clip)
+        self.starts.append(starts_with)
         await self.gate.passed()
         result = self.script.pop(0)
         if isinstance(result, AriaError):

@@ -347,6 +347,31 @@ async def test_full_voice_turn_from_a_wav(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("voice", ["piper", "espeak-ng"])
+async def test_a_command_said_in_one_breath_after_the_wake_word_reaches_the_model_as_said(
+    voice: str, rig_factory: Any, say_piper: SpeechMaker, say_espeak: Callable[[str], Path]
+) -> None:
+    # With only the wake phrase's tail in its audio, these commands reached the model as
+    # "service, set a timer …" (Piper) and "of its lock in the screen …" (espeak-ng): the
+    # command now keeps the whole phrase, and the decoding is told it begins with it.
+    if voice == "piper":
+        command = "Set a timer for twenty five minutes."
+        wav = say_piper("Hey Jarvis, set a timer for twenty five minutes.", steady=True)
+    else:
+        command = "Lock the screen in five minutes."
+        wav = say_espeak("Hey Jarvis, lock the screen in five minutes.")
+    rig, ollama = await rig_factory(lambda: WavSource(wav, trailing_silence_s=1.5))
+    ollama.script("/api/chat", ollama_text("Done.", chunks=1))
+    await rig.pipeline.start()
+    await rig.pipeline.wait_source_ended(timeout_s=60)
+    await rig.sink.aclose()
+
+    run_start = next(e for e in rig.events if e.type == "run-start")
+    # nothing before the command's first word (how the rest is heard is the benchmark's part)
+    assert normalize(run_start.text)[0] == normalize(command)[0], run_start.text
+
+
+@pytest.mark.slow
 async def test_wake_word_cuts_speech_mid_sentence_cancels_the_turn_and_listens(
     rig_factory: Any, say_piper: SpeechMaker
 ) -> None:

@@ -10,7 +10,7 @@ import pytest
 from aria_desktop.domain.audio import AudioClip, decode_wav
 from aria_desktop.domain.errors import AudioFormatError, VoiceModelError
 from aria_desktop.voice.audio import read_wav
-from aria_desktop.voice.whisper import SileroVAD, WhisperSTT, whisper_model_path
+from aria_desktop.voice.whisper import SileroVAD, WhisperSTT, decoding_prefix, whisper_model_path
 from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors
 
@@ -180,3 +180,20 @@ def test_empty_wav_is_refused(tmp_path: object) -> None:
         w.setframerate(16000)
     with pytest.raises(AudioFormatError, match="no audio"):
         decode_wav(buffer.getvalue())
+
+
+def test_a_wake_phrase_is_written_as_whisper_writes_it() -> None:
+    assert decoding_prefix("hey jarvis") == "Hey Jarvis,"
+    assert decoding_prefix("hey_mycroft") == "Hey Mycroft,"
+    assert decoding_prefix("alexa") == "Alexa,"
+    assert decoding_prefix("") == ""
+
+
+async def test_audio_known_to_start_with_the_wake_phrase_is_decoded_from_it(
+    whisper: WhisperSTT, say_piper: SpeechMaker
+) -> None:
+    clip = read_wav(say_piper("Hey Jarvis, set a timer for ten minutes.", steady=True))
+    transcript = await whisper.transcribe(clip, starts_with="hey jarvis")
+    assert transcript.text.startswith("Hey Jarvis,"), transcript.text
+    rest = transcript.text.removeprefix("Hey Jarvis,")
+    assert word_errors("Set a timer for ten minutes.", rest)[0] == 0, transcript.text
