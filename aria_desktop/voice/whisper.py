@@ -165,9 +165,10 @@ class WhisperSTT:
     set (``aria bench voice --accuracy``) it changed about half the transcripts and raised
     the word error rate on most voices, at 10, 15 and 20 s windows alike (README, "Voice
     accuracy"), so it is a choice for a slow CPU, never the default.
-    Names the user uses (``set_vocabulary``) go to the decoder as ``hotwords`` (one pass at
-    temperature 0); a name that shows up only because it was suggested is caught by the word
-    alignment (``vocabulary.supported_by``) and the model's own probability (``_names_heard``).
+    Names the user uses (``set_vocabulary``) go to the decoder as context before the
+    transcript (faster-whisper's ``hotwords`` tokens, one pass at temperature 0); a name that
+    shows up only because it was suggested is caught by the word alignment
+    (``vocabulary.supported_by``) and the model's own probability (``_names_heard``).
 
     Args:
         model: "tiny.en" (packaged, English), "base" (packaged, multilingual) or a local
@@ -463,6 +464,9 @@ class WhisperSTT:
 
         ``hotwords`` (names, comma-separated) are placed before the decoding as context;
         ``prefix`` ("Hey Jarvis,") is the text the decoding starts from (kept in the result).
+        The names go in as the first window's ``initial_prompt``, not as ``hotwords``:
+        faster-whisper drops ``hotwords`` whenever a ``prefix`` is given, and both put the
+        same tokens in the same place of the prompt (names are only used on one window).
         Timestamp tokens stay on as in faster-whisper's defaults: decoding without them
         measured worse on several voices with base (``aria bench voice --accuracy``). No
         conditioning on earlier windows: a long dictation does not drift into repeating itself.
@@ -476,7 +480,7 @@ class WhisperSTT:
                 beam_size=beam_size,
                 vad_filter=False,
                 condition_on_previous_text=False,
-                hotwords=hotwords or None,
+                initial_prompt=hotwords or None,
                 prefix=prefix or None,
                 **({} if temperature is None else {"temperature": temperature}),
             )

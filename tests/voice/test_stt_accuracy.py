@@ -55,6 +55,25 @@ async def test_a_name_in_memory_is_heard_where_plain_decoding_mishears_it(
     assert "nakamura" in biased.text.lower(), biased.text
 
 
+async def test_a_name_in_memory_is_heard_in_a_command_said_after_the_wake_word(
+    whisper: WhisperSTT, steady_piper: PiperTTS
+) -> None:
+    # The wake phrase is the decoding's prefix there, and faster-whisper ignores ``hotwords``
+    # whenever a prefix is given: the names must still reach the decoder.
+    said = "Hey Jarvis, call Nakamura at four o'clock."
+    (pcm,) = await synthesize([said], _PIPER, piper={1.0: steady_piper})
+    clip = AudioClip(pcm=pcm)
+    plain = await whisper.transcribe(clip, starts_with="hey jarvis")
+    assert "nakamura" not in plain.text.lower()  # the premise: tiny.en alone mishears the name
+    whisper.set_vocabulary(("Dmitri", "Nakamura", "Margarethe"))
+    try:
+        biased = await whisper.transcribe(clip, starts_with="hey jarvis")
+    finally:
+        whisper.set_vocabulary(())
+    assert biased.text.startswith("Hey Jarvis,"), biased.text
+    assert "nakamura" in biased.text.lower(), biased.text
+
+
 @pytest.mark.timeout(600)
 async def test_a_suggested_name_that_is_not_said_never_appears(
     whisper: WhisperSTT, steady_piper: PiperTTS
