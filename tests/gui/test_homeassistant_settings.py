@@ -67,7 +67,10 @@ def test_wizard_stores_the_address_in_settings_and_the_token_in_the_keyring(
     view.ha_url.setText(hass.url)
     view.ha_token.setText("wrong-token")
     wizard.test_homeassistant()
-    run(wait_for(lambda: "401" in view.ha_status.text()))
+    # wait for the probe's answer: the "Looking for …" line names the address, whose random
+    # port can itself hold "401"
+    run(wait_for(lambda: not view.ha_status.text().startswith("Looking for")))
+    assert "401" in view.ha_status.text()
     assert "set-secret homeassistant_token" in view.ha_status.text()
     view.ha_token.setText(TOKEN)
     wizard.test_homeassistant()
