@@ -467,12 +467,6 @@ class VoiceActivityDetector(Protocol):
     def reset(self) -> None: ...
 
 
-class SelfSpeechScanner(Protocol):
-    """Finds where synthesized speech would fire the wake word (seconds into the audio)."""
-
-    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None: ...
-
-
 class SpeechToText(Protocol):
     """Turns a recorded command into text."""
 
@@ -486,9 +480,7 @@ class SpeechToText(Protocol):
     ) -> Transcript:
         """Transcribe any-rate PCM (converted to what the model needs).
 
-        ``starts_with``: words the audio is known to begin with (the wake phrase the detector
-        and its check heard, "hey jarvis"). An engine that can decode from a given start uses
-        them (the transcript then begins with them); one that cannot ignores them.
+        ``starts_with``: the wake phrase the audio begins with, for an engine that decodes from it.
         """
         ...
 

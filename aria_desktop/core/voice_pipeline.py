@@ -39,12 +39,7 @@ from aria_desktop.core.endpointing import (
     rms_dbfs,
 )
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import (
-    Clock,
-    SelfSpeechScanner,
-    VoiceActivityDetector,
-    WakeWordDetector,
-)
+from aria_desktop.core.ports import Clock, VoiceActivityDetector, WakeWordDetector
 from aria_desktop.core.speech import SpeechService
 from aria_desktop.core.speech_text import SentenceSplitter, strip_wake_phrase
 from aria_desktop.core.voice_models import Loadable, VoiceModels
@@ -56,7 +51,7 @@ from aria_desktop.core.voice_parts import (
     load_new,
 )
 from aria_desktop.core.voice_states import VoiceState, VoiceStateMachine
-from aria_desktop.core.wake_gate import WakeGate
+from aria_desktop.core.wake_gate import SelfSpeechScanner, WakeGate
 from aria_desktop.domain.audio import (
     FRAME_SAMPLES,
     PIPELINE_RATE_HZ,

@@ -15,8 +15,11 @@ are still being scanned. See ``aria_desktop/ARCHITECTURE.md``, "One voice turn".
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
-__all__ = ["GATE_AFTER_S", "GATE_BEFORE_S", "WakeGate"]
+from aria_desktop.domain.audio import SpeechAudio
+
+__all__ = ["GATE_AFTER_S", "GATE_BEFORE_S", "SelfSpeechScanner", "WakeGate"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -127,3 +130,9 @@ class WakeGate:
             return True  # ARIA's speech is playing and not yet checked
         self._windows = [(a, b) for a, b in self._windows if b >= now - _KEEP_S]
         return any(a <= now <= b for a, b in self._windows)
+
+
+class SelfSpeechScanner(Protocol):
+    """Finds where synthesized speech would fire the wake word (seconds into the audio)."""
+
+    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None: ...
