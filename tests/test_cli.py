@@ -214,8 +214,8 @@ def test_secret_without_keyring_is_refused_unless_the_file_fallback_is_chosen(
 
 @pytest.mark.slow
 def test_audit_verify_reports_a_tampered_record(aria_env: dict[str, str]) -> None:
+    from aria_desktop.adapters.storage.audit_file import AuditFile
     from aria_desktop.core.audit import AuditLog
-    from aria_desktop.storage.audit_file import AuditFile
 
     data = Path(aria_env["ARIA_DATA_DIR"])
     state = Path(aria_env["ARIA_STATE_DIR"])

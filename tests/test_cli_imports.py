@@ -39,8 +39,8 @@ def test_building_the_parser_imports_no_events_ports_storage_or_numerics() -> No
         "aria_desktop.domain.audio",
         "aria_desktop.core.ports",
         "aria_desktop.core.computer",
-        "aria_desktop.storage.database",
-        "aria_desktop.storage.conversations",
+        "aria_desktop.adapters.storage.database",
+        "aria_desktop.adapters.storage.conversations",
         "numpy",
         "scipy",
         "httpx",
@@ -50,40 +50,40 @@ def test_building_the_parser_imports_no_events_ports_storage_or_numerics() -> No
 
 
 def test_the_composition_root_imports_computer_use_only_when_it_builds_it() -> None:
-    assert _imported_after("import aria_desktop.bootstrap", ("aria_desktop.core.computer",)) == []
+    assert _imported_after("import aria_desktop.compose.app", ("aria_desktop.core.computer",)) == []
 
 
 @pytest.mark.parametrize(
     "name", ["Database", "SQLiteConversationStore", "read_owner", "fuse", "VectorIndex"]
 )
 def test_the_storage_package_still_exports_its_public_names(name: str) -> None:
-    import aria_desktop.storage as storage
+    import aria_desktop.adapters.storage as storage
 
     assert name in storage.__all__
     assert getattr(storage, name).__name__ == name
 
 
 def test_reading_the_owner_lock_does_not_import_the_database() -> None:
-    code = "from aria_desktop.storage import read_owner"
-    assert _imported_after(code, ("aria_desktop.storage.database",)) == []
+    code = "from aria_desktop.adapters.storage import read_owner"
+    assert _imported_after(code, ("aria_desktop.adapters.storage.database",)) == []
 
 
 #: What a command that goes through a running owner never needs: the owner's own services,
 #: the turn and computer-use types, the core's protocols, the event stream, the web server.
 _NOT_ON_THE_OWNER_PATH = (
-    "aria_desktop.owner",
-    "aria_desktop.bootstrap",
+    "aria_desktop.compose.owner",
+    "aria_desktop.compose.app",
     "aria_desktop.domain.events",
     "aria_desktop.domain.commands",
     "aria_desktop.domain.computer",
     "aria_desktop.domain.chat",
     "aria_desktop.domain.audio",
     "aria_desktop.core.ports",
-    "aria_desktop.api.subscription",
-    "aria_desktop.api.operations.chat",
-    "aria_desktop.api.operations.commands",
-    "aria_desktop.storage.database",
-    "aria_desktop.storage.conversations",
+    "aria_desktop.api.client.subscription",
+    "aria_desktop.api.client.operations.chat",
+    "aria_desktop.api.client.operations.commands",
+    "aria_desktop.adapters.storage.database",
+    "aria_desktop.adapters.storage.conversations",
     "fastapi",
     "uvicorn",
     "pydantic",
@@ -93,12 +93,12 @@ _NOT_ON_THE_OWNER_PATH = (
 
 
 def test_the_api_client_imports_no_turn_types_ports_or_event_stream() -> None:
-    code = "import aria_desktop.api.client\nimport aria_desktop.cli._assistant"
+    code = "import aria_desktop.api.client.api_client\nimport aria_desktop.compose.assistant"
     assert _imported_after(code, _NOT_ON_THE_OWNER_PATH) == []
 
 
 def test_every_operation_table_is_complete_by_area() -> None:
-    from aria_desktop.api.operations import chat, commands, control, memory
+    from aria_desktop.api.client.operations import chat, commands, control, memory
     from aria_desktop.domain.commands import ClickText
     from aria_desktop.domain.memory import MemoryQuery
 
@@ -148,8 +148,8 @@ def fake_owner(
         monkeypatch.delenv(f"{scheme}_proxy", raising=False)
         monkeypatch.delenv(f"{scheme.upper()}_PROXY", raising=False)
     from aria_desktop import paths
+    from aria_desktop.adapters.storage.owner_lock import OwnerLock
     from aria_desktop.api.token import TokenFile
-    from aria_desktop.storage.owner_lock import OwnerLock
 
     TokenFile(paths.api_token_path()).ensure()
     _FakeOwner.requests = []

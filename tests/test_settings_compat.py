@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.compose.owner import api_config
 from aria_desktop.doctor.api import compat_urls
 from aria_desktop.domain.errors import ConfigError
-from aria_desktop.owner import api_config
 from aria_desktop.settings import load_settings
 from aria_desktop.settings.schema_compat import parse_model_entry
 

@@ -6,6 +6,6 @@ embedded uvicorn server, and ``ApiClient`` (the same ``Assistant`` over HTTP, dr
 operation table in ``operations``).
 
 Public names: ``ApiConfig``, ``ApiServer``, ``ApiClient``, ``TokenFile``, ``create_app``.
-Submodules are imported directly (``aria_desktop.api.server``) so that a client does not load
+Submodules are imported directly (``aria_desktop.api.runner``) so that a client does not load
 FastAPI and uvicorn.
 """

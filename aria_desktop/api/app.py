@@ -12,19 +12,33 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
+from aria_desktop.api.compat import ollama_routes, openai_routes
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.deps import ApiState
-from aria_desktop.api.errors import install_error_handlers
-from aria_desktop.api.methods import FixedPathMethods
-from aria_desktop.api.routes import ROUTERS
-from aria_desktop.api.routes.mcp import MCP_PATH, McpEndpoint
-from aria_desktop.api.schemas import HealthOut
-from aria_desktop.api.security import HEALTH_PATH, SecurityMiddleware
-from aria_desktop.api.sse import StreamRegistry
+from aria_desktop.api.mcp import routes as mcp_routes
+from aria_desktop.api.mcp.routes import MCP_PATH, McpEndpoint
+from aria_desktop.api.routes import (
+    automations,
+    chat,
+    computer,
+    conversations,
+    events,
+    health,
+    knowledge,
+    memory,
+    settings,
+    usage,
+    voice,
+)
+from aria_desktop.api.server.deps import ApiState
+from aria_desktop.api.server.errors import install_error_handlers
+from aria_desktop.api.server.methods import FixedPathMethods
+from aria_desktop.api.server.schemas import HealthOut
+from aria_desktop.api.server.security import HEALTH_PATH, SecurityMiddleware
+from aria_desktop.api.server.sse import StreamRegistry
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.ports import Assistant
 
@@ -34,6 +48,25 @@ _DESCRIPTION = (
     "Drive ARIA from scripts, Home Assistant and other programs. Every route but "
     "`/api/v1/health` needs `Authorization: Bearer <token>` (`aria token show`)."
 )
+
+ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    chat.router,
+    events.router,
+    conversations.router,
+    memory.router,
+    knowledge.router,
+    voice.router,
+    computer.router,
+    settings.router,
+    automations.router,
+    openai_routes.router,
+    ollama_routes.router,
+    mcp_routes.router,
+    usage.router,
+)
+"""Every router of the API, in inclusion order: a fixed path must come before a template that
+would also match it, and the OpenAPI document lists operations in this order."""
 
 
 @dataclass

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from aria_desktop.api.server import _EmbeddedServer
+from aria_desktop.api.runner import _EmbeddedServer
 from aria_desktop.bench._util import percentile, scripted_ollama_env, scripted_ollama_server
 from aria_desktop.bench.compat import print_first_chunk
 from aria_desktop.domain.memory import NewMemory
@@ -119,7 +119,7 @@ async def _health_beside_open_streams(port: int, token: str, streams: int) -> li
         opened: list[httpx.Response] = []
         try:
             for number in range(streams):
-                # One program may hold only a share of the streams (api/sse.py): as many
+                # One program may hold only a share of the streams (api/server/sse.py): as many
                 # programs as streams, so every slot is taken.
                 named = {"X-Aria-Client": f"bench-{number}"}
                 response = await client.send(
@@ -156,7 +156,7 @@ async def run_api_bench(
     *, seconds: float, concurrency: int, sse_turns: int, rounds: int = 3, first_chunk: int = 30
 ) -> None:
     """Print req/s and p50/p99 per route, the reference, and SSE first-event latency."""
-    from aria_desktop.owner import start_owner
+    from aria_desktop.compose.owner import start_owner
 
     with tempfile.TemporaryDirectory(prefix="aria-bench-api-") as tmp:
         for name, sub in (("CONFIG", "config"), ("DATA", "data"), ("STATE", "state")):

@@ -154,7 +154,7 @@ def _pad_to(pcm: bytes, sample_rate_hz: int, seconds: float) -> bytes:
 
 async def _piper_speech(text: str) -> tuple[bytes, int]:
     """``text`` spoken by the packaged Piper voice: (mono 16-bit PCM, rate)."""
-    from aria_desktop.voice.piper_tts import PiperTTS
+    from aria_desktop.adapters.voice.piper_tts import PiperTTS
 
     tts = PiperTTS()
     try:

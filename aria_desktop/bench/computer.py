@@ -150,12 +150,12 @@ async def run_computer_bench(*, rounds: int = 10) -> None:
 
 
 async def _measure(app: _App, display: str, tmp: Path, rounds: int) -> None:
-    from aria_desktop.bootstrap_tools import build_computer
-    from aria_desktop.computer.controller import DesktopController
-    from aria_desktop.computer.ocr import TesseractOcr, tesseract_version
+    from aria_desktop.adapters.computer.controller import DesktopController
+    from aria_desktop.adapters.computer.ocr import TesseractOcr, tesseract_version
+    from aria_desktop.adapters.storage.audit_file import AuditFile
+    from aria_desktop.compose.tools import build_computer
     from aria_desktop.core.audit import AuditLog
     from aria_desktop.settings import ComputerSettings, Settings
-    from aria_desktop.storage.audit_file import AuditFile
 
     controller = DesktopController(ocr=TesseractOcr(upscale=2.0, psm=11))
     naive = DesktopController(ocr=TesseractOcr(upscale=1.0, psm=3))

@@ -32,8 +32,8 @@ from aria_desktop.domain.memory import MemoryDraft
 from aria_desktop.settings import load_settings
 
 if TYPE_CHECKING:
-    from aria_desktop.bootstrap import App
-    from aria_desktop.memory.store import SQLiteMemoryStore
+    from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+    from aria_desktop.compose.app import App
 
 __all__ = ["run_core_bench"]
 
@@ -66,7 +66,7 @@ async def _bare_turn(client: httpx.AsyncClient, url: str, text: str) -> tuple[fl
 
 async def run_core_bench(*, turns: int, chunks: int, messages: int) -> None:
     """Print the per-turn and first-token overhead and committed messages per second."""
-    from aria_desktop.bootstrap import build_app
+    from aria_desktop.compose.app import build_app
 
     with tempfile.TemporaryDirectory(prefix="aria-bench-") as tmp:
         os.environ["ARIA_DATA_DIR"] = str(Path(tmp) / "data")

@@ -115,9 +115,9 @@ async def _probe(lateness: list[float], stop: asyncio.Event, duration_s: float |
 
 async def _stream_and_probe(url: str, tokens: int) -> tuple[list[float], list[float], float]:
     """Stream one reply into the chat window while probing; then probe an idle loop."""
-    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.compose.desktop_services import LocalSettingsService
+    from aria_desktop.compose.owner import start_owner
     from aria_desktop.gui.app import Desktop, DesktopOptions
-    from aria_desktop.owner import start_owner
     from aria_desktop.paths import resource_path
 
     settings_file = Path(os.environ["ARIA_CONFIG_DIR"]) / "settings.toml"

@@ -24,15 +24,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from aria_desktop.adapters.knowledge import rows
+from aria_desktop.adapters.knowledge.chunking import Chunk
+from aria_desktop.adapters.knowledge.scan import FileStat, Prepared
+from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
+from aria_desktop.adapters.memory.embedding import LocalEmbedder
+from aria_desktop.adapters.storage.connection import Connection
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.bench._util import percentile, vocabulary
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery
-from aria_desktop.knowledge import rows
-from aria_desktop.knowledge.chunking import Chunk
-from aria_desktop.knowledge.scan import FileStat, Prepared
-from aria_desktop.knowledge.store import SQLiteKnowledgeStore
-from aria_desktop.memory.embedding import LocalEmbedder
-from aria_desktop.storage.connection import Connection
-from aria_desktop.storage.database import Database
 
 __all__ = ["run_knowledge_bench"]
 

@@ -27,11 +27,11 @@ async def run_mcp_bench(*, calls: int) -> None:
     """Measure ``calls`` calls per side and print medians and the added time."""
     from mcp import Client, StdioServerParameters
 
-    from aria_desktop.core.mcp_tools import McpBridge
+    from aria_desktop.adapters.mcp.hub import build_hub
+    from aria_desktop.adapters.mcp.pins import JsonPinStore
+    from aria_desktop.core.mcp.bridge import McpBridge
     from aria_desktop.core.tools import ToolRegistry, default_policy
     from aria_desktop.domain.chat import ToolCall
-    from aria_desktop.mcp.hub import build_hub
-    from aria_desktop.mcp.pins import JsonPinStore
     from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
 
     command = shutil.which("mcp-server-time")

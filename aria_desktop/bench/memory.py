@@ -23,13 +23,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from aria_desktop.adapters.memory.embedding import LocalEmbedder
+from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.bench._util import percentile, vocabulary
 from aria_desktop.bench.memory_data import quality_set
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.memory import MemoryDraft, MemoryFilter, MemoryQuery
-from aria_desktop.memory.embedding import LocalEmbedder
-from aria_desktop.memory.store import SQLiteMemoryStore
-from aria_desktop.storage.database import Database
 
 __all__ = ["run_memory_bench"]
 

@@ -59,10 +59,10 @@ def _med(values: list[float]) -> float:
 
 async def run_voice_bench(*, repeats: int) -> None:
     """Measure and print the voice figures."""
-    from aria_desktop.voice.audio import resample_pcm
-    from aria_desktop.voice.piper_tts import PiperTTS
-    from aria_desktop.voice.wakeword import OpenWakeWordDetector
-    from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
+    from aria_desktop.adapters.voice.audio import resample_pcm
+    from aria_desktop.adapters.voice.piper_tts import PiperTTS
+    from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
+    from aria_desktop.adapters.voice.whisper import SileroVAD, WhisperSTT
 
     loads: dict[str, float] = {}
     tts = PiperTTS()
@@ -209,9 +209,9 @@ def _wake_cost(wake: Any, pcm: bytes) -> tuple[float, float]:
 
 async def _base_stt(short: bytes, long_pcm: bytes, repeats: int) -> str:
     """The multilingual base model's line: join time into a fresh cache, and its RTFs."""
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
+    from aria_desktop.adapters.voice.whisper_models import whisper_model_path
     from aria_desktop.domain.errors import AriaError
-    from aria_desktop.voice.whisper import WhisperSTT
-    from aria_desktop.voice.whisper_models import whisper_model_path
 
     with tempfile.TemporaryDirectory(prefix="aria-bench-base-") as tmp:
         try:
@@ -241,8 +241,8 @@ async def _base_stt(short: bytes, long_pcm: bytes, repeats: int) -> str:
 
 
 def _pipeline(settings: Any, engines: dict[str, Any], source: Any, sink: Any, app: Any) -> Any:
-    from aria_desktop.core.speech import SpeechService
-    from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
+    from aria_desktop.core.voice.pipeline import VoiceConfig, VoicePipeline
+    from aria_desktop.core.voice.speech import SpeechService
 
     speech = SpeechService(
         bus=app.orchestrator.bus, tts=engines["tts"], stt=engines["stt"], sink=sink
@@ -260,8 +260,8 @@ def _pipeline(settings: Any, engines: dict[str, Any], source: Any, sink: Any, ap
 
 
 async def _turn_latency(settings: Any, engines: dict[str, Any], wav: Path, out: Path) -> float:
-    from aria_desktop.bootstrap import build_app
-    from aria_desktop.voice.audio import WavSink, WavSource
+    from aria_desktop.adapters.voice.audio import WavSink, WavSource
+    from aria_desktop.compose.app import build_app
 
     app = await build_app(settings)
     sink = WavSink(out, realtime=True)
@@ -284,8 +284,8 @@ async def _turn_latency(settings: Any, engines: dict[str, Any], wav: Path, out: 
 
 
 async def _idle_cpu(settings: Any, engines: dict[str, Any], wav: Path, out: Path) -> float:
-    from aria_desktop.bootstrap import build_app
-    from aria_desktop.voice.audio import WavSink, WavSource
+    from aria_desktop.adapters.voice.audio import WavSink, WavSource
+    from aria_desktop.compose.app import build_app
 
     app = await build_app(settings)
     sink = WavSink(out)
@@ -348,9 +348,9 @@ async def _interrupted_once(
     """
     from collections.abc import AsyncGenerator
 
-    from aria_desktop.bootstrap import build_app
+    from aria_desktop.adapters.voice.audio import WavSink
+    from aria_desktop.compose.app import build_app
     from aria_desktop.domain.events import TtsStart, WakeEnd
-    from aria_desktop.voice.audio import WavSink
 
     frame_bytes = FRAME_SAMPLES * 2
     pending = bytearray(command)

@@ -73,7 +73,7 @@ def _plain_model(model: str, cache_dir: Path) -> Any:
     """faster-whisper's ``WhisperModel`` for ``model``, loaded the way ARIA loads it."""
     from faster_whisper import WhisperModel
 
-    from aria_desktop.voice.whisper_models import whisper_model_path
+    from aria_desktop.adapters.voice.whisper_models import whisper_model_path
 
     path = whisper_model_path(model, cache_dir=cache_dir)
     return WhisperModel(
@@ -82,7 +82,7 @@ def _plain_model(model: str, cache_dir: Path) -> Any:
 
 
 def _defaults(model: Any, pcm: bytes) -> str:
-    from aria_desktop.voice.audio import pcm_to_float32
+    from aria_desktop.adapters.voice.audio import pcm_to_float32
 
     segments, _info = model.transcribe(pcm_to_float32(pcm))
     return " ".join(segment.text.strip() for segment in segments).strip()
@@ -93,7 +93,7 @@ async def _measure_model(
 ) -> _Tally:
     import asyncio
 
-    from aria_desktop.voice.whisper import WhisperSTT
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
 
     aria = WhisperSTT(model, cache_dir=cache_dir)
     named = WhisperSTT(model, cache_dir=cache_dir, vocabulary=USER_NAMES)

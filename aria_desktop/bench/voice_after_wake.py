@@ -18,9 +18,9 @@ from typing import Any
 
 from aria_desktop.bench.voice_corpus import VOICES, synthesize
 from aria_desktop.bench.wer import word_errors
-from aria_desktop.core.endpointing import PreRoll
-from aria_desktop.core.speech_text import strip_wake_phrase
-from aria_desktop.core.voice_parts import VoiceConfig
+from aria_desktop.core.voice.endpointing import PreRoll
+from aria_desktop.core.voice.parts import VoiceConfig
+from aria_desktop.core.voice.speech_text import strip_wake_phrase
 from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip
 
 __all__ = ["run_after_wake_accuracy"]
@@ -59,8 +59,8 @@ async def _command_audio(detector: Any, pcm: bytes) -> tuple[bytes, bytes] | Non
 
 async def run_after_wake_accuracy(references: Sequence[str], piper: dict[float, Any]) -> None:
     """Measure and print WER of commands said after the wake word, now and as before."""
-    from aria_desktop.voice.wakeword import OpenWakeWordDetector
-    from aria_desktop.voice.whisper import WhisperSTT
+    from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
 
     stt = WhisperSTT("tiny.en")
     detector = OpenWakeWordDetector(("hey_jarvis",))

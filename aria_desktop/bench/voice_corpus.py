@@ -108,7 +108,7 @@ _TAIL_S = 0.4
 
 def _espeak(text: str, voice: Voice) -> bytes:
     """16 kHz mono PCM from espeak-ng (22,050 Hz WAV on stdout, resampled)."""
-    from aria_desktop.voice.audio import resample_pcm
+    from aria_desktop.adapters.voice.audio import resample_pcm
 
     if shutil.which("espeak-ng") is None:
         raise AriaError(
@@ -132,8 +132,8 @@ def _espeak(text: str, voice: Voice) -> bytes:
 
 
 async def _piper(text: str, voice: Voice, engines: dict[float, Any]) -> bytes:
-    from aria_desktop.voice.audio import resample_pcm
-    from aria_desktop.voice.piper_tts import PiperTTS
+    from aria_desktop.adapters.voice.audio import resample_pcm
+    from aria_desktop.adapters.voice.piper_tts import PiperTTS
 
     tts = engines.setdefault(voice.speed, PiperTTS(length_scale=voice.speed))
     pieces = [piece async for piece in tts.synthesize(text)]
@@ -156,7 +156,7 @@ def add_pink_noise(pcm: bytes, snr_db: float, *, seed: int) -> bytes:
     """``pcm`` with pink noise at ``snr_db`` below the speech's RMS (silence excluded)."""
     import numpy as np
 
-    from aria_desktop.voice.audio import float32_to_pcm, pcm_to_float32
+    from aria_desktop.adapters.voice.audio import float32_to_pcm, pcm_to_float32
 
     audio = pcm_to_float32(pcm)
     loud = audio[np.abs(audio) > 0.01]

@@ -64,7 +64,7 @@ _ESPEAK_IN_NOISE = tuple(
 
 async def detections(detector: Any, pcm: bytes) -> int:
     """How often ``detector`` fires on ``pcm`` with a second of silence before and after."""
-    from aria_desktop.voice.audio import FRAME_BYTES
+    from aria_desktop.adapters.voice.audio import FRAME_BYTES
 
     detector.reset()
     silence = b"\0" * 32_000
@@ -79,9 +79,9 @@ async def detections(detector: Any, pcm: bytes) -> int:
 
 async def run_wake_accuracy(piper: dict[float, Any]) -> None:
     """Measure and print false accepts and misses of the three wake word set-ups."""
-    from aria_desktop.voice.wake_check import WakePhraseCheck
-    from aria_desktop.voice.wakeword import OpenWakeWordDetector
-    from aria_desktop.voice.whisper import WhisperSTT
+    from aria_desktop.adapters.voice.wake_check import WakePhraseCheck
+    from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
 
     stt = WhisperSTT("tiny.en")
     check = WakePhraseCheck(stt, ("hey jarvis",))

@@ -70,10 +70,10 @@ async def run_web_bench(*, rounds: int) -> None:
     """Print the fetch and scan figures (``rounds`` timed runs each, after one warm-up)."""
     import httpx
 
+    from aria_desktop.adapters.web.addresses import AddressPolicy
+    from aria_desktop.adapters.web.fetcher import FetchConfig, WebFetcher
     from aria_desktop.core.injection import scan_text
     from aria_desktop.core.untrusted import fence_tool_result
-    from aria_desktop.web.addresses import AddressPolicy
-    from aria_desktop.web.fetcher import FetchConfig, WebFetcher
 
     page = _article()
     async with _page_server(page) as url, httpx.AsyncClient(trust_env=False) as client:

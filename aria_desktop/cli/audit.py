@@ -24,7 +24,7 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_audit(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import open_audit_log
+    from aria_desktop.compose.app import open_audit_log
 
     audit = open_audit_log()
     if args.action == "verify":

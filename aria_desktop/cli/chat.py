@@ -11,7 +11,6 @@ import sys
 from typing import TYPE_CHECKING
 
 from aria_desktop import __version__
-from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -21,6 +20,7 @@ from aria_desktop.cli._common import (
     print_json,
     report,
 )
+from aria_desktop.compose.assistant import open_assistant
 from aria_desktop.domain.errors import AriaError, ConfirmationError
 from aria_desktop.settings import Settings
 

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from aria_desktop.cli._args import add_paging, add_show
-from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
+from aria_desktop.compose.assistant import open_assistant
 from aria_desktop.domain.errors import NotFoundError
 from aria_desktop.settings import Settings
 

@@ -39,8 +39,8 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_daemon(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.compose.owner import Owner, start_owner
     from aria_desktop.daemon import run_until_stopped
-    from aria_desktop.owner import Owner, start_owner
 
     api = settings.api
     if args.host is not None or args.port is not None:
@@ -67,8 +67,8 @@ async def _cmd_daemon(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_status(args: argparse.Namespace, settings: Settings) -> int:
+    from aria_desktop.adapters.storage.owner_lock import read_owner
     from aria_desktop.api.config import client_host
-    from aria_desktop.storage.owner_lock import read_owner
 
     owner = read_owner(resolve_database_path(settings))
     info: dict[str, Any] = {"running": owner is not None}

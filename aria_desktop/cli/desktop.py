@@ -14,14 +14,14 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop import paths
-from aria_desktop.cli._assistant import connect_client, owner_client
+from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.cli._common import EXIT_OK, Subparsers
+from aria_desktop.compose.assistant import connect_client, owner_client
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
 from aria_desktop.settings import Settings, resolve_database_path
-from aria_desktop.storage.owner_lock import read_owner
 
 if TYPE_CHECKING:
-    from aria_desktop.api.client import ApiClient
+    from aria_desktop.api.client.api_client import ApiClient
     from aria_desktop.gui.app import Connection
 
 __all__ = ["local_connector", "register"]
@@ -51,7 +51,7 @@ def register(sub: Subparsers) -> None:
 
 
 def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float) -> int:
-    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.compose.desktop_services import LocalSettingsService
     from aria_desktop.gui.app import DesktopOptions, run_desktop
 
     attach: str | None = args.attach
@@ -96,8 +96,8 @@ def local_connector(
 
         # The adapters' imports (httpx, the Anthropic SDK, SQLite) take about a second: do
         # them on a thread so the tray stays responsive while ARIA starts.
-        await asyncio.to_thread(importlib.import_module, "aria_desktop.owner")
-        from aria_desktop.owner import start_owner
+        await asyncio.to_thread(importlib.import_module, "aria_desktop.compose.owner")
+        from aria_desktop.compose.owner import start_owner
 
         try:
             # One owner path with the daemon: the core with memory, the local HTTP API,

@@ -61,18 +61,18 @@ def register(sub: Subparsers) -> None:
 @contextlib.asynccontextmanager
 async def _open_knowledge(settings: Settings) -> AsyncIterator[KnowledgeAccess]:
     """The owner's knowledge base over its API, or one opened here (closed on exit)."""
-    from aria_desktop.storage.owner_lock import read_owner
+    from aria_desktop.adapters.storage.owner_lock import read_owner
 
     owner = read_owner(resolve_database_path(settings))
     if owner is not None:
-        from aria_desktop.cli._assistant import owner_client
+        from aria_desktop.compose.assistant import owner_client
 
         async with await owner_client(settings, owner.port, owner.pid) as client:
             yield client.knowledge
         return
-    from aria_desktop.bootstrap import build_embedder, build_knowledge, database_path
+    from aria_desktop.adapters.storage.database import Database
+    from aria_desktop.compose.app import build_embedder, build_knowledge, database_path
     from aria_desktop.domain.errors import KnowledgeUnavailableError
-    from aria_desktop.storage.database import Database
 
     database = await Database.open(database_path(settings))
     embedder = build_embedder(settings)

@@ -53,8 +53,8 @@ async def _cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         return _secret(args.name)
     if args.action == "serve":
         from aria_desktop import __version__
-        from aria_desktop.api.mcp_server import serve_stdio
-        from aria_desktop.cli._assistant import open_assistant
+        from aria_desktop.api.mcp.server import serve_stdio
+        from aria_desktop.compose.assistant import open_assistant
 
         async with open_assistant(settings) as assistant:
             await serve_stdio(assistant, version=__version__)
@@ -73,13 +73,13 @@ Approve = Callable[[str], Awaitable[None]]
 @contextlib.asynccontextmanager
 async def _mcp(settings: Settings) -> AsyncIterator[tuple[McpOverview, Approve]]:
     """The running owner's view of its MCP servers, or the servers started here for a moment."""
+    from aria_desktop.adapters.storage.owner_lock import read_owner
     from aria_desktop.domain.commands import ApproveMcpTool, ListMcp
     from aria_desktop.settings import resolve_database_path
-    from aria_desktop.storage.owner_lock import read_owner
 
     owner = read_owner(resolve_database_path(settings))
     if owner is not None:
-        from aria_desktop.cli._assistant import owner_client
+        from aria_desktop.compose.assistant import owner_client
 
         async with await owner_client(settings, owner.port, owner.pid) as client:
 
@@ -93,7 +93,7 @@ async def _mcp(settings: Settings) -> AsyncIterator[tuple[McpOverview, Approve]]
             "No MCP servers are configured.",
             hint="Add [mcp.servers.<name>] to the settings, or `aria mcp import FILE`.",
         )
-    from aria_desktop.bootstrap_mcp import build_mcp
+    from aria_desktop.compose.mcp import build_mcp
     from aria_desktop.core.tools import ToolRegistry
 
     hub, bridge = build_mcp(settings)
@@ -168,8 +168,8 @@ async def _review(overview: McpOverview, approve: Approve, name: str, accept: bo
 
 def _import(file: Path) -> int:
     from aria_desktop import keystore, paths
+    from aria_desktop.adapters.mcp.importer import read_servers
     from aria_desktop.files import atomic_write
-    from aria_desktop.mcp.importer import read_servers
     from aria_desktop.settings.loading import read_toml, settings_from
     from aria_desktop.settings.toml_dump import dump_toml
 

@@ -26,8 +26,8 @@ from aria_desktop.domain.memory import (
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
-    from aria_desktop.bootstrap import MemoryStorage
-    from aria_desktop.core.memory import MemoryService
+    from aria_desktop.compose.app import MemoryStorage
+    from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.ports import Assistant
 
 __all__ = ["register"]
@@ -95,8 +95,8 @@ _NEEDS_THE_DATABASE = frozenset({"export", "import", "reindex"})
 
 
 async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.cli._assistant import owner_client
-    from aria_desktop.storage.owner_lock import read_owner
+    from aria_desktop.adapters.storage.owner_lock import read_owner
+    from aria_desktop.compose.assistant import owner_client
 
     lines: list[dict[str, Any]] = []
     if args.action == "import":
@@ -111,7 +111,7 @@ async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
             )
         async with await owner_client(settings, owner.port, owner.pid) as client:
             return await _memory_action(args, client, None, lines)
-    from aria_desktop.bootstrap import open_memory  # only without an owner: builds the core
+    from aria_desktop.compose.app import open_memory  # only without an owner: builds the core
 
     storage = await open_memory(settings)
     try:

@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -26,6 +25,7 @@ from aria_desktop.cli._common import (
     err,
     print_json,
 )
+from aria_desktop.compose.assistant import open_assistant
 from aria_desktop.domain.errors import AriaError, ConfirmationError
 from aria_desktop.settings import Settings
 
@@ -84,8 +84,8 @@ def _region(text: str | None) -> Rect | None:
 async def _cmd_screen(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "click":
         return await _cmd_click(args, settings)
-    from aria_desktop.computer.controller import DesktopController
-    from aria_desktop.computer.ocr import TesseractOcr
+    from aria_desktop.adapters.computer.controller import DesktopController
+    from aria_desktop.adapters.computer.ocr import TesseractOcr
 
     controller = DesktopController(ocr=TesseractOcr(upscale=settings.computer.ocr_upscale))
     if args.action == "shot":

@@ -39,7 +39,7 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_tools(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap_tools import build_hands
+    from aria_desktop.compose.tools import build_hands
 
     hands = build_hands(settings)
     if args.action == "list":
@@ -70,7 +70,7 @@ async def _cmd_tools(args: argparse.Namespace, settings: Settings) -> int:
 
 def _other_tools(settings: Settings) -> list[dict[str, Any]]:
     """The memory and computer tools with their policies (their handlers are never called)."""
-    from aria_desktop.core.memory import MemoryService
+    from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.domain.computer_tools import CHAT_ACTION_TOOLS, SCREEN_TOOLS
 
     rows: list[dict[str, Any]] = []

@@ -12,8 +12,8 @@ import time
 from typing import TYPE_CHECKING
 
 from aria_desktop.cli._args import add_json_action
-from aria_desktop.cli._assistant import open_assistant
 from aria_desktop.cli._common import EXIT_OK, Subparsers, print_json
+from aria_desktop.compose.assistant import open_assistant
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:

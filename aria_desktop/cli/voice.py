@@ -82,10 +82,10 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_speech
+    from aria_desktop.adapters.voice.audio import WavSink
+    from aria_desktop.compose.app import build_speech
     from aria_desktop.core.bus import EventBus
     from aria_desktop.domain.events import ErrorEvent
-    from aria_desktop.voice.audio import WavSink
 
     text = " ".join(args.text)
     if text == "-":
@@ -111,8 +111,8 @@ async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_stt
-    from aria_desktop.voice.audio import read_wav
+    from aria_desktop.adapters.voice.audio import read_wav
+    from aria_desktop.compose.app import build_stt
 
     clip = read_wav(args.file)
     stt = build_stt(settings)
@@ -128,7 +128,7 @@ async def _cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_devices(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.voice.devices import list_devices
+    from aria_desktop.adapters.voice.devices import list_devices
 
     try:
         devices = list_devices()
@@ -196,8 +196,8 @@ class _StagePrinter:
 
 def _open_pcm(args: argparse.Namespace) -> Any:
     """The ``--pcm`` source (stdin, a FIFO or a file), checked before anything starts."""
+    from aria_desktop.adapters.voice.audio import PcmPipeSource
     from aria_desktop.domain.errors import AudioFormatError
-    from aria_desktop.voice.audio import PcmPipeSource
 
     if args.pcm == "-":
         if sys.stdin.isatty():
@@ -222,9 +222,9 @@ def _open_pcm(args: argparse.Namespace) -> Any:
 
 
 async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
-    from aria_desktop.bootstrap import build_app, build_voice, follow_memory_names
+    from aria_desktop.adapters.voice.audio import WavSink, WavSource
+    from aria_desktop.compose.app import build_app, build_voice, follow_memory_names
     from aria_desktop.domain.events import ErrorEvent, SttEnd, TtsEnd
-    from aria_desktop.voice.audio import WavSink, WavSource
 
     if args.pcm is None and (args.rate != 16_000 or args.channels != 1):
         err("--rate and --channels describe --pcm audio; use them with --pcm")

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from aria_desktop.core.bus import Subscription
-from aria_desktop.core.memory import MemoryService
+from aria_desktop.core.memory.service import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import KnowledgeAccess, SettingsAccess
 from aria_desktop.domain import memory as mem

@@ -18,11 +18,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from aria_desktop.core.clock import SystemClock
-from aria_desktop.core.cron import CronSchedule
 from aria_desktop.core.orchestrator import Orchestrator, TurnHandle
 from aria_desktop.core.ports import Clock, ResultSender
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import ListAutomations, RunAutomation, StartTurn
+from aria_desktop.domain.cron import CronSchedule
 from aria_desktop.domain.errors import AriaError, AutomationError, ConfigError, NotFoundError
 from aria_desktop.domain.events import AutomationEnd, AutomationStart, ErrorEvent, RunStatus
 

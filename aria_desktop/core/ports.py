@@ -1,11 +1,32 @@
-"""Protocols the core needs from the outside world; adapters satisfy them structurally."""
+"""The index of the core's ports: every Protocol the core needs from the outside world.
+
+Adapters satisfy them structurally; front-ends (GUI, API, daemon) talk to ARIA only through
+them and the domain. The ports shared by every turn (clock, chat model, conversation store,
+audit, events, the ``Assistant`` facade, settings) are defined here; each capability's own ports
+sit beside it (``core/<capability>/ports.py``) and are re-exported here, so one import finds
+them all.
+"""
 
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, Mapping, Sequence
 from typing import Any, Protocol, Self
 
-from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, WakeDetection
+from aria_desktop.core.computer.ports import ActionPolicy, ComputerPort, ThumbnailSink
+from aria_desktop.core.hands.ports import FileSystem, PathFacts, Shell
+from aria_desktop.core.homeassistant.ports import HomeAssistantPort
+from aria_desktop.core.knowledge.ports import KnowledgeAccess
+from aria_desktop.core.mcp.ports import McpHub, PinStore
+from aria_desktop.core.memory.ports import MemoryStore
+from aria_desktop.core.voice.ports import (
+    AudioSink,
+    AudioSource,
+    SpeechToText,
+    TextToSpeech,
+    VocabularyTarget,
+    VoiceActivityDetector,
+    WakeWordDetector,
+)
 from aria_desktop.domain.chat import (
     CapabilityStatus,
     ChatRequest,
@@ -19,38 +40,12 @@ from aria_desktop.domain.chat import (
     TurnStarted,
 )
 from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
-from aria_desktop.domain.computer import (
-    ActionContext,
-    ComputerAction,
-    ComputerDecision,
-    Grounding,
-    Observation,
-    Point,
-    Rect,
-    Screenshot,
-    ScreenText,
-    TargetExpectation,
-    WindowInfo,
-)
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.events import AssistantState, Event
-from aria_desktop.domain.homeassistant import EntityState
-from aria_desktop.domain.knowledge import (
-    Citation,
-    IngestOutcome,
-    IngestReport,
-    KnowledgeFile,
-    KnowledgeHit,
-    KnowledgeQuery,
-    KnowledgeSource,
-    KnowledgeStatus,
-)
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
-    MemoryAction,
     MemoryCandidate,
-    MemoryDraft,
     MemoryEdit,
     MemoryFilter,
     MemoryHit,
@@ -58,6 +53,39 @@ from aria_desktop.domain.memory import (
     NewMemory,
 )
 from aria_desktop.domain.web import WebPage
+
+__all__ = [
+    "ActionPolicy",
+    "Assistant",
+    "AudioSink",
+    "AudioSource",
+    "AuditSink",
+    "AuditStore",
+    "ChatModel",
+    "Clock",
+    "ComputerPort",
+    "ConversationStore",
+    "EventSubscription",
+    "FileSystem",
+    "HomeAssistantPort",
+    "KnowledgeAccess",
+    "McpHub",
+    "MemoryStore",
+    "PathFacts",
+    "PinStore",
+    "ResultSender",
+    "SettingsAccess",
+    "SettingsFrontEnd",
+    "SettingsService",
+    "Shell",
+    "SpeechToText",
+    "TextToSpeech",
+    "ThumbnailSink",
+    "VocabularyTarget",
+    "VoiceActivityDetector",
+    "WakeWordDetector",
+    "WebReader",
+]
 
 
 class Clock(Protocol):
@@ -141,55 +169,6 @@ class ConversationStore(Protocol):
     ) -> None:
         """Store a call's outcome (status ok, error or denied) and the result text."""
         ...
-
-
-class MemoryStore(Protocol):
-    """Long-term memory persistence and hybrid search (``memory.store.SQLiteMemoryStore``).
-
-    ``add`` applies the lifecycle rules (near-duplicates reinforce, same subject+topic or an
-    explicit ``supersedes`` replaces); ``search`` updates access statistics when the query
-    says ``touch``. Missing ids raise ``NotFoundError``; bad values ``MemoryInvalidError``.
-    """
-
-    @property
-    def vector_search_available(self) -> bool: ...
-
-    async def has_active(self) -> bool:
-        """Whether any active memory exists."""
-        ...
-
-    async def touch(self, ids: Sequence[str]) -> None:
-        """Record that these memories were used now (access statistics)."""
-        ...
-
-    @property
-    def vector_status(self) -> str: ...
-
-    async def add(self, draft: MemoryDraft) -> tuple[Memory, MemoryAction]: ...
-
-    async def update(self, memory_id: str, edit: MemoryEdit) -> Memory: ...
-
-    async def forget(self, memory_id: str) -> Memory: ...
-
-    async def get(self, memory_id: str) -> Memory | None: ...
-
-    async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]: ...
-
-    async def search(self, query: MemoryQuery) -> list[MemoryHit]: ...
-
-    async def decay(
-        self, *, after_days: float, per_day: float, floor: float, now: float | None = None
-    ) -> int: ...
-
-    async def add_candidate(self, draft: MemoryDraft) -> MemoryCandidate | None:
-        """Put ``draft`` in the inbox (its provenance is ``conversation`` whatever it says)."""
-        ...
-
-    async def list_candidates(self) -> list[MemoryCandidate]: ...
-
-    async def approve_candidate(self, candidate_id: str) -> tuple[Memory, MemoryAction]: ...
-
-    async def reject_candidate(self, candidate_id: str) -> None: ...
 
 
 class AuditSink(Protocol):
@@ -401,115 +380,6 @@ class SettingsService(Protocol):
 # and never blocks the loop. ``load`` is idempotent and may take seconds (models).
 
 
-class AudioSource(Protocol):
-    """Where command audio comes from: a microphone, a WAV file, a raw PCM pipe."""
-
-    @property
-    def name(self) -> str: ...
-
-    def frames(self) -> AsyncGenerator[bytes, None]:
-        """16 kHz mono int16 frames of ``FRAME_SAMPLES`` samples until the source ends.
-
-        Closing the generator closes the capture stream (mute means exactly that).
-        """
-        ...
-
-
-class AudioSink(Protocol):
-    """Where speech goes: a speaker or a WAV file."""
-
-    @property
-    def name(self) -> str: ...
-
-    async def write(self, audio: SpeechAudio) -> None:
-        """Queue speech for playback; returns once queued (playback continues after)."""
-        ...
-
-    async def drain(self) -> None:
-        """Wait until everything queued has been played (or ``stop`` was called)."""
-        ...
-
-    def stop(self) -> None:
-        """Discard queued speech and silence the output now (interruption, kill switch)."""
-        ...
-
-    async def aclose(self) -> None: ...
-
-
-class WakeWordDetector(Protocol):
-    """Spots the wake word in a stream of frames."""
-
-    @property
-    def name(self) -> str: ...
-
-    async def load(self) -> None: ...
-
-    async def process(self, frame: bytes) -> WakeDetection | None:
-        """Feed one frame; a detection when the wake word just ended in it."""
-        ...
-
-    def reset(self) -> None:
-        """Forget the audio seen so far (after a detection, after playback)."""
-        ...
-
-    async def aclose(self) -> None: ...
-
-
-class VoiceActivityDetector(Protocol):
-    """Tells speech from silence, frame by frame (for endpointing)."""
-
-    async def load(self) -> None: ...
-
-    async def speech_probability(self, frame: bytes) -> float:
-        """Probability (0..1) that the frame holds speech."""
-        ...
-
-    def reset(self) -> None: ...
-
-
-class SpeechToText(Protocol):
-    """Turns a recorded command into text."""
-
-    @property
-    def name(self) -> str: ...
-
-    async def load(self) -> None: ...
-
-    async def transcribe(
-        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
-    ) -> Transcript:
-        """Transcribe any-rate PCM (converted to what the model needs).
-
-        ``starts_with``: the wake phrase the audio begins with, for an engine that decodes from it.
-        """
-        ...
-
-    async def aclose(self) -> None: ...
-
-
-class VocabularyTarget(Protocol):
-    """A speech-to-text engine that can be told the names the user uses (``WhisperSTT``)."""
-
-    def set_vocabulary(self, terms: Sequence[str]) -> None:
-        """Bias recognition toward these names (replaces the previous list)."""
-        ...
-
-
-class TextToSpeech(Protocol):
-    """Turns text into speech."""
-
-    @property
-    def name(self) -> str: ...
-
-    async def load(self) -> None: ...
-
-    def synthesize(self, text: str) -> AsyncGenerator[SpeechAudio, None]:
-        """Speech for ``text``, one piece per sentence, each as soon as it is ready."""
-        ...
-
-    async def aclose(self) -> None: ...
-
-
 class ResultSender(Protocol):
     """Delivers an automation's result to another program (e.g. a Home Assistant webhook)."""
 
@@ -552,72 +422,6 @@ class SettingsFrontEnd(Protocol):
 # --- computer use --------------------------------------------------------------------------------
 
 
-class ComputerPort(Protocol):
-    """Screen, OCR, window facts and input (``computer.controller.DesktopController``).
-
-    Every method except ``abort`` blocks and runs in a worker thread; ``abort`` is thread-safe
-    and returns at once (the kill switch calls it while an action runs).
-    """
-
-    def screen_bounds(self) -> Rect: ...
-
-    def capture(self, monitor: int = 0) -> Screenshot: ...
-
-    def observe(
-        self, *, monitor: int = 0, longest_side_px: int = 1280, ocr: bool = True
-    ) -> Observation: ...
-
-    def to_physical(self, observation: Observation, point: Point) -> Point: ...
-
-    def read(self, region: Rect | None = None) -> ScreenText: ...
-
-    def find(self, text: str, region: Rect | None = None) -> Grounding: ...
-
-    def ground(self, text: ScreenText, query: str) -> Grounding:
-        """Where ``query`` is in already-read ``text`` (pure; no I/O)."""
-        ...
-
-    def context_for(
-        self, action: ComputerAction, observation: Observation | None
-    ) -> ActionContext: ...
-
-    def expect(
-        self, action: ComputerAction, observation: Observation | None
-    ) -> TargetExpectation: ...
-
-    def verify(self, expectation: TargetExpectation, action: ComputerAction) -> None:
-        """Raise ``TargetChangedError`` when the target is no longer what was seen."""
-        ...
-
-    def perform(self, action: ComputerAction, *, dry_run: bool) -> str: ...
-
-    def abort(self) -> None: ...
-
-    def release_all(self) -> None: ...
-
-    def reset(self) -> None: ...
-
-
-class ActionPolicy(Protocol):
-    """The computer-use safety policy (``computer.policy.ComputerPolicy``): pure decisions."""
-
-    def evaluate(
-        self, action: ComputerAction, context: ActionContext, *, task_id: str, now_s: float
-    ) -> ComputerDecision: ...
-
-    def protection(self, window: WindowInfo) -> str | None: ...
-
-    def end_task(self, task_id: str) -> None: ...
-
-
-class ThumbnailSink(Protocol):
-    """Stores small screenshots for the audit log (``computer.thumbnails.ThumbnailStore``)."""
-
-    def save(self, png: bytes, *, label: str) -> str:
-        """Store a thumbnail; returns its name ("" when thumbnails are off)."""
-        ...
-
-
 class WebReader(Protocol):
     """Fetches a web page as readable text (``web.fetcher.WebFetcher``).
 
@@ -627,74 +431,4 @@ class WebReader(Protocol):
 
     async def fetch(self, url: str) -> WebPage:
         """The page at ``url``; ``WebFetchError``/``WebAddressRefusedError`` otherwise."""
-        ...
-
-
-class HomeAssistantPort(Protocol):
-    """A Home Assistant instance over its REST API (``homeassistant/client.py``).
-
-    Failures raise ``HomeAssistantError`` subclasses: auth (401/403), unreachable, timeout,
-    ``EntityNotFoundError`` for an unknown entity id.
-    """
-
-    async def states(self) -> list[EntityState]:
-        """Every entity's state (areas left empty)."""
-        ...
-
-    async def state(self, entity_id: str) -> EntityState:
-        """One entity's state; ``EntityNotFoundError`` when there is no such entity."""
-        ...
-
-    async def entity_areas(self) -> dict[str, str]:
-        """Entity id -> the name of its area, for entities that are in one."""
-        ...
-
-    async def call_service(
-        self, domain: str, service: str, data: Mapping[str, Any]
-    ) -> list[EntityState]:
-        """Call ``domain.service`` with ``data``; the states it changed."""
-        ...
-
-    async def aclose(self) -> None:
-        """Close the connections."""
-        ...
-
-
-class KnowledgeAccess(Protocol):
-    """The knowledge base as front-ends use it (``core.knowledge.KnowledgeService``)."""
-
-    async def add_source(self, location: str, *, watch: bool = False) -> IngestOutcome:
-        """Add and index a file, folder or URL (re-adding an unchanged one is a no-op)."""
-        ...
-
-    async def remove_source(self, source: str) -> KnowledgeSource:
-        """Remove a source (by id or location) and what was indexed from it."""
-        ...
-
-    async def list_sources(self) -> list[KnowledgeSource]:
-        """Every source with counts and its last problem."""
-        ...
-
-    async def list_files(self, source: str) -> list[KnowledgeFile]:
-        """The files of one source with their problems."""
-        ...
-
-    async def search_knowledge(self, query: KnowledgeQuery) -> list[KnowledgeHit]:
-        """The passages that best answer ``query``."""
-        ...
-
-    async def reindex_knowledge(self, *, force: bool = True) -> IngestReport:
-        """Rescan every source (``force``: re-extract and re-embed everything)."""
-        ...
-
-    async def knowledge_status(self) -> KnowledgeStatus:
-        """Counts, vector search, watched folders and the ingest in progress."""
-        ...
-
-    async def conversation_citations(self, conversation_id: str) -> dict[str, list[Citation]]:
-        """The citations of a conversation's answers, by ``answer_key`` of each answer."""
-        ...
-
-    async def stale_citations(self, citations: Sequence[Citation]) -> list[int]:
-        """The numbers of citations whose source changed (or left) since the answer."""
         ...

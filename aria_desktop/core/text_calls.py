@@ -1,6 +1,6 @@
 """What the agent loop does with a tool call the model wrote as text that could not be used.
 
-The router reads tool calls written as text (``llm/text_call_filter.py``); a call naming no
+The router reads tool calls written as text (``adapters/llm/text_call_filter.py``); a call naming no
 offered tool, or with arguments outside the tool's schema, reaches the agent as a
 ``ToolCallRejected`` chunk, never as reply text. The agent reports it (a
 ``tool-call-rejected`` event and a log line), tells the model what was wrong and lets it try

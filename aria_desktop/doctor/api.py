@@ -18,7 +18,7 @@ __all__ = ["check_api", "compat_urls"]
 
 def check_api(settings: Settings) -> list[CheckResult]:
     """Token file privacy, the owner (if any) answering, the port free, automations valid."""
-    from aria_desktop.owner import automation_specs
+    from aria_desktop.compose.owner import automation_specs
 
     results = _address(settings)
     results.append(_token())
@@ -36,7 +36,7 @@ def check_api(settings: Settings) -> list[CheckResult]:
 
 def _address(settings: Settings) -> list[CheckResult]:
     """A warning (or, unless allowed, a failure) when the API listens beyond this machine."""
-    from aria_desktop.api.server import is_loopback
+    from aria_desktop.api.runner import is_loopback
 
     api = settings.api
     if is_loopback(api.host):
@@ -71,7 +71,7 @@ def _token() -> CheckResult:
 
 def _owner_or_port(settings: Settings) -> list[CheckResult]:
     """The running owner and its API port, or else whether the configured port is free."""
-    from aria_desktop.storage.owner_lock import read_owner
+    from aria_desktop.adapters.storage.owner_lock import read_owner
 
     owner = read_owner(resolve_database_path(settings))
     if owner is not None:
@@ -105,8 +105,8 @@ def _owner_or_port(settings: Settings) -> list[CheckResult]:
 
 def compat_urls(settings: Settings) -> list[CheckResult]:
     """Where Home Assistant, Open WebUI and ``openai``/``ollama`` scripts reach ARIA as a model."""
+    from aria_desktop.adapters.storage.owner_lock import read_owner
     from aria_desktop.api.config import client_host
-    from aria_desktop.storage.owner_lock import read_owner
 
     compat = settings.compat
     if not compat.enabled:

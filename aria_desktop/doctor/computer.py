@@ -29,7 +29,7 @@ def check_tesseract() -> CheckResult:
 
 def check_computer(settings: Settings) -> list[CheckResult]:
     """Screen capture, OCR language data, window facts and input permissions."""
-    from aria_desktop.computer.screen import MssScreen, display_problem
+    from aria_desktop.adapters.computer.screen import MssScreen, display_problem
 
     problem = display_problem()
     if problem:

@@ -54,7 +54,7 @@ def check_desktop_app() -> list[CheckResult]:
         absent = [name for name in _ICONS if not (icons / name).is_file()]
     except FileNotFoundError:
         absent = ["icons/"]
-    from aria_desktop.cli._desktop_services import autostart_path
+    from aria_desktop.compose.desktop_services import autostart_path
     from aria_desktop.gui.hotkeys import session_problem
 
     problem = session_problem()

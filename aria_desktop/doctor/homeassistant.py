@@ -21,7 +21,7 @@ async def check_homeassistant(settings: Settings) -> list[CheckResult]:
     ha = settings.homeassistant
     if not ha.url:
         return []
-    from aria_desktop.homeassistant.client import HomeAssistantClient
+    from aria_desktop.adapters.homeassistant.client import HomeAssistantClient
 
     where = keystore.secret_status("homeassistant_token")
     if where == "missing":

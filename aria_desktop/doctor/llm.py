@@ -15,13 +15,13 @@ from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    from aria_desktop.llm.router import ChatBackend
+    from aria_desktop.adapters.llm.router import ChatBackend
 
 __all__ = ["check_backends"]
 
 
 async def _model_facts(name: str, backend: ChatBackend) -> CheckResult:
-    """The window prompts are fitted to and what the model can do (``llm/model_facts.py``)."""
+    """The window prompts are fitted to and what the model can do (``model_facts.py``)."""
     facts = await backend.model_facts()
     can = ", ".join(sorted(facts.capabilities)) or "nothing reported"
     detail = f"{facts.context_tokens}-token window (from {facts.source}); can: {can}"
@@ -36,7 +36,7 @@ async def _model_facts(name: str, backend: ChatBackend) -> CheckResult:
 
 async def check_backends(settings: Settings) -> list[CheckResult]:
     """Ollama and the OpenAI-compatible server (asked for their models), the Anthropic key."""
-    from aria_desktop.bootstrap import build_router
+    from aria_desktop.compose.app import build_router
 
     router = build_router(settings)
     results: list[CheckResult] = []

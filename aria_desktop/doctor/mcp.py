@@ -17,8 +17,8 @@ async def check_mcp(settings: Settings) -> list[CheckResult]:
     if not settings.mcp.enabled or not settings.mcp.servers:
         return []
     from aria_desktop import keystore
-    from aria_desktop.bootstrap_mcp import open_pins
-    from aria_desktop.mcp.hub import build_hub
+    from aria_desktop.adapters.mcp.hub import build_hub
+    from aria_desktop.compose.mcp import open_pins
 
     hub = build_hub(settings.mcp, keystore.get_secret)
     hub.start()

@@ -21,7 +21,7 @@ LOAD_TIMEOUT_S = 120.0
 
 async def check_model_load(settings: Settings) -> list[CheckResult]:
     """``model llama3.2:3b loaded in 2.4 s``, or why it cannot load (nothing without Ollama)."""
-    from aria_desktop.llm.ollama_load import load_ollama_model
+    from aria_desktop.adapters.llm.ollama_load import load_ollama_model
 
     llm = settings.llm
     if "ollama" not in llm.chains.get("chat", ()) or not llm.ollama.url:

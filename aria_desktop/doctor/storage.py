@@ -32,9 +32,9 @@ def check_config(settings: Settings) -> CheckResult:
 
 def check_sqlite(settings: Settings) -> list[CheckResult]:
     """SQLite with FTS5, the sqlite-vec extension, and who owns the database file."""
+    from aria_desktop.adapters.storage.connection import sqlite_info
+    from aria_desktop.adapters.storage.owner_lock import read_owner
     from aria_desktop.settings import resolve_database_path
-    from aria_desktop.storage.connection import sqlite_info
-    from aria_desktop.storage.owner_lock import read_owner
 
     info = sqlite_info()
     results = [
@@ -79,7 +79,7 @@ def check_keyring() -> CheckResult:
 
 def check_audit() -> CheckResult:
     """The audit log's hash chain is intact."""
-    from aria_desktop.bootstrap import open_audit_log
+    from aria_desktop.compose.app import open_audit_log
 
     report = open_audit_log().verify()
     if report.ok:
@@ -94,8 +94,8 @@ def check_audit() -> CheckResult:
 
 async def check_memory(settings: Settings) -> list[CheckResult]:
     """Whether memory search can use vectors, and if not, why (it still works by keywords)."""
-    from aria_desktop.bootstrap import build_embedder
-    from aria_desktop.storage.connection import sqlite_info
+    from aria_desktop.adapters.storage.connection import sqlite_info
+    from aria_desktop.compose.app import build_embedder
 
     lexical_fix = "memory still works with keyword search only"
     if settings.memory.embedder == "none":

@@ -35,7 +35,7 @@ def check_audio(settings: Settings) -> list[CheckResult]:
                 "pip install 'aria-desktop[voice]' (and apt-get install libportaudio2)",
             )
         ]
-    from aria_desktop.voice.devices import find_device, list_devices
+    from aria_desktop.adapters.voice.devices import find_device, list_devices
 
     try:
         devices = list_devices()
@@ -77,9 +77,9 @@ def check_audio(settings: Settings) -> list[CheckResult]:
 
 def _model_checks(settings: Settings) -> list[tuple[str, str, Callable[[], object]]]:
     """(stage, model, find its files) for each stage that runs in-process."""
-    from aria_desktop.voice.piper_tts import piper_voice_path
-    from aria_desktop.voice.wakeword import resolve_wake_model
-    from aria_desktop.voice.whisper_models import describe_whisper_model, is_english_only
+    from aria_desktop.adapters.voice.piper_tts import piper_voice_path
+    from aria_desktop.adapters.voice.wakeword import resolve_wake_model
+    from aria_desktop.adapters.voice.whisper_models import describe_whisper_model, is_english_only
 
     voice = settings.voice
     checks: list[tuple[str, str, Callable[[], object]]] = []

@@ -230,10 +230,10 @@ class ToolCallChunk:
 class ToolCallRejected:
     """The model wrote something that is a tool call in text form, but not a usable one.
 
-    The router recognises tool calls that small models write as text (``llm/text_calls.py``);
-    one naming no offered tool, or with arguments that fail the tool's schema, arrives as this
-    instead of text, so it is never shown or spoken as the answer and the agent can tell the
-    model what was wrong.
+    The router recognises tool calls that small models write as text
+    (``adapters/llm/text_calls.py``); one naming no offered tool, or with arguments that fail the
+    tool's schema, arrives as this instead of text, so it is never shown or spoken as the answer and
+    the agent can tell the model what was wrong.
 
     Attributes:
         name: the tool the text named ("" when no name could be read).

@@ -3,7 +3,7 @@
 Entities, states and area names come from the user's Home Assistant: they are data, never
 instructions (ARCHITECTURE.md: safety). Whether a service call runs at once or waits for the
 user's out-of-band confirmation is decided from the service's domain and the domains of the
-entities it targets, by ``core/homeassistant.py``; the defaults live here so the settings
+entities it targets, by ``core/homeassistant/control.py``; the defaults live here so the settings
 schema and the core agree on one list.
 """
 

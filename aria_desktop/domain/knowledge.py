@@ -1,8 +1,8 @@
 """The knowledge base's facts: sources, indexed files, hits, citations and ingest reports.
 
 The request and answer types of the knowledge base live here (stdlib only), so the adapter
-(``aria_desktop.knowledge``), the core service, the API and every front-end share one wording
-(``aria_desktop/ARCHITECTURE.md``: one fact, decided once).
+(``aria_desktop.adapters.knowledge``), the core service, the API and every front-end share one
+wording (``aria_desktop/ARCHITECTURE.md``: one fact, decided once).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Facts about MCP servers ARIA uses as tools: their tools, their state, a call's result.
 
-Shared by the MCP adapter (``aria_desktop/mcp/``, which speaks the protocol), the core bridge
-(``core/mcp_tools.py``, which puts the tools under ARIA's policy) and the front-ends.
+Shared by the MCP adapter (``aria_desktop/adapters/mcp/``, which speaks the protocol), the core
+bridge (``core/mcp/bridge.py``, which puts the tools under ARIA's policy) and the front-ends.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Fitting a prompt into a model's context window: pure, clock-free, the same for every backend.
 
-Why: a local model's window is small (Ollama's default ``num_ctx`` is a few thousand tokens)
-and a server that gets a longer prompt silently drops its *start* — the system prompt and the
-tool rules first. So ARIA fits every request to the window of the backend it goes to
-(``llm/router.py`` calls :func:`fit_request` per backend; ARCHITECTURE.md: one chat turn) and
-never sends more than fits.
+Why: a local model's window is small (Ollama's default ``num_ctx`` is a few thousand tokens) and a
+server that gets a longer prompt silently drops its *start* — the system prompt and the tool rules
+first. So ARIA fits every request to the window of the backend it goes to
+(``adapters/llm/router.py`` calls :func:`fit_request` per backend; ARCHITECTURE.md: one chat turn)
+and never sends more than fits.
 
 What is kept, in order of importance:
 

@@ -2,7 +2,7 @@
 
 The allowed roots, the secret stores inside them and the lexical checks (NUL bytes, ``..``,
 root + separator containment) are decided here once, for the file tools' adapter
-(``hands/files.py``, which resolves links and opens by directory descriptors), the shell
+(``adapters/hands/files.py``, which resolves links and opens by directory descriptors), the shell
 classifier (``core/hands/effects.py``) and ``aria tools check path`` (ARCHITECTURE.md: safety).
 Every function takes absolute, already normalised strings so it can be tested with plain lists.
 """

@@ -4,7 +4,7 @@ A small local model whose chat template has no tool support ignores ``tools`` an
 ``tool_choice``; the server can still constrain its reply with a JSON schema (llama.cpp and
 Ollama turn it into a grammar). When a reply MUST be a tool call, the router asks for a JSON
 object ``{"name": <tool>, "arguments": {...}}`` instead — one of the shapes the text-call filter
-reads (``llm/text_call_filter.py``), which then turns it into a real, validated call
+reads (``adapters/llm/text_call_filter.py``), which then turns it into a real, validated call
 (ARCHITECTURE.md: tool calls written as text).
 """
 

@@ -1,7 +1,7 @@
 """What the web fetch tool brings back: a page reduced to readable text.
 
-The adapter (``aria_desktop/web/``) fetches and extracts; the core tool (``core/web.py``) shows
-the page to the model through the one untrusted-content path (``ARCHITECTURE.md``, safety).
+The adapter (``aria_desktop/adapters/web/``) fetches and extracts; the core tool (``core/web.py``)
+shows the page to the model through the one untrusted-content path (``ARCHITECTURE.md``, safety).
 """
 
 from __future__ import annotations

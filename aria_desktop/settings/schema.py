@@ -531,7 +531,7 @@ class AutomationRule:
 def _cron_problem(expression: str) -> str | None:
     if not expression:
         return None
-    from aria_desktop.core.cron import CronSchedule
+    from aria_desktop.domain.cron import CronSchedule
 
     try:
         CronSchedule.parse(expression)

@@ -15,23 +15,23 @@ import httpx
 import pytest
 
 from aria_desktop import __version__
+from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.webhooks.outgoing import HttpResultSender
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.outgoing import HttpResultSender
-from aria_desktop.api.server import ApiServer
+from aria_desktop.api.runner import ApiServer
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.automations import AutomationEngine
-from aria_desktop.core.memory import MemoryConfig, MemoryService
+from aria_desktop.core.memory.service import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import PermissionClass, Tool
 from aria_desktop.domain.automation import AutomationSpec
-from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.store import SQLiteMemoryStore
 from aria_desktop.settings import FileSettingsAccess
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 
+from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.api.token import TokenFile
-from aria_desktop.storage.owner_lock import read_owner
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -14,15 +14,15 @@ import qasync
 from PySide6.QtCore import QCoreApplication
 
 from aria_desktop import __version__
+from aria_desktop.adapters.llm import OllamaBackend, Router, Timeouts
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.server import ApiServer
+from aria_desktop.api.runner import ApiServer
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.llm import OllamaBackend, Router, Timeouts
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes.audit import MemoryAuditStore
 
 

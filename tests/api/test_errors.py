@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.api.errors import DEFAULT_STATUS, STATUS_BY_ERROR, STOPPING_STATUS, status_for
+from aria_desktop.api.server.errors import (
+    DEFAULT_STATUS,
+    STATUS_BY_ERROR,
+    STOPPING_STATUS,
+    status_for,
+)
 from aria_desktop.domain import errors
 from aria_desktop.domain.errors import AriaError
 

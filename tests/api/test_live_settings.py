@@ -16,7 +16,9 @@ import httpx
 import pytest
 
 from aria_desktop import paths
+from aria_desktop.adapters.voice.audio import WavSink
 from aria_desktop.api.token import TokenFile
+from aria_desktop.compose.owner import Owner, start_owner
 from aria_desktop.core.bus import Subscription
 from aria_desktop.domain.commands import PushToTalk
 from aria_desktop.domain.events import (
@@ -27,9 +29,7 @@ from aria_desktop.domain.events import (
     SttEnd,
     VoiceLoadEnd,
 )
-from aria_desktop.owner import Owner, start_owner
 from aria_desktop.settings import load_settings, set_values
-from aria_desktop.voice.audio import WavSink
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import Await, Send
 from tests.fakes.ollama_server import chat_line, done_line, ollama_stream, ollama_text

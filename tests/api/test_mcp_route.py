@@ -12,7 +12,7 @@ import json
 import httpx
 import pytest
 
-from aria_desktop.core.memory import MemoryService
+from aria_desktop.core.memory.service import MemoryService
 from aria_desktop.domain.commands import ConfirmAction
 from aria_desktop.domain.events import ActionConfirmRequest
 from tests.api.conftest import Api

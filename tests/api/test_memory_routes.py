@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.api.client import ApiClient
+from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.errors import ApiAuthError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryFilter, MemoryQuery, NewMemory

@@ -15,8 +15,7 @@ import httpx2
 import openai
 import pytest
 
-from aria_desktop.api.compat_config import CompatConfig, CompatModel
-from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.config import ApiConfig, CompatConfig, CompatModel
 from aria_desktop.core.orchestrator import TurnOutcome
 from tests.api.conftest import Api
 from tests.fakes import FakeOllama

@@ -12,10 +12,11 @@ import httpx
 import pytest
 
 from aria_desktop import paths
+from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.api.token import TokenFile
+from aria_desktop.compose.owner import VOICE_OFF, VOICE_OFF_HINT, start_owner
 from aria_desktop.domain.commands import Speak
 from aria_desktop.domain.errors import VoiceUnavailableError
-from aria_desktop.owner import VOICE_OFF, VOICE_OFF_HINT, start_owner
 from aria_desktop.settings import (
     ApiSettings,
     AutomationRule,
@@ -27,7 +28,6 @@ from aria_desktop.settings import (
     StorageSettings,
     VoiceSettings,
 )
-from aria_desktop.storage.owner_lock import read_owner
 from tests.fakes import FakeOllama
 
 
@@ -65,7 +65,7 @@ async def test_the_owner_loads_the_embedding_model_in_the_background(
 ) -> None:
     from dataclasses import replace
 
-    from aria_desktop.memory.embedding import LocalEmbedder
+    from aria_desktop.adapters.memory.embedding import LocalEmbedder
 
     owner = await start_owner(replace(settings, memory=MemorySettings(embedder="local")))
     try:

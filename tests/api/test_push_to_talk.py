@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from aria_desktop import paths
-from aria_desktop.api.client import ApiClient
+from aria_desktop.adapters.voice.audio import WavSink
+from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.api.token import TokenFile
+from aria_desktop.compose.owner import start_owner
 from aria_desktop.domain.commands import PushToTalk
 from aria_desktop.domain.events import RunEnd, SttEnd, SttStart, TtsEnd
-from aria_desktop.owner import start_owner
 from aria_desktop.settings import (
     ApiSettings,
     LLMSettings,
@@ -27,7 +28,6 @@ from aria_desktop.settings import (
     VoiceSettings,
     WakeSettings,
 )
-from aria_desktop.voice.audio import WavSink
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.voice.conftest import SpeechMaker, piper, say_piper, speech_dir, steady_piper

@@ -19,9 +19,9 @@ import pytest
 from PIL import Image
 
 from aria_desktop import __version__
-from aria_desktop.api.client import ApiClient
+from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.server import ApiServer
+from aria_desktop.api.runner import ApiServer
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.domain.commands import (

@@ -20,10 +20,10 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 
+from aria_desktop.api.app import ROUTERS
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.ratelimit import RateLimiter, route_class
-from aria_desktop.api.routes import ROUTERS
-from aria_desktop.api.server import bind_socket
+from aria_desktop.api.runner import bind_socket
+from aria_desktop.api.server.ratelimit import RateLimiter, route_class
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain.errors import ApiAuthError, ApiBindError
 from tests.api.conftest import Api

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.api.client import ApiClient
-from aria_desktop.bootstrap_usage import install_usage_report
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.usage import SQLiteUsageLedger
+from aria_desktop.api.client.api_client import ApiClient
+from aria_desktop.compose.usage import install_usage_report
 from aria_desktop.domain.chat import Usage
 from aria_desktop.domain.commands import ReportUsage
 from aria_desktop.domain.usage import UsageRecord, UsageTotal
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.usage import SQLiteUsageLedger
 from tests.api.conftest import Api
 
 

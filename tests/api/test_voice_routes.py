@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 import httpx
 import pytest
 
-from aria_desktop.api.client import ApiClient
+from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.domain.audio import SpeechAudio, Transcript
 from aria_desktop.domain.commands import PushToTalk, Speak, Transcribe
 from aria_desktop.domain.errors import VoiceUnavailableError

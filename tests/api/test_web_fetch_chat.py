@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.web.addresses import AddressPolicy
+from aria_desktop.adapters.web.fetcher import FetchConfig, WebFetcher
 from aria_desktop.core.tools import Tool
 from aria_desktop.core.web import web_fetch_tool
-from aria_desktop.web.addresses import AddressPolicy
-from aria_desktop.web.fetcher import FetchConfig, WebFetcher
 from tests.api.conftest import Api
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import FakeHTTPServer

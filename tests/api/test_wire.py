@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.api.schemas import (
+from aria_desktop.api.client.wire import from_json
+from aria_desktop.api.server.schemas import (
     ConversationOut,
     GroundingOut,
     MemoryCandidateOut,
@@ -16,7 +17,6 @@ from aria_desktop.api.schemas import (
     MessageOut,
     TranscriptOut,
 )
-from aria_desktop.api.wire import from_json
 from aria_desktop.domain.audio import Transcript
 from aria_desktop.domain.chat import Conversation, StoredMessage, ToolCall, Usage
 from aria_desktop.domain.computer import Grounding, Point, Rect, TextMatch

@@ -17,17 +17,18 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.bootstrap_tools import build_computer
+from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.compose.tools import build_computer
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.computer import ComputerAgent, ComputerUse
+from aria_desktop.core.computer.capability import ComputerUse
+from aria_desktop.core.computer.task import ComputerAgent
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import default_policy
-from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
 from aria_desktop.settings import ComputerSettings, Settings
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 

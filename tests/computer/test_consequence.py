@@ -1,7 +1,7 @@
 """Consequential clicks recognised by meaning: a labelled corpus through the real policy.
 
 Every click — the task loop's, a chat tool's, ``aria screen click``, the API's — is decided by
-``ComputerPolicy`` with ``domain/consequence.py``; so the corpus goes through ``evaluate`` on
+``ComputerPolicy`` with ``core/computer/consequence.py``; so the corpus goes through ``evaluate`` on
 an unfamiliar app's window. None of the consequential labels may be clicked without asking.
 The harmless half may be over-asked at most ``HARMLESS_ASK_RATE`` (documented: 0 today — a
 harmless label that asks is a bug in the corpus or the classifier, not noise).
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig
+from aria_desktop.core.computer.consequence import click_consequence, sensitive_context
+from aria_desktop.core.computer.policy import ComputerPolicy, PolicyConfig
 from aria_desktop.domain.computer import ActionContext, ComputerAction, Rect, WindowInfo
-from aria_desktop.domain.consequence import click_consequence, sensitive_context
 
 SCREEN = Rect(0, 0, 1280, 800)
 HARMLESS_ASK_RATE = 0.0

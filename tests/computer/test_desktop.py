@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.computer.input import RecordedInput
+from aria_desktop.adapters.computer.input import RecordedInput
 from aria_desktop.domain.commands import (
     ClickText,
     ConfirmAction,
@@ -443,11 +443,11 @@ async def test_every_action_is_audited_with_a_local_thumbnail(
 def test_thumbnails_older_than_the_retention_are_deleted(tmp_path: Any) -> None:
     import os
 
-    from aria_desktop.computer.thumbnails import ThumbnailStore
+    from aria_desktop.adapters.computer.thumbnails import ThumbnailStore
 
     store = ThumbnailStore(tmp_path / "thumbs", retention_days=2)
     png = tmp_path / "x.png"
-    from aria_desktop.computer import imaging
+    from aria_desktop.adapters.computer import imaging
 
     png.write_bytes(imaging.to_png(imaging.from_bgra(bytes(4 * 64 * 40), 64, 40)))
     old = tmp_path / "thumbs" / store.save(png.read_bytes(), label="click")

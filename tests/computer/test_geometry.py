@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.computer.geometry import ScaleMap, clamp_point
 from aria_desktop.domain.computer import Point, Rect
+from aria_desktop.domain.geometry import ScaleMap, clamp_point
 
 
 @pytest.mark.parametrize(

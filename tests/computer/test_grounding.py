@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.computer.grounding import build_elements, element_at, find_text, normalize
+from aria_desktop.adapters.computer.grounding import (
+    build_elements,
+    element_at,
+    find_text,
+    normalize,
+)
 from aria_desktop.domain.computer import OcrLine, OcrWord, Point, Rect, ScreenText
 
 

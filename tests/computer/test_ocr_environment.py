@@ -8,9 +8,9 @@ import os
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from aria_desktop.computer.ocr import TesseractOcr
+from aria_desktop.adapters.computer.ocr import TesseractOcr
+from aria_desktop.adapters.voice.whisper import _threads_within_omp_limit
 from aria_desktop.domain.computer import Rect
-from aria_desktop.voice.whisper import _threads_within_omp_limit
 
 
 def _text_image() -> Image.Image:

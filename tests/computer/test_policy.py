@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from aria_desktop.computer.policy import ComputerPolicy, PolicyConfig, classify
+from aria_desktop.core.computer.policy import ComputerPolicy, PolicyConfig, classify
 from aria_desktop.domain.computer import ActionContext, ComputerAction, Rect, WindowInfo
 
 SCREEN = Rect(0, 0, 1280, 800)

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import Event, RunEnd, StateChanged, ThinkEnd
-from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.anthropic_server import anthropic_text
 from tests.fakes.audit import MemoryAuditStore

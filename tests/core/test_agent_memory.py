@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.core.memory import MemoryConfig, MemoryService
+from aria_desktop.core.memory.service import MemoryConfig, MemoryService
 from aria_desktop.domain.events import MemoryChanged, ToolResultEvent
 from aria_desktop.domain.memory import NewMemory
 from tests.fakes.harness import FakeCore, fake_cores

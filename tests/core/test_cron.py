@@ -4,7 +4,7 @@ import datetime as dt
 
 import pytest
 
-from aria_desktop.core.cron import CronSchedule
+from aria_desktop.domain.cron import CronSchedule
 
 
 def at(text: str) -> dt.datetime:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.core.endpointing import PreRoll, SegmentEvent, SpeechSegmenter, rms_dbfs
-from aria_desktop.core.voice_pipeline import FRAME_S, VoiceConfig
+from aria_desktop.core.voice.endpointing import PreRoll, SegmentEvent, SpeechSegmenter, rms_dbfs
+from aria_desktop.core.voice.pipeline import FRAME_S, VoiceConfig
 
 S, Q = True, False  # a speech frame, a quiet frame
 STARTED, SILENCE = SegmentEvent.SPEECH_STARTED, SegmentEvent.SILENCE

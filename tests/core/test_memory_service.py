@@ -15,10 +15,20 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.memory.embedding import LocalEmbedder
+from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.memory import MemoryConfig, MemoryService, is_trivial, parse_extraction
+from aria_desktop.core.memory.service import (
+    MemoryConfig,
+    MemoryService,
+    is_trivial,
+    parse_extraction,
+)
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.core.ports import Assistant
 from aria_desktop.core.tools import default_policy
@@ -27,11 +37,6 @@ from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.errors import MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import Event, MemoryChanged, RunEnd
 from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, MemoryQuery, NewMemory
-from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.embedding import LocalEmbedder
-from aria_desktop.memory.store import SQLiteMemoryStore
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ollama_server import ollama_text
@@ -248,7 +253,7 @@ async def test_malformed_extraction_is_repaired_once_then_ignored_with_a_warning
     ):
         # the answer and its one repair attempt
         ollama.script("/api/chat", ollama_text(reply), ollama_text(reply))
-        with caplog.at_level(logging.WARNING, logger="aria_desktop.core.memory"):
+        with caplog.at_level(logging.WARNING, logger="aria_desktop.core.memory.service"):
             await rig.memory.on_turn(outcome)
     warnings = [r for r in caplog.records if "even after one repair" in r.getMessage()]
     assert len(warnings) == 4

@@ -18,6 +18,10 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
@@ -26,10 +30,6 @@ from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, TextDelta, U
 from aria_desktop.domain.commands import CancelTurn, Command, StartTurn, StopEverything
 from aria_desktop.domain.errors import NoBackendError, NotFoundError, StorageError
 from aria_desktop.domain.events import BackendFallback, ErrorEvent, LlmDelta, RunEnd
-from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.harness import FakeCore, TurnHarness, event_types, fake_cores, new_audit_log
 from tests.fakes.http_server import Drop, Send, Sleep

@@ -16,12 +16,16 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.speech import SpeechService
-from aria_desktop.core.speech_text import SentenceSplitter
 from aria_desktop.core.tools import Tool, ToolRegistry
+from aria_desktop.core.voice.speech import SpeechService
+from aria_desktop.core.voice.speech_text import SentenceSplitter
 from aria_desktop.domain.audio import SpeechAudio
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import (
@@ -32,10 +36,6 @@ from aria_desktop.domain.events import (
     ToolCallRejectedEvent,
     ToolResultEvent,
 )
-from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import Drop, FakeHTTPServer, Reply, Send, Step

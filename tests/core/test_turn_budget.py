@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.chat import NewMessage, PromptBudgeted
 from aria_desktop.domain.event_wire import event_from_dict
 from aria_desktop.domain.events import ErrorEvent, PromptFitted, RunEnd
-from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.harness import TurnHarness, new_audit_log
 

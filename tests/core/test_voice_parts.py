@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.core.speech import SpeechService
-from aria_desktop.core.voice_parts import VoiceParts
-from aria_desktop.core.voice_pipeline import VoiceState
+from aria_desktop.core.voice.parts import VoiceParts
+from aria_desktop.core.voice.pipeline import VoiceState
+from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.domain.errors import VoiceModelError
 from aria_desktop.domain.events import SttEnd, VoiceLoadEnd
 from tests.core.voice_rig import SILENT, WAKE, FakeSource, FakeStt, FakeTts, Rig, command, make_rig

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.core.voice_states import (
+from aria_desktop.adapters.voice.audio import FRAME_BYTES
+from aria_desktop.core.voice.states import (
     IllegalVoiceTransition,
     VoiceState,
     VoiceStateMachine,
@@ -37,7 +38,6 @@ from aria_desktop.domain.events import (
     WakeEnd,
     WakeStart,
 )
-from aria_desktop.voice.audio import FRAME_BYTES
 from tests.core.voice_rig import (
     SILENT,
     SPEECH,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aria_desktop.core.wake_gate import GATE_AFTER_S, GATE_BEFORE_S, WakeGate
+from aria_desktop.core.voice.wake_gate import GATE_AFTER_S, GATE_BEFORE_S, WakeGate
 
 
 def armed_gate(refractory_s: float = 2.0) -> WakeGate:

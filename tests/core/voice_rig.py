@@ -16,17 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.speech import SpeechService
-from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline
-from aria_desktop.core.voice_states import VoiceState
+from aria_desktop.core.voice.pipeline import VoiceConfig, VoicePipeline
+from aria_desktop.core.voice.speech import SpeechService
+from aria_desktop.core.voice.states import VoiceState
 from aria_desktop.domain.audio import FRAME_SAMPLES, AudioClip, SpeechAudio, Transcript
 from aria_desktop.domain.audio import WakeDetection as Detection
 from aria_desktop.domain.chat import ChatRequest, LLMChunk, StreamEnd, TextDelta
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import Event, StateChanged
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 
 SILENT = b"\0\0" * FRAME_SAMPLES
 SPEECH = b"\x10\x10" * FRAME_SAMPLES

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.ports import ConversationStore, MemoryStore
 from aria_desktop.domain.chat import MessageBody, NewMessage, ToolCall, Usage
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryQuery
-from aria_desktop.memory.store import SQLiteMemoryStore
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes.ports import InMemoryConversationStore, InMemoryMemoryStore
 
 DAY_S = 86_400.0

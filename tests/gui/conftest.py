@@ -19,15 +19,15 @@ from typing import Any, TypeVar
 
 import pytest
 
+from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.memory.store import Embedder, SQLiteMemoryStore
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.memory import MemoryConfig, MemoryService
+from aria_desktop.core.memory.service import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.memory.store import Embedder, SQLiteMemoryStore
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 
@@ -262,7 +262,7 @@ def stack(stack_factory: Any) -> Stack:
 @pytest.fixture
 def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
     """A ``Desktop`` (no tray host needed) attached to an Assistant; closed after the test."""
-    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.compose.desktop_services import LocalSettingsService
     from aria_desktop.gui.app import Desktop, DesktopOptions
 
     made: list[Any] = []

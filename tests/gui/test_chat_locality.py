@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.bootstrap import build_router
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.compose.app import build_router
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.settings import LLMSettings, OpenAICompatSettings, RetrySettings, Settings
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.fakes import FakeOpenAI
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import REMOTE_URL, proxy_env

@@ -14,8 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.api.token import TokenFile
-from aria_desktop.storage.owner_lock import read_owner
 from tests.api.daemon_proc import DaemonProcess
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QCheckBox
 
-from aria_desktop.cli._desktop_services import LocalSettingsService
+from aria_desktop.compose.desktop_services import LocalSettingsService
 from tests.fakes import FakeOllama
 from tests.gui.conftest import wait_for
 from tests.gui.test_settings_and_hotkeys import settings_file

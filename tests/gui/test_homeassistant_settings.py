@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtWidgets import QLineEdit
 
 from aria_desktop import keystore, log
-from aria_desktop.cli._desktop_services import LocalSettingsService
+from aria_desktop.compose.desktop_services import LocalSettingsService
 from tests.fakes import FakeOllama
 from tests.fakes.homeassistant_server import TOKEN, FakeHomeAssistant
 from tests.gui.conftest import wait_for

@@ -7,11 +7,11 @@ from typing import Any
 
 from PySide6.QtCore import QUrl
 
+from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
 from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.knowledge import KnowledgeService
+from aria_desktop.core.knowledge.service import KnowledgeService
 from aria_desktop.domain.knowledge import Citation
 from aria_desktop.gui.citations import link_citations
-from aria_desktop.knowledge.store import SQLiteKnowledgeStore
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.gui.conftest import wait_for

@@ -13,11 +13,11 @@ from typing import Any
 
 from PySide6.QtWidgets import QComboBox
 
+from aria_desktop.adapters.mcp.hub import build_hub
+from aria_desktop.adapters.mcp.pins import JsonPinStore
 from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.mcp_tools import McpBridge
+from aria_desktop.core.mcp.bridge import McpBridge
 from aria_desktop.domain.mcp import McpPin
-from aria_desktop.mcp.hub import build_hub
-from aria_desktop.mcp.pins import JsonPinStore
 from aria_desktop.settings import FileSettingsAccess, load_settings
 from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
 from tests.gui.conftest import wait_for

@@ -9,7 +9,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QMessageBox
 
-from aria_desktop.core.memory import MemoryConfig
+from aria_desktop.core.memory.service import MemoryConfig
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES

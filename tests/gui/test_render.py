@@ -163,7 +163,7 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
 def test_memory_browser_renders(
     desktop_factory: Any, stack_factory: Any, ollama: FakeOllama, run: Any
 ) -> None:
-    from aria_desktop.core.memory import MemoryConfig
+    from aria_desktop.core.memory.service import MemoryConfig
 
     stack = stack_factory(memory=MemoryConfig())
     turn_with_facts(
@@ -246,7 +246,7 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: str) -> No
 
 
 def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any) -> None:
-    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.compose.desktop_services import LocalSettingsService
 
     desktop = desktop_factory(None)
     LocalSettingsService().apply({"llm.ollama.url": ollama.url})

@@ -15,7 +15,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from aria_desktop.api.token import TokenFile
-from aria_desktop.cli._desktop_services import LocalSettingsService, autostart_path
+from aria_desktop.compose.desktop_services import LocalSettingsService, autostart_path
 from aria_desktop.gui.hotkeys import GlobalHotkeys, session_problem
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
 from tests.fakes import FakeOllama

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from aria_desktop.bootstrap_tools import build_computer
+from aria_desktop.compose.tools import build_computer
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.domain.commands import SetComputerControl, StopEverything
 from aria_desktop.settings import Settings

@@ -18,6 +18,8 @@ import httpx
 import pytest
 
 from aria_desktop import paths
+from aria_desktop.adapters.storage.owner_lock import read_owner
+from aria_desktop.adapters.voice.audio import WavSink, WavSource
 from aria_desktop.api.token import TokenFile
 from aria_desktop.cli.desktop import local_connector
 from aria_desktop.domain.commands import PushToTalk
@@ -33,8 +35,6 @@ from aria_desktop.settings import (
     VoiceSettings,
     WakeSettings,
 )
-from aria_desktop.storage.owner_lock import read_owner
-from aria_desktop.voice.audio import WavSink, WavSource
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.gui.conftest import wait_for
@@ -225,7 +225,7 @@ def test_push_to_talk_from_the_tray_runs_a_voice_turn(
 def test_push_to_talk_hotkey_follows_the_hold_or_toggle_setting(
     desktop_factory: Any, stack: Any, run: Any, mode: str, expected: list[str]
 ) -> None:
-    from aria_desktop.cli._desktop_services import LocalSettingsService
+    from aria_desktop.compose.desktop_services import LocalSettingsService
     from aria_desktop.domain.chat import CapabilityStatus
     from aria_desktop.domain.commands import PushToTalk
 

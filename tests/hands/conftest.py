@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.core.hands import Hands
+from aria_desktop.adapters.hands.files import SandboxedFiles
+from aria_desktop.core.hands.toolkit import Hands
 from aria_desktop.domain.sandbox import Sandbox
-from aria_desktop.hands.files import SandboxedFiles
 
 
 @dataclass
@@ -67,11 +67,10 @@ def build_home(tmp_path: Path) -> Home:
 
 def make_hands(home: Home, *, shell_enabled: bool = True, output_dir: Path | None = None) -> Hands:
     """The file and shell tools over ``home`` (the shell runs in the home by default)."""
-    from aria_desktop.core.hands import ShellConfig
+    from aria_desktop.adapters.hands.facts import LocalPathFacts
+    from aria_desktop.adapters.hands.shell import ShellRunner
     from aria_desktop.core.hands.file_tools import FileTools
-    from aria_desktop.core.hands.shell_tool import ShellTools
-    from aria_desktop.hands.facts import LocalPathFacts
-    from aria_desktop.hands.shell import ShellRunner
+    from aria_desktop.core.hands.shell_tool import ShellConfig, ShellTools
 
     runner = ShellRunner(
         output_dir or home.root / "outputs", keep_bytes=4096, store_max_bytes=1_000_000

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.bootstrap_tools import build_hands
+from aria_desktop.compose.tools import build_hands
 from aria_desktop.settings import Settings
 from aria_desktop.settings.schema_tools import ShellSettings, ToolsSettings
 

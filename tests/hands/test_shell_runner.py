@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.hands.shell import ShellRunner, scrubbed_environment
+from aria_desktop.adapters.hands.shell import ShellRunner, scrubbed_environment
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import keyring.backends.fail
 import pytest
 
 from aria_desktop import keystore, log
-from aria_desktop.bootstrap import build_app
+from aria_desktop.compose.app import build_app
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
 from aria_desktop.domain.events import ActionConfirmRequest, ToolResultEvent
 from aria_desktop.settings.loading import load_settings

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from aria_desktop.adapters.homeassistant.client import HomeAssistantClient
 from aria_desktop.domain.errors import (
     EntityNotFoundError,
     HomeAssistantAuthError,
@@ -15,7 +16,6 @@ from aria_desktop.domain.errors import (
     HomeAssistantTimeoutError,
     HomeAssistantUnreachableError,
 )
-from aria_desktop.homeassistant.client import HomeAssistantClient
 from tests.fakes import Reply, Send, Sleep, closed_port
 from tests.fakes.homeassistant_server import TOKEN, FakeHomeAssistant
 

@@ -13,18 +13,18 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.core.homeassistant import (
+from aria_desktop.adapters.homeassistant.client import HomeAssistantClient
+from aria_desktop.core.homeassistant.control import (
     CALL_TOOL,
     STATES_TOOL,
     HomeAssistantConfig,
     HomeAssistantControl,
-    service_decision,
 )
+from aria_desktop.core.homeassistant.decisions import service_decision
 from aria_desktop.core.tools import default_policy
 from aria_desktop.domain.chat import ToolCall
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
 from aria_desktop.domain.events import ActionConfirmRequest, ToolResultEvent
-from aria_desktop.homeassistant.client import HomeAssistantClient
 from tests.fakes.harness import FakeCore, fake_cores
 from tests.fakes.homeassistant_server import TOKEN, FakeHomeAssistant
 from tests.fakes.ports import text_reply, tool_reply

@@ -11,7 +11,7 @@ import keyring.backends.fail
 import pytest
 
 from aria_desktop import keystore, log
-from aria_desktop.bootstrap_tools import build_homeassistant
+from aria_desktop.compose.tools import build_homeassistant
 from aria_desktop.doctor.homeassistant import check_homeassistant
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings

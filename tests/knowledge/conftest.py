@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
-from aria_desktop.memory.embedding import LocalEmbedder
-from aria_desktop.storage.database import Database
+from aria_desktop.adapters.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
+from aria_desktop.adapters.memory.embedding import LocalEmbedder
+from aria_desktop.adapters.storage.database import Database
 from tests.knowledge.corpus import write_corpus
 
 LIMIT_BYTES = 200_000

@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from aria_desktop.adapters.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
+from aria_desktop.adapters.memory.embedding import LocalEmbedder
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.domain.knowledge import KnowledgeQuery
-from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
-from aria_desktop.memory.embedding import LocalEmbedder
-from aria_desktop.storage.database import Database
 from tests.knowledge.conftest import LIMIT_BYTES
 from tests.knowledge.corpus import QUESTIONS, ROUTER_MD, write_pdf
 

@@ -8,21 +8,21 @@ from pathlib import Path
 import pytest
 
 from aria_desktop import __version__
-from aria_desktop.api.client import ApiClient
+from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
+from aria_desktop.api.client.api_client import ApiClient
+from aria_desktop.api.client.knowledge import KnowledgeClient
 from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.knowledge_client import KnowledgeClient
-from aria_desktop.api.server import ApiServer
+from aria_desktop.api.runner import ApiServer
 from aria_desktop.api.token import TokenFile
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
-from aria_desktop.core.knowledge import KnowledgeService
+from aria_desktop.core.knowledge.service import KnowledgeService
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.errors import KnowledgeError
 from aria_desktop.domain.events import KnowledgeCited, RunEnd
 from aria_desktop.domain.knowledge import Citation, KnowledgeQuery, answer_key
-from aria_desktop.knowledge.store import SQLiteKnowledgeStore
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel, text_reply
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.core.knowledge import KnowledgeService
+from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
+from aria_desktop.adapters.knowledge.watcher import FolderWatcher
+from aria_desktop.adapters.storage.connection import Connection
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.core.knowledge.service import KnowledgeService
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
-from aria_desktop.knowledge.store import SQLiteKnowledgeStore
-from aria_desktop.knowledge.watcher import FolderWatcher
-from aria_desktop.storage.connection import Connection
-from aria_desktop.storage.database import Database
 from tests.knowledge.corpus import write_corpus
 
 _WAIT_S = 20.0

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.bootstrap import read_scanned_page
+from aria_desktop.adapters.knowledge.ocr_cache import cached_page_ocr
+from aria_desktop.adapters.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
+from aria_desktop.adapters.memory.embedding import LocalEmbedder
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.compose.app import read_scanned_page
 from aria_desktop.domain.knowledge import KnowledgeQuery
-from aria_desktop.knowledge.ocr_cache import cached_page_ocr
-from aria_desktop.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
-from aria_desktop.memory.embedding import LocalEmbedder
-from aria_desktop.storage.database import Database
 from tests.knowledge.conftest import LIMIT_BYTES
 
 BOILER = "The boiler was serviced on\n12 March by Heating Direct.\nNext service is due in spring."

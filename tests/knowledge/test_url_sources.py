@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
 from aria_desktop.domain.errors import KnowledgeError
 from aria_desktop.domain.knowledge import KnowledgeQuery
-from aria_desktop.knowledge.store import SQLiteKnowledgeStore
 from tests.fakes.http_server import FakeHTTPServer, Reply
 from tests.knowledge.conftest import LIMIT_BYTES
 from tests.knowledge.corpus import RECIPES_HTML, write_pdf

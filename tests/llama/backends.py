@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from aria_desktop.adapters.llm import Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
 from aria_desktop.domain.chat import ToolSpec
-from aria_desktop.llm import Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
 from tests.llama.server import LlamaServer
 
 #: A CPU model on a shared 2-core machine: generous for the first token, tight enough that a

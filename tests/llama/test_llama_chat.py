@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
+from aria_desktop.adapters.llm import Timeouts
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
+from aria_desktop.adapters.llm.router import ChatBackend
 from aria_desktop.domain.chat import ChatMessage, ChatRequest, LLMChunk, StreamEnd, TextDelta
-from aria_desktop.llm import Timeouts
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
-from aria_desktop.llm.router import ChatBackend
 from tests.llama.backends import MODEL, anthropic_backend, openai_backend
 from tests.llama.conftest import StartLlama
 from tests.llama.server import ENDLESS, LlamaServer

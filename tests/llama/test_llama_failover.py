@@ -11,11 +11,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
+from aria_desktop.adapters.llm import BreakerPolicy, RetryPolicy, Router
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import BackendFallback, Event, LlmDelta, RunEnd, ThinkEnd
-from aria_desktop.llm import BreakerPolicy, RetryPolicy, Router
 from tests.fakes.harness import new_audit_log
 from tests.fakes.ports import InMemoryConversationStore
 from tests.llama.backends import anthropic_backend, openai_backend

@@ -16,6 +16,9 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm import RetryPolicy, Router
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend, build_chat_body
 from aria_desktop.core import schema as json_schema
 from aria_desktop.core.structured import structured_reply
 from aria_desktop.domain.chat import (
@@ -29,9 +32,6 @@ from aria_desktop.domain.chat import (
     ToolChoice,
     recall_message,
 )
-from aria_desktop.llm import RetryPolicy, Router
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.openai_compat import OpenAICompatBackend, build_chat_body
 from tests.llama.backends import LLAMA_TIMEOUTS, MODEL, WEATHER
 from tests.llama.conftest import StartLlama
 from tests.llama.server import LlamaServer

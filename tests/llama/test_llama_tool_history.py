@@ -16,6 +16,7 @@ import asyncio
 
 import pytest
 
+from aria_desktop.adapters.llm.router import ChatBackend
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -24,7 +25,6 @@ from aria_desktop.domain.chat import (
     TextDelta,
     ToolCall,
 )
-from aria_desktop.llm.router import ChatBackend
 from tests.llama.backends import WEATHER, anthropic_backend, openai_backend
 from tests.llama.conftest import StartLlama
 

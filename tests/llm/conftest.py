@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm import Timeouts
 from aria_desktop.domain.chat import ChatMessage, ChatRequest, LLMChunk, TextDelta
-from aria_desktop.llm import Timeouts
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI
 
 #: Short enough to keep the suite fast, long enough not to flake on a busy 2-core machine.

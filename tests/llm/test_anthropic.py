@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from aria_desktop.adapters.llm import Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -23,8 +25,6 @@ from aria_desktop.domain.errors import (
     ServerError,
     StreamInterruptedError,
 )
-from aria_desktop.llm import Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
 from tests.fakes import Drop, FakeAnthropic, Hang, Send, Sleep, closed_port
 from tests.fakes.anthropic_server import (
     anthropic_error,

@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.budget import CloudLimits, UsageMeter
+from aria_desktop.adapters.llm.router import Router
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.usage import SQLiteUsageLedger
 from aria_desktop.domain.chat import ChatMessage, ChatRequest, StreamEnd, Usage
 from aria_desktop.domain.errors import CloudBudgetError
 from aria_desktop.domain.usage import Price, UsageRecord, cost_of, local_midnight, price_for
-from aria_desktop.llm import OllamaBackend
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.budget import CloudLimits, UsageMeter
-from aria_desktop.llm.router import Router
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.usage import SQLiteUsageLedger
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.anthropic_server import anthropic_stream, message_start, message_stop, text_block
 from tests.fakes.ollama_server import ollama_error, ollama_text

@@ -1,4 +1,4 @@
-"""Pure helpers of llm/_http.py: Retry-After parsing and status -> error mapping."""
+"""Pure helpers of adapters/llm/_http.py: Retry-After parsing and status -> error mapping."""
 
 from __future__ import annotations
 
@@ -6,6 +6,11 @@ import email.utils
 
 import pytest
 
+from aria_desktop.adapters.llm._http import (
+    error_for_status,
+    error_message_from_body,
+    parse_retry_after,
+)
 from aria_desktop.domain.errors import (
     AuthenticationError,
     BadRequestError,
@@ -16,7 +21,6 @@ from aria_desktop.domain.errors import (
     RateLimitedError,
     ServerError,
 )
-from aria_desktop.llm._http import error_for_status, error_message_from_body, parse_retry_after
 
 
 def test_retry_after_delta_seconds() -> None:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
 from aria_desktop.domain.chat import ChatMessage, ChatRequest
-from aria_desktop.llm import OllamaBackend, Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI
 
 FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=10.0)
@@ -76,7 +76,7 @@ async def test_openai_compatible_servers_get_data_url_parts() -> None:
 
 
 def test_messages_without_images_are_unchanged() -> None:
-    from aria_desktop.llm.ollama import build_chat_body
+    from aria_desktop.adapters.llm.ollama import build_chat_body
 
     body = build_chat_body(
         ChatRequest(messages=(ChatMessage(role="user", content="hi"),)), model="m", keep_alive=None

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, Router
+from aria_desktop.adapters.llm.live import LiveRouter
 from aria_desktop.domain.chat import StreamEnd
-from aria_desktop.llm import OllamaBackend, Router
-from aria_desktop.llm.live import LiveRouter
 from tests.fakes import FakeOllama
 from tests.llm.conftest import FAST, REQUEST, collect
 

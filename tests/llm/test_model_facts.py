@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, OpenAICompatBackend, Router
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.model_facts import DEFAULT_CONTEXT_TOKENS
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -17,9 +20,6 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.errors import NoBackendError
 from aria_desktop.domain.prompt_budget import estimate_prompt
-from aria_desktop.llm import OllamaBackend, OpenAICompatBackend, Router
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.model_facts import DEFAULT_CONTEXT_TOKENS
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI
 from tests.fakes.anthropic_server import anthropic_text
 from tests.fakes.http_server import RecordedRequest, Reply, json_reply

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, Timeouts
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -26,7 +27,6 @@ from aria_desktop.domain.errors import (
     ServerError,
     StreamInterruptedError,
 )
-from aria_desktop.llm import OllamaBackend, Timeouts
 from tests.fakes import Drop, FakeOllama, Hang, Send, Sleep, blackhole_port, closed_port
 from tests.fakes.ollama_server import (
     chat_line,

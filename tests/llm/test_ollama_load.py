@@ -1,7 +1,7 @@
-"""Loading an Ollama model ahead of a turn (``llm/ollama_load.py``) and ``aria doctor``'s load
-time line, against the Ollama test server: the documented load request (``/api/generate``
-without a prompt, with ``keep_alive``), a missing model with ``ollama pull``, a server that is
-not running."""
+"""Loading an Ollama model ahead of a turn (``adapters/llm/ollama_load.py``) and ``aria doctor``'s
+load time line, against the Ollama test server: the documented load request (``/api/generate``
+without a prompt, with ``keep_alive``), a missing model with ``ollama pull``, a server that is not
+running."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from aria_desktop.adapters.llm.ollama_load import load_ollama_model
 from aria_desktop.doctor.model_load import check_model_load
 from aria_desktop.domain.errors import BackendUnreachableError, ModelNotFoundError
-from aria_desktop.llm.ollama_load import load_ollama_model
 from aria_desktop.settings import LLMSettings, OllamaSettings, Settings
 from tests.fakes import FakeOllama, closed_port
 from tests.fakes.http_server import json_reply

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+from aria_desktop.adapters.llm import OpenAICompatBackend, Timeouts
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -23,7 +24,6 @@ from aria_desktop.domain.errors import (
     RateLimitedError,
     StreamInterruptedError,
 )
-from aria_desktop.llm import OpenAICompatBackend, Timeouts
 from tests.fakes import Drop, FakeOpenAI, Hang, Send, Sleep
 from tests.fakes.http_server import REMOTE_URL, proxy_env
 from tests.fakes.openai_server import (

@@ -13,10 +13,10 @@ import contextlib
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, OpenAICompatBackend, Router
+from aria_desktop.adapters.llm.router import RetryPolicy
 from aria_desktop.domain.chat import StreamEnd, TextDelta
 from aria_desktop.domain.errors import NoBackendError
-from aria_desktop.llm import OllamaBackend, OpenAICompatBackend, Router
-from aria_desktop.llm.router import RetryPolicy
 from tests.fakes import FakeOllama, FakeOpenAI, Hang, Reply, Send, Vanish
 from tests.fakes.ollama_server import done_line, ollama_stream, ollama_text, text_steps
 from tests.fakes.openai_server import openai_text

@@ -9,6 +9,15 @@ from collections.abc import AsyncGenerator, Iterator
 
 import pytest
 
+from aria_desktop.adapters.llm import (
+    BreakerPolicy,
+    CircuitBreaker,
+    OllamaBackend,
+    RetryPolicy,
+    Router,
+    Timeouts,
+)
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -28,15 +37,6 @@ from aria_desktop.domain.errors import (
     StreamInterruptedError,
 )
 from aria_desktop.domain.events import Locality
-from aria_desktop.llm import (
-    BreakerPolicy,
-    CircuitBreaker,
-    OllamaBackend,
-    RetryPolicy,
-    Router,
-    Timeouts,
-)
-from aria_desktop.llm.anthropic import AnthropicBackend
 from tests.fakes import Drop, FakeAnthropic, FakeOllama, Hang, closed_port
 from tests.fakes.anthropic_server import anthropic_error, anthropic_text
 from tests.fakes.ollama_server import ollama_error, ollama_stream, ollama_text, text_steps

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.core.memory import EXTRACTION_SCHEMA, MemoryConfig, MemoryService
+from aria_desktop.adapters.llm import OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
+from aria_desktop.adapters.llm.router import ChatBackend
+from aria_desktop.core.memory.service import EXTRACTION_SCHEMA, MemoryConfig, MemoryService
 from aria_desktop.domain.errors import StructuredOutputError
 from aria_desktop.domain.memory import MemoryFilter
-from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
-from aria_desktop.llm.router import ChatBackend
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.anthropic_server import (
     anthropic_stream,

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.llm.text_call_filter import TextCallFilter
 from aria_desktop.domain.chat import (
     LLMChunk,
     TextDelta,
@@ -20,7 +21,6 @@ from aria_desktop.domain.chat import (
     ToolCallRejected,
     ToolSpec,
 )
-from aria_desktop.llm.text_call_filter import TextCallFilter
 
 WEATHER = ToolSpec(
     name="get_weather",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from aria_desktop.adapters.llm import OllamaBackend, OpenAICompatBackend
+from aria_desktop.adapters.llm._thinking import ThinkTagSplitter
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -16,9 +19,6 @@ from aria_desktop.domain.chat import (
     ToolCallChunk,
     thinking_enabled,
 )
-from aria_desktop.llm import OllamaBackend, OpenAICompatBackend
-from aria_desktop.llm._thinking import ThinkTagSplitter
-from aria_desktop.llm.anthropic import AnthropicBackend
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI, Send
 from tests.fakes.anthropic_server import (
     anthropic_stream,

@@ -12,6 +12,10 @@ import json
 from collections.abc import AsyncIterator
 from typing import Any
 
+from aria_desktop.adapters.llm import OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
+from aria_desktop.adapters.llm.router import ChatBackend
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
@@ -24,10 +28,6 @@ from aria_desktop.domain.chat import (
     ToolChoice,
     ToolSpec,
 )
-from aria_desktop.llm import OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.llm.anthropic import AnthropicBackend
-from aria_desktop.llm.openai_compat import OpenAICompatBackend
-from aria_desktop.llm.router import ChatBackend
 from tests.fakes import FakeAnthropic, FakeOllama
 from tests.fakes.anthropic_server import (
     anthropic_stream,

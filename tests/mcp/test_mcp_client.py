@@ -21,14 +21,14 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.core.mcp_tools import PAGE_TOOL, McpBridge, pin_diff
+from aria_desktop.adapters.mcp.hub import McpHub, build_hub
+from aria_desktop.adapters.mcp.pins import JsonPinStore
+from aria_desktop.core.mcp.bridge import PAGE_TOOL, McpBridge, pin_diff
 from aria_desktop.core.tools import default_policy
 from aria_desktop.domain.chat import ChatRequest, LLMChunk
 from aria_desktop.domain.commands import ConfirmAction
 from aria_desktop.domain.events import ActionConfirmRequest, RunEnd, ToolResultEvent
 from aria_desktop.domain.mcp import McpToolPolicy
-from aria_desktop.mcp.hub import McpHub, build_hub
-from aria_desktop.mcp.pins import JsonPinStore
 from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
 from tests.fakes.harness import FakeCore, fake_cores
 from tests.fakes.ports import ScriptedChatModel, text_reply, tool_reply

@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from aria_desktop.domain.errors import EmbedderError
-from aria_desktop.memory.embedding import (
+from aria_desktop.adapters.memory.embedding import (
     _INSTALL_HINT,
     LocalEmbedder,
     local_model_files,
 )
-from aria_desktop.memory.embedding_graph import GraphMismatch, fuse_graph
-from aria_desktop.memory.embedding_quant import quantized_model
+from aria_desktop.adapters.memory.embedding_graph import GraphMismatch, fuse_graph
+from aria_desktop.adapters.memory.embedding_quant import quantized_model
+from aria_desktop.domain.errors import EmbedderError
 
 _TEXTS = (
     "The router admin page is at 192.168.1.1 and uses port 8443.",
@@ -177,7 +177,7 @@ def test_another_export_is_quantised_unfused_and_still_embeds(
     )
     source = tmp_path / "tiny.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(source))
-    with caplog.at_level(logging.WARNING, logger="aria_desktop.memory.embedding_quant"):
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.adapters.memory.embedding_quant"):
         built = quantized_model(source, tmp_path / "models", hint="")
     assert "not fused" in caplog.text
     assert "MatMulInteger" in {node.op_type for node in onnx.load(str(built)).graph.node}

@@ -12,7 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from aria_desktop.memory.embedding import BULK_NICENESS, LocalEmbedder, default_bulk_workers
+from aria_desktop.adapters.memory.embedding import (
+    BULK_NICENESS,
+    LocalEmbedder,
+    default_bulk_workers,
+)
 
 _PASSAGES = [
     f"Section {n}. The boiler's pressure should read {n % 3 + 1}.{n % 10} bar when cold; "

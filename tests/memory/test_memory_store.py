@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.memory.embedding import LOCAL_MODEL_ID, LocalEmbedder
+from aria_desktop.adapters.memory.ollama_embed import OllamaEmbedder
+from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.text import fts_query
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
 from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryFilter, MemoryQuery
-from aria_desktop.memory.embedding import LOCAL_MODEL_ID, LocalEmbedder
-from aria_desktop.memory.ollama_embed import OllamaEmbedder
-from aria_desktop.memory.store import SQLiteMemoryStore
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.text import fts_query
 from tests.fakes import FakeOllama
 from tests.storage._subprocess import read_line, spawn
 
@@ -217,10 +217,10 @@ async def test_killed_writer_leaves_only_whole_memories(tmp_path: Path) -> None:
     path = tmp_path / "crash.db"
     script = (
         "import asyncio, sys\n"
-        "from aria_desktop.storage.database import Database\n"
+        "from aria_desktop.adapters.storage.database import Database\n"
         "from aria_desktop.domain.memory import MemoryDraft\n"
-        "from aria_desktop.memory.store import SQLiteMemoryStore\n"
-        "from aria_desktop.memory.embedding import LocalEmbedder\n"
+        "from aria_desktop.adapters.memory.store import SQLiteMemoryStore\n"
+        "from aria_desktop.adapters.memory.embedding import LocalEmbedder\n"
         "async def main():\n"
         f"    db = await Database.open({str(path)!r})\n"
         "    store = SQLiteMemoryStore(db, LocalEmbedder())\n"
@@ -450,7 +450,7 @@ async def test_inbox_approve_and_reject(store: SQLiteMemoryStore) -> None:
 
 
 async def test_warm_up_loads_the_local_model_before_first_use() -> None:
-    from aria_desktop.memory.embedding import LocalEmbedder
+    from aria_desktop.adapters.memory.embedding import LocalEmbedder
 
     model = LocalEmbedder()
     try:

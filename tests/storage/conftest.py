@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 
 
 class FakeClock:

@@ -14,9 +14,9 @@ import os
 import random
 import sys
 
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.domain.chat import NewMessage, ToolCall
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 
 
 def _say(text: str) -> None:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.storage.audit_file import AuditFile
 from aria_desktop.core.audit import AuditLog, AuditReport
 from aria_desktop.core.ports import AuditStore
 from aria_desktop.domain.errors import AuditLogError
-from aria_desktop.storage.audit_file import AuditFile
 
 
 class FakeClock:

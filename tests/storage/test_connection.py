@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.storage import connection
+from aria_desktop.adapters.storage.connection import connect, driver, load_vec, sqlite_info
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.domain.errors import StorageError
-from aria_desktop.storage import connection
-from aria_desktop.storage.connection import connect, driver, load_vec, sqlite_info
-from aria_desktop.storage.database import Database
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -119,7 +119,7 @@ def test_sqlite_vec_loads_the_packages_own_library_without_importing_numpy() -> 
 
     code = (
         "import sys\n"
-        "from aria_desktop.storage.connection import connect, load_vec\n"
+        "from aria_desktop.adapters.storage.connection import connect, load_vec\n"
         "conn = connect(':memory:')\n"
         "assert load_vec(conn)\n"
         "print(sorted(m for m in ('numpy', 'sqlite_vec') if m in sys.modules))\n"
@@ -136,7 +136,7 @@ def test_a_missing_sqlite_vec_is_reported_as_not_installed(
     monkeypatch.setattr(connection, "_vec_extension", lambda: None)
     conn = connect(":memory:")
     try:
-        with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
+        with caplog.at_level(logging.WARNING, logger="aria_desktop.adapters.storage.connection"):
             assert load_vec(conn) is False
         assert "sqlite-vec is not installed" in caplog.text
     finally:
@@ -150,7 +150,7 @@ def test_load_vec_returns_false_and_logs_why_when_driver_cannot_load_extensions(
     if hasattr(plain, "enable_load_extension"):
         pytest.skip("this interpreter's sqlite3 can load extensions")
     try:
-        with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
+        with caplog.at_level(logging.WARNING, logger="aria_desktop.adapters.storage.connection"):
             assert load_vec(plain) is False
         assert "cannot load extensions" in caplog.text
     finally:
@@ -193,7 +193,7 @@ def test_driver_choice_prefers_first_candidate_that_can_load_extensions(
 def test_driver_choice_falls_back_to_stdlib_when_nothing_can_load_extensions(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.adapters.storage.connection"):
         chosen = connection._select_driver(("not_installed_driver",))
     assert chosen is sqlite3
     assert "vector search is disabled" in caplog.text
@@ -207,7 +207,7 @@ def test_old_sqlite_version_is_warned_about_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     connection._warn_old_version.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="aria_desktop.storage.connection"):
+    with caplog.at_level(logging.WARNING, logger="aria_desktop.adapters.storage.connection"):
         connect(tmp_path / "a.db").close()
         connect(tmp_path / "b.db").close()
     warnings = [r for r in caplog.records if "3.51.3" in r.getMessage()]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.storage.connection import Connection
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
 from aria_desktop.core.ports import ConversationStore
 from aria_desktop.domain.chat import MessageBody, NewMessage, ToolCall, ToolCallRecord, Usage
 from aria_desktop.domain.errors import NotFoundError
-from aria_desktop.storage.connection import Connection
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
 from tests.storage.conftest import FakeClock
 
 pytestmark = pytest.mark.timeout(30)

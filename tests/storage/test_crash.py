@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.storage.connection import connect
+from aria_desktop.adapters.storage.connection import connect
 from tests.storage._subprocess import read_line, spawn
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="uses SIGKILL")

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.storage.connection import Connection, driver
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.migrations import Migration
+from aria_desktop.adapters.storage.owner_lock import OwnerLock, read_owner
 from aria_desktop.domain.errors import DatabaseOwnedError, NotFoundError, StorageError
-from aria_desktop.storage.connection import Connection, driver
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.migrations import Migration
-from aria_desktop.storage.owner_lock import OwnerLock, read_owner
 
 pytestmark = pytest.mark.timeout(30)
 

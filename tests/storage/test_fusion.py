@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.storage.fusion import DAY_S, RRF_K, Prior, fuse, prior_weight
+from aria_desktop.adapters.storage.fusion import DAY_S, RRF_K, Prior, fuse, prior_weight
 
 NOW = 1_700_000_000.0
 NEUTRAL = Prior(importance=0.5, created_at=NOW)

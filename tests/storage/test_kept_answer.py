@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
+from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+from aria_desktop.adapters.storage.connection import Connection
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.kept_answer import KeptAnswer
 from aria_desktop.domain.memory import MemoryDraft
-from aria_desktop.knowledge.store import SQLiteKnowledgeStore
-from aria_desktop.memory.store import SQLiteMemoryStore
-from aria_desktop.storage.connection import Connection
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.kept_answer import KeptAnswer
 
 
 def _counting_question(asked: list[int]) -> Callable[[Connection], int]:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.storage.connection import Connection, connect, driver
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.migrations import MIGRATIONS, Migration, migrate, schema_version
+from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.domain.errors import SchemaTooNewError, StorageError
-from aria_desktop.storage.connection import Connection, connect, driver
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.migrations import MIGRATIONS, Migration, migrate, schema_version
-from aria_desktop.storage.owner_lock import read_owner
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.storage.owner_lock import OwnerInfo, OwnerLock, lock_path_for, read_owner
 from aria_desktop.domain.errors import DatabaseOwnedError
-from aria_desktop.storage.owner_lock import OwnerInfo, OwnerLock, lock_path_for, read_owner
 from tests.storage._subprocess import read_line, spawn
 
 pytestmark = [
@@ -24,7 +24,7 @@ WAIT_S = 10.0
 
 HOLDER = """
 import sys
-from aria_desktop.storage.owner_lock import OwnerLock
+from aria_desktop.adapters.storage.owner_lock import OwnerLock
 lock = OwnerLock(sys.argv[1])
 lock.acquire(int(sys.argv[2]))
 print("locked", flush=True)

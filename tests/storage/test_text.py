@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from aria_desktop.storage.text import (
+from aria_desktop.adapters.storage.text import (
     MAX_QUERY_WORDS,
     content_hash,
     fts_query,

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.migrations import MIGRATIONS, THINKING_AND_USAGE
 from aria_desktop.domain.chat import MessageBody, NewMessage, Usage
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.migrations import MIGRATIONS, THINKING_AND_USAGE
 
 
 async def test_thinking_and_cost_round_trip_and_survive_partial_updates(

@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.storage.connection import Connection
-from aria_desktop.storage.database import Database
-from aria_desktop.storage.migrations import Migration
-from aria_desktop.storage.vectors import VectorIndex, VectorTable, cosine_from_l2, vector_dim
+from aria_desktop.adapters.storage.connection import Connection
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.migrations import Migration
+from aria_desktop.adapters.storage.vectors import (
+    VectorIndex,
+    VectorTable,
+    cosine_from_l2,
+    vector_dim,
+)
 
 DIM = 16
 ROWS = 300

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.voice.audio import resample_pcm
+from aria_desktop.adapters.voice.piper_tts import PiperTTS
+from aria_desktop.adapters.voice.whisper import WhisperSTT
 from aria_desktop.domain.audio import PIPELINE_RATE_HZ
-from aria_desktop.voice.audio import resample_pcm
-from aria_desktop.voice.piper_tts import PiperTTS
-from aria_desktop.voice.whisper import WhisperSTT
 from tests.voice.pulse import PulseServer, pulse_server
 from tests.voice.wyoming_servers import wake_server_process
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.voice.audio import read_wav
+from aria_desktop.adapters.voice.whisper import WhisperSTT
 from aria_desktop.cli import main
-from aria_desktop.voice.audio import read_wav
-from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.voice.conftest import SpeechMaker, silence

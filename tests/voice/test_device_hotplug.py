@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.voice.devices import MicrophoneSource, find_device, list_devices
 from aria_desktop.domain.audio import FRAME_SAMPLES
 from aria_desktop.domain.errors import AudioDeviceError
-from aria_desktop.voice.devices import MicrophoneSource, find_device, list_devices
 from tests.voice.pulse import pulse_server
 
 # Outside the fast loop: PulseAudio servers started and stopped under a running ARIA.

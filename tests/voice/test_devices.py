@@ -13,12 +13,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from aria_desktop.adapters.voice.audio import pcm_to_int16, resample_pcm
+from aria_desktop.adapters.voice.devices import (
+    MicrophoneSource,
+    SpeakerSink,
+    find_device,
+    list_devices,
+)
+from aria_desktop.adapters.voice.piper_tts import PiperTTS
+from aria_desktop.adapters.voice.whisper import WhisperSTT
 from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip
 from aria_desktop.domain.errors import AudioDeviceError
-from aria_desktop.voice.audio import pcm_to_int16, resample_pcm
-from aria_desktop.voice.devices import MicrophoneSource, SpeakerSink, find_device, list_devices
-from aria_desktop.voice.piper_tts import PiperTTS
-from aria_desktop.voice.whisper import WhisperSTT
 from tests.voice.pulse import PulseServer
 from tests.voice.wer import normalize, word_errors
 

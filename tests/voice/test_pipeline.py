@@ -12,11 +12,27 @@ from typing import Any
 import numpy as np
 import pytest
 
+from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.voice.audio import (
+    FRAME_BYTES,
+    WavSink,
+    WavSource,
+    pcm_to_int16,
+    read_wav,
+    to_pipeline_pcm,
+)
+from aria_desktop.adapters.voice.devices import MicrophoneSource, SpeakerSink
+from aria_desktop.adapters.voice.piper_tts import PiperTTS
+from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
+from aria_desktop.adapters.voice.whisper import SileroVAD, WhisperSTT
+from aria_desktop.adapters.voice.wyoming_client import WyomingWakeWord
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.speech import SpeechService
-from aria_desktop.core.voice_pipeline import VoiceConfig, VoicePipeline, VoiceState
+from aria_desktop.core.voice.pipeline import VoiceConfig, VoicePipeline, VoiceState
+from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ
 from aria_desktop.domain.commands import (
     PushToTalk,
@@ -37,22 +53,6 @@ from aria_desktop.domain.events import (
     TtsStart,
     WakeEnd,
 )
-from aria_desktop.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
-from aria_desktop.storage.conversations import SQLiteConversationStore
-from aria_desktop.storage.database import Database
-from aria_desktop.voice.audio import (
-    FRAME_BYTES,
-    WavSink,
-    WavSource,
-    pcm_to_int16,
-    read_wav,
-    to_pipeline_pcm,
-)
-from aria_desktop.voice.devices import MicrophoneSource, SpeakerSink
-from aria_desktop.voice.piper_tts import PiperTTS
-from aria_desktop.voice.wakeword import OpenWakeWordDetector
-from aria_desktop.voice.whisper import SileroVAD, WhisperSTT
-from aria_desktop.voice.wyoming_client import WyomingWakeWord
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import Hang, Send
@@ -437,7 +437,7 @@ async def test_aria_saying_the_wake_word_does_not_wake_it(
     original_emit = sink._emit
 
     def loopback(block: bytes) -> None:  # the room: what the speaker plays, the mic hears
-        from aria_desktop.voice.audio import resample_pcm
+        from aria_desktop.adapters.voice.audio import resample_pcm
 
         original_emit(block)
         source.pending += resample_pcm(block, sink.rate_hz, PIPELINE_RATE_HZ)

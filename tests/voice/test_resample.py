@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from aria_desktop.voice.audio import resample_pcm
-from aria_desktop.voice.resample import resample_poly
+from aria_desktop.adapters.voice.audio import resample_pcm
+from aria_desktop.adapters.voice.resample import resample_poly
 
 RATE_PAIRS = [
     (22_050, 16_000),  # Piper's voice -> the pipeline
@@ -76,7 +76,7 @@ def test_long_audio_is_filtered_in_blocks_without_seams() -> None:
 def test_resampling_pcm_does_not_import_scipy() -> None:
     code = (
         "import sys\n"
-        "from aria_desktop.voice.audio import resample_pcm\n"
+        "from aria_desktop.adapters.voice.audio import resample_pcm\n"
         "resample_pcm(b'\\x01\\x00' * 22050, 22050, 16000)\n"
         "print('scipy' in sys.modules)\n"
     )

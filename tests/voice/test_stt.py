@@ -7,10 +7,15 @@ import wave
 
 import pytest
 
+from aria_desktop.adapters.voice.audio import read_wav
+from aria_desktop.adapters.voice.whisper import (
+    SileroVAD,
+    WhisperSTT,
+    decoding_prefix,
+    whisper_model_path,
+)
 from aria_desktop.domain.audio import AudioClip, decode_wav
 from aria_desktop.domain.errors import AudioFormatError, VoiceModelError
-from aria_desktop.voice.audio import read_wav
-from aria_desktop.voice.whisper import SileroVAD, WhisperSTT, decoding_prefix, whisper_model_path
 from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors
 
@@ -68,7 +73,7 @@ async def test_transcript_fields_and_resampling(
 ) -> None:
     clip = read_wav(say_piper("Open the calendar."))
     # the same speech at 48 kHz stereo must give the same words
-    from aria_desktop.voice.audio import resample_pcm
+    from aria_desktop.adapters.voice.audio import resample_pcm
 
     mono48 = resample_pcm(clip.pcm, 16_000, 48_000)
     stereo = b"".join(mono48[i : i + 2] * 2 for i in range(0, len(mono48), 2))

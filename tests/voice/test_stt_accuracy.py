@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
+from aria_desktop.adapters.voice.audio import pcm_to_float32
+from aria_desktop.adapters.voice.piper_tts import PiperTTS
+from aria_desktop.adapters.voice.wake_check import MAX_PHRASE_COST, WakePhraseCheck, written_forms
+from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
+from aria_desktop.adapters.voice.whisper import WhisperSTT
 from aria_desktop.bench.voice_corpus import Voice, synthesize
 from aria_desktop.bench.voice_wake import LOOK_ALIKE_VOICES, LOOK_ALIKES, PIPER_IN_NOISE, detections
-from aria_desktop.core.stt_vocabulary import SttVocabulary
+from aria_desktop.core.voice.stt_vocabulary import SttVocabulary
 from aria_desktop.domain.audio import AudioClip
 from aria_desktop.domain.memory import MemoryDraft
-from aria_desktop.voice.audio import pcm_to_float32
-from aria_desktop.voice.piper_tts import PiperTTS
-from aria_desktop.voice.wake_check import MAX_PHRASE_COST, WakePhraseCheck, written_forms
-from aria_desktop.voice.wakeword import OpenWakeWordDetector
-from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes.ports import InMemoryMemoryStore
 
 pytestmark = pytest.mark.slow
@@ -155,7 +155,7 @@ async def test_the_full_window_is_used_exactly_as_faster_whisper_decodes_it(
     is an opt-in setting, not the default)."""
     from faster_whisper import WhisperModel
 
-    from aria_desktop.voice.whisper_models import whisper_model_path
+    from aria_desktop.adapters.voice.whisper_models import whisper_model_path
 
     model = WhisperModel(
         str(whisper_model_path("tiny.en")), device="cpu", compute_type="int8", cpu_threads=2

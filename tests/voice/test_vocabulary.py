@@ -13,9 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.voice.vocabulary import MAX_HOTWORDS_CHARS, hotwords_text, supported_by
+from aria_desktop.adapters.voice.wake_check import (
+    MAX_PHRASE_COST,
+    WakePhraseCheck,
+    phrase_heard,
+    written_forms,
+)
+from aria_desktop.adapters.voice.whisper import WhisperSTT
 from aria_desktop.bench.wer import normalize, word_errors
 from aria_desktop.core.bus import EventBus
-from aria_desktop.core.stt_vocabulary import MAX_TERMS, SttVocabulary, names_in_memories
+from aria_desktop.core.voice.stt_vocabulary import MAX_TERMS, SttVocabulary, names_in_memories
 from aria_desktop.domain.events import MemoryChanged
 from aria_desktop.domain.memory import Memory, MemoryDraft
 from aria_desktop.settings import (
@@ -25,14 +33,6 @@ from aria_desktop.settings import (
     SttSettings,
     VoiceSettings,
 )
-from aria_desktop.voice.vocabulary import MAX_HOTWORDS_CHARS, hotwords_text, supported_by
-from aria_desktop.voice.wake_check import (
-    MAX_PHRASE_COST,
-    WakePhraseCheck,
-    phrase_heard,
-    written_forms,
-)
-from aria_desktop.voice.whisper import WhisperSTT
 from tests.fakes.ports import InMemoryMemoryStore
 
 NAMES = (
@@ -144,9 +144,9 @@ async def test_the_owner_keeps_whisper_biased_toward_names_added_to_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The composition root wires memory -> vocabulary -> Whisper (no model is loaded)."""
-    from aria_desktop.bootstrap import build_app, build_voice, follow_memory_names
+    from aria_desktop.adapters.voice.audio import WavSink
+    from aria_desktop.compose.app import build_app, build_voice, follow_memory_names
     from aria_desktop.domain.memory import NewMemory
-    from aria_desktop.voice.audio import WavSink
 
     for name in ("CONFIG", "DATA", "STATE", "RUNTIME"):
         monkeypatch.setenv(f"ARIA_{name}_DIR", str(tmp_path / name.lower()))

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.voice.audio import FRAME_BYTES, read_wav, to_pipeline_pcm
+from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector, packaged_wake_models
 from aria_desktop.domain.audio import SpeechAudio
 from aria_desktop.domain.errors import VoiceModelError
-from aria_desktop.voice.audio import FRAME_BYTES, read_wav, to_pipeline_pcm
-from aria_desktop.voice.wakeword import OpenWakeWordDetector, packaged_wake_models
 from tests.voice.conftest import SpeechMaker, silence
 
 # Outside the fast loop: the real openWakeWord models.

@@ -19,19 +19,19 @@ from pathlib import Path
 
 import pytest
 
-from aria_desktop.cli import main
-from aria_desktop.domain.audio import WHISPER_LANGUAGES
-from aria_desktop.domain.errors import ConfigError, LanguageNotSupportedError, VoiceModelError
-from aria_desktop.settings import Settings, load_settings
-from aria_desktop.voice.audio import read_wav
-from aria_desktop.voice.whisper import WhisperSTT
-from aria_desktop.voice.whisper_models import (
+from aria_desktop.adapters.voice.audio import read_wav
+from aria_desktop.adapters.voice.whisper import WhisperSTT
+from aria_desktop.adapters.voice.whisper_models import (
     _BASE_DIR_NAME,
     describe_whisper_model,
     is_english_only,
     transcription_language,
     whisper_model_path,
 )
+from aria_desktop.cli import main
+from aria_desktop.domain.audio import WHISPER_LANGUAGES
+from aria_desktop.domain.errors import ConfigError, LanguageNotSupportedError, VoiceModelError
+from aria_desktop.settings import Settings, load_settings
 from tests.voice.conftest import SpeechMaker
 from tests.voice.wer import word_errors
 
@@ -128,7 +128,7 @@ def test_concurrent_first_use_joins_once(cache: Path, tmp_path: Path) -> None:
         import logging, sys, time
         from pathlib import Path
         logging.basicConfig(level=logging.INFO, format="%(message)s")
-        from aria_desktop.voice.whisper_models import whisper_model_path
+        from aria_desktop.adapters.voice.whisper_models import whisper_model_path
         gate = Path(sys.argv[2])
         (gate.parent / f"ready-{sys.argv[3]}").touch()
         deadline = time.monotonic() + 30
@@ -158,7 +158,7 @@ def test_a_full_disk_is_a_clear_error_and_leaves_no_half_file(cache: Path) -> No
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (50_000_000, 50_000_000))
         from aria_desktop.domain.errors import VoiceModelError
-        from aria_desktop.voice.whisper_models import whisper_model_path
+        from aria_desktop.adapters.voice.whisper_models import whisper_model_path
         try:
             whisper_model_path("base", cache_dir=Path(sys.argv[1]))
         except VoiceModelError as exc:

@@ -11,10 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.voice.audio import FRAME_BYTES, read_wav
+from aria_desktop.adapters.voice.wyoming_client import (
+    WyomingSTT,
+    WyomingTTS,
+    WyomingWakeWord,
+    check_uri,
+)
 from aria_desktop.domain.audio import PIPELINE_RATE_HZ, AudioClip, WakeDetection
 from aria_desktop.domain.errors import WyomingError
-from aria_desktop.voice.audio import FRAME_BYTES, read_wav
-from aria_desktop.voice.wyoming_client import WyomingSTT, WyomingTTS, WyomingWakeWord, check_uri
 from tests.fakes import closed_port
 from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors

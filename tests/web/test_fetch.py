@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from aria_desktop.adapters.web.addresses import AddressPolicy
+from aria_desktop.adapters.web.fetcher import FetchConfig, WebFetcher
 from aria_desktop.domain.errors import WebAddressRefusedError, WebFetchError
-from aria_desktop.web.addresses import AddressPolicy
-from aria_desktop.web.fetcher import FetchConfig, WebFetcher
 from tests.fakes.http_server import FakeHTTPServer, Hang, Reply
 from tests.fakes.web_pages import ARTICLE, PLANTED, html_reply, minimal_pdf, redirect
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import lxml.html
 import pytest
 
-from aria_desktop.web.hidden import remove_hidden
+from aria_desktop.adapters.web.hidden import remove_hidden
 
 
 def hidden_and_left(body: str, head: str = "") -> tuple[list[str], str]:

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from aria_desktop.adapters.web.addresses import AddressPolicy
+from aria_desktop.adapters.web.fetcher import FetchConfig, WebFetcher
 from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.web import web_fetch_tool
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
@@ -24,8 +26,6 @@ from aria_desktop.domain.events import (
     ToolResultEvent,
     UntrustedContentFlagged,
 )
-from aria_desktop.web.addresses import AddressPolicy
-from aria_desktop.web.fetcher import FetchConfig, WebFetcher
 from tests.fakes.harness import FakeCore, fake_cores
 from tests.fakes.http_server import FakeHTTPServer
 from tests.fakes.ports import text_reply, tool_reply
@@ -153,7 +153,7 @@ async def test_composition_installs_web_fetch_that_never_reaches_arias_own_api(
 ) -> None:
     import dataclasses
 
-    from aria_desktop.bootstrap_tools import install_web_tool
+    from aria_desktop.compose.tools import install_web_tool
     from aria_desktop.settings import Settings
     from aria_desktop.settings.schema_web import WebSettings
 

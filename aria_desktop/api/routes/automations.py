@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep
-from aria_desktop.api.schemas import AutomationOut, AutomationRunOut
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.schemas import AutomationOut, AutomationRunOut
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import ListAutomations, RunAutomation
 from aria_desktop.domain.errors import AriaError

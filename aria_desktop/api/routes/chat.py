@@ -6,9 +6,9 @@ from typing import Any
 
 from fastapi import APIRouter, Response
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep, ClientDep, PathId, StateDep
-from aria_desktop.api.schemas import (
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep, ClientDep, PathId, StateDep
+from aria_desktop.api.server.schemas import (
     CancelIn,
     CancelOut,
     ChatIn,
@@ -19,7 +19,7 @@ from aria_desktop.api.schemas import (
     TurnOut,
     UsageOut,
 )
-from aria_desktop.api.sse import EventStreamResponse, event_stream
+from aria_desktop.api.server.sse import EventStreamResponse, event_stream
 from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import (

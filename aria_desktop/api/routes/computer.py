@@ -6,9 +6,9 @@ from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Body, Response
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep
-from aria_desktop.api.schemas import (
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.schemas import (
     ClickOut,
     ComputerControlIn,
     ComputerControlOut,

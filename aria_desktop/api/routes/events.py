@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep, ClientDep, StateDep
-from aria_desktop.api.schemas import CapabilityOut, StateOut
-from aria_desktop.api.sse import EventStreamResponse, event_stream
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep, ClientDep, StateDep
+from aria_desktop.api.server.schemas import CapabilityOut, StateOut
+from aria_desktop.api.server.sse import EventStreamResponse, event_stream
 from aria_desktop.domain.events import Event
 
 router = APIRouter(prefix=PREFIX, tags=["status"])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import StateDep
-from aria_desktop.api.schemas import HealthOut
-from aria_desktop.api.security import HEALTH_PATH
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import StateDep
+from aria_desktop.api.server.schemas import HealthOut
+from aria_desktop.api.server.security import HEALTH_PATH
 
 router = APIRouter(tags=["status"])
 

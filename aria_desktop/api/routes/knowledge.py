@@ -11,8 +11,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
 from aria_desktop.core.ports import KnowledgeAccess
 from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.errors import KnowledgeUnavailableError

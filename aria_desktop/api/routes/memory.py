@@ -6,9 +6,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep, PathId
-from aria_desktop.api.schemas import (
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep, PathId
+from aria_desktop.api.server.schemas import (
     MemoryCandidateOut,
     MemoryCreate,
     MemoryHitOut,

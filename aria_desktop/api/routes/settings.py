@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep
-from aria_desktop.api.schemas import SettingsOut, SettingsPatch
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.schemas import SettingsOut, SettingsPatch
 from aria_desktop.domain.config import applies_live
 
 router = APIRouter(prefix=PREFIX, tags=["settings"])

@@ -12,9 +12,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep
-from aria_desktop.api.schemas import UsageOut
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.schemas import UsageOut
 from aria_desktop.domain.commands import ReportUsage
 from aria_desktop.domain.usage import UsageTotal, local_midnight
 

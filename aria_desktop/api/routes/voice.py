@@ -6,9 +6,15 @@ from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response
 
-from aria_desktop.api import docs
-from aria_desktop.api.deps import PREFIX, AssistantDep
-from aria_desktop.api.schemas import ListenOut, PushToTalkIn, PushToTalkOut, SpeakIn, TranscriptOut
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.schemas import (
+    ListenOut,
+    PushToTalkIn,
+    PushToTalkOut,
+    SpeakIn,
+    TranscriptOut,
+)
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.audio import SpeechAudio, Transcript
 from aria_desktop.domain.commands import PushToTalk, Speak, Transcribe

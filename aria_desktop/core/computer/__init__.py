@@ -11,28 +11,3 @@ The action vocabulary itself (tool schemas, ``action_from_call``) is in
 ``aria_desktop.domain.computer_tools``; fencing and flagging of screen text in
 ``aria_desktop.core.untrusted`` (``aria_desktop/ARCHITECTURE.md``, computer use).
 """
-
-from __future__ import annotations
-
-from aria_desktop.core.computer.capability import ComputerUse
-from aria_desktop.core.computer.chat_tools import COMPUTER_TOOL_NAMES
-from aria_desktop.core.computer.config import ComputerConfig, ModelChoice
-from aria_desktop.core.computer.targets import ground
-from aria_desktop.core.computer.task import (
-    COMPUTER_SYSTEM_PROMPT,
-    ComputerAgent,
-    TaskResult,
-    agent_tool_specs,
-)
-
-__all__ = [
-    "COMPUTER_SYSTEM_PROMPT",
-    "COMPUTER_TOOL_NAMES",
-    "ComputerAgent",
-    "ComputerConfig",
-    "ComputerUse",
-    "ModelChoice",
-    "TaskResult",
-    "agent_tool_specs",
-    "ground",
-]

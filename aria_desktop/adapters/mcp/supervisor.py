@@ -1,0 +1,377 @@
+"""One MCP server kept running in its own task: start, watch, restart with backoff, stop.
+
+The SDK's client must be entered and left in the same task (its transports hold anyio task
+groups), so each server's connection lives in one long-running task owned by its supervisor
+(ARCHITECTURE.md: MCP). Calls are made from the caller's task on the live session, each under
+the server's call timeout: a call that times out or finds the connection gone marks the server
+broken and the supervisor restarts it (backoff 0.5 s doubling to 30 s, at most
+``max_restarts`` in a row), so ARIA never waits on a dead or hung server. A server that has not
+started after ``startup_timeout_s`` counts as failed the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aria_desktop.adapters.mcp.spec import ServerSpec
+from aria_desktop.domain.errors import AriaError, McpServerError
+from aria_desktop.domain.mcp import McpCallResult, McpServerState, McpServerStatus, McpToolInfo
+
+if TYPE_CHECKING:
+    from mcp import Client
+
+__all__ = ["ServerSupervisor"]
+
+_LOGGER = logging.getLogger(__name__)
+_BACKOFF_START_S = 0.5
+_BACKOFF_MAX_S = 30.0
+_CLIENT_NAME = "aria-desktop"
+_CONNECTION_CLOSED = -32000  # mcp_types.jsonrpc.CONNECTION_CLOSED
+_PIDS_TAKEN: set[int] = set()
+"""Child pids already attributed to a supervisor (two servers may run the same command)."""
+
+
+class _Broken(Exception):
+    """The session ended (crash, hang, transport closed): restart."""
+
+
+class ServerSupervisor:
+    """Keeps one server's session alive and offers its tools.
+
+    Args:
+        spec: how to reach it.
+        max_restarts: consecutive failed starts or crashes before giving up.
+        on_tools: called with the server's name whenever its tool list changed.
+    """
+
+    def __init__(
+        self, spec: ServerSpec, *, max_restarts: int, on_tools: Callable[[str], None]
+    ) -> None:
+        """Prepare; nothing starts before :meth:`start`."""
+        self.spec = spec
+        self._max_restarts = max_restarts
+        self._on_tools = on_tools
+        self._client: Client | None = None
+        self._tools: list[McpToolInfo] = []
+        self._state: McpServerState = "stopped"
+        self._last_error = ""
+        self._restarts = 0
+        self._protocol = ""
+        self._pid: int | None = None
+        self._broken = asyncio.Event()
+        self._changed = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._settled = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # --- state ----------------------------------------------------------------------------
+
+    def status(self) -> McpServerStatus:
+        """How the server is doing now."""
+        return McpServerStatus(
+            name=self.spec.name,
+            state=self._state,
+            transport=self.spec.transport.removeprefix("auto-"),
+            where=self.spec.where,
+            pid=self._pid,
+            tools=tuple(tool.name for tool in self._tools),
+            last_error=self._last_error,
+            restarts=self._restarts,
+            protocol=self._protocol,
+        )
+
+    @property
+    def tools(self) -> list[McpToolInfo]:
+        """The tools of the running session (none while it is down)."""
+        return list(self._tools) if self._state == "running" else []
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the server in the background (its own task)."""
+        if self._task is None:
+            self._state = "starting"
+            self._task = asyncio.create_task(self._run(), name=f"aria-mcp-{self.spec.name}")
+
+    async def stop(self) -> None:
+        """Close the session (in its own task) and wait for the server to end."""
+        self._stop.set()
+        task, self._task = self._task, None
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._state = "stopped"
+
+    async def wait_started(self) -> None:
+        """Until the server runs, or failed for good (``aria mcp servers``, tests)."""
+        await self._settled.wait()
+
+    async def _run(self) -> None:
+        failures = 0
+        backoff = _BACKOFF_START_S
+        while not self._stop.is_set():
+            try:
+                await self._session_once()
+                failures, backoff = 0, _BACKOFF_START_S
+            except Exception as exc:
+                self._last_error = _describe(exc)
+                _LOGGER.warning("MCP server %s: %s", self.spec.name, self._last_error)
+            self._set_tools([])
+            if self._stop.is_set():
+                self._settled.set()
+                break
+            failures += 1
+            if failures > self._max_restarts:
+                self._state = "failed"
+                self._settled.set()
+                _LOGGER.error(
+                    "MCP server %s failed %d times; left stopped", self.spec.name, failures
+                )
+                return
+            self._state = "restarting"
+            self._settled.clear()
+            self._restarts += 1
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), backoff)
+            backoff = min(backoff * 2, _BACKOFF_MAX_S)
+
+    async def _session_once(self) -> None:
+        """Start, serve until broken or stopped, close: all in this task."""
+        self._broken.clear()
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                async with asyncio.timeout(self.spec.startup_timeout_s):
+                    client = await self._connect(stack)
+                    tools = await self._list_tools(client)
+            except TimeoutError:
+                raise McpServerError(
+                    f"did not start within {self.spec.startup_timeout_s:g} s"
+                ) from None
+            self._client = client
+            self._protocol = client.protocol_version
+            if self.spec.transport == "stdio":
+                from aria_desktop.adapters.mcp.children import find_child
+
+                self._pid = find_child(self.spec.command, self.spec.args, _PIDS_TAKEN)
+                if self._pid is not None:
+                    _PIDS_TAKEN.add(self._pid)
+            self._state = "running"
+            self._last_error = ""
+            self._set_tools(tools)
+            self._settled.set()
+            _LOGGER.info(
+                "MCP server %s running (%s, %d tools)", self.spec.name, self._protocol, len(tools)
+            )
+            listener = self._listen(client)
+            try:
+                await self._serve(client)
+            finally:
+                self._client = None
+                if self._pid is not None:
+                    _PIDS_TAKEN.discard(self._pid)
+                    self._pid = None
+                if listener is not None:
+                    listener.cancel()
+                    with contextlib.suppress(BaseException):
+                        await listener
+
+    async def _serve(self, client: Client) -> None:
+        stop = asyncio.ensure_future(self._stop.wait())
+        broken = asyncio.ensure_future(self._broken.wait())
+        try:
+            while True:
+                changed = asyncio.ensure_future(self._changed.wait())
+                await asyncio.wait({stop, broken, changed}, return_when=asyncio.FIRST_COMPLETED)
+                changed.cancel()
+                if stop.done():
+                    return
+                if broken.done():
+                    raise _Broken(self._last_error or "the connection broke")
+                self._changed.clear()
+                try:
+                    async with asyncio.timeout(self.spec.call_timeout_s):
+                        self._set_tools(await self._list_tools(client))
+                except Exception as exc:
+                    raise _Broken(f"listing tools failed: {_describe(exc)}") from exc
+        finally:
+            stop.cancel()
+            broken.cancel()
+
+    def _listen(self, client: Client) -> asyncio.Task[None] | None:
+        """On 2026-07-28 connections, a ``subscriptions/listen`` stream for list changes."""
+        from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+        if client.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return None
+
+        async def listen() -> None:
+            with contextlib.suppress(Exception):
+                async with client.listen(tools_list_changed=True) as subscription:
+                    async for _event in subscription:
+                        self._changed.set()
+
+        return asyncio.create_task(listen(), name=f"aria-mcp-{self.spec.name}-listen")
+
+    async def _connect(self, stack: contextlib.AsyncExitStack) -> Client:
+        from mcp import Client, Implementation
+
+        from aria_desktop import __version__
+
+        info = Implementation(name=_CLIENT_NAME, version=__version__)
+        transport = self.spec.transport
+        if transport == "auto-http":
+            try:
+                async with contextlib.AsyncExitStack() as attempt:
+                    client = await attempt.enter_async_context(
+                        Client(
+                            self._transport("http"),
+                            client_info=info,
+                            message_handler=self._on_message,
+                        )
+                    )
+                    stack.push_async_exit(attempt.pop_all())
+                    return client
+            except Exception as exc:
+                _LOGGER.info(
+                    "MCP server %s: streamable HTTP failed (%s); trying SSE",
+                    self.spec.name,
+                    _describe(exc),
+                )
+                transport = "sse"
+        client = Client(
+            self._transport(transport), client_info=info, message_handler=self._on_message
+        )
+        return await stack.enter_async_context(client)
+
+    def _transport(self, kind: str) -> Any:
+        spec = self.spec
+        if kind == "stdio":
+            from mcp import StdioServerParameters
+            from mcp.client.stdio import get_default_environment
+
+            return StdioServerParameters(
+                command=spec.command,
+                args=list(spec.args),
+                env=get_default_environment() | dict(spec.env),
+                cwd=spec.cwd or None,
+            )
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        headers = dict(spec.headers)
+        if kind == "sse":
+            from mcp.client.sse import sse_client
+
+            return sse_client(spec.url, headers=headers)
+        from mcp.client.streamable_http import streamable_http_client
+
+        return streamable_http_client(spec.url, http_client=create_mcp_http_client(headers=headers))
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            self._last_error = _describe(message)
+            self._broken.set()
+        elif getattr(message, "method", "") == "notifications/tools/list_changed":
+            self._changed.set()
+
+    async def _list_tools(self, client: Client) -> list[McpToolInfo]:
+        tools: list[McpToolInfo] = []
+        cursor: str | None = None
+        for _page in range(100):
+            page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+            for tool in page.tools:
+                hints = tool.annotations
+                tools.append(
+                    McpToolInfo(
+                        server=self.spec.name,
+                        name=tool.name,
+                        description=tool.description or "",
+                        input_schema=dict(tool.input_schema),
+                        read_only_hint=hints.read_only_hint if hints else None,
+                        destructive_hint=hints.destructive_hint if hints else None,
+                    )
+                )
+            cursor = page.next_cursor
+            if cursor is None:
+                break
+        return tools
+
+    def _set_tools(self, tools: list[McpToolInfo]) -> None:
+        if tools != self._tools:
+            self._tools = tools
+            self._on_tools(self.spec.name)
+
+    # --- calls ----------------------------------------------------------------------------
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> McpCallResult:
+        """Call ``tool`` under the call timeout; McpServerError if the server fails or hangs."""
+        client = self._client
+        if client is None or self._state != "running":
+            why = f": {self._last_error}" if self._last_error else ""
+            raise McpServerError(
+                f"The MCP server {self.spec.name} is {self._state}{why}.",
+                hint="See `aria mcp servers`; ARIA restarts a crashed server by itself.",
+            )
+        from mcp.shared.exceptions import MCPError
+
+        try:
+            async with asyncio.timeout(self.spec.call_timeout_s):
+                result = await client.call_tool(tool, arguments)
+        except TimeoutError:
+            self._fail(f"{tool} did not answer within {self.spec.call_timeout_s:g} s")
+            raise McpServerError(
+                f"The MCP server {self.spec.name} did not answer in time; it is being restarted.",
+                hint=f"Raise mcp.servers.{self.spec.name}.call_timeout_s if it is just slow.",
+            ) from None
+        except MCPError as exc:
+            if exc.error.code == _CONNECTION_CLOSED or self._broken.is_set():
+                self._fail(f"the connection closed during {tool}")
+                raise McpServerError(
+                    f"The MCP server {self.spec.name} stopped during the call ({exc}).",
+                    hint="It is being restarted; try again in a moment.",
+                ) from None
+            return McpCallResult(text=str(exc), is_error=True)
+        except Exception as exc:
+            self._fail(_describe(exc))
+            raise McpServerError(
+                f"The MCP server {self.spec.name} failed during the call: {_describe(exc)}",
+                hint="It is being restarted; try again in a moment.",
+            ) from None
+        return McpCallResult(text=_result_text(result), is_error=bool(result.is_error))
+
+    def _fail(self, why: str) -> None:
+        self._last_error = why
+        self._broken.set()
+
+
+def _result_text(result: Any) -> str:
+    """Content blocks as text: text as-is, other blocks described, structured content as JSON."""
+    import json
+
+    parts: list[str] = []
+    for block in result.content:
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            parts.append(block.text)
+        elif kind == "resource":
+            resource = block.resource
+            parts.append(getattr(resource, "text", None) or f"[resource {resource.uri}]")
+        elif kind == "resource_link":
+            parts.append(f"[resource link {block.uri}]")
+        else:
+            parts.append(f"[{kind} content, {getattr(block, 'mime_type', '')}]")
+    if not parts and result.structured_content is not None:
+        parts.append(json.dumps(result.structured_content, ensure_ascii=False))
+    return "\n".join(parts)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, AriaError):
+        return exc.message
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(_describe(inner) for inner in exc.exceptions)
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

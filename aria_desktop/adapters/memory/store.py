@@ -1,0 +1,612 @@
+"""Long-term memories in SQLite: the memory lifecycle over rows and two derived indexes.
+
+Satisfies ``core.ports.MemoryStore`` structurally (this package may not import core).
+
+Layout (all in the conversations' database file, see ``aria_desktop/ARCHITECTURE.md``):
+
+* ``memories`` — the rows (source of truth), each with its unit float32 vector (``embedding``)
+  and the model that made it (:mod:`aria_desktop.adapters.memory.rows`).
+* ``memories_fts`` — FTS5 over ``content`` and ``subject`` with external content, kept in sync by
+  triggers, so a row and its keyword entry are written by the same statement.
+* ``memory_vec`` — the sqlite-vec index keyed by the row's ``seq``
+  (:mod:`aria_desktop.adapters.storage.vectors`, managed by
+  :mod:`aria_desktop.adapters.memory.indexes`).
+* ``memory_candidates`` — the inbox (:mod:`aria_desktop.adapters.memory.inbox`).
+
+A memory is written in ONE transaction (row + FTS via trigger + vec0 row): a crash or an error
+anywhere leaves it fully present or absent. Both derived indexes can be rebuilt from the rows
+(:meth:`SQLiteMemoryStore.reindex`). Search is hybrid (:mod:`aria_desktop.adapters.memory.search`);
+export and import live in :mod:`aria_desktop.adapters.memory.transfer`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from aria_desktop.adapters.memory import rows
+from aria_desktop.adapters.memory.inbox import MemoryInbox
+from aria_desktop.adapters.memory.indexes import Embedder, MemoryIndexes
+from aria_desktop.adapters.memory.search import memory_filters, search_memories
+from aria_desktop.adapters.memory.transfer import (
+    ImportReport,
+    export_all,
+    import_missing,
+    parse_lines,
+)
+from aria_desktop.adapters.storage.connection import Connection, placeholders
+from aria_desktop.adapters.storage.database import Database
+from aria_desktop.adapters.storage.fusion import DAY_S
+from aria_desktop.adapters.storage.kept_answer import KeptAnswer
+from aria_desktop.adapters.storage.text import content_hash
+from aria_desktop.adapters.storage.vectors import EXACT_KNN_LIMIT, cosine_from_l2
+from aria_desktop.domain import memory as mem
+
+__all__ = ["DUPLICATE_COSINE", "Embedder", "ImportReport", "SQLiteMemoryStore"]
+
+_LOGGER = logging.getLogger(__name__)
+
+DUPLICATE_COSINE = 0.9
+"""A new memory this similar (cosine) to an active one reinforces it instead."""
+
+
+class SQLiteMemoryStore:
+    """Memories over the owner's :class:`Database`.
+
+    Call :meth:`open` once before use (it prepares the vector index for the embedder), and
+    :meth:`sync_vectors` (in the background) to give vectors to rows that lack them.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        embedder: Embedder | None,
+        *,
+        clock: Callable[[], float] = time.time,
+        exact_knn_limit: int = EXACT_KNN_LIMIT,
+    ) -> None:
+        """Bind to ``db``; ``embedder`` None means keyword search only."""
+        self._db = db
+        self._embedder = embedder
+        self._clock = clock
+        self._indexes = MemoryIndexes(db, embedder, exact_limit=exact_knn_limit)
+        self._inbox = MemoryInbox(db, clock=clock)
+        # Asked before every turn: kept until a write here that may change it (all but touch).
+        self._any_active = KeptAnswer(db, _any_active)
+
+    # --- state ----------------------------------------------------------------------------
+
+    @property
+    def vector_search_available(self) -> bool:
+        """Whether searches use the vector leg (embedder + sqlite-vec + index ready)."""
+        return self._indexes.vectors is not None
+
+    async def open(self) -> int:
+        """Prepare the vector index for the configured embedder.
+
+        Creates ``memory_vec`` for the embedder's dimension, or drops and recreates it when the
+        model changed since the vectors were made. Without an embedder, sqlite-vec or a
+        reachable model, search stays keyword-only and :attr:`vector_status` says why.
+
+        Returns:
+            How many memories lack a vector from the current model (fix with
+            :meth:`sync_vectors`).
+        """
+        return await self._indexes.open()
+
+    @property
+    def vector_status(self) -> str:
+        """Why vector search is off, or what it uses when on (for doctor and capabilities)."""
+        return self._indexes.status
+
+    async def sync_vectors(self, *, batch: int = 256) -> int:
+        """Give a current-model vector to every memory lacking one (drift repair).
+
+        Runs in batches (one transaction each), so it can run in the background while ARIA
+        is used; a row edited meanwhile is skipped and picked up next time.
+
+        Returns:
+            How many vectors were written.
+        """
+        return await self._indexes.sync(batch=batch)
+
+    @property
+    def embedding_model(self) -> str:
+        """Model id vectors are made with ("" without an embedder)."""
+        return self._indexes.model_id
+
+    async def reindex(self) -> tuple[int, int]:
+        """Rebuild the keyword index and all vectors from the rows.
+
+        Returns:
+            (rows in the keyword index, vectors written).
+        """
+        return await self._indexes.rebuild()
+
+    async def check_consistency(self) -> dict[str, int]:
+        """Counts that must agree for a healthy index (tests, doctor): rows, FTS, vectors."""
+        return await self._indexes.consistency()
+
+    # --- writing ----------------------------------------------------------------------------
+
+    async def add(self, draft: mem.MemoryDraft) -> tuple[mem.Memory, mem.MemoryAction]:
+        """Remember ``draft``, or reinforce the memory it duplicates, or supersede one.
+
+        * Same content hash as an active memory, or cosine >= 0.9 to one: that memory is
+          reinforced (confidence and importance raised, ``updated_at`` bumped); nothing new.
+        * Otherwise, if ``draft.supersedes`` names an active memory about the same subject, or
+          an active memory has the same subject and topic: the new memory replaces it (the old
+          one is marked ``superseded`` and linked both ways).
+        * Otherwise it is added.
+
+        Returns:
+            The stored (new or reinforced) memory and what happened.
+
+        Raises:
+            MemoryInvalidError: empty or too long content, unknown kind, bad 0-1 values.
+        """
+        return await self._write_new(rows.check_draft(draft))
+
+    async def _write_new(self, item: rows.PendingRow) -> tuple[mem.Memory, mem.MemoryAction]:
+        """Embed ``item`` and write it by the lifecycle rules (see :meth:`add`)."""
+        vectors = await self._indexes.embed([item.content])
+        if vectors is not None:
+            item = dataclasses.replace(item, vector=vectors[0])
+        now = self._clock()
+        result = await self._any_active.write(
+            lambda conn: self._add_tx(conn, item, now, dedupe=True)
+        )
+        if result[1] != "reinforced" and item.vector is not None:
+            self._indexes.count_written(1)
+        return result
+
+    async def add_many(
+        self,
+        drafts: Iterable[mem.MemoryDraft],
+        *,
+        vectors: Iterable[bytes] | None = None,
+        dedupe: bool = True,
+        batch: int = 500,
+    ) -> int:
+        """Add many memories, ``batch`` per transaction (bulk loads, benchmarks).
+
+        Each draft is checked as by :meth:`add`. ``vectors``, when a bulk load has them, are
+        the drafts' unit float32 embeddings in the same order, used instead of embedding the
+        content (one of the wrong dimension is dropped and the content embedded).
+
+        Returns:
+            How many new memories were written (reinforcements not counted).
+        """
+        pairs: Iterable[tuple[mem.MemoryDraft, bytes | None]] = (
+            zip(drafts, vectors, strict=True)
+            if vectors is not None
+            else ((draft, None) for draft in drafts)
+        )
+        written = 0
+        chunk: list[rows.PendingRow] = []
+        for draft, vector in pairs:
+            chunk.append(self._bulk_item(draft, vector))
+            if len(chunk) >= batch:
+                written += await self._write_chunk(chunk, dedupe=dedupe)
+                chunk = []
+        if chunk:
+            written += await self._write_chunk(chunk, dedupe=dedupe)
+        return written
+
+    def _bulk_item(self, draft: mem.MemoryDraft, vector: bytes | None) -> rows.PendingRow:
+        """One :meth:`add_many` item, checked; a vector of the wrong dimension is dropped."""
+        index = self._indexes.vectors
+        if vector is not None and (index is None or not index.fits(vector)):
+            vector = None
+        return dataclasses.replace(rows.check_draft(draft), vector=vector)
+
+    async def _write_chunk(self, chunk: list[rows.PendingRow], *, dedupe: bool) -> int:
+        """Embed the items lacking a vector and write the chunk in one transaction."""
+        missing = [i for i, item in enumerate(chunk) if item.vector is None]
+        if missing:
+            vectors = await self._indexes.embed([chunk[i].content for i in missing])
+            if vectors is not None:
+                for i, vector in zip(missing, vectors, strict=True):
+                    chunk[i] = dataclasses.replace(chunk[i], vector=vector)
+        now = self._clock()
+
+        def tx(conn: Connection) -> int:
+            actions = [self._add_tx(conn, item, now, dedupe=dedupe)[1] for item in chunk]
+            return sum(1 for action in actions if action != "reinforced")
+
+        added = await self._any_active.write(tx)
+        self._indexes.count_written(sum(1 for item in chunk if item.vector is not None))
+        return added
+
+    def _add_tx(
+        self, conn: Connection, item: rows.PendingRow, now: float, *, dedupe: bool
+    ) -> tuple[mem.Memory, mem.MemoryAction]:
+        if dedupe:
+            existing = self._find_duplicate(conn, item)
+            if existing is not None:
+                return self._reinforce(conn, existing, item, now), "reinforced"
+        old = self._find_superseded(conn, item) if dedupe or item.supersedes else None
+        memory_id = item.id or rows.new_id("mem")
+        cursor = conn.execute(
+            "INSERT INTO memories (id, content, content_hash, kind, subject, topic, importance, "
+            "confidence, status, provenance, conversation_id, message_ids, created_at, "
+            "updated_at, last_accessed_at, access_count, embedding_model, embedding, "
+            "supersedes, superseded_by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                memory_id,
+                item.content,
+                content_hash(item.content),
+                item.kind,
+                item.subject,
+                item.topic,
+                item.importance,
+                item.confidence,
+                item.status,
+                item.provenance,
+                item.conversation_id,
+                json.dumps(list(item.message_ids)),
+                item.created_at if item.created_at is not None else now,
+                item.updated_at if item.updated_at is not None else now,
+                item.last_accessed_at,
+                item.access_count,
+                self.embedding_model if item.vector is not None else "",
+                item.vector,
+                old[1] if old is not None else item.supersedes,
+                item.superseded_by,
+            ),
+        )
+        seq = int(cursor.lastrowid or 0)
+        index = self._indexes.vectors
+        if item.vector is not None and index is not None:
+            index.insert(conn, seq, item.status, item.vector)
+        action: mem.MemoryAction = "added"
+        if old is not None:
+            conn.execute(
+                "UPDATE memories SET status = 'superseded', superseded_by = ?, updated_at = ? "
+                "WHERE seq = ?",
+                (memory_id, now, old[0]),
+            )
+            if index is not None:
+                index.set_status(conn, old[0], "superseded")
+            action = "superseded"
+        return _memory_at(conn, seq), action
+
+    def _find_duplicate(self, conn: Connection, item: rows.PendingRow) -> tuple[Any, ...] | None:
+        row = conn.execute(
+            f"SELECT {rows.MEMORY_COLUMNS} FROM memories "
+            "WHERE content_hash = ? AND status = 'active' LIMIT 1",
+            (content_hash(item.content),),
+        ).fetchone()
+        if row is not None:
+            return tuple(row)
+        index = self._indexes.vectors
+        if item.vector is None or index is None:
+            return None
+        near = index.nearest(conn, item.vector, 1, status="active")
+        if near and cosine_from_l2(near[0][1]) >= DUPLICATE_COSINE:
+            found = conn.execute(
+                f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ? AND status = 'active'",
+                (near[0][0],),
+            ).fetchone()
+            return tuple(found) if found is not None else None
+        return None
+
+    @staticmethod
+    def _find_superseded(conn: Connection, item: rows.PendingRow) -> tuple[int, str] | None:
+        row = None
+        if item.supersedes:
+            row = conn.execute(
+                "SELECT seq, id FROM memories WHERE id = ? AND status = 'active' "
+                "AND subject = ? COLLATE NOCASE",
+                (item.supersedes, item.subject),
+            ).fetchone()
+        if row is None and item.topic:
+            row = conn.execute(
+                "SELECT seq, id FROM memories WHERE subject = ? COLLATE NOCASE AND topic = ? "
+                "AND status = 'active' ORDER BY created_at DESC LIMIT 1",
+                (item.subject, item.topic),
+            ).fetchone()
+        return (int(row[0]), str(row[1])) if row is not None else None
+
+    @staticmethod
+    def _reinforce(
+        conn: Connection, row: Sequence[Any], item: rows.PendingRow, now: float
+    ) -> mem.Memory:
+        conn.execute(
+            "UPDATE memories SET confidence = min(1.0, max(confidence, ?) + 0.1), "
+            "importance = max(importance, ?), updated_at = ?, decayed_at = NULL, "
+            "topic = CASE WHEN topic = '' THEN ? ELSE topic END WHERE seq = ?",
+            (item.confidence, item.importance, now, item.topic, row[0]),
+        )
+        _LOGGER.debug("Memory %s reinforced", row[1])
+        return _memory_at(conn, int(row[0]))
+
+    async def update(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
+        """Correct a memory in place (same id); its keyword entry and vector follow.
+
+        Raises:
+            NotFoundError: no memory has this id.
+            MemoryInvalidError: the new values are not acceptable.
+        """
+        current = await self.get(memory_id)
+        if current is None:
+            raise rows.memory_not_found(memory_id)
+        text, new_kind, new_subject = rows.check_fields(
+            current.content if edit.content is None else edit.content,
+            current.kind if edit.kind is None else edit.kind,
+            current.subject if edit.subject is None else edit.subject,
+        )
+        new_importance = (
+            current.importance
+            if edit.importance is None
+            else rows.clamp01(edit.importance, "importance")
+        )
+        vector: bytes | None = None
+        if text != current.content:
+            vectors = await self._indexes.embed([text])
+            vector = vectors[0] if vectors is not None else None
+        now = self._clock()
+
+        def tx(conn: Connection) -> mem.Memory:
+            row = conn.execute("SELECT seq, content FROM memories WHERE id = ?", (memory_id,))
+            found = row.fetchone()
+            if found is None:
+                raise rows.memory_not_found(memory_id)
+            seq, old_text = int(found[0]), str(found[1])
+            conn.execute(
+                "UPDATE memories SET content = ?, content_hash = ?, kind = ?, subject = ?, "
+                "importance = ?, updated_at = ? WHERE seq = ?",
+                (text, content_hash(text), new_kind, new_subject, new_importance, now, seq),
+            )
+            if text != old_text:
+                self._replace_vector(conn, seq, vector)
+            return _memory_at(conn, seq)
+
+        return await self._any_active.write(tx)
+
+    def _replace_vector(self, conn: Connection, seq: int, vector: bytes | None) -> None:
+        """Give row ``seq`` its new text's vector (or none: it waits for a sync)."""
+        index = self._indexes.vectors
+        if index is not None:
+            index.remove(conn, seq)
+            if vector is not None:
+                status = conn.execute("SELECT status FROM memories WHERE seq = ?", (seq,))
+                index.insert(conn, seq, str(status.fetchone()[0]), vector)
+        conn.execute(
+            "UPDATE memories SET embedding = ?, embedding_model = ? WHERE seq = ?",
+            (vector, self.embedding_model if vector is not None else "", seq),
+        )
+
+    async def forget(self, memory_id: str) -> mem.Memory:
+        """Mark a memory ``forgotten``: no search finds it unless asked for forgotten ones.
+
+        Raises:
+            NotFoundError: no memory has this id.
+        """
+        now = self._clock()
+
+        def tx(conn: Connection) -> mem.Memory:
+            found = conn.execute("SELECT seq FROM memories WHERE id = ?", (memory_id,)).fetchone()
+            if found is None:
+                raise rows.memory_not_found(memory_id)
+            seq = int(found[0])
+            conn.execute(
+                "UPDATE memories SET status = 'forgotten', updated_at = ? WHERE seq = ?",
+                (now, seq),
+            )
+            index = self._indexes.vectors
+            if index is not None:
+                index.set_status(conn, seq, "forgotten")
+            return _memory_at(conn, seq)
+
+        return await self._any_active.write(tx)
+
+    async def decay(
+        self, *, after_days: float, per_day: float, floor: float, now: float | None = None
+    ) -> int:
+        """Lower the confidence of active memories never accessed for ``after_days``.
+
+        Confidence falls by ``per_day`` for each day past ``after_days`` since the memory was
+        made (or since the last decay run), never below ``floor``. Idempotent over time: two
+        runs on the same day lower it once.
+
+        Returns:
+            How many memories decayed.
+        """
+        at = self._clock() if now is None else now
+        after_s = after_days * DAY_S
+
+        def tx(conn: Connection) -> int:
+            cursor = conn.execute(
+                "UPDATE memories SET confidence = max(?1, confidence - ?2 * "
+                "((?3 - max(coalesce(decayed_at, 0), created_at + ?4)) / ?5)), decayed_at = ?3 "
+                "WHERE status = 'active' AND access_count = 0 AND created_at + ?4 < ?3 "
+                "AND confidence > ?1",
+                (floor, per_day, at, after_s, DAY_S),
+            )
+            return int(cursor.rowcount)
+
+        return await self._any_active.write(tx)
+
+    # --- reading ----------------------------------------------------------------------------
+
+    async def get(self, memory_id: str) -> mem.Memory | None:
+        """One memory by id (any status), or None."""
+
+        def read(conn: Connection) -> mem.Memory | None:
+            row = conn.execute(
+                f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE id = ?", (memory_id,)
+            ).fetchone()
+            return rows.row_to_memory(row) if row is not None else None
+
+        return await self._db.read(read)
+
+    async def list_memories(
+        self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
+    ) -> list[mem.Memory]:
+        """Memories newest first, filtered."""
+        where, params = memory_filters(which.kinds, which.subject, which.statuses, None, None)
+
+        def read(conn: Connection) -> list[mem.Memory]:
+            found = conn.execute(
+                f"SELECT {rows.MEMORY_COLUMNS} FROM memories AS m WHERE {where} "
+                "ORDER BY m.created_at DESC, m.seq DESC LIMIT ? OFFSET ?",
+                (*params, max(0, which.limit), max(0, which.offset)),
+            ).fetchall()
+            return [rows.row_to_memory(row) for row in found]
+
+        return await self._db.read(read)
+
+    async def count(self, statuses: Sequence[str] = ("active",)) -> int:
+        """How many memories have one of ``statuses``."""
+        where, params = memory_filters((), None, statuses, None, None)
+
+        def read(conn: Connection) -> int:
+            sql = f"SELECT count(*) FROM memories AS m WHERE {where}"
+            return int(conn.execute(sql, params).fetchone()[0])
+
+        return await self._db.read(read)
+
+    async def nearest(self, vector: bytes, k: int = 10) -> list[tuple[str, float]]:
+        """The vector leg alone: ids of the ``k`` active memories nearest to ``vector``.
+
+        Returns ``(memory id, cosine similarity)``, most similar first (benchmarks, diagnosis).
+        """
+        index = self._indexes.vectors
+        if index is None:
+            return []
+
+        def read(conn: Connection) -> list[tuple[str, float]]:
+            near = index.nearest(conn, vector, k, status="active")
+            if not near:
+                return []
+            seqs = [seq for seq, _ in near]
+            ids = dict(
+                conn.execute(
+                    f"SELECT seq, id FROM memories WHERE seq IN ({placeholders(len(seqs))})", seqs
+                ).fetchall()
+            )
+            return [(str(ids[seq]), cosine_from_l2(d)) for seq, d in near if seq in ids]
+
+        return await self._db.read(read)
+
+    async def has_active(self) -> bool:
+        """Whether any active memory exists (lets recall skip embedding on an empty store)."""
+        return await self._any_active.get()
+
+    async def touch(self, ids: Sequence[str]) -> None:
+        """Record that these memories were used now (access count, last-accessed time)."""
+        if ids:
+            now = self._clock()
+            await self._db.write(lambda conn: _touch(conn, ids, now))
+
+    async def search(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
+        """Hybrid search (:mod:`aria_desktop.adapters.memory.search`); updates access statistics."""
+        if query.limit <= 0:
+            return []
+        vector: bytes | None = None
+        if query.mode != "lexical" and query.text.strip():
+            vectors = await self._indexes.embed([query.text])
+            vector = vectors[0] if vectors is not None else None
+        now = self._clock()
+        index = self._indexes.vectors
+        hits = await self._db.read(lambda conn: search_memories(conn, query, vector, now, index))
+        if query.touch and hits:
+            ids = [hit.memory.id for hit in hits]
+            await self._db.write(lambda conn: _touch(conn, ids, now))
+        return hits
+
+    # --- inbox ------------------------------------------------------------------------------
+
+    async def add_candidate(self, draft: mem.MemoryDraft) -> mem.MemoryCandidate | None:
+        """Put a proposed memory in the inbox; None when it is already there or remembered.
+
+        Checked as by :meth:`add`; its provenance is ``conversation`` whatever the draft says
+        (the inbox holds what extraction proposed).
+        """
+        return await self._inbox.propose(rows.check_draft(draft, provenance="conversation"))
+
+    async def list_candidates(self) -> list[mem.MemoryCandidate]:
+        """The inbox, oldest first."""
+        return await self._inbox.entries()
+
+    async def approve_candidate(self, candidate_id: str) -> tuple[mem.Memory, mem.MemoryAction]:
+        """Turn an inbox entry into a memory (same rules as :meth:`add`) and remove it.
+
+        Raises:
+            NotFoundError: no candidate has this id.
+        """
+        item = await self._inbox.to_approve(candidate_id)
+        vectors = await self._indexes.embed([item.content])
+        if vectors is not None:
+            item = dataclasses.replace(item, vector=vectors[0])
+        now = self._clock()
+
+        def tx(conn: Connection) -> tuple[mem.Memory, mem.MemoryAction]:
+            self._inbox.remove(conn, candidate_id)
+            return self._add_tx(conn, item, now, dedupe=True)
+
+        result = await self._any_active.write(tx)
+        if result[1] != "reinforced" and item.vector is not None:
+            self._indexes.count_written(1)
+        return result
+
+    async def reject_candidate(self, candidate_id: str) -> None:
+        """Drop an inbox entry.
+
+        Raises:
+            NotFoundError: no candidate has this id.
+        """
+        await self._inbox.reject(candidate_id)
+
+    # --- export / import ------------------------------------------------------------------
+
+    async def export_rows(self) -> list[dict[str, Any]]:
+        """Every memory (all statuses) as JSON-ready dicts, oldest first (no vectors)."""
+        return await self._db.read(export_all)
+
+    async def import_rows(self, lines: Iterable[Mapping[str, Any]]) -> ImportReport:
+        """Import exported memories; a memory whose id (or active content) exists is skipped.
+
+        Importing the same file twice therefore adds nothing the second time. Lines that are
+        not valid memories are counted as rejected (and logged), the rest still import.
+        """
+        items, rejected = parse_lines(lines)
+        vectors = await self._indexes.embed([item.content for item in items])
+        if vectors is not None:
+            items = [dataclasses.replace(i, vector=v) for i, v in zip(items, vectors, strict=True)]
+        now = self._clock()
+        added, skipped = await self._any_active.write(
+            lambda conn: import_missing(
+                conn, items, lambda c, item: self._add_tx(c, item, now, dedupe=False)
+            )
+        )
+        self._indexes.count_written(sum(1 for item in items if item.vector is not None))
+        return ImportReport(added=added, skipped=skipped, rejected=rejected)
+
+
+def _memory_at(conn: Connection, seq: int) -> mem.Memory:
+    """The memory in row ``seq`` (which exists: the caller just wrote it)."""
+    return rows.row_to_memory(
+        conn.execute(f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()
+    )
+
+
+def _touch(conn: Connection, ids: Sequence[str], now: float) -> None:
+    conn.execute(
+        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
+        f"WHERE id IN ({placeholders(len(ids))})",
+        (now, *ids),
+    )
+
+
+def _any_active(conn: Connection) -> bool:
+    return (
+        conn.execute("SELECT 1 FROM memories WHERE status = 'active' LIMIT 1").fetchone()
+        is not None
+    )

@@ -1,0 +1,1 @@
+"""OpenAI- and Ollama-compatible endpoints: their wire formats, errors and routes."""

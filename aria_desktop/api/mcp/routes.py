@@ -1,0 +1,155 @@
+"""``/mcp``: ARIA's MCP server over streamable HTTP, behind the API's token, Host/Origin and limits.
+
+The security middleware wraps it like every route (ARCHITECTURE.md: MCP).
+
+The SDK's session manager needs a task group that lives as long as the server: it runs in one
+task started with the first request and ended by :meth:`McpEndpoint.aclose` when the API stops
+(start and close in the same task). The server is built on first use (``screen_read`` is
+offered when computer use is on then).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, Field
+
+from aria_desktop.api.server import docs
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.errors import NotFoundError
+
+if TYPE_CHECKING:
+    from starlette.types import Receive, Scope, Send
+
+__all__ = ["MCP_PATH", "McpEndpoint", "router"]
+
+MCP_PATH = "/mcp"
+
+router = APIRouter(prefix=PREFIX, tags=["mcp"])
+
+
+class McpPolicyIn(BaseModel):
+    """A tool's new policy."""
+
+    policy: str = Field(pattern="^(always|ask|never)$")
+
+
+async def _has_mcp(assistant: Assistant) -> bool:
+    return any(status.name == "mcp" for status in await assistant.capabilities())
+
+
+@router.get(
+    "/mcp/servers",
+    summary="The MCP servers ARIA uses: status, tools, policies and approvals",
+    responses=docs.responses(docs.COMMON),
+)
+async def mcp_overview(assistant: AssistantDep) -> dict[str, Any]:
+    if not await _has_mcp(assistant):
+        return {"servers": [], "tools": []}
+    return dataclasses.asdict(await assistant.execute(ListMcp()))
+
+
+@router.post(
+    "/mcp/tools/{tool}/policy",
+    status_code=204,
+    response_class=Response,
+    summary="Set an MCP tool's policy until ARIA restarts (the settings keep it after)",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+)
+async def mcp_tool_policy(tool: str, body: McpPolicyIn, assistant: AssistantDep) -> Response:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP tool {tool!r}: MCP is off.")
+    await assistant.execute(SetMcpToolPolicy(tool=tool, policy=body.policy))
+    return Response(status_code=204)
+
+
+@router.post(
+    "/mcp/tools/{tool}/approve",
+    status_code=204,
+    response_class=Response,
+    summary="Approve an MCP tool as it is now (after reviewing a change)",
+    responses=docs.responses(docs.COMMON, docs.NOT_FOUND),
+)
+async def mcp_tool_approve(tool: str, assistant: AssistantDep) -> Response:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP tool {tool!r}: MCP is off.")
+    await assistant.execute(ApproveMcpTool(tool=tool))
+    return Response(status_code=204)
+
+
+class McpEndpoint:
+    """The ASGI endpoint at ``/mcp``.
+
+    Args:
+        assistant: what the MCP tools drive.
+        version: ARIA's version (server info).
+    """
+
+    def __init__(self, assistant: Assistant, *, version: str) -> None:
+        """Nothing is built before the first request."""
+        self._assistant = assistant
+        self._version = version
+        self._app: Any = None
+        self._ready: asyncio.Future[None] | None = None
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def _start(self) -> None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from aria_desktop.api.mcp.server import (
+            build_mcp_server,
+            computer_enabled,
+            knowledge_sources,
+        )
+
+        server = build_mcp_server(
+            self._assistant,
+            version=self._version,
+            computer_on=await computer_enabled(self._assistant),
+            recall_sources=knowledge_sources(self._assistant),
+        )
+        # Host and Origin are checked by ARIA's middleware, for every route the same way.
+        app = server.streamable_http_app(
+            streamable_http_path=MCP_PATH,
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        manager = server.session_manager
+        ready = self._ready
+        assert ready is not None
+
+        async def run() -> None:
+            try:
+                async with manager.run():
+                    self._app = app
+                    ready.set_result(None)
+                    await self._stop.wait()
+            except BaseException as exc:
+                if not ready.done():
+                    ready.set_exception(exc)
+                raise
+
+        self._task = asyncio.create_task(run(), name="aria-mcp-http")
+        await ready
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Serve one request (starting the server on the first)."""
+        if self._ready is None:
+            self._ready = asyncio.get_running_loop().create_future()
+            await self._start()
+        await asyncio.shield(self._ready)
+        await self._app(scope, receive, send)
+
+    async def aclose(self) -> None:
+        """End the MCP sessions and the manager's task (the API is stopping)."""
+        self._stop.set()
+        task, self._task = self._task, None
+        if task is not None:
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task

@@ -1,0 +1,347 @@
+"""The API's front door: one ASGI middleware that checks every request before any route runs.
+
+In order: header limits (431), ``Host`` (DNS rebinding, 403), ``Origin`` (cross-site browser
+requests, 403; CORS for allowlisted origins), rate limits per client and route class
+(``api/server/ratelimit.py``; 429 with ``Retry-After``), the bearer token (401; ``/api/v1/health``
+is the only open route, answered right here), the content type of state-changing requests (415: JSON
+only, so no HTML form can reach a route; the one exception is ``POST /api/v1/transcribe``, which
+takes exactly ``audio/wav``), and the body size (413). The body is read here, counting bytes as they
+arrive, so a chunked body without ``Content-Length`` is cut off at the cap too and never held in
+memory beyond it; the route then gets the buffered body.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.server import ratelimit
+from aria_desktop.api.server.protocol_errors import shape_errors
+from aria_desktop.api.server.ratelimit import CLIENT_HEADER, RateLimiter
+from aria_desktop.api.token import TokenFile
+
+__all__ = ["HEALTH_PATH", "SecurityMiddleware", "error_body"]
+
+_LOGGER = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+HEALTH_PATH = "/api/v1/health"
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_CORS_HEADERS = "authorization, content-type, x-aria-client"
+_CORS_METHODS = "GET, POST, PATCH, DELETE"
+_JSON = (b"application/json",)
+_WAV_PATHS = frozenset({"/api/v1/transcribe"})
+_WAV = (b"audio/wav", b"audio/x-wav", b"audio/wave")
+_CHECKED_HEADERS = frozenset(
+    {
+        b"host",
+        b"origin",
+        b"authorization",
+        b"content-type",
+        b"content-length",
+        b"transfer-encoding",
+        b"user-agent",
+        CLIENT_HEADER,
+    }
+)
+"""The request headers the checks read (ASGI gives names in lower case)."""
+
+
+def error_body(code: str, message: str, hint: str = "") -> dict[str, Any]:
+    """The JSON body of every error response: ``{"error": {code, message, hint}}``."""
+    return {"error": {"code": code, "message": message, "hint": hint}}
+
+
+async def _send_error(
+    send: Send,
+    status: int,
+    code: str,
+    message: str,
+    hint: str = "",
+    headers: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    body = json.dumps(error_body(code, message, hint)).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *(headers or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def _host_allowed(host_header: str, port: int, allow_remote: bool) -> bool:
+    """Loopback names/addresses on our port (any IP literal when remote access is on).
+
+    A DNS-rebinding page reaches us under the attacker's domain name, so refusing every name
+    but ``localhost`` defeats it; IP literals cannot be rebound.
+    """
+    if host_header.startswith("["):
+        end = host_header.find("]")
+        rest = host_header[end + 1 :] if end > 0 else "x"
+        if rest and not rest.startswith(":"):
+            return False
+        host, port_text = host_header[1:end], rest[1:]
+    elif host_header.count(":") <= 1:
+        host, _, port_text = host_header.partition(":")
+    else:
+        return False  # an unbracketed IPv6 address is not a valid Host
+    if port_text:
+        if not port_text.isdigit() or int(port_text) != port:
+            return False
+    elif port != 80:
+        return False
+    host = host.lower()
+    if host in ("localhost", "localhost."):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or allow_remote
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+class SecurityMiddleware:
+    """Wraps the FastAPI app; see the module docstring for what it checks.
+
+    Args:
+        app: the application.
+        config: limits, port and allowed origins.
+        token: the token file requests are checked against.
+        port: the port actually bound (``config.port`` may be 0).
+        clock: monotonic seconds, for the rate limiter.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        config: ApiConfig,
+        token: TokenFile,
+        port: Callable[[], int],
+        health_body: bytes = b'{"status":"ok"}',
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.app = app
+        self.config = config
+        self.token = token
+        self.port = port
+        self.clock = clock
+        self.origins = frozenset(origin.rstrip("/").lower() for origin in config.allowed_origins)
+        self.limiter = RateLimiter(config.rate_limit_per_s, config.rate_limit_burst)
+        self._health_start: Message = {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(health_body)).encode()),
+            ],
+        }
+        self._health_body: Message = {"type": "http.response.body", "body": health_body}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Check one request, then hand it on (or answer it with an error)."""
+        if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 1008})
+                return
+            await self.app(scope, receive, send)
+            return
+        config = self.config
+        send = shape_errors(scope["path"], send)  # OpenAI/Ollama error shapes on their paths
+        headers: list[tuple[bytes, bytes]] = scope["headers"]
+        size = sum(len(name) + len(value) + 4 for name, value in headers)
+        if size > config.max_header_bytes or len(headers) > config.max_headers:
+            await _send_error(send, 431, "headers_too_large", "The request headers are too large.")
+            return
+        # The last value of a repeated header wins, as it always did here.
+        seen = {name: value for name, value in headers if name in _CHECKED_HEADERS}
+        host, origin = seen.get(b"host", b""), seen.get(b"origin", b"")
+        authorization = seen.get(b"authorization", b"")
+        content_type = seen.get(b"content-type", b"")
+        content_length = seen.get(b"content-length", b"")
+        chunked = b"transfer-encoding" in seen
+        if not _host_allowed(host.decode("latin-1"), self.port(), config.allow_remote):
+            await _send_error(
+                send,
+                403,
+                "host_not_allowed",
+                "The Host header does not name this computer's local API.",
+                "Call the API as http://127.0.0.1:<port> or http://localhost:<port>.",
+            )
+            return
+        cors: list[tuple[bytes, bytes]] = []
+        if origin:
+            if origin.decode("latin-1").rstrip("/").lower() not in self.origins:
+                await _send_error(
+                    send,
+                    403,
+                    "origin_not_allowed",
+                    "Requests from this web page's origin are not allowed.",
+                    "Add the origin to api.allowed_origins if you trust it.",
+                )
+                return
+            cors = [(b"access-control-allow-origin", origin), (b"vary", b"origin")]
+            if scope["method"] == "OPTIONS":
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 204,
+                        "headers": [
+                            *cors,
+                            (b"access-control-allow-headers", _CORS_HEADERS.encode()),
+                            (b"access-control-allow-methods", _CORS_METHODS.encode()),
+                            (b"access-control-max-age", b"600"),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": b""})
+                return
+        authorized = self._authorized(authorization)
+        wait_s = self._wait_s(scope, seen, authorized)
+        if wait_s > 0:
+            await _send_error(
+                send,
+                429,
+                "rate_limited",
+                "Too many requests.",
+                "Slow down and retry after the Retry-After delay.",
+                [(b"retry-after", str(max(1, math.ceil(wait_s))).encode())],
+            )
+            return
+        if scope["path"] == HEALTH_PATH and scope["method"] == "GET" and not cors:
+            # Answered here, without routing: monitors poll it, and it never changes.
+            await send(self._health_start)
+            await send(self._health_body)
+            return
+        if scope["path"] != HEALTH_PATH and not authorized:
+            await _send_error(
+                send,
+                401,
+                "unauthorized",
+                "A valid API token is required.",
+                "Send 'Authorization: Bearer <token>'; `aria token show` prints it.",
+                [(b"www-authenticate", b'Bearer realm="aria"')],
+            )
+            return
+        if scope["method"] in _BODY_METHODS:
+            has_body = chunked or content_length not in (b"", b"0")
+            media_type = content_type.split(b";", 1)[0].strip().lower()
+            wav = scope["path"] in _WAV_PATHS
+            if has_body and media_type not in (_WAV if wav else _JSON):
+                await _send_error(
+                    send,
+                    415,
+                    "unsupported_media_type",
+                    "This route takes a WAV file." if wav else "Request bodies must be JSON.",
+                    "Send 'Content-Type: audio/wav'."
+                    if wav
+                    else "Send 'Content-Type: application/json'.",
+                )
+                return
+            if content_length and (
+                not content_length.isdigit() or int(content_length) > config.max_body_bytes
+            ):
+                await self._too_large(send)
+                return
+            try:
+                body = await self._read_body(receive) if has_body else b""
+            except _BodyTooLarge:
+                await self._too_large(send)
+                return
+            receive = _replay(body, receive)
+        if cors:
+            send = _with_headers(send, cors)
+        await self.app(scope, receive, send)
+
+    def _wait_s(self, scope: Scope, seen: dict[bytes, bytes], authorized: bool) -> float:
+        """0 when the request's client may make it now, else the seconds until it could.
+
+        The client is left in the scope too: its event streams count against its share.
+        """
+        address = scope.get("client")
+        who = ratelimit.client_key(
+            authorized=authorized,
+            name=seen.get(CLIENT_HEADER, b""),
+            user_agent=seen.get(b"user-agent", b""),
+            address=address[0] if address else "",
+        )
+        scope[ratelimit.CLIENT_SCOPE_KEY] = who
+        kind = ratelimit.route_class(scope["method"], scope["path"])
+        return self.limiter.take(who, kind, self.clock())
+
+    async def _too_large(self, send: Send) -> None:
+        await _send_error(
+            send,
+            413,
+            "body_too_large",
+            f"The request body is larger than {self.config.max_body_bytes} bytes.",
+            "Send less data (the limit is api.max_body_bytes).",
+        )
+
+    def _authorized(self, authorization: bytes) -> bool:
+        scheme, _, credentials = authorization.partition(b" ")
+        if scheme.lower() != b"bearer" or not credentials:
+            return False
+        return self.token.matches(credentials.strip())
+
+    async def _read_body(self, receive: Receive) -> bytes:
+        limit = self.config.max_body_bytes
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # http.disconnect: the route will see an empty body and the client is gone
+            chunk = message.get("body", b"")
+            total += len(chunk)
+            if total > limit:
+                raise _BodyTooLarge
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that yields the buffered body once, then the original channel."""
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+def _with_headers(send: Send, extra: list[tuple[bytes, bytes]]) -> Send:
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = dict(message)
+            message["headers"] = [*message.get("headers", []), *extra]
+        await send(message)
+
+    return wrapped

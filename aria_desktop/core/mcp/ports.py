@@ -1,0 +1,46 @@
+"""Ports of the MCP bridge: the running servers (the adapter's hub) and the store of pins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from aria_desktop.domain.mcp import McpCallResult, McpPin, McpServerStatus, McpToolInfo
+
+__all__ = ["McpHub", "PinStore"]
+
+
+class McpHub(Protocol):
+    """The running MCP servers (the adapter's ``McpHub``)."""
+
+    def tools(self) -> list[McpToolInfo]:
+        """Every tool of every running server."""
+        ...
+
+    def validator(self, tool: McpToolInfo) -> Callable[[dict[str, Any]], list[str]]:
+        """A full JSON-Schema validator of the tool's arguments."""
+        ...
+
+    async def call(self, server: str, tool: str, arguments: dict[str, Any]) -> McpCallResult:
+        """Call a tool; McpServerError when the server fails, hangs or is not running."""
+        ...
+
+    def on_tools_changed(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` whenever a server's tool list changed (start, restart, notice)."""
+        ...
+
+    def statuses(self) -> list[McpServerStatus]:
+        """Every configured server's status."""
+        ...
+
+
+class PinStore(Protocol):
+    """Where pins are kept across runs (the adapter's JSON file)."""
+
+    def get(self, qualified: str) -> McpPin | None:
+        """The pin of ``server__tool``, or None."""
+        ...
+
+    def put(self, qualified: str, pin: McpPin) -> None:
+        """Store (or replace) a pin."""
+        ...

@@ -1,0 +1,5 @@
+"""Long-term memory's logic.
+
+Extraction from conversations, recall for a turn, the inbox and edits, over the ``MemoryStore``
+port.
+"""

@@ -1,0 +1,127 @@
+"""Ports of the voice pipeline: audio in and out, wake word, VAD, speech to text and back."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, Sequence
+from typing import Protocol
+
+from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, WakeDetection
+
+__all__ = [
+    "AudioSink",
+    "AudioSource",
+    "SpeechToText",
+    "TextToSpeech",
+    "VocabularyTarget",
+    "VoiceActivityDetector",
+    "WakeWordDetector",
+]
+
+
+class AudioSource(Protocol):
+    """Where command audio comes from: a microphone, a WAV file, a raw PCM pipe."""
+
+    @property
+    def name(self) -> str: ...
+
+    def frames(self) -> AsyncGenerator[bytes, None]:
+        """16 kHz mono int16 frames of ``FRAME_SAMPLES`` samples until the source ends.
+
+        Closing the generator closes the capture stream (mute means exactly that).
+        """
+        ...
+
+
+class AudioSink(Protocol):
+    """Where speech goes: a speaker or a WAV file."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def write(self, audio: SpeechAudio) -> None:
+        """Queue speech for playback; returns once queued (playback continues after)."""
+        ...
+
+    async def drain(self) -> None:
+        """Wait until everything queued has been played (or ``stop`` was called)."""
+        ...
+
+    def stop(self) -> None:
+        """Discard queued speech and silence the output now (interruption, kill switch)."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class WakeWordDetector(Protocol):
+    """Spots the wake word in a stream of frames."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def load(self) -> None: ...
+
+    async def process(self, frame: bytes) -> WakeDetection | None:
+        """Feed one frame; a detection when the wake word just ended in it."""
+        ...
+
+    def reset(self) -> None:
+        """Forget the audio seen so far (after a detection, after playback)."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class VoiceActivityDetector(Protocol):
+    """Tells speech from silence, frame by frame (for endpointing)."""
+
+    async def load(self) -> None: ...
+
+    async def speech_probability(self, frame: bytes) -> float:
+        """Probability (0..1) that the frame holds speech."""
+        ...
+
+    def reset(self) -> None: ...
+
+
+class SpeechToText(Protocol):
+    """Turns a recorded command into text."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def load(self) -> None: ...
+
+    async def transcribe(
+        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+    ) -> Transcript:
+        """Transcribe any-rate PCM (converted to what the model needs).
+
+        ``starts_with``: the wake phrase the audio begins with, for an engine that decodes from it.
+        """
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+class VocabularyTarget(Protocol):
+    """A speech-to-text engine that can be told the names the user uses (``WhisperSTT``)."""
+
+    def set_vocabulary(self, terms: Sequence[str]) -> None:
+        """Bias recognition toward these names (replaces the previous list)."""
+        ...
+
+
+class TextToSpeech(Protocol):
+    """Turns text into speech."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def load(self) -> None: ...
+
+    def synthesize(self, text: str) -> AsyncGenerator[SpeechAudio, None]:
+        """Speech for ``text``, one piece per sentence, each as soon as it is ready."""
+        ...
+
+    async def aclose(self) -> None: ...
