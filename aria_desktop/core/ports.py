@@ -15,7 +15,7 @@ from typing import Any, Protocol, Self
 from aria_desktop.core.computer.ports import ActionPolicy, ComputerPort, ThumbnailSink
 from aria_desktop.core.hands.ports import FileSystem, PathFacts, Shell
 from aria_desktop.core.homeassistant.ports import HomeAssistantPort
-from aria_desktop.core.knowledge.ports import KnowledgeAccess
+from aria_desktop.core.knowledge.ports import KnowledgeAccess, KnowledgeStore
 from aria_desktop.core.mcp.ports import McpHub, PinStore
 from aria_desktop.core.memory.ports import MemoryStore
 from aria_desktop.core.voice.ports import (
@@ -69,6 +69,7 @@ __all__ = [
     "FileSystem",
     "HomeAssistantPort",
     "KnowledgeAccess",
+    "KnowledgeStore",
     "McpHub",
     "MemoryStore",
     "PathFacts",

@@ -1,6 +1,6 @@
 """The knowledge base over the owner's database: sources in, searchable chunks out.
 
-Satisfies ``core.ports.KnowledgeStore`` structurally (this package may not import core, nor
+Satisfies ``core.knowledge.ports.KnowledgeStore`` structurally (this package may not import core, nor
 long-term memory: the embedder comes in at composition, the same instance memory uses).
 
 Incremental by design: a file whose size and modification time match its row is not opened;

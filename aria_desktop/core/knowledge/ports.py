@@ -1,10 +1,11 @@
-"""The knowledge base's port as the front-ends and tools see it."""
+"""The knowledge base's ports: the store the service runs on, and the access front-ends use."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Protocol
 
+from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.knowledge import (
     Citation,
     IngestOutcome,
@@ -16,7 +17,7 @@ from aria_desktop.domain.knowledge import (
     KnowledgeStatus,
 )
 
-__all__ = ["KnowledgeAccess"]
+__all__ = ["KnowledgeAccess", "KnowledgeStore"]
 
 
 class KnowledgeAccess(Protocol):
@@ -57,3 +58,42 @@ class KnowledgeAccess(Protocol):
     async def stale_citations(self, citations: Sequence[Citation]) -> list[int]:
         """The numbers of citations whose source changed (or left) since the answer."""
         ...
+
+
+class KnowledgeStore(Protocol):
+    """What the knowledge service needs from its store (``adapters/knowledge/store.py``)."""
+
+    vector_status: str
+    pending_vectors: int
+    current: str
+    progress: tuple[int, int]
+
+    async def add(
+        self, location: str, *, watch: bool = False
+    ) -> tuple[kb.KnowledgeSource, kb.IngestReport]: ...
+
+    async def remove(self, source: str) -> kb.KnowledgeSource: ...
+
+    async def sources(self) -> list[kb.KnowledgeSource]: ...
+
+    async def files(self, source: str) -> list[kb.KnowledgeFile]: ...
+
+    async def rescan(
+        self, source: str | None = None, *, force: bool = False
+    ) -> kb.IngestReport: ...
+
+    async def search(self, query: kb.KnowledgeQuery) -> list[kb.KnowledgeHit]: ...
+
+    async def has_chunks(self) -> bool: ...
+
+    async def file_hashes(self, paths: Sequence[str]) -> dict[str, str]: ...
+
+    async def counts(self) -> tuple[int, int, int, int]: ...
+
+    async def save_citations(
+        self, conversation_id: str, key: str, citations: Sequence[kb.Citation]
+    ) -> None: ...
+
+    async def citations_for(self, conversation_id: str) -> dict[str, list[kb.Citation]]: ...
+
+    async def watched_folders(self) -> list[str]: ...

@@ -20,10 +20,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.injection import clean_invisible, scan_text
+from aria_desktop.core.knowledge.ports import KnowledgeStore
 from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, recall_message
 from aria_desktop.domain.events import KnowledgeChanged, KnowledgeCited
@@ -35,7 +36,6 @@ __all__ = [
     "FolderWatch",
     "KnowledgeConfig",
     "KnowledgeService",
-    "KnowledgeStore",
     "fence_documents",
 ]
 
@@ -45,45 +45,6 @@ _EVENT_COUNTS = ("files_indexed", "files_removed", "chunks_embedded")
 
 FolderWatch = Callable[[Iterable[str], Iterable[str]], None]
 """Tells the folder watcher the folders to watch, and which of them were found missing."""
-
-
-class KnowledgeStore(Protocol):
-    """What the service needs from the adapter (``knowledge.store.SQLiteKnowledgeStore``)."""
-
-    vector_status: str
-    pending_vectors: int
-    current: str
-    progress: tuple[int, int]
-
-    async def add(
-        self, location: str, *, watch: bool = False
-    ) -> tuple[kb.KnowledgeSource, kb.IngestReport]: ...
-
-    async def remove(self, source: str) -> kb.KnowledgeSource: ...
-
-    async def sources(self) -> list[kb.KnowledgeSource]: ...
-
-    async def files(self, source: str) -> list[kb.KnowledgeFile]: ...
-
-    async def rescan(
-        self, source: str | None = None, *, force: bool = False
-    ) -> kb.IngestReport: ...
-
-    async def search(self, query: kb.KnowledgeQuery) -> list[kb.KnowledgeHit]: ...
-
-    async def has_chunks(self) -> bool: ...
-
-    async def file_hashes(self, paths: Sequence[str]) -> dict[str, str]: ...
-
-    async def counts(self) -> tuple[int, int, int, int]: ...
-
-    async def save_citations(
-        self, conversation_id: str, key: str, citations: Sequence[kb.Citation]
-    ) -> None: ...
-
-    async def citations_for(self, conversation_id: str) -> dict[str, list[kb.Citation]]: ...
-
-    async def watched_folders(self) -> list[str]: ...
 
 
 @dataclass(frozen=True, kw_only=True)
