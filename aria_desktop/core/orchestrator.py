@@ -17,24 +17,14 @@ from typing import Any, Literal, overload
 
 from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult
 from aria_desktop.core.bus import EventBus
-from aria_desktop.core.client_turns import (
-    ClientHistory,
-    client_prompt,
-    new_user_text,
-    remember_reply,
-    resolve_history,
-    store_new,
-)
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
-from aria_desktop.core.session import build_history
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
-from aria_desktop.core.turn_tools import TurnTools
-from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, NewMessage
+from aria_desktop.core.turn_plan import PreparedTurn, TurnPlan, plan_turn
+from aria_desktop.domain.chat import CapabilityStatus, ChatMessage
 from aria_desktop.domain.commands import (
     CancelTurn,
-    ClientTurn,
     Command,
     ConfirmAction,
     StartTurn,
@@ -42,8 +32,6 @@ from aria_desktop.domain.commands import (
 )
 from aria_desktop.domain.errors import (
     AriaError,
-    ClientRequestError,
-    NotFoundError,
     StreamInterruptedError,
     TurnDeadlineError,
 )
@@ -67,8 +55,6 @@ __all__ = [
 ]
 
 _LOGGER = logging.getLogger(__name__)
-_TITLE_CHARS = 60
-_HISTORY_FETCH = 200
 _CONTEXT_TIMEOUT_S = 2.0
 _TURN_STATES: frozenset[str] = frozenset({"idle", "thinking", "acting", "error"})
 """States a turn's end may replace; listening/speaking (voice) and muted are not the turn's."""
@@ -288,84 +274,37 @@ class Orchestrator:
     async def _start_turn(self, command: StartTurn) -> TurnHandle:
         if self._stopping:
             raise AriaError("ARIA is shutting down.", hint="Try again after it restarts.")
-        text = command.text.strip()
-        history: ClientHistory | None = None
-        if isinstance(command, ClientTurn):
-            if not any(message.role != "system" for message in command.messages):
-                raise ClientRequestError(
-                    "The request has no user message.", hint="Send at least one user message."
-                )
-            history = await resolve_history(self.store, command, self._clock.time())
-            conversation = history.conversation
-        elif not text:
-            raise AriaError("The message is empty.", hint="Type something to ask.")
-        elif command.conversation_id is None:
-            title = " ".join(text.split())[:_TITLE_CHARS]
-            conversation = await self.store.create_conversation(title)
-        else:
-            found = await self.store.get_conversation(command.conversation_id)
-            if found is None:
-                raise NotFoundError(
-                    f"There is no conversation {command.conversation_id!r}.",
-                    hint="List them with `aria conversations list`.",
-                )
-            conversation = found
-        run_id = secrets.token_hex(8)
+        plan = await plan_turn(
+            command, store=self.store, config=self.config, tools=self.tools, clock=self._clock
+        )
+        run_id, conversation_id = secrets.token_hex(8), plan.conversation.id
         # Recall starts here, before the turn's task: it runs first and is usually done by the
         # time the turn asks (ARCHITECTURE.md: first-chunk latency).
-        context = self._start_context(text, conversation.id) if text else []
+        context = self._start_context(plan.text, conversation_id) if plan.text else []
         task = asyncio.create_task(
-            self._run_turn(run_id, conversation.id, text, command, history, context),
-            name=f"aria-turn-{run_id}",
+            self._run_turn(run_id, plan, context), name=f"aria-turn-{run_id}"
         )
-        handle = TurnHandle(run_id=run_id, conversation_id=conversation.id, task=task)
+        handle = TurnHandle(run_id=run_id, conversation_id=conversation_id, task=task)
         self._turns[run_id] = handle
         task.add_done_callback(lambda _task: self._turns.pop(run_id, None))
         if context:  # a turn that ended before it asked stops its providers too
             task.add_done_callback(lambda _task: _cancel_all(context))
         return handle
 
-    async def _prepare(
-        self,
-        conversation_id: str,
-        text: str,
-        command: StartTurn,
-        history: ClientHistory | None,
-        recall: Sequence[asyncio.Task[list[ChatMessage]]],
-    ) -> tuple[list[ChatMessage], Coroutine[Any, Any, object], TurnTools]:
-        """The turn's prompt, the storing of the user's side, and what the turn offers."""
-        context = await self._context(recall)
-        if isinstance(command, ClientTurn) and history is not None:
-            prompt = client_prompt(command, self.config.system_prompt, context)
-            tools = TurnTools(
-                own=self.tools.specs(permission="read_only"),
-                client=command.client_tools,
-                agent=command.agent,
-                options=command.options,
-            )
-            return prompt, store_new(self.store, history), tools
-        stored = await self.store.list_messages(conversation_id, limit=_HISTORY_FETCH)
-        prompt = [ChatMessage(role="system", content=self.config.system_prompt)]
-        prompt += context
-        prompt += build_history(stored, self.config.history_token_budget)
-        prompt.append(ChatMessage(role="user", content=text))
-        saving = self.store.add_message(conversation_id, NewMessage(role="user", content=text))
-        return prompt, saving, TurnTools()
-
     async def _run_turn(
         self,
         run_id: str,
-        conversation_id: str,
-        text: str,
-        command: StartTurn,
-        history: ClientHistory | None = None,
+        plan: TurnPlan,
         recall: Sequence[asyncio.Task[list[ChatMessage]]] = (),
     ) -> RunStatus:
-        bus, store = self.bus, self.store
+        """Run one turn to its end: a failure becomes one ``error`` event, never an exception."""
         started = self._clock.monotonic()
-        bus.publish(
+        self.bus.publish(
             RunStart(
-                run_id=run_id, conversation_id=conversation_id, source=command.source, text=text
+                run_id=run_id,
+                conversation_id=plan.conversation.id,
+                source=plan.command.source,
+                text=plan.text,
             )
         )
         self._set_state("thinking", run_id)
@@ -373,30 +312,9 @@ class Orchestrator:
         result: AgentResult | None = None
         user_saved: asyncio.Task[object] | None = None
         try:
-            prompt, saving, tools = await self._prepare(
-                conversation_id, text, command, history, recall
-            )
-            user_saved = asyncio.create_task(saving, name=f"aria-user-message-{run_id}")
-            try:
-                async with asyncio.timeout(self.config.turn_deadline_s):
-                    result = await self._agent.run(
-                        run_id=run_id,
-                        conversation_id=conversation_id,
-                        prompt=prompt,
-                        backend=command.backend,
-                        user_saved=user_saved,
-                        tools=tools,
-                    )
-                    if isinstance(command, ClientTurn):
-                        reply = ChatMessage(
-                            role="assistant", content=result.text, tool_calls=result.client_calls
-                        )
-                        await remember_reply(store, command, conversation_id, reply)
-            except TimeoutError:
-                raise TurnDeadlineError(
-                    f"The turn took longer than {self.config.turn_deadline_s:g} s and was stopped.",
-                    hint="Raise agent.turn_deadline_s or check that the model server is healthy.",
-                ) from None
+            prepared = await plan.prepare(await self._context(recall))
+            user_saved = asyncio.create_task(prepared.saving, name=f"aria-user-message-{run_id}")
+            result = await self._answer(run_id, plan, prepared, user_saved)
             self._last_backend, self._last_locality = result.backend, result.locality
             status = "complete"
         except asyncio.CancelledError:
@@ -419,36 +337,74 @@ class Orchestrator:
                 ),
             )
         finally:
-            if user_saved is not None:
-                # The user's words are stored even when the turn fails or is cancelled.
-                try:
-                    await asyncio.shield(user_saved)
-                except Exception as exc:
-                    _LOGGER.error("Could not save the user's message: %s", exc)
-            self._end_turn_state(status, run_id)
-            bus.publish(
-                RunEnd(
-                    run_id=run_id,
-                    conversation_id=conversation_id,
-                    status=status,
-                    latency_ms=(self._clock.monotonic() - started) * 1000,
-                )
-            )
-            if self._observers and not self._stopping:
-                outcome = TurnOutcome(
-                    run_id=run_id,
-                    conversation_id=conversation_id,
-                    source=command.source,
-                    user_text=new_user_text(command) if isinstance(command, ClientTurn) else text,
-                    answer=result.text if result is not None and status == "complete" else "",
-                    status=status,
-                    backend=result.backend if result is not None else "",
-                    model=result.model if result is not None else "",
-                    private=isinstance(command, ClientTurn) and command.private,
-                )
-                for observer in self._observers:
-                    self.spawn(observer(outcome), name=f"aria-turn-observer-{run_id}")
+            await self._end_turn(run_id, plan, status, result, user_saved, started)
         return status
+
+    async def _answer(
+        self,
+        run_id: str,
+        plan: TurnPlan,
+        prepared: PreparedTurn,
+        user_saved: asyncio.Task[object],
+    ) -> AgentResult:
+        """The agent's answer and the plan's finish, both within the turn deadline."""
+        try:
+            async with asyncio.timeout(self.config.turn_deadline_s):
+                result = await self._agent.run(
+                    run_id=run_id,
+                    conversation_id=plan.conversation.id,
+                    prompt=prepared.prompt,
+                    backend=plan.command.backend,
+                    user_saved=user_saved,
+                    tools=prepared.tools,
+                )
+                await plan.finish(result)
+                return result
+        except TimeoutError:
+            raise TurnDeadlineError(
+                f"The turn took longer than {self.config.turn_deadline_s:g} s and was stopped.",
+                hint="Raise agent.turn_deadline_s or check that the model server is healthy.",
+            ) from None
+
+    async def _end_turn(
+        self,
+        run_id: str,
+        plan: TurnPlan,
+        status: RunStatus,
+        result: AgentResult | None,
+        user_saved: asyncio.Task[object] | None,
+        started: float,
+    ) -> None:
+        """Whatever happened: wait for the user's message, end the state, tell everyone."""
+        if user_saved is not None:
+            # The user's words are stored even when the turn fails or is cancelled.
+            try:
+                await asyncio.shield(user_saved)
+            except Exception as exc:
+                _LOGGER.error("Could not save the user's message: %s", exc)
+        self._end_turn_state(status, run_id)
+        self.bus.publish(
+            RunEnd(
+                run_id=run_id,
+                conversation_id=plan.conversation.id,
+                status=status,
+                latency_ms=(self._clock.monotonic() - started) * 1000,
+            )
+        )
+        if self._observers and not self._stopping:
+            outcome = TurnOutcome(
+                run_id=run_id,
+                conversation_id=plan.conversation.id,
+                source=plan.command.source,
+                user_text=plan.user_text,
+                answer=result.text if result is not None and status == "complete" else "",
+                status=status,
+                backend=result.backend if result is not None else "",
+                model=result.model if result is not None else "",
+                private=plan.private,
+            )
+            for observer in self._observers:
+                self.spawn(observer(outcome), name=f"aria-turn-observer-{run_id}")
 
     def _start_context(
         self, text: str, conversation_id: str
