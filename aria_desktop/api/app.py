@@ -36,7 +36,7 @@ from aria_desktop.api.routes import (
 from aria_desktop.api.server.deps import ApiState
 from aria_desktop.api.server.errors import install_error_handlers
 from aria_desktop.api.server.methods import FixedPathMethods
-from aria_desktop.api.server.schemas import HealthOut
+from aria_desktop.api.server.schemas.common import HealthOut
 from aria_desktop.api.server.security import HEALTH_PATH, SecurityMiddleware
 from aria_desktop.api.server.sse import StreamRegistry
 from aria_desktop.api.token import TokenFile

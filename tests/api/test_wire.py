@@ -8,26 +8,16 @@ from typing import Any
 import pytest
 
 from aria_desktop.api.client.wire import from_json
-from aria_desktop.api.server.schemas import (
-    ConversationOut,
-    GroundingOut,
-    MemoryCandidateOut,
-    MemoryHitOut,
-    MemoryOut,
-    MessageOut,
-    TranscriptOut,
-)
+from aria_desktop.api.server.schemas.chat import ConversationOut, MessageOut
+from aria_desktop.api.server.schemas.computer import GroundingOut
+from aria_desktop.api.server.schemas.memory import MemoryCandidateOut, MemoryHitOut, MemoryOut
+from aria_desktop.api.server.schemas.voice import TranscriptOut
 from aria_desktop.domain.audio import Transcript
+from aria_desktop.domain.automation_events import AutomationEnd
 from aria_desktop.domain.chat import Conversation, StoredMessage, ToolCall, Usage
 from aria_desktop.domain.computer import Grounding, Point, Rect, TextMatch
 from aria_desktop.domain.event_wire import _event_classes, event_from_dict
-from aria_desktop.domain.events import (
-    AutomationEnd,
-    Event,
-    RunEnd,
-    ThinkEnd,
-    ToolCallEvent,
-)
+from aria_desktop.domain.events import Event, RunEnd, ThinkEnd, ToolCallEvent
 from aria_desktop.domain.memory import Memory, MemoryCandidate, MemoryHit
 
 

@@ -1,8 +1,8 @@
 """Domain values back from the API's JSON: one decoder for every stdlib dataclass.
 
 The routes answer with bodies whose fields carry the names of the domain dataclasses
-(``api.schemas`` reads them from the same attributes), so the client rebuilds the domain values
-from the dataclass fields and their type hints instead of a hand-written function per type:
+(``api.server.schemas`` reads them from the same attributes), so the client rebuilds the domain
+values from the dataclass fields and their type hints instead of a hand-written function per type:
 a field added to a domain value reaches the client without a new line here
 (``aria_desktop/ARCHITECTURE.md``, "API").
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Path
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
-from aria_desktop.api.server.schemas import AutomationOut, AutomationRunOut
+from aria_desktop.api.server.schemas.settings import AutomationOut, AutomationRunOut
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import ListAutomations, RunAutomation
 from aria_desktop.domain.errors import AriaError

@@ -8,17 +8,16 @@ from fastapi import APIRouter, Response
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep, ClientDep, PathId, StateDep
-from aria_desktop.api.server.schemas import (
+from aria_desktop.api.server.schemas.chat import (
     CancelIn,
     CancelOut,
     ChatIn,
     ChatReply,
     ConfirmIn,
-    ErrorDetail,
     TurnIn,
     TurnOut,
-    UsageOut,
 )
+from aria_desktop.api.server.schemas.common import ErrorDetail, UsageOut
 from aria_desktop.api.server.sse import EventStreamResponse, event_stream
 from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything
 from aria_desktop.domain.errors import AriaError

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Body, Query, Response
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep, PathId
-from aria_desktop.api.server.schemas import (
+from aria_desktop.api.server.schemas.chat import (
     ConversationCreate,
     ConversationDetail,
     ConversationOut,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep, ClientDep, StateDep
-from aria_desktop.api.server.schemas import CapabilityOut, StateOut
+from aria_desktop.api.server.schemas.chat import CapabilityOut, StateOut
 from aria_desktop.api.server.sse import EventStreamResponse, event_stream
 from aria_desktop.domain.events import Event
 

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Response
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import StateDep
-from aria_desktop.api.server.schemas import HealthOut
+from aria_desktop.api.server.schemas.common import HealthOut
 from aria_desktop.api.server.security import HEALTH_PATH
 
 router = APIRouter(tags=["status"])

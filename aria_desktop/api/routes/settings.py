@@ -11,7 +11,7 @@ from fastapi import APIRouter
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
-from aria_desktop.api.server.schemas import SettingsOut, SettingsPatch
+from aria_desktop.api.server.schemas.settings import SettingsOut, SettingsPatch
 from aria_desktop.domain.config import applies_live
 
 router = APIRouter(prefix=PREFIX, tags=["settings"])

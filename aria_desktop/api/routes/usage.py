@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
-from aria_desktop.api.server.schemas import UsageOut
+from aria_desktop.api.server.schemas.common import UsageOut
 from aria_desktop.domain.commands import ReportUsage
 from aria_desktop.domain.usage import UsageTotal, local_midnight
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
-from aria_desktop.api.server.schemas import (
+from aria_desktop.api.server.schemas.voice import (
     ListenOut,
     PushToTalkIn,
     PushToTalkOut,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aria_desktop.api.server.schemas import ErrorOut
+from aria_desktop.api.server.schemas.common import ErrorOut
 
 __all__ = [
     "BODY",

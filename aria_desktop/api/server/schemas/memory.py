@@ -1,0 +1,118 @@
+"""Bodies of long-term memory: memories, search, hits and inbox candidates."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from aria_desktop.api.server.schemas.common import FromDomain, StrictTypes
+from aria_desktop.domain.memory import MemoryQuery
+
+__all__ = [
+    "MemoryCandidateOut",
+    "MemoryCreate",
+    "MemoryHitOut",
+    "MemoryOut",
+    "MemorySearchIn",
+    "MemoryUpdate",
+]
+
+
+MemoryKindIn = Literal["fact", "preference", "event", "skill", "document"]
+MemoryStatusIn = Literal["active", "superseded", "forgotten"]
+
+
+class MemoryOut(FromDomain):
+    """One remembered statement (see ``domain.memory.Memory``; times are UNIX seconds)."""
+
+    id: str
+    content: str
+    kind: str
+    subject: str
+    importance: float
+    confidence: float
+    status: str
+    provenance: str
+    conversation_id: str | None = None
+    message_ids: list[int] = Field(default_factory=list)
+    topic: str = ""
+    created_at: float
+    updated_at: float
+    last_accessed_at: float | None = None
+    access_count: int = 0
+    embedding_model: str = ""
+    supersedes: str | None = None
+    superseded_by: str | None = None
+
+
+class MemoryCreate(StrictTypes):
+    """Remember something (a near-duplicate reinforces the memory already there)."""
+
+    content: str = Field(min_length=1, max_length=2000, pattern=r"\S")
+    kind: MemoryKindIn = "fact"
+    subject: str = Field(default="user", min_length=1, max_length=200, pattern=r"\S")
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+
+
+class MemoryUpdate(StrictTypes):
+    """Correct a memory in place; fields left out stay as they are."""
+
+    content: str | None = Field(default=None, min_length=1, max_length=2000, pattern=r"\S")
+    kind: MemoryKindIn | None = None
+    subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+
+
+def _active_only() -> list[MemoryStatusIn]:
+    return ["active"]
+
+
+class MemorySearchIn(StrictTypes):
+    """Search memories by meaning and keywords (plain words, never query syntax)."""
+
+    query: str = Field(min_length=1, max_length=2000, pattern=r"\S")
+    limit: int = Field(default=10, ge=1, le=100)
+    kinds: list[MemoryKindIn] = Field(default_factory=list, max_length=5)
+    subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
+    statuses: list[MemoryStatusIn] = Field(default_factory=_active_only, max_length=3)
+    since: float | None = Field(default=None, ge=0.0, le=1e11)
+    until: float | None = Field(default=None, ge=0.0, le=1e11)
+    min_similarity: float = Field(default=0.2, ge=0.0, le=1.0)
+
+    def to_query(self) -> MemoryQuery:
+        """The domain query (an empty status list means active only)."""
+        return MemoryQuery(
+            text=self.query,
+            limit=self.limit,
+            kinds=tuple(self.kinds),
+            subject=self.subject,
+            statuses=tuple(self.statuses) or ("active",),
+            since=self.since,
+            until=self.until,
+            min_similarity=self.min_similarity,
+        )
+
+
+class MemoryHitOut(FromDomain):
+    """A search result: higher ``score`` is better (comparable within one search only)."""
+
+    memory: MemoryOut
+    score: float
+    lexical_rank: int | None = None
+    vector_rank: int | None = None
+
+
+class MemoryCandidateOut(FromDomain):
+    """A proposed memory waiting in the inbox for approval."""
+
+    id: str
+    content: str
+    kind: str
+    subject: str
+    topic: str = ""
+    importance: float
+    confidence: float
+    conversation_id: str | None = None
+    message_ids: list[int] = Field(default_factory=list)
+    created_at: float
