@@ -44,6 +44,14 @@ def _hard_link_edit(h: Home) -> Any:
     return h.files.apply(change)
 
 
+def _hard_link_as(name: str, then: Callable[[Home, str], Any]) -> Case:
+    def case(h: Home) -> Any:
+        os.link(h.outside / "secret.txt", h.home / "Documents" / name)
+        return then(h, f"Documents/{name}")
+
+    return case
+
+
 def _write(raw: str, *, overwrite: bool = False) -> Case:
     return lambda h: h.files.apply(h.files.plan_write(raw, "pwned\n", overwrite=overwrite))
 
@@ -98,6 +106,17 @@ CORPUS: dict[str, Case] = {
     ),
     "move-through-symlinked-folder": _linked(
         "out", OUT, lambda h: h.files.move("Documents/notes.txt", "out/stolen.txt", overwrite=False)
+    ),
+    "check-write-link-to-folder-out": _linked(
+        "link-out", OUT, lambda h: h.files.check("link-out", write=True)
+    ),
+    "check-write-hard-link": _hard_link_as(
+        "hard3.txt", lambda h, raw: h.files.check(raw, write=True)
+    ),
+    "overwrite-link-to-folder-out": _linked("link-out", OUT, _write("link-out", overwrite=True)),
+    "overwrite-hard-link": _hard_link_as(
+        "hard4.txt",
+        lambda h, raw: h.files.apply(h.files.plan_write(raw, "pwned\n", overwrite=True)),
     ),
     "trash-the-root-itself": lambda h: h.files.trash("~"),
     "move-the-root-away": lambda h: h.files.move("~", "Documents/home", overwrite=False),

@@ -69,6 +69,7 @@ class SandboxedFiles:
         path = self.guard.resolve(raw, follow_final=not write)
         if write:
             self.guard.movable(path)
+            self.guard.changeable(path)
         return path
 
     def list_dir(self, raw: str) -> dict[str, Any]:
@@ -149,6 +150,7 @@ class SandboxedFiles:
     def plan_write(self, raw: str, content: str, *, overwrite: bool) -> FileChange:
         """The change writing ``content`` to ``raw`` makes (FileOperationError: would clobber)."""
         path = self.guard.resolve(raw, follow_final=False)
+        self.guard.changeable(path)
         old = self._current(path)
         if old is not None and not overwrite:
             raise FileOperationError(

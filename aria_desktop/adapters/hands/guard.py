@@ -83,6 +83,40 @@ class PathGuard:
                 hint=_HINT,
             )
 
+    def changeable(self, path: str) -> None:
+        """Refuse changing the resolved name ``path`` where the change could reach outside.
+
+        The name itself is judged by ``resolve(follow_final=False)``; this looks at what is at
+        it now: a symbolic link is refused (what it leads to is named, and refused outright
+        when that is out of reach), and so is a regular file with other hard links, which may
+        be the same bytes as a file outside the allowed folders. A person approving a diff
+        could not see that a file elsewhere changes. ``open_file`` checks the descriptor again
+        at the moment of the change.
+        """
+        try:
+            info = os.lstat(path)
+        except OSError:
+            return  # nothing there yet: a new file, created with O_EXCL | O_NOFOLLOW
+        shown = self.show(path)
+        if stat.S_ISLNK(info.st_mode):
+            target = os.path.realpath(path)
+            reason = refusal(target, self.sandbox)
+            if reason:
+                raise PathRefusedError(
+                    f"Refused: {shown} is a link to {self.show(target)}: {reason}.", hint=_HINT
+                )
+            raise PathRefusedError(
+                f"Refused: {shown} is a link (to {self.show(target)}); ARIA changes files "
+                "themselves, never through a link.",
+                hint=f"Use the path it leads to: {self.show(target)}.",
+            )
+        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+            raise PathRefusedError(
+                f"Refused: {shown} has {info.st_nlink} hard links; another name for the same "
+                "file may lie outside the allowed folders.",
+                hint=_HINT,
+            )
+
     def _judge(self, path: str, *, via: str | None = None) -> None:
         reason = refusal(path, self.sandbox)
         if reason:
