@@ -10,8 +10,6 @@ stays in storage as ``interrupted`` — never lost, never shown as complete.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Awaitable
@@ -19,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aria_desktop.core import text_calls
-from aria_desktop.core.assistant_row import AssistantRow
+from aria_desktop.core.agent_step import ModelSteps
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.confirm import ConfirmationBroker
 from aria_desktop.core.injection import scan_text
@@ -30,39 +28,23 @@ from aria_desktop.core.untrusted import ContentFlagger, ToolText, fence_tool_res
 from aria_desktop.domain.chat import (
     ChatMessage,
     ChatRequest,
-    FallbackNotice,
-    MessageBody,
-    MessageStatus,
     NewMessage,
-    PromptBudgeted,
-    StreamEnd,
-    TextDelta,
-    ThinkingDelta,
     ThinkMode,
     ToolCall,
-    ToolCallChunk,
-    ToolCallRejected,
     ToolSpec,
     Usage,
 )
 from aria_desktop.domain.commands import GenerationOptions
 from aria_desktop.domain.errors import (
     AriaError,
-    StreamInterruptedError,
     ToolDeniedError,
     ToolError,
     ToolFailedError,
     TurnDeadlineError,
 )
 from aria_desktop.domain.events import (
-    BackendFallback,
     ClientToolCall,
-    LlmDelta,
-    LlmThinking,
     MessageSaved,
-    PromptFitted,
-    ThinkEnd,
-    ThinkStart,
     ToolCallEvent,
     ToolResultEvent,
 )
@@ -118,28 +100,6 @@ class AgentResult:
 _DEFAULT_TOOLS = TurnTools()
 
 
-def _fitted_event(run_id: str, chunk: PromptBudgeted) -> PromptFitted:
-    """What the router left out of the prompt, as the turn's ``prompt-fitted`` event."""
-    _LOGGER.info(
-        "run %s: prompt fitted to %s's %d-token window (%d history message(s) left out)",
-        run_id,
-        chunk.backend,
-        chunk.context_tokens,
-        chunk.dropped_messages,
-    )
-    return PromptFitted(run_id=run_id, fit=chunk)
-
-
-async def pass_on_first_piece() -> None:
-    """Let front-ends send a step's first piece before the agent parses what came with it.
-
-    A model server often delivers several pieces in one read; without a turn of the event loop
-    here the agent would publish them all, and store the row, before any subscriber could write
-    the first one out (ARCHITECTURE.md: first-chunk latency).
-    """
-    await asyncio.sleep(0)
-
-
 @dataclass(kw_only=True)
 class _Turn:
     run_id: str
@@ -149,8 +109,6 @@ class _Turn:
     flagged_by: str = ""
     """The tool whose result the scanner flagged in this turn ("" while none was)."""
     agent: str = "chat"
-    rejected: list[ToolCallRejected] = field(default_factory=list)
-    """Tool calls written as text that could not be used, in the step just streamed."""
     retried_rejected: bool = False
     """Whether the model already had its one retry after unusable calls (core/text_calls.py)."""
 
@@ -187,7 +145,6 @@ class AgentLoop:
         config: AgentConfig,
         clock: Clock,
     ) -> None:
-        self._model = model
         self._tools = tools
         self._store = store
         self._bus = bus
@@ -197,6 +154,13 @@ class AgentLoop:
         self._config = config
         self._clock = clock
         self._flagger = ContentFlagger(bus.publish)
+        self._steps = ModelSteps(
+            model=model,
+            store=store,
+            bus=bus,
+            clock=clock,
+            flush_interval_s=config.flush_interval_s,
+        )
 
     async def run(
         self,
@@ -228,21 +192,25 @@ class AgentLoop:
     async def _run_steps(
         self, turn: _Turn, messages: list[ChatMessage], tools: TurnTools
     ) -> AgentResult:
-        run_id, conversation_id = turn.run_id, turn.conversation_id
         result = AgentResult()
         client_names = {spec.name for spec in tools.client}
-        own = self._tools.specs() if tools.own is None else tools.own
-        offered = tuple(s for s in own if s.name not in client_names) + tools.client
-        if tools.options.tool_choice is not None and tools.client:
-            offered = tools.client  # the client asked for a call of one of its tools
+        offered = self._offered(tools, client_names)
         for step in range(1, self._config.max_steps + 1):
             last = step == self._config.max_steps
-            request = self._request(messages, () if last else offered, tools.options, run_id)
-            text, calls, end, thought = await self._step(turn, step, request)
+            request = self._request(messages, () if last else offered, tools.options, turn.run_id)
+            reply = await self._steps.run(
+                request,
+                run_id=turn.run_id,
+                conversation_id=turn.conversation_id,
+                step=step,
+                agent=turn.agent,
+                backend=turn.backend,
+                after=turn.user_saved,
+            )
             turn.user_saved = None
-            rejected, turn.rejected = turn.rejected, []
+            text, calls, end, rejected = reply.text, reply.calls, reply.end, reply.rejected
             if rejected:
-                text_calls.report_rejected(self._bus.publish, run_id, rejected)
+                text_calls.report_rejected(self._bus.publish, turn.run_id, rejected)
                 if not calls:
                     if turn.retried_rejected:
                         raise text_calls.give_up(rejected)
@@ -261,15 +229,7 @@ class AgentLoop:
                 return result
             client_calls = tuple(call for call in calls if call.name in client_names)
             if client_calls:
-                for call in client_calls:
-                    self._bus.publish(
-                        ClientToolCall(
-                            run_id=run_id,
-                            call_id=call.id,
-                            name=call.name,
-                            arguments=call.arguments,
-                        )
-                    )
+                self._publish_client_calls(turn, client_calls)
                 result.client_calls = client_calls
                 return result
             if last:
@@ -279,40 +239,66 @@ class AgentLoop:
                     role="assistant",
                     content=text,
                     tool_calls=tuple(calls),
-                    thinking=thought.text,
-                    thinking_signature=thought.signature,
+                    thinking=reply.thought.text,
+                    thinking_signature=reply.thought.signature,
                 )
             )
-            for call in calls:
-                status, output = await self._run_tool(turn, call)
-                saved = await self._store.add_message(
-                    conversation_id,
-                    NewMessage(
-                        role="tool",
-                        content=output,
-                        tool_call_id=call.id,
-                        name=call.name,
-                        status="complete" if status == "ok" else "error",
-                    ),
-                )
-                self._bus.publish(
-                    MessageSaved(
-                        run_id=run_id,
-                        conversation_id=conversation_id,
-                        message_id=saved.id,
-                        role="tool",
-                        status=saved.status,
-                    )
-                )
-                messages.append(
-                    ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
-                )
+            await self._run_calls(turn, calls, messages)
             if rejected:
                 messages.append(text_calls.feedback_message(rejected))
         raise TurnDeadlineError(
             f"The model was still calling tools after {self._config.max_steps} steps.",
             hint="Raise agent.max_steps or ask for a smaller task.",
         )
+
+    def _offered(self, tools: TurnTools, client_names: set[str]) -> tuple[ToolSpec, ...]:
+        """The tools a step may call: ARIA's (all, or the turn's own) beside the client's."""
+        own = self._tools.specs() if tools.own is None else tools.own
+        offered = tuple(s for s in own if s.name not in client_names) + tools.client
+        if tools.options.tool_choice is not None and tools.client:
+            offered = tools.client  # the client asked for a call of one of its tools
+        return offered
+
+    def _publish_client_calls(self, turn: _Turn, calls: tuple[ToolCall, ...]) -> None:
+        """Calls of the client's tools end the turn: the client runs them, not ARIA."""
+        for call in calls:
+            self._bus.publish(
+                ClientToolCall(
+                    run_id=turn.run_id,
+                    call_id=call.id,
+                    name=call.name,
+                    arguments=call.arguments,
+                )
+            )
+
+    async def _run_calls(
+        self, turn: _Turn, calls: list[ToolCall], messages: list[ChatMessage]
+    ) -> None:
+        """Run each call in order, store its result and add it to the next step's prompt."""
+        for call in calls:
+            status, output = await self._run_tool(turn, call)
+            saved = await self._store.add_message(
+                turn.conversation_id,
+                NewMessage(
+                    role="tool",
+                    content=output,
+                    tool_call_id=call.id,
+                    name=call.name,
+                    status="complete" if status == "ok" else "error",
+                ),
+            )
+            self._bus.publish(
+                MessageSaved(
+                    run_id=turn.run_id,
+                    conversation_id=turn.conversation_id,
+                    message_id=saved.id,
+                    role="tool",
+                    status=saved.status,
+                )
+            )
+            messages.append(
+                ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
+            )
 
     def _request(
         self,
@@ -337,122 +323,6 @@ class AgentLoop:
             think_budget_tokens=self._config.think_budget_tokens,
             turn_id=turn_id,
         )
-
-    async def _step(
-        self, turn: _Turn, step: int, request: ChatRequest
-    ) -> tuple[str, list[ToolCall], StreamEnd, ThinkingDelta]:
-        bus, clock = self._bus, self._clock
-        bus.publish(ThinkStart(run_id=turn.run_id, step=step))
-        started = clock.monotonic()
-        first_token_ms: float | None = None
-        parts: list[str] = []
-        calls: list[ToolCall] = []
-        thinking: list[str] = []
-        signature = ""
-        end: StreamEnd | None = None
-        row = AssistantRow(
-            self._store,
-            turn.conversation_id,
-            after=turn.user_saved,
-            flush_interval_s=self._config.flush_interval_s,
-            clock=clock,
-        )
-
-        def joined() -> str:
-            return "".join(parts)
-
-        status: MessageStatus = "error"
-        try:
-            stream = self._model.stream(request, agent=turn.agent, backend=turn.backend)
-            async with contextlib.aclosing(stream):
-                async for chunk in stream:
-                    if isinstance(chunk, TextDelta):
-                        first = first_token_ms is None
-                        if first:
-                            first_token_ms = (clock.monotonic() - started) * 1000
-                        parts.append(chunk.text)
-                        bus.publish(LlmDelta(run_id=turn.run_id, text=chunk.text))
-                        row.text_changed(joined)
-                        if first:
-                            await pass_on_first_piece()
-                    elif isinstance(chunk, ThinkingDelta):
-                        # Reasoning: its own event and column, never part of the answer.
-                        if chunk.text:
-                            thinking.append(chunk.text)
-                            bus.publish(LlmThinking(run_id=turn.run_id, text=chunk.text))
-                        signature = chunk.signature or signature
-                    elif isinstance(chunk, ToolCallChunk):
-                        if first_token_ms is None:
-                            first_token_ms = (clock.monotonic() - started) * 1000
-                        calls.append(chunk.call)
-                    elif isinstance(chunk, ToolCallRejected):
-                        turn.rejected.append(chunk)
-                    elif isinstance(chunk, FallbackNotice):
-                        bus.publish(
-                            BackendFallback(
-                                run_id=turn.run_id,
-                                from_backend=chunk.from_backend,
-                                to_backend=chunk.to_backend,
-                                reason=chunk.reason,
-                            )
-                        )
-                    elif isinstance(chunk, PromptBudgeted):
-                        bus.publish(_fitted_event(turn.run_id, chunk))
-                    elif isinstance(chunk, StreamEnd):
-                        end = chunk
-            if end is None:
-                raise StreamInterruptedError(
-                    "The reply stream ended without finishing.", partial_text=joined()
-                )
-            status = "complete"
-        except StreamInterruptedError as exc:
-            if not parts and exc.partial_text:
-                parts.append(exc.partial_text)
-            status = "interrupted"
-            raise
-        except BaseException:
-            status = "interrupted" if parts else "error"
-            raise
-        finally:
-            # Tool calls from a reply that did not complete are never kept or executed.
-            saved_calls = tuple(calls) if status == "complete" else ()
-            message_id = await asyncio.shield(
-                row.finish(
-                    MessageBody(
-                        content=joined(),
-                        status=status,
-                        tool_calls=saved_calls,
-                        backend=end.backend if end else "",
-                        model=end.model if end else "",
-                        usage=end.usage if end else None,
-                        thinking="".join(thinking),
-                    )
-                )
-            )
-            bus.publish(
-                MessageSaved(
-                    run_id=turn.run_id,
-                    conversation_id=turn.conversation_id,
-                    message_id=message_id,
-                    role="assistant",
-                    status=status,
-                    backend=end.backend if end else "",
-                    model=end.model if end else "",
-                )
-            )
-            bus.publish(
-                ThinkEnd(
-                    run_id=turn.run_id,
-                    step=step,
-                    backend=end.backend if end else "",
-                    model=end.model if end else "",
-                    locality=end.locality if end else "",
-                    usage=end.usage if end else Usage(),
-                    first_token_ms=first_token_ms,
-                    latency_ms=(clock.monotonic() - started) * 1000,
-                )
-            )
-        return joined(), calls, end, ThinkingDelta(text="".join(thinking), signature=signature)
 
     async def _run_tool(self, turn: _Turn, call: ToolCall) -> tuple[ToolStatus, str]:
         """Execute one call at most once: policy, confirmation, handler, audit, storage."""
