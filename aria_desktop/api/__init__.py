@@ -1,11 +1,9 @@
 """The local HTTP API for scripts, Home Assistant, the CLI and ``aria desktop --attach``.
 
-FastAPI routes over ``core.ports.Assistant`` (``routes/``, one router per area, assembled by
-``app``; statuses in ``errors``, shared OpenAPI docs in ``docs``), its security middleware, the
-embedded uvicorn server, and ``ApiClient`` (the same ``Assistant`` over HTTP, driven by the
-operation table in ``operations``).
-
-Public names: ``ApiConfig``, ``ApiServer``, ``ApiClient``, ``TokenFile``, ``create_app``.
-Submodules are imported directly (``aria_desktop.api.runner``) so that a client does not load
-FastAPI and uvicorn.
+A front-end over the ``core.ports.Assistant`` protocol, split by role: ``app`` (the FastAPI
+factory, assembling ``ROUTERS``) and ``runner`` (uvicorn on the running loop); ``routes`` (the
+native API, one router per area), ``compat`` (OpenAI- and Ollama-compatible endpoints) and
+``mcp`` (ARIA as an MCP server); ``server`` (security, SSE, errors, schemas, docs) and
+``client`` (``ApiClient``, the same ``Assistant`` over HTTP); ``config`` and ``token``.
+Submodules are imported directly, so a client does not load FastAPI and uvicorn.
 """

@@ -1,8 +1,9 @@
 """``aria bench``: benchmark suites that print figures (they assert nothing).
 
 Each suite measures ARIA against a bare reference in the same run, so the ratio is meaningful
-on shared, noisy machines. Suites that need the protocol-level test servers from ``tests/fakes``
-run from a source checkout.
+on shared, noisy machines; this module dispatches to a suite's module, imported only when it
+runs. Suites that need the protocol-level test servers from ``tests/fakes`` run from a source
+checkout. What each suite measures, its targets and the recorded figures: ``bench/README.md``.
 """
 
 from __future__ import annotations

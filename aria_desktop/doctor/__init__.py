@@ -1,10 +1,11 @@
 """``aria doctor``: checks the set-up and says how to fix what is wrong.
 
 Each check returns OK, WARN (works, with less) or FAIL (ARIA cannot work until fixed) and a
-one-line fix. Checks never raise: a check that crashes is itself reported as FAIL. Like ``cli``
-and ``bootstrap`` this package may touch any adapter; the checks are grouped by area (storage,
-llm, voice, api, computer, desktop, mcp), and a new capability adds its checks to its area's module
-and one line to :func:`run_checks`.
+one-line fix (``result``); checks never raise, a check that crashes is itself reported as FAIL.
+Like ``cli`` it may touch any adapter, built through ``compose``. The checks are grouped by
+area (``storage``, ``llm``, ``model_load``, ``voice``, ``api``, ``computer``, ``desktop``,
+``knowledge``, ``homeassistant``, ``mcp``); a new capability adds its checks to its area's
+module and one line to :func:`run_checks`.
 """
 
 from __future__ import annotations

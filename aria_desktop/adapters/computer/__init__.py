@@ -1,9 +1,9 @@
 """Computer-use adapters: see the screen, read it, find text, click and type.
 
-Screen capture (mss), OCR (Tesseract), window facts (X11), input (pyautogui, dry run),
-grounding and geometry (pure), the safety policy (pure), thumbnails, and the controller the
-core drives through ``core.ports.ComputerPort``.
-
-Public names: ``DesktopController``, ``ComputerPolicy``, ``PolicyConfig``, ``ScaleMap``,
-``find_text``, ``ThumbnailStore``.
+Screen capture (``screen``, mss), OCR (``ocr``, Tesseract; also the page reader the knowledge
+base gets for scanned PDFs), window facts (``windows``, X11), mouse and keyboard (``input``,
+pyautogui or a dry run), text grounding (``grounding``), image work (``imaging``, Pillow), audit
+thumbnails (``thumbnails``) and ``controller.DesktopController``, which the core drives through
+its computer ports. The decisions about acting — policy, click consequence, geometry — are in
+``core.computer`` and ``domain``, not here.
 """

@@ -1,11 +1,10 @@
-"""The knowledge base: the user's documents, chunked by structure and searchable with citations.
+"""The knowledge base's I/O: the user's documents read, chunked by structure and indexed.
 
-An adapter built on ``aria_desktop.adapters.storage`` (the same SQLite file, the owner's one writer
-and the hybrid ranking shared with long-term memory; see ``aria_desktop/ARCHITECTURE.md``). It
-imports no other adapter: the embedder instance is handed in at composition.
-
-Modules: ``document`` (blocks), ``formats_text``/``formats_html``/``formats_office``
-(extractors), ``extract`` (dispatch and per-file checks), ``chunking``, ``scan`` (walk,
-change detection, preparation), ``rows`` (transactions), ``search``, ``fetch`` (URLs),
-``store`` (``SQLiteKnowledgeStore``), ``watcher`` (watched folders).
+An adapter built on ``adapters.storage`` (the owner's database and the hybrid ranking shared
+with long-term memory) that imports no other adapter: the embedder and the OCR page reader are
+handed in at composition. It owns the extractors (``formats_text``, ``formats_html``,
+``formats_office``, ``scanned_pages`` with ``ocr_cache``; ``extract`` dispatches and checks each
+file), ``document`` and ``chunking``, the folder walk and change detection (``scan``), URL
+sources (``fetch``), the transactions (``rows``), ``search``, ``store.SQLiteKnowledgeStore``
+(the ``KnowledgeStore`` port) and the watched folders (``watcher``).
 """

@@ -1,16 +1,11 @@
-"""Long-term memory: the memory lifecycle over the SQLite layer, and the embedders.
+"""Long-term memory's I/O: the memory lifecycle over the SQLite layer, and the embedders.
 
-Built on :mod:`aria_desktop.adapters.storage` (the owner's database and the shared hybrid-search
-machinery); see ``aria_desktop/ARCHITECTURE.md`` for where memory sits among the adapters.
-
-Public names:
-    SQLiteMemoryStore: ``core.ports.MemoryStore`` over the owner's ``Database``.
-    Embedder: what the store needs from an embedding model.
-    ImportReport: the outcome of importing exported memories.
-
-The embedders live in :mod:`aria_desktop.adapters.memory.embedding` (``LocalEmbedder``, the embedded
-ONNX model) and :mod:`aria_desktop.adapters.memory.ollama_embed` (``OllamaEmbedder``); they are not
-re-exported here so that importing the store never loads their libraries.
+Built on ``adapters.storage`` (the owner's database and the shared hybrid-search machinery):
+``store.SQLiteMemoryStore`` (the ``MemoryStore`` port) with its rows, search, derived indexes,
+inbox and export/import, re-exported here with ``Embedder`` and ``ImportReport``. The embedders
+— ``embedding.LocalEmbedder`` (the packaged int8 MiniLM, derived by ``embedding_quant`` and
+``embedding_graph``) and ``ollama_embed.OllamaEmbedder`` — are imported from their modules, so
+importing the store never loads their libraries.
 """
 
 from __future__ import annotations

@@ -1,23 +1,12 @@
 """The SQLite layer: the owner's database, its schema, conversations, hybrid-search parts.
 
-It holds one connection factory, the owner's database with its threads, the migrations, the
-owner lock and the conversation store, plus the hybrid-search machinery every FTS5 +
-sqlite-vec store shares (long-term memory today, the knowledge base next). An adapter (see
-``aria_desktop/ARCHITECTURE.md``): it imports no other adapter, and ``aria_desktop.adapters.memory``
-builds on it.
-
-Public names:
-    connect, load_vec, sqlite_info, SQLiteInfo, Connection: the one connection factory.
-    Database: the owner's writer/reader threads with ``write``/``read``/``close``.
-    Migration, MIGRATIONS, migrate, schema_version: the ordered schema steps.
-    OwnerLock, OwnerInfo, read_owner, lock_path_for: one process owns the database.
-    SQLiteConversationStore: ``core.ports.ConversationStore`` over ``Database``.
-    SQLiteUsageLedger: every model call's tokens and cost (``storage.usage``).
-    normalize_content, content_hash, fts_query, query_terms, term_coverage: the keyword leg's
-        text (``storage.text``).
-    VectorTable, VectorIndex, cosine_from_l2: the vector leg's ``vec0`` index
-        (``storage.vectors``).
-    fuse, Fused, Prior, RRF_K: reciprocal rank fusion of the two legs (``storage.fusion``).
+It owns the one connection factory, the owner's database with its writer and reader threads,
+the migrations (the knowledge tables in ``knowledge_schema``), the owner lock, the conversation
+store, the usage ledger, the audit log's file, answers kept until a write (``kept_answer``) and
+the hybrid-search machinery every FTS5 + sqlite-vec store shares (``text``, ``vectors``,
+``fusion``, the ``Embedder`` protocol), on which ``adapters.memory`` and ``adapters.knowledge``
+build. It imports no other adapter; each public name is importable from here and loaded from
+its module on first use.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The HTTP client of ARIA's own API.
 
-``ApiClient`` is used by the CLI, the attached GUI and ``aria mcp serve`` when an owner process
-runs. It imports nothing of the serving side.
+``ApiClient`` (``api_client``) is the ``core.ports.Assistant`` of an ARIA running in another
+process, used by the CLI, the attached GUI and ``aria mcp serve`` when an owner runs. The
+package owns the operation table (``operations``), the event stream (``subscription``), the
+knowledge base over HTTP (``knowledge``), the decoding of domain values (``wire``) and HTTP
+failures turned back into ``AriaError`` (``errors``). It imports nothing of the serving side.
 """

@@ -1,5 +1,6 @@
 """Home Assistant as tools.
 
-Pure service decisions and entity matching, and the control that offers them to the model over
-the ``HomeAssistantPort``.
+The pure decisions (``decisions``: may a service call run at once, ask or be refused; which
+entities match) and the control that offers ``ha_states`` and ``ha_call_service`` to the model
+(``control``) over the ``HomeAssistantPort`` (``ports``).
 """
