@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from aria_desktop.core.computer.consequence import Consequence, click_consequence, sensitive_context
 from aria_desktop.domain.computer import (
@@ -327,64 +327,60 @@ class ComputerPolicy:
     def _decide(
         self, action: ComputerAction, context: ActionContext, *, task_id: str, now_s: float
     ) -> ComputerDecision:
-        cfg = self.config
+        """The first check that decides wins, in the order the module's docstring gives."""
         action_class, why = classify(action, context)
-
-        def deny(rule: str, reason: str) -> ComputerDecision:
-            return ComputerDecision(
-                verdict="deny", rule=rule, reason=reason, action_class=action_class, action=action
-            )
-
         if action_class == "read_only":
             return ComputerDecision(
                 verdict="allow", rule=why, reason="", action_class=action_class, action=action
             )
-        counter = self._tasks.get(task_id)
-        if counter is not None and counter.actions >= cfg.max_actions_per_task:
-            return deny(
-                "budget:actions-per-task",
-                f"this task already used its {cfg.max_actions_per_task} actions",
+        cfg, window = self.config, context.window
+        denial = (
+            self._budget_denial(task_id)
+            or self._rate_denial(now_s)
+            or _own_window_denial(context)
+            or _allow_list_denial(window, cfg)
+        )
+        override: str | None = None
+        if denial is None and window is not None:
+            override, denial = _protected_window(window, cfg)
+        if denial is None and action.kind == "type" and looks_like_password_field(context):
+            denial = _Denial("password-field", "ARIA never types into password fields")
+        if denial is not None:
+            return ComputerDecision(
+                verdict="deny",
+                rule=denial.rule,
+                reason=denial.reason,
+                action_class=action_class,
+                action=action,
             )
+        return self._confirm_or_allow(action, context, action_class, why, override)
+
+    def _budget_denial(self, task_id: str) -> _Denial | None:
+        """The task has used all the actions one task may take."""
+        limit = self.config.max_actions_per_task
+        counter = self._tasks.get(task_id)
+        if counter is not None and counter.actions >= limit:
+            return _Denial("budget:actions-per-task", f"this task already used its {limit} actions")
+        return None
+
+    def _rate_denial(self, now_s: float) -> _Denial | None:
+        """Too many actions in the last second (the counter forgets older ones here)."""
         while self._recent and now_s - self._recent[0] >= 1.0:
             self._recent.popleft()
-        if len(self._recent) >= cfg.max_actions_per_s:
-            return deny(
-                "rate:per-second", f"more than {cfg.max_actions_per_s:g} actions in one second"
-            )
-        override: str | None = None
-        window = context.window
-        if window is not None and window.pid is not None and window.pid in context.own_pids:
-            return deny("deny:aria-self", "ARIA never operates its own windows")
-        if cfg.allow_list_mode:
-            texts = _window_texts(window) if window is not None else ()
-            if not any(
-                re.search(pattern, text, re.IGNORECASE)
-                for pattern in cfg.allow_patterns
-                for text in texts
-            ):
-                return deny(
-                    "allow-list:no-match",
-                    f"window {window.title if window else '(unknown)'!r} is not in the allow list",
-                )
-        if window is not None:
-            texts = _window_texts(window)
-            for rule in cfg.deny_rules:
-                if any(re.search(rule.pattern, text, re.IGNORECASE) for text in texts):
-                    if rule.overridable and rule.name in cfg.overrides:
-                        override = rule.name
-                        break
-                    return deny(f"deny:{rule.name}", f"window {window.title!r} is protected")
-            if (
-                override is None
-                and is_terminal(window)
-                and (window.elevated or _ROOT_TITLE_RE.search(window.title))
-            ):
-                if "root-terminal" in cfg.overrides:
-                    override = "root-terminal"
-                else:
-                    return deny("deny:root-terminal", "the terminal runs as root")
-        if action.kind == "type" and looks_like_password_field(context):
-            return deny("password-field", "ARIA never types into password fields")
+        limit = self.config.max_actions_per_s
+        if len(self._recent) >= limit:
+            return _Denial("rate:per-second", f"more than {limit:g} actions in one second")
+        return None
+
+    def _confirm_or_allow(
+        self,
+        action: ComputerAction,
+        context: ActionContext,
+        action_class: ActionClass,
+        why: str,
+        override: str | None,
+    ) -> ComputerDecision:
+        """An action no check refused: overridden, consequential or all-confirmed ones ask."""
         clamped = self._clamped(action, context)
         if override is not None:
             return ComputerDecision(
@@ -402,7 +398,7 @@ class ComputerPolicy:
                 action_class=action_class,
                 action=clamped,
             )
-        if cfg.confirm_level == "all":
+        if self.config.confirm_level == "all":
             return ComputerDecision(
                 verdict="confirm",
                 rule="confirm-level:all",
@@ -425,6 +421,56 @@ class ComputerPolicy:
             end = clamp_point(Point(action.to_x, action.to_y), screen, margin)
             changes.update(to_x=end.x, to_y=end.y)
         return replace(action, **changes) if changes else action  # type: ignore[arg-type]
+
+
+class _Denial(NamedTuple):
+    """A refusal: the rule that matched (shown in the denial) and why, in words."""
+
+    rule: str
+    reason: str
+
+
+def _own_window_denial(context: ActionContext) -> _Denial | None:
+    """The target is one of ARIA's own windows (never overridable)."""
+    window = context.window
+    if window is not None and window.pid is not None and window.pid in context.own_pids:
+        return _Denial("deny:aria-self", "ARIA never operates its own windows")
+    return None
+
+
+def _allow_list_denial(window: WindowInfo | None, cfg: PolicyConfig) -> _Denial | None:
+    """In allow-list mode, the target window matches none of the allow patterns."""
+    if not cfg.allow_list_mode:
+        return None
+    texts = _window_texts(window) if window is not None else ()
+    if any(
+        re.search(pattern, text, re.IGNORECASE) for pattern in cfg.allow_patterns for text in texts
+    ):
+        return None
+    return _Denial(
+        "allow-list:no-match",
+        f"window {window.title if window else '(unknown)'!r} is not in the allow list",
+    )
+
+
+def _protected_window(window: WindowInfo, cfg: PolicyConfig) -> tuple[str | None, _Denial | None]:
+    """A deny rule or a root terminal at ``window``: ``(override, denial)``.
+
+    The first matching deny rule decides: refused, or (listed in ``overrides``) named as the
+    override that turns the refusal into a confirmation. A root terminal is checked after
+    the deny rules, with ``root-terminal`` as its override.
+    """
+    texts = _window_texts(window)
+    for rule in cfg.deny_rules:
+        if any(re.search(rule.pattern, text, re.IGNORECASE) for text in texts):
+            if rule.overridable and rule.name in cfg.overrides:
+                return rule.name, None
+            return None, _Denial(f"deny:{rule.name}", f"window {window.title!r} is protected")
+    if is_terminal(window) and (window.elevated or _ROOT_TITLE_RE.search(window.title)):
+        if "root-terminal" in cfg.overrides:
+            return "root-terminal", None
+        return None, _Denial("deny:root-terminal", "the terminal runs as root")
+    return None, None
 
 
 _REASONS = {
