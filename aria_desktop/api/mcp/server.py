@@ -28,6 +28,7 @@ from aria_desktop.domain.transcript import TurnTranscript
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
 
 __all__ = [
     "RecallSource",
@@ -104,14 +105,29 @@ def build_mcp_server(
 ) -> MCPServer:
     """The MCP server over ``assistant``."""
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
 
     server: MCPServer = MCPServer(
         "aria-desktop", version=version, instructions=_INSTRUCTIONS, log_level="WARNING"
     )
+    _add_memory_tools(server, assistant, recall_sources)
+    _add_ask_tool(server, assistant)
+    if computer_on:
+        _add_screen_read_tool(server, assistant)
+    _add_memory_resources(server, assistant)
+    return server
 
-    def fail(exc: AriaError) -> ToolError:
-        return ToolError(_failure(exc))
+
+def _tool_error(message: str) -> ToolError:
+    """The error a tool call answers with (the SDK is imported only once a server is built)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    return ToolError(message)
+
+
+def _add_memory_tools(
+    server: MCPServer, assistant: Assistant, recall_sources: Sequence[RecallSource]
+) -> None:
+    """``remember``, ``recall`` (memory, then each of ``recall_sources``) and ``forget``."""
 
     async def remember(content: str, kind: str = "fact", subject: str = "user") -> dict[str, Any]:
         """Save a durable fact or preference about the user in ARIA's long-term memory."""
@@ -120,7 +136,7 @@ def build_mcp_server(
                 NewMemory(content=content, kind=kind, subject=subject, provenance="mcp")
             )
         except AriaError as exc:
-            raise fail(exc) from None
+            raise _tool_error(_failure(exc)) from None
         return _memory_json(memory)
 
     async def recall(query: str, limit: int = 5) -> list[dict[str, Any]]:
@@ -135,7 +151,7 @@ def build_mcp_server(
             for source in recall_sources:
                 found += await source(query, limit)
         except AriaError as exc:
-            raise fail(exc) from None
+            raise _tool_error(_failure(exc)) from None
         return found
 
     async def forget(memory_id: str) -> str:
@@ -143,10 +159,18 @@ def build_mcp_server(
         try:
             forgotten = await assistant.execute(ForgetMemory(memory_id=memory_id))
         except AriaError as exc:
-            raise fail(exc) from None
+            raise _tool_error(_failure(exc)) from None
         if not forgotten:
-            raise ToolError(f"The user did not confirm forgetting {memory_id}; it is kept.")
+            raise _tool_error(f"The user did not confirm forgetting {memory_id}; it is kept.")
         return f"Forgotten: {memory_id}"
+
+    server.add_tool(remember, name="remember")
+    server.add_tool(recall, name="recall")
+    server.add_tool(forget, name="forget")
+
+
+def _add_ask_tool(server: MCPServer, assistant: Assistant) -> None:
+    """``ask``: one turn through ARIA's routing, answered with the reply's text."""
 
     async def ask(question: str) -> str:
         """Ask ARIA (its own models, tools and memory) and get its answer."""
@@ -160,31 +184,35 @@ def build_mcp_server(
                 if turn.done:
                     break
         except AriaError as exc:
-            raise fail(exc) from None
+            raise _tool_error(_failure(exc)) from None
         finally:
             sub.close()
         if turn.status != "complete":
             why = turn.error.message if turn.error else f"the turn ended {turn.status}"
-            raise ToolError(f"ARIA could not answer: {why}")
+            raise _tool_error(f"ARIA could not answer: {why}")
         return turn.text
 
-    server.add_tool(remember, name="remember")
-    server.add_tool(recall, name="recall")
-    server.add_tool(forget, name="forget")
     server.add_tool(ask, name="ask")
+
+
+def _add_screen_read_tool(server: MCPServer, assistant: Assistant) -> None:
+    """``screen_read``: the screen's text, checked against computer use again on every call."""
 
     async def screen_read() -> str:
         """The text on the user's screen (refused while a protected window is visible)."""
         if not await computer_enabled(assistant):
-            raise ToolError("Computer use is off in ARIA: the screen is not read.")
+            raise _tool_error("Computer use is off in ARIA: the screen is not read.")
         try:
             text = await assistant.execute(ReadScreen(unless_protected=True))
         except AriaError as exc:
-            raise fail(exc) from None
+            raise _tool_error(_failure(exc)) from None
         return str(text.text)
 
-    if computer_on:
-        server.add_tool(screen_read, name="screen_read")
+    server.add_tool(screen_read, name="screen_read")
+
+
+def _add_memory_resources(server: MCPServer, assistant: Assistant) -> None:
+    """Memories as resources: ``memory://all`` lists the active ones, ``memory://<id>`` one."""
 
     @server.resource("memory://all", name="memories", mime_type="application/json")
     async def all_memories() -> str:
@@ -198,8 +226,6 @@ def build_mcp_server(
         if memory is None:
             raise ValueError(f"No memory {memory_id}")
         return json.dumps(_memory_json(memory))
-
-    return server
 
 
 async def computer_enabled(assistant: Assistant) -> bool:

@@ -160,119 +160,169 @@ class SecurityMiddleware:
         self._health_body: Message = {"type": "http.response.body", "body": health_body}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Check one request, then hand it on (or answer it with an error)."""
+        """Check one request, then hand it on (or answer it with an error).
+
+        Each ``_passes_*`` check answers the request itself when it stops it, in the order of
+        the module docstring.
+        """
         if scope["type"] != "http":
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
                 return
             await self.app(scope, receive, send)
             return
-        config = self.config
         send = shape_errors(scope["path"], send)  # OpenAI/Ollama error shapes on their paths
         headers: list[tuple[bytes, bytes]] = scope["headers"]
-        size = sum(len(name) + len(value) + 4 for name, value in headers)
-        if size > config.max_header_bytes or len(headers) > config.max_headers:
-            await _send_error(send, 431, "headers_too_large", "The request headers are too large.")
+        if not await self._passes_header_limits(headers, send):
             return
         # The last value of a repeated header wins, as it always did here.
         seen = {name: value for name, value in headers if name in _CHECKED_HEADERS}
-        host, origin = seen.get(b"host", b""), seen.get(b"origin", b"")
-        authorization = seen.get(b"authorization", b"")
-        content_type = seen.get(b"content-type", b"")
-        content_length = seen.get(b"content-length", b"")
-        chunked = b"transfer-encoding" in seen
-        if not _host_allowed(host.decode("latin-1"), self.port(), config.allow_remote):
-            await _send_error(
-                send,
-                403,
-                "host_not_allowed",
-                "The Host header does not name this computer's local API.",
-                "Call the API as http://127.0.0.1:<port> or http://localhost:<port>.",
-            )
+        if not await self._passes_host(seen.get(b"host", b""), send):
             return
-        cors: list[tuple[bytes, bytes]] = []
-        if origin:
-            if origin.decode("latin-1").rstrip("/").lower() not in self.origins:
-                await _send_error(
-                    send,
-                    403,
-                    "origin_not_allowed",
-                    "Requests from this web page's origin are not allowed.",
-                    "Add the origin to api.allowed_origins if you trust it.",
-                )
-                return
-            cors = [(b"access-control-allow-origin", origin), (b"vary", b"origin")]
-            if scope["method"] == "OPTIONS":
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 204,
-                        "headers": [
-                            *cors,
-                            (b"access-control-allow-headers", _CORS_HEADERS.encode()),
-                            (b"access-control-allow-methods", _CORS_METHODS.encode()),
-                            (b"access-control-max-age", b"600"),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": b""})
-                return
-        authorized = self._authorized(authorization)
-        wait_s = self._wait_s(scope, seen, authorized)
-        if wait_s > 0:
-            await _send_error(
-                send,
-                429,
-                "rate_limited",
-                "Too many requests.",
-                "Slow down and retry after the Retry-After delay.",
-                [(b"retry-after", str(max(1, math.ceil(wait_s))).encode())],
-            )
+        origin = seen.get(b"origin", b"")
+        cors = [(b"access-control-allow-origin", origin), (b"vary", b"origin")] if origin else []
+        if origin and not await self._passes_origin(scope, origin, cors, send):
             return
-        if scope["path"] == HEALTH_PATH and scope["method"] == "GET" and not cors:
-            # Answered here, without routing: monitors poll it, and it never changes.
-            await send(self._health_start)
-            await send(self._health_body)
+        authorized = self._authorized(seen.get(b"authorization", b""))
+        if not await self._passes_rate_limit(scope, seen, authorized, send):
             return
-        if scope["path"] != HEALTH_PATH and not authorized:
-            await _send_error(
-                send,
-                401,
-                "unauthorized",
-                "A valid API token is required.",
-                "Send 'Authorization: Bearer <token>'; `aria token show` prints it.",
-                [(b"www-authenticate", b'Bearer realm="aria"')],
-            )
+        if not await self._passes_token(scope, authorized, bool(cors), send):
             return
         if scope["method"] in _BODY_METHODS:
-            has_body = chunked or content_length not in (b"", b"0")
-            media_type = content_type.split(b";", 1)[0].strip().lower()
-            wav = scope["path"] in _WAV_PATHS
-            if has_body and media_type not in (_WAV if wav else _JSON):
-                await _send_error(
-                    send,
-                    415,
-                    "unsupported_media_type",
-                    "This route takes a WAV file." if wav else "Request bodies must be JSON.",
-                    "Send 'Content-Type: audio/wav'."
-                    if wav
-                    else "Send 'Content-Type: application/json'.",
-                )
-                return
-            if content_length and (
-                not content_length.isdigit() or int(content_length) > config.max_body_bytes
-            ):
-                await self._too_large(send)
-                return
-            try:
-                body = await self._read_body(receive) if has_body else b""
-            except _BodyTooLarge:
-                await self._too_large(send)
+            body = await self._checked_body(scope, seen, receive, send)
+            if body is None:
                 return
             receive = _replay(body, receive)
         if cors:
             send = _with_headers(send, cors)
         await self.app(scope, receive, send)
+
+    async def _passes_header_limits(self, headers: list[tuple[bytes, bytes]], send: Send) -> bool:
+        """False (431 sent) when the headers are too many or too large altogether."""
+        size = sum(len(name) + len(value) + 4 for name, value in headers)
+        if size > self.config.max_header_bytes or len(headers) > self.config.max_headers:
+            await _send_error(send, 431, "headers_too_large", "The request headers are too large.")
+            return False
+        return True
+
+    async def _passes_host(self, host: bytes, send: Send) -> bool:
+        """False (403 sent) when ``Host`` does not name this computer's API (DNS rebinding)."""
+        if _host_allowed(host.decode("latin-1"), self.port(), self.config.allow_remote):
+            return True
+        await _send_error(
+            send,
+            403,
+            "host_not_allowed",
+            "The Host header does not name this computer's local API.",
+            "Call the API as http://127.0.0.1:<port> or http://localhost:<port>.",
+        )
+        return False
+
+    async def _passes_origin(
+        self, scope: Scope, origin: bytes, cors: list[tuple[bytes, bytes]], send: Send
+    ) -> bool:
+        """False when the request was answered: 403 for an origin not allowed, else a preflight.
+
+        A browser's ``OPTIONS`` preflight from an allowed origin is answered here (204 with the
+        CORS headers); it never reaches a route.
+        """
+        if origin.decode("latin-1").rstrip("/").lower() not in self.origins:
+            await _send_error(
+                send,
+                403,
+                "origin_not_allowed",
+                "Requests from this web page's origin are not allowed.",
+                "Add the origin to api.allowed_origins if you trust it.",
+            )
+            return False
+        if scope["method"] != "OPTIONS":
+            return True
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 204,
+                "headers": [
+                    *cors,
+                    (b"access-control-allow-headers", _CORS_HEADERS.encode()),
+                    (b"access-control-allow-methods", _CORS_METHODS.encode()),
+                    (b"access-control-max-age", b"600"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
+        return False
+
+    async def _passes_rate_limit(
+        self, scope: Scope, seen: dict[bytes, bytes], authorized: bool, send: Send
+    ) -> bool:
+        """False (429 with ``Retry-After`` sent) when the client must wait before this request."""
+        wait_s = self._wait_s(scope, seen, authorized)
+        if wait_s <= 0:
+            return True
+        await _send_error(
+            send,
+            429,
+            "rate_limited",
+            "Too many requests.",
+            "Slow down and retry after the Retry-After delay.",
+            [(b"retry-after", str(max(1, math.ceil(wait_s))).encode())],
+        )
+        return False
+
+    async def _passes_token(self, scope: Scope, authorized: bool, cors: bool, send: Send) -> bool:
+        """False when answered: the health check here, or 401 for any other route without token.
+
+        A plain ``GET`` of the health route is answered without routing: monitors poll it, and
+        it never changes.
+        """
+        if scope["path"] == HEALTH_PATH and scope["method"] == "GET" and not cors:
+            await send(self._health_start)
+            await send(self._health_body)
+            return False
+        if scope["path"] == HEALTH_PATH or authorized:
+            return True
+        await _send_error(
+            send,
+            401,
+            "unauthorized",
+            "A valid API token is required.",
+            "Send 'Authorization: Bearer <token>'; `aria token show` prints it.",
+            [(b"www-authenticate", b'Bearer realm="aria"')],
+        )
+        return False
+
+    async def _checked_body(
+        self, scope: Scope, seen: dict[bytes, bytes], receive: Receive, send: Send
+    ) -> bytes | None:
+        """The request body, read up to the cap; None when refused (415 or 413 sent).
+
+        JSON only (a WAV file on the transcription route), so no HTML form reaches a route.
+        """
+        content_length = seen.get(b"content-length", b"")
+        has_body = b"transfer-encoding" in seen or content_length not in (b"", b"0")
+        media_type = seen.get(b"content-type", b"").split(b";", 1)[0].strip().lower()
+        wav = scope["path"] in _WAV_PATHS
+        if has_body and media_type not in (_WAV if wav else _JSON):
+            await _send_error(
+                send,
+                415,
+                "unsupported_media_type",
+                "This route takes a WAV file." if wav else "Request bodies must be JSON.",
+                "Send 'Content-Type: audio/wav'."
+                if wav
+                else "Send 'Content-Type: application/json'.",
+            )
+            return None
+        if content_length and (
+            not content_length.isdigit() or int(content_length) > self.config.max_body_bytes
+        ):
+            await self._too_large(send)
+            return None
+        try:
+            return await self._read_body(receive) if has_body else b""
+        except _BodyTooLarge:
+            await self._too_large(send)
+            return None
 
     def _wait_s(self, scope: Scope, seen: dict[bytes, bytes], authorized: bool) -> float:
         """0 when the request's client may make it now, else the seconds until it could.

@@ -73,6 +73,26 @@ class ChatWindowView(QMainWindow):
         self.resize(980, 680)
         self.setMinimumSize(640, 420)
 
+        self._build_menu(actions)
+        left = self._build_conversation_list()
+        right = self._build_transcript_pane()
+
+        splitter = QSplitter()
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 0)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 720])
+        splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(splitter)
+
+        self.status = QLabel("Starting…")
+        self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.statusBar().addWidget(self.status, 1)
+        self.statusBar().setSizeGripEnabled(True)
+
+    def _build_menu(self, actions: ActionSet) -> None:
+        """The ARIA menu: quick ask, voice and computer control, the other windows, quit."""
         menu = self.menuBar().addMenu("&ARIA")
         menu.addAction(actions.quick_ask)
         menu.addSeparator()
@@ -88,7 +108,8 @@ class ChatWindowView(QMainWindow):
         menu.addAction(actions.quit)
         menu.setToolTipsVisible(True)
 
-        # Left: conversations.
+    def _build_conversation_list(self) -> QWidget:
+        """The left pane: the conversation search, the list, and new, rename and delete."""
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search conversations")
         self.search.setClearButtonEnabled(True)
@@ -103,9 +124,10 @@ class ChatWindowView(QMainWindow):
         buttons = QHBoxLayout()
         for button in (self.new_button, self.rename_button, self.delete_button):
             buttons.addWidget(button)
-        left = _pane(self.search, self.conversations, buttons, (8, 8, 4, 8))
+        return _pane(self.search, self.conversations, buttons, (8, 8, 4, 8))
 
-        # Right: banner, transcript, composer.
+    def _build_transcript_pane(self) -> QWidget:
+        """The right pane: the banner, the transcript, and the composer with send and stop."""
         self.banner = QLabel()
         self.banner.setObjectName("banner")
         self.banner.setWordWrap(True)
@@ -133,21 +155,7 @@ class ChatWindowView(QMainWindow):
         composer_row = QHBoxLayout()
         composer_row.addWidget(self.composer, 1)
         composer_row.addLayout(send_column)
-        right = _pane(self.banner, self.transcript, composer_row, (4, 8, 8, 8))
-
-        splitter = QSplitter()
-        splitter.addWidget(left)
-        splitter.addWidget(right)
-        splitter.setStretchFactor(0, 0)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 720])
-        splitter.setChildrenCollapsible(False)
-        self.setCentralWidget(splitter)
-
-        self.status = QLabel("Starting…")
-        self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.statusBar().addWidget(self.status, 1)
-        self.statusBar().setSizeGripEnabled(True)
+        return _pane(self.banner, self.transcript, composer_row, (4, 8, 8, 8))
 
     # --- small view helpers (no behaviour) ----------------------------------------------------
 

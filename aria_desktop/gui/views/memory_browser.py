@@ -40,13 +40,27 @@ class MemoryBrowserView(QWidget):
         self.setWindowIcon(icon)
         self.resize(1000, 640)
 
-        self.unavailable = QLabel("")
-        self.unavailable.setObjectName("memoryUnavailable")
-        self.unavailable.setWordWrap(True)
-        self.unavailable.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.unavailable.setStyleSheet("font-size: 15px; color: #4b5563; padding: 40px;")
-        self.unavailable.hide()
+        self.unavailable = self._build_unavailable()
+        filters = self._build_filters()
+        self.tabs = self._build_tabs()
+        self.editor = self._build_editor()
+        self.body = self._build_body(filters)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.unavailable, 1)
+        layout.addWidget(self.body, 1)
 
+    def _build_unavailable(self) -> QLabel:
+        """The plain explanation shown instead of the browser when memory cannot be used."""
+        unavailable = QLabel("")
+        unavailable.setObjectName("memoryUnavailable")
+        unavailable.setWordWrap(True)
+        unavailable.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        unavailable.setStyleSheet("font-size: 15px; color: #4b5563; padding: 40px;")
+        unavailable.hide()
+        return unavailable
+
+    def _build_filters(self) -> QHBoxLayout:
+        """The search field, the kind, subject and status filters, and the add button."""
         self.search = QLineEdit()
         self.search.setObjectName("memorySearch")
         self.search.setPlaceholderText("Search memories")
@@ -68,7 +82,10 @@ class MemoryBrowserView(QWidget):
         filters.addWidget(self.subject_filter)
         filters.addWidget(self.status_filter)
         filters.addWidget(self.add_button)
+        return filters
 
+    def _build_tabs(self) -> QTabWidget:
+        """The memory list, and the inbox of proposed memories with approve and reject."""
         self.memories = _table(MEMORY_COLUMNS)
         self.memories.setObjectName("memoryTable")
         self.inbox = _table(INBOX_COLUMNS)
@@ -89,12 +106,14 @@ class MemoryBrowserView(QWidget):
         )
         inbox_layout.addWidget(self.inbox, 1)
         inbox_layout.addLayout(inbox_buttons)
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self.memories, "Memories")
-        self.tabs.addTab(inbox_page, "Inbox")
+        tabs = QTabWidget()
+        tabs.addTab(self.memories, "Memories")
+        tabs.addTab(inbox_page, "Inbox")
+        return tabs
 
-        # Editor.
-        self.editor = QGroupBox("Selected memory")
+    def _build_editor(self) -> QGroupBox:
+        """The selected memory's fields, where it was learnt, and save and forget."""
+        editor = QGroupBox("Selected memory")
         self.content = QPlainTextEdit()
         self.content.setObjectName("memoryContent")
         self.kind = QComboBox()  # not editable: the store accepts only the known kinds
@@ -111,7 +130,7 @@ class MemoryBrowserView(QWidget):
         self.save_button = QPushButton("Save changes")
         self.forget_button = QPushButton("Forget")
         self.forget_button.setStyleSheet("color: #952020;")
-        form = QFormLayout(self.editor)
+        form = QFormLayout(editor)
         form.addRow("Memory", self.content)
         form.addRow("Kind", self.kind)
         form.addRow("Subject", self.subject)
@@ -123,7 +142,10 @@ class MemoryBrowserView(QWidget):
         editor_buttons.addStretch(1)
         editor_buttons.addWidget(self.save_button)
         form.addRow(editor_buttons)
+        return editor
 
+    def _build_body(self, filters: QHBoxLayout) -> QWidget:
+        """The filters over the list and editor side by side, and the status line."""
         splitter = QSplitter()
         splitter.addWidget(self.tabs)
         splitter.addWidget(self.editor)
@@ -131,15 +153,13 @@ class MemoryBrowserView(QWidget):
         splitter.setChildrenCollapsible(False)
         self.status = QLabel("")
         self.status.setStyleSheet("color: #4b5563;")
-        self.body = QWidget()
-        body_layout = QVBoxLayout(self.body)
+        body = QWidget()
+        body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(0, 0, 0, 0)
         body_layout.addLayout(filters)
         body_layout.addWidget(splitter, 1)
         body_layout.addWidget(self.status)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.unavailable, 1)
-        layout.addWidget(self.body, 1)
+        return body
 
     def set_available(self, available: bool, reason: str = "") -> None:
         """Show the browser, or only a plain explanation why memory cannot be used."""

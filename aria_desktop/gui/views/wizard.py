@@ -39,7 +39,14 @@ class WizardView(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.resize(640, 480)
         self.page_validator: Callable[[int], bool] = lambda _page: True
+        self.addPage(self._server_page())
+        self.addPage(self._cloud_page())
+        self.addPage(self._homeassistant_page())
+        self.addPage(self._permissions_page())
+        self.addPage(self._hotkeys_page())
 
+    def _server_page(self) -> QWizardPage:
+        """The Ollama address (with a Test button) and the model to use."""
         server = QWizardPage()
         server.setTitle("Your language model")
         server.setSubTitle("ARIA talks to Ollama, on this computer or on a GPU machine nearby.")
@@ -67,8 +74,10 @@ class WizardView(QWizard):
             )
         )
         layout.addStretch(1)
-        self.addPage(server)
+        return server
 
+    def _cloud_page(self) -> QWizardPage:
+        """Whether Claude answers when the local model cannot, and its API key."""
         cloud = QWizardPage()
         cloud.setTitle("Cloud fallback (optional)")
         cloud.setSubTitle(
@@ -84,9 +93,10 @@ class WizardView(QWizard):
         layout.addWidget(self.cloud_key)
         layout.addWidget(self.cloud_error)
         layout.addStretch(1)
-        self.addPage(cloud)
-        self.addPage(self._homeassistant_page())
+        return cloud
 
+    def _permissions_page(self) -> QWizardPage:
+        """What the microphone, computer control, files and commands may do."""
         permissions = QWizardPage()
         permissions.setTitle("Microphone, computer control, files and commands")
         permissions.setSubTitle(
@@ -132,8 +142,10 @@ class WizardView(QWizard):
         self.permissions_error.setStyleSheet("color: #b42318;")
         layout.addWidget(self.permissions_error)
         layout.addStretch(1)
-        self.addPage(permissions)
+        return permissions
 
+    def _hotkeys_page(self) -> QWizardPage:
+        """One editor per hotkey (cleared: off), and where an error on finishing shows."""
         keys = QWizardPage()
         keys.setTitle("Hotkeys")
         keys.setSubTitle("Press a combination to change one; clear it to turn it off.")
@@ -146,9 +158,10 @@ class WizardView(QWizard):
         self.finish_error = wrapped_label("")
         self.finish_error.setStyleSheet("color: #b42318;")
         form.addRow(self.finish_error)
-        self.addPage(keys)
+        return keys
 
     def _homeassistant_page(self) -> QWizardPage:
+        """The Home Assistant address (with a Test button) and its access token."""
         page = QWizardPage()
         page.setTitle("Home Assistant (optional)")
         page.setSubTitle(
