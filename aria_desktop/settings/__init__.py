@@ -1,28 +1,18 @@
 """ARIA's settings: frozen dataclasses loaded from TOML, then overridden by ``ARIA_*`` variables.
 
-Precedence, lowest first: the dataclass defaults (``settings.schema``), ``settings.toml``
-(``paths.settings_file``), then environment variables named ``ARIA_<SECTION>__<KEY>`` with
-``__`` for each level of nesting (``ARIA_LLM__OLLAMA__URL=http://gpu:11434``,
-``ARIA_AGENT__MAX_STEPS=4``, ``ARIA_LLM__CHAINS__CHAT=ollama,anthropic``). Environment values
-are strings and are coerced to the field's type; TOML values must already have the right type
-(an integer is accepted where a float is expected).
-
-Every mistake becomes a ``ConfigError`` naming the dotted key, where it came from and what was
-expected, because a user editing a file needs that and not a traceback. Values echoed in errors
-are shortened and pass the log scrubber.
-
-Secrets never live in ``settings.toml``: a secret-looking key there is refused with a pointer to
-``aria config set-secret`` (see ``keystore``).
-
-``llm.chains`` maps an agent name to its backend fallback chain. Entries from the file and the
-environment are merged over the default (so adding ``vision = ["anthropic"]`` keeps ``chat``);
-the mapping is stored read-only (``MappingProxyType``) so the frozen dataclass stays immutable.
-
-The modules, one job each (see ``aria_desktop/ARCHITECTURE.md``): ``schema`` (the
-dataclasses), ``rules`` (per-field constraints), ``keys`` (the schema as dotted keys),
-``coercion`` (text or TOML value -> checked value), ``errors`` (the messages), ``sources``
-(raw values from TOML and text), ``loading`` (``load_settings``), ``writing`` (``set_value``,
-``FileSettingsAccess``) and ``toml_dump``. Everything public is importable from here.
+It owns the settings file and every value in it. Precedence, lowest first: the dataclass
+defaults (``schema`` and the sections' ``schema_*`` modules), ``settings.toml``
+(``paths.settings_file``), then environment variables ``ARIA_<SECTION>__<KEY>`` with ``__`` for
+each level of nesting (``ARIA_LLM__OLLAMA__URL=http://gpu:11434``,
+``ARIA_LLM__CHAINS__CHAT=ollama,anthropic``), coerced to the field's type (TOML values must
+have it already; an integer is accepted where a float is expected). Every mistake is a
+``ConfigError`` naming the dotted key, where it came from and what was expected, its value
+shortened and scrubbed; a secret-looking key in the file is refused with a pointer to ``aria
+config set-secret`` (``keystore``); ``llm.chains`` entries are merged over the default chains
+and stored read-only. One job per module: ``rules`` (per-field limits), ``keys`` (dotted keys),
+``coercion``, ``errors``, ``sources`` (raw values from TOML and text), ``loading``
+(``load_settings``), ``writing`` (``set_value``, ``FileSettingsAccess``) and ``toml_dump``;
+everything public is importable from here.
 """
 
 from __future__ import annotations

@@ -1,9 +1,14 @@
 """Language-model adapters: Ollama, Anthropic and OpenAI-compatible backends, and the router.
 
-Public names: the backends (each satisfies ``router.ChatBackend``), ``Timeouts`` they share, and
-``Router`` (satisfies ``core.ports.ChatModel``) with its retry and breaker policies. The Anthropic
-backend is not imported here so that importing ``aria_desktop.adapters.llm`` does not load the
-``anthropic`` SDK; import it from ``aria_desktop.adapters.llm.anthropic`` when configured.
+Each backend (``ollama``, ``openai_compat``, ``anthropic``) satisfies ``router.ChatBackend``,
+and ``Router`` (retries, circuit breakers, fallback, the prompt fitted per backend) is the
+``core.ports.ChatModel`` the core holds, replaced while ARIA runs through ``live.LiveRouter``.
+Beside them: what each model can do (``model_facts``), the usage meter and cloud budgets
+(``budget``), tool calls written as text (``text_calls``, ``text_call_filter``), inline
+reasoning split out (``_thinking``) and the warm-up's load request (``ollama_load``). Exported
+here: the Ollama and OpenAI-compatible backends, ``Timeouts`` and the router with its policies;
+the Anthropic backend is imported from ``adapters.llm.anthropic`` when configured, so the
+``anthropic`` SDK loads only then.
 """
 
 from __future__ import annotations
