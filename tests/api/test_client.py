@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from aria_desktop.api.client.api_client import ApiClient, tls_verification
+from aria_desktop.api.client.api_client import ApiClient
+from aria_desktop.api.client.transport import tls_verification
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything
 from aria_desktop.domain.errors import ApiAuthError, ConfirmationError, NotFoundError

@@ -2,8 +2,9 @@
 
 ``aria chat``, ``aria conversations`` and ``aria desktop --attach`` use it when a daemon or the
 tray app owns the data: the same calls as ``LocalAssistant``, carried over the local HTTP API
-(httpx), with events from ``GET /api/v1/events`` decoded back into domain events
-(``api.subscription``).
+by one ``ApiTransport`` (httpx; ``transport.py``), with events from ``GET /api/v1/events``
+decoded back into domain events (``subscription.py``). The client composes the transport with
+the knowledge base (``knowledge.py``) and its subscriptions, which depend on the transport only.
 
 Every CLI command that goes through a running owner imports this module, so it imports only
 what each call needs when the call is made: the operation tables of turns, conversations and
@@ -13,21 +14,14 @@ first use, and the type-only imports below serve annotations (ARCHITECTURE.md: s
 
 from __future__ import annotations
 
-import asyncio
-import os
-import ssl
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
-from urllib.request import getproxies
 
-import httpx
-
-from aria_desktop.api.client.errors import error_from, unreachable
-from aria_desktop.api.client.operations.base import API_PREFIX, Operation
+from aria_desktop.api.client.operations.base import Operation
+from aria_desktop.api.client.transport import ApiTransport
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, NotFoundError
-from aria_desktop.domain.locality import is_loopback_url
 
 if TYPE_CHECKING:
     from aria_desktop.api.client.knowledge import KnowledgeClient
@@ -42,25 +36,6 @@ __all__ = ["ApiClient"]
 _PAGE = 500
 _A = TypeVar("_A")
 _R = TypeVar("_R")
-
-
-def tls_verification(base_url: str) -> ssl.SSLContext | bool:
-    """The ``verify=`` setting of the httpx client for the API at ``base_url``.
-
-    httpx builds its default TLS context when a client is created, loading the whole CA bundle
-    (about 45 ms here), even for a plain-http URL that never does TLS; every CLI command that
-    talks to a running owner over ``http://127.0.0.1`` paid for it. For an http URL the client
-    gets a context that still requires a verified certificate and the host name, but trusts no
-    CA: it is never used, and were a request ever sent to an https URL it would fail closed.
-    An https URL keeps httpx's default verification (the CA bundle, ``SSL_CERT_FILE``), and so
-    does an http URL when the environment names an https proxy (``HTTP_PROXY=https://...``),
-    since httpx would speak TLS to that proxy with this setting.
-    """
-    if httpx.URL(base_url).scheme != "http":
-        return True
-    if any(proxy.lower().startswith("https://") for proxy in getproxies().values()):
-        return True
-    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
 
 
 class ApiClient:
@@ -82,25 +57,9 @@ class ApiClient:
         timeout_s: float = 30.0,
         token_file: TokenFile | None = None,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
-        self._token = token
-        self._token_file = token_file
-        self._http = httpx.AsyncClient(
-            base_url=self.base_url,
-            # Each ARIA process is its own client for the server's rate limits
-            # (api/server/ratelimit.py): the tray, a CLI command and a script never share a bucket.
-            headers={
-                "Authorization": f"Bearer {token}",
-                "X-Aria-Client": f"aria pid {os.getpid()}",
-            },
-            timeout=timeout_s,
-            verify=tls_verification(self.base_url),
-            # An owner on this machine is reached directly: a proxy from the environment
-            # (HTTP_PROXY) cannot reach this machine's loopback and must never see the token.
-            trust_env=not is_loopback_url(self.base_url),
-        )
+        self._transport = ApiTransport(base_url, token, timeout_s=timeout_s, token_file=token_file)
+        self.base_url = self._transport.base_url
         self._state: AssistantState = "offline"
-        self._subs: set[ApiSubscription] = set()
 
     async def __aenter__(self) -> Self:
         return self
@@ -110,46 +69,11 @@ class ApiClient:
 
     async def aclose(self) -> None:
         """Close every subscription and the connection pool."""
-        for sub in list(self._subs):
-            sub.close()
-        await self._http.aclose()
-
-    def _forget(self, sub: ApiSubscription) -> None:
-        self._subs.discard(sub)
-
-    def _reload_token(self) -> bool:
-        """Take a new token from the token file; False if there is none or it is unchanged."""
-        if self._token_file is None:
-            return False
-        try:
-            token = self._token_file.read()
-        except AriaError:
-            return False
-        if token == self._token:
-            return False
-        self._token = token
-        self._http.headers["Authorization"] = f"Bearer {token}"
-        return True
-
-    async def _request_response(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        try:
-            response = await self._http.request(method, f"{API_PREFIX}{path}", **kwargs)
-            if response.status_code == 401 and self._reload_token():
-                response = await self._http.request(method, f"{API_PREFIX}{path}", **kwargs)
-        except httpx.HTTPError as exc:
-            raise unreachable(self.base_url, exc) from None
-        if not response.is_success:
-            raise error_from(response)
-        return response
+        await self._transport.aclose()
 
     async def call(self, operation: Operation[_A, _R], arg: _A) -> _R:
         """Carry out one operation of the table in ``api.operations`` for ``arg``."""
-        if operation.after_streams:
-            await asyncio.gather(*(sub.wait_ready() for sub in list(self._subs)))
-        response = await self._request_response(
-            operation.method, operation.path(arg), **operation.encode(arg)
-        )
-        return operation.decode(response, arg)
+        return await self._transport.call(operation, arg)
 
     async def _call_or_none(self, operation: Operation[_A, _R], arg: _A) -> _R | None:
         try:
@@ -177,9 +101,10 @@ class ApiClient:
         """Events from now on (connecting in the background)."""
         from aria_desktop.api.client.subscription import ApiSubscription  # a subscriber's cost only
 
-        sub = ApiSubscription(self, types=types)
-        self._subs.add(sub)
-        return sub
+        return ApiSubscription(self._transport, on_state=self._saw_state, types=types)
+
+    def _saw_state(self, state: AssistantState) -> None:
+        self._state = state
 
     async def start_turn(self, command: StartTurn) -> TurnStarted:
         """Start a turn once open subscriptions are connected (so none misses its events)."""
@@ -277,7 +202,7 @@ class ApiClient:
         """The owner's knowledge base (``core.ports.KnowledgeAccess``) over this client."""
         from aria_desktop.api.client.knowledge import KnowledgeClient
 
-        return KnowledgeClient(self)
+        return KnowledgeClient(self._transport)
 
     # --- long-term memory -------------------------------------------------------------------
 

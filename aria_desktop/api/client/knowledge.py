@@ -1,15 +1,16 @@
-"""The knowledge base over HTTP: ``core.ports.KnowledgeAccess`` through an ``ApiClient``.
+"""The knowledge base over HTTP: ``core.ports.KnowledgeAccess`` through the API's operations.
 
-What ``aria knowledge`` and an attached desktop app use while another process owns the data;
-each method is one call into ``operations/knowledge.py``.
+What ``aria knowledge`` and an attached desktop app use while another process owns the data
+(``ApiClient.knowledge``); each method is one call into ``operations/knowledge.py``, carried
+out by whatever ``Caller`` it is given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.api.client.operations import knowledge as ops
+from aria_desktop.api.client.operations.base import Caller
 from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.errors import KnowledgeError
 
@@ -19,8 +20,8 @@ __all__ = ["KnowledgeClient"]
 class KnowledgeClient:
     """``KnowledgeAccess`` over the owner's API."""
 
-    def __init__(self, client: ApiClient) -> None:
-        """Use the connected ``client``."""
+    def __init__(self, client: Caller) -> None:
+        """Carry every call out through ``client`` (an ``ApiClient`` or its transport)."""
         self._client = client
 
     async def _source_id(self, source: str) -> int:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import httpx
@@ -25,10 +26,10 @@ from aria_desktop.api.client.operations.base import API_PREFIX
 from aria_desktop.core.ports import EventSubscription
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.event_wire import event_from_dict
-from aria_desktop.domain.events import Event, StateChanged
+from aria_desktop.domain.events import AssistantState, Event, StateChanged
 
 if TYPE_CHECKING:
-    from aria_desktop.api.client.api_client import ApiClient
+    from aria_desktop.api.client.transport import ApiTransport
 
 __all__ = ["ApiSubscription"]
 
@@ -46,11 +47,20 @@ _END = _End()
 class ApiSubscription(EventSubscription):
     """Events from ``GET /api/v1/events``, as a ``core.ports.EventSubscription``.
 
-    Created by :meth:`ApiClient.subscribe` (needs a running event loop).
+    Created by :meth:`ApiClient.subscribe` (needs a running event loop). It is one of the
+    transport's open streams from here until it ends, so state-changing calls wait for it to
+    connect; ``on_state`` hears every state-changed event (the client's last known state).
     """
 
-    def __init__(self, client: ApiClient, *, types: frozenset[str] | None = None) -> None:
-        self._client = client
+    def __init__(
+        self,
+        transport: ApiTransport,
+        *,
+        on_state: Callable[[AssistantState], None],
+        types: frozenset[str] | None = None,
+    ) -> None:
+        self._transport = transport
+        self._on_state = on_state
         self._types = types
         self._queue: asyncio.Queue[Event | _End] = asyncio.Queue()
         self._ready = asyncio.Event()
@@ -59,6 +69,7 @@ class ApiSubscription(EventSubscription):
         self._task = asyncio.get_running_loop().create_task(
             self._run(), name="aria-api-event-stream"
         )
+        transport.streams.add(self)
 
     @property
     def closed(self) -> bool:
@@ -85,23 +96,23 @@ class ApiSubscription(EventSubscription):
             self._error = exc
         except httpx.HTTPError as exc:
             if not self._closed:
-                self._error = unreachable(self._client.base_url, exc)
+                self._error = unreachable(self._transport.base_url, exc)
         finally:
             self._closed = True
             self._ready.set()
-            self._client._forget(self)
+            self._transport.streams.discard(self)
             self._queue.put_nowait(_END)
 
     async def _stream_once(self) -> str:
         """Read one SSE connection; returns the server's close reason ("" if it just ended)."""
         params = {"types": ",".join(sorted(self._types))} if self._types else None
         timeout = httpx.Timeout(10.0, read=None)
-        async with self._client._http.stream(
+        async with self._transport.http.stream(
             "GET", f"{API_PREFIX}/events", params=params, timeout=timeout
         ) as response:
             if response.status_code != 200:
                 await response.aread()
-                if response.status_code == 401 and self._client._reload_token():
+                if response.status_code == 401 and self._transport.reload_token():
                     return "idle"  # reconnect with the new token
                 raise error_from(response)
             name = ""
@@ -124,7 +135,7 @@ class ApiSubscription(EventSubscription):
             _LOGGER.debug("Skipping an event this version does not know: %s", data.get("type"))
             return
         if isinstance(event, StateChanged):
-            self._client._state = event.state
+            self._on_state(event.state)
         self._queue.put_nowait(event)
 
     async def get(self, timeout_s: float | None = None) -> Event:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 import httpx
 
@@ -16,6 +16,7 @@ from aria_desktop.api.client.wire import from_json, list_from_json
 
 __all__ = [
     "API_PREFIX",
+    "Caller",
     "HttpArgs",
     "Operation",
     "at",
@@ -59,6 +60,18 @@ class Operation(Generic[_A, _R]):
     decode: Callable[[httpx.Response, _A], _R]
     encode: Callable[[_A], HttpArgs] = _no_body
     after_streams: bool = False
+
+
+class Caller(Protocol):
+    """What carries operations out: ``ApiTransport``, or the ``ApiClient`` composed on it.
+
+    Parts of the client that only run operations (``KnowledgeClient``) take this, not the
+    client, so they need not import the client's module.
+    """
+
+    async def call(self, operation: Operation[_A, _R], arg: _A) -> _R:
+        """Carry out ``operation`` for ``arg`` and return its decoded answer."""
+        ...
 
 
 def at(path: str) -> Callable[[object], str]:
