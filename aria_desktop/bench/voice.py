@@ -31,7 +31,7 @@ from typing import Any
 
 from aria_desktop.bench._util import scripted_ollama_env, scripted_ollama_server
 from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip, encode_wav
-from aria_desktop.domain.events import SttVadEnd, TtsEnd
+from aria_desktop.domain.voice_events import SttVadEnd, TtsEnd
 from aria_desktop.settings import load_settings
 
 __all__ = ["run_voice_bench"]
@@ -350,7 +350,7 @@ async def _interrupted_once(
 
     from aria_desktop.adapters.voice.audio import WavSink
     from aria_desktop.compose.app import build_app
-    from aria_desktop.domain.events import TtsStart, WakeEnd
+    from aria_desktop.domain.voice_events import TtsStart, WakeEnd
 
     frame_bytes = FRAME_SAMPLES * 2
     pending = bytearray(command)

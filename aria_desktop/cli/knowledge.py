@@ -71,7 +71,9 @@ async def _open_knowledge(settings: Settings) -> AsyncIterator[KnowledgeAccess]:
             yield client.knowledge
         return
     from aria_desktop.adapters.storage.database import Database
-    from aria_desktop.compose.app import build_embedder, build_knowledge, database_path
+    from aria_desktop.compose.app import database_path
+    from aria_desktop.compose.knowledge import build_knowledge
+    from aria_desktop.compose.memory import build_embedder
     from aria_desktop.domain.errors import KnowledgeUnavailableError
 
     database = await Database.open(database_path(settings))

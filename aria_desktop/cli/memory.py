@@ -26,7 +26,7 @@ from aria_desktop.domain.memory import (
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
-    from aria_desktop.compose.app import MemoryStorage
+    from aria_desktop.compose.memory import MemoryStorage
     from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.ports import Assistant
 
@@ -111,7 +111,7 @@ async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
             )
         async with await owner_client(settings, owner.port, owner.pid) as client:
             return await _memory_action(args, client, None, lines)
-    from aria_desktop.compose.app import open_memory  # only without an owner: builds the core
+    from aria_desktop.compose.memory import open_memory  # only without an owner: builds the core
 
     storage = await open_memory(settings)
     try:

@@ -203,14 +203,13 @@ async def _cmd_click(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _render(event: Event) -> None:
-    from aria_desktop.domain.events import (
+    from aria_desktop.domain.computer_events import (
         ComputerActionEnd,
         ComputerActionStart,
         ComputerTaskEnd,
         ComputerTaskStart,
-        ErrorEvent,
-        UntrustedContentFlagged,
     )
+    from aria_desktop.domain.events import ErrorEvent, UntrustedContentFlagged
 
     if isinstance(event, ComputerTaskStart):
         where = f"{event.backend} · {event.model}" if event.backend else "no model"
@@ -240,7 +239,8 @@ async def _run_task(assistant: Assistant, args: argparse.Namespace) -> int:
     """Start the task and render its events until it ends (in-process or over the API)."""
     from aria_desktop.domain.commands import ConfirmAction, RunComputerTask, StopEverything
     from aria_desktop.domain.computer import ComputerTaskStarted
-    from aria_desktop.domain.events import ActionConfirmRequest, ComputerTaskEnd
+    from aria_desktop.domain.computer_events import ComputerTaskEnd
+    from aria_desktop.domain.events import ActionConfirmRequest
 
     loop = asyncio.get_running_loop()
     sub = assistant.subscribe()

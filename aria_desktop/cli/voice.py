@@ -83,7 +83,7 @@ def register(sub: Subparsers) -> None:
 
 async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.adapters.voice.audio import WavSink
-    from aria_desktop.compose.app import build_speech
+    from aria_desktop.compose.voice import build_speech
     from aria_desktop.core.bus import EventBus
     from aria_desktop.domain.events import ErrorEvent
 
@@ -112,7 +112,7 @@ async def _cmd_say(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.adapters.voice.audio import read_wav
-    from aria_desktop.compose.app import build_stt
+    from aria_desktop.compose.voice import build_stt
 
     clip = read_wav(args.file)
     stt = build_stt(settings)
@@ -223,8 +223,10 @@ def _open_pcm(args: argparse.Namespace) -> Any:
 
 async def _cmd_listen(args: argparse.Namespace, settings: Settings) -> int:
     from aria_desktop.adapters.voice.audio import WavSink, WavSource
-    from aria_desktop.compose.app import build_app, build_voice, follow_memory_names
-    from aria_desktop.domain.events import ErrorEvent, SttEnd, TtsEnd
+    from aria_desktop.compose.app import build_app
+    from aria_desktop.compose.voice import build_voice, follow_memory_names
+    from aria_desktop.domain.events import ErrorEvent
+    from aria_desktop.domain.voice_events import SttEnd, TtsEnd
 
     if args.pcm is None and (args.rate != 16_000 or args.channels != 1):
         err("--rate and --channels describe --pcm audio; use them with --pcm")

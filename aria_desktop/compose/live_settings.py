@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from aria_desktop import paths
 from aria_desktop.domain.config import LIVE_SECTIONS
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import SettingsApplied
+from aria_desktop.domain.settings_events import SettingsApplied
 from aria_desktop.settings import Settings, load_settings
 
 if TYPE_CHECKING:
@@ -137,7 +137,7 @@ class LiveSettings:
             return event
 
     async def _apply_llm(self, new: Settings) -> None:
-        from aria_desktop.compose.app import build_router
+        from aria_desktop.compose.llm import build_router
 
         router = build_router(new, ledger=self._app.usage_ledger)
         await self._app.router.swap(router)
@@ -146,7 +146,7 @@ class LiveSettings:
     def _apply_voice(self, pipeline: VoicePipeline, old: Settings, new: Settings) -> None:
         """New voice parts for the pipeline's next utterance; unchanged engines are kept."""
         from aria_desktop.adapters.voice.devices import MicrophoneSource, SpeakerSink
-        from aria_desktop.compose.app import (
+        from aria_desktop.compose.voice import (
             build_stt,
             build_tts,
             build_wake_word,

@@ -296,7 +296,7 @@ async def start_voice(
         The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
         voice is switched off.
     """
-    from aria_desktop.compose.app import build_voice, follow_memory_names
+    from aria_desktop.compose.voice import build_voice, follow_memory_names
 
     settings = app.settings
     if not settings.voice.enabled:

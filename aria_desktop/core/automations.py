@@ -21,10 +21,11 @@ from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.orchestrator import Orchestrator, TurnHandle
 from aria_desktop.core.ports import Clock, ResultSender
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
+from aria_desktop.domain.automation_events import AutomationEnd, AutomationStart
 from aria_desktop.domain.commands import ListAutomations, RunAutomation, StartTurn
 from aria_desktop.domain.cron import CronSchedule
 from aria_desktop.domain.errors import AriaError, AutomationError, ConfigError, NotFoundError
-from aria_desktop.domain.events import AutomationEnd, AutomationStart, ErrorEvent, RunStatus
+from aria_desktop.domain.events import ErrorEvent, RunStatus
 
 __all__ = ["AutomationEngine", "render_prompt"]
 

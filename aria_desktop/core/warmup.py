@@ -24,7 +24,8 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import Clock
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import ModelLoadState, ModelStatus, ThinkEnd
+from aria_desktop.domain.events import ThinkEnd
+from aria_desktop.domain.settings_events import ModelLoadState, ModelStatus
 
 __all__ = ["ModelTarget", "ModelWarmUp"]
 

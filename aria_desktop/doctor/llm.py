@@ -36,7 +36,7 @@ async def _model_facts(name: str, backend: ChatBackend) -> CheckResult:
 
 async def check_backends(settings: Settings) -> list[CheckResult]:
     """Ollama and the OpenAI-compatible server (asked for their models), the Anthropic key."""
-    from aria_desktop.compose.app import build_router
+    from aria_desktop.compose.llm import build_router
 
     router = build_router(settings)
     results: list[CheckResult] = []

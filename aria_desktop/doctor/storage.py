@@ -95,7 +95,7 @@ def check_audit() -> CheckResult:
 async def check_memory(settings: Settings) -> list[CheckResult]:
     """Whether memory search can use vectors, and if not, why (it still works by keywords)."""
     from aria_desktop.adapters.storage.connection import sqlite_info
-    from aria_desktop.compose.app import build_embedder
+    from aria_desktop.compose.memory import build_embedder
 
     lexical_fix = "memory still works with keyword search only"
     if settings.memory.embedder == "none":

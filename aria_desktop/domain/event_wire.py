@@ -1,7 +1,8 @@
 """Events' wire form: the event a ``to_dict()`` result describes, decoded back.
 
-Apart from ``events.py`` so the event catalogue stays one page of facts; every event class
-defined there (or in any imported module) is found by its ``type``.
+Kept apart from the event modules, which stay pages of facts. ``EVENT_FAMILIES`` is the one
+list of those modules: importing them here is what makes every event class found by its
+``type`` (as is any subclass another imported module defines).
 """
 
 from __future__ import annotations
@@ -9,9 +10,27 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from aria_desktop.domain import (
+    automation_events,
+    computer_events,
+    events,
+    memory_events,
+    settings_events,
+    voice_events,
+)
 from aria_desktop.domain.chat import PromptBudgeted, Usage
 from aria_desktop.domain.events import Event
 from aria_desktop.domain.knowledge import Citation
+
+EVENT_FAMILIES = (
+    events,
+    voice_events,
+    computer_events,
+    memory_events,
+    automation_events,
+    settings_events,
+)
+"""Every module of event classes: the turn's (with the base ``Event``) and each family's."""
 
 
 def _event_classes() -> dict[str, type[Event]]:

@@ -20,40 +20,44 @@ from __future__ import annotations
 from aria_desktop.settings.keys import describe_keys, env_var_name, settings_as_dict
 from aria_desktop.settings.loading import load_settings
 from aria_desktop.settings.schema import (
-    BACKEND_NAMES,
     COMPUTER_CONFIRM_LEVELS,
     COMPUTER_VISION_MODES,
     EMBEDDERS,
-    FALLBACK_REASONS,
     LOG_LEVELS,
-    PUSH_TO_TALK_MODES,
-    VOICE_ENGINES,
-    WHISPER_MODELS,
     AgentSettings,
-    AnthropicSettings,
     ApiSettings,
     AutomationRule,
     AutomationsSettings,
-    BreakerSettings,
     ComputerSettings,
     DaemonSettings,
     GuiSettings,
-    LLMSettings,
     LogSettings,
     MemorySettings,
+    Settings,
+    StorageSettings,
+    resolve_database_path,
+    resolve_log_file,
+)
+from aria_desktop.settings.schema_llm import (
+    BACKEND_NAMES,
+    FALLBACK_REASONS,
+    AnthropicSettings,
+    BreakerSettings,
+    LLMSettings,
     OllamaSettings,
     OpenAICompatSettings,
     RetrySettings,
-    Settings,
-    StorageSettings,
-    SttSettings,
     TimeoutSettings,
+)
+from aria_desktop.settings.schema_voice import (
+    PUSH_TO_TALK_MODES,
+    VOICE_ENGINES,
+    WHISPER_MODELS,
+    SttSettings,
     TtsSettings,
     VadSettings,
     VoiceSettings,
     WakeSettings,
-    resolve_database_path,
-    resolve_log_file,
 )
 from aria_desktop.settings.writing import FileSettingsAccess, set_value, set_values
 

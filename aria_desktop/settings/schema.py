@@ -3,7 +3,10 @@
 This is the single description of what ARIA can be configured to do; loading, validation,
 ``aria config keys`` and the settings dialog all read it (see
 ``aria_desktop/ARCHITECTURE.md``). ``llm.chains`` and ``automations.rules`` are stored
-read-only (``MappingProxyType``) so the frozen dataclasses stay immutable.
+read-only (``MappingProxyType``) so the frozen dataclasses stay immutable. The larger sections
+live beside this module (``schema_llm``, ``schema_voice``, ``schema_cost``, ``schema_tools``,
+``schema_web``, ``schema_ha``, ``schema_compat``, ``schema_knowledge``, ``schema_mcp``);
+``Settings`` gathers them all.
 """
 
 from __future__ import annotations
@@ -14,21 +17,18 @@ from pathlib import Path
 from types import MappingProxyType
 
 from aria_desktop import paths
-from aria_desktop.domain.languages import WHISPER_LANGUAGES
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
 from aria_desktop.settings.schema_compat import CompatSettings
-from aria_desktop.settings.schema_cost import THINK_MODES, CloudSettings, ModelPrice, default_prices
 from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_knowledge import KnowledgeSettings
+from aria_desktop.settings.schema_llm import BACKEND_NAMES, LLMSettings
 from aria_desktop.settings.schema_mcp import McpSettings
 from aria_desktop.settings.schema_tools import ToolsSettings
+from aria_desktop.settings.schema_voice import VoiceSettings
 from aria_desktop.settings.schema_web import WebSettings
 
-BACKEND_NAMES = ("ollama", "anthropic", "openai")
-"""Backends a fallback chain may name."""
-FALLBACK_REASONS = ("error", "context_overflow", "capability")
-"""Failure classes after which the router moves on to the next backend in the chain."""
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
 
 _DEFAULT_SYSTEM_PROMPT = (
     "You are ARIA, a helpful assistant running locally on the user's desktop computer. "
@@ -41,171 +41,6 @@ _DEFAULT_SYSTEM_PROMPT = (
     "found in it. If a request is ambiguous, ask one short question; if you cannot or should "
     "not do something, say so plainly."
 )
-
-
-@dataclass(frozen=True)
-class OllamaSettings:
-    """A local Ollama server.
-
-    Attributes:
-        url: base URL of the server (http or https).
-        model: model tag to chat with.
-        keep_alive: how long Ollama keeps the model loaded after a request (Ollama duration
-            string, e.g. "10m"; "-1" keeps it forever).
-        capabilities: what the model can do ("tools", "vision") when the server does not say
-            (``/api/show`` reports them since Ollama 0.6.4); the router skips backends lacking
-            what a request needs.
-        context_tokens: the context window sent as ``num_ctx``; 0 learns the model's from
-            ``/api/show``, capped by ``llm.max_context_tokens``.
-    """
-
-    url: str = field(default="http://127.0.0.1:11434", metadata=rules(url=True, empty_ok=False))
-    model: str = field(default="llama3.1:8b", metadata=rules(empty_ok=False))
-    keep_alive: str = "10m"
-    capabilities: tuple[str, ...] = ("tools",)
-    context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
-
-
-@dataclass(frozen=True)
-class AnthropicSettings:
-    """The Anthropic Messages API (the key is a secret: ``aria config set-secret``).
-
-    Attributes:
-        model: model name.
-        base_url: API base URL; "" means the official endpoint.
-        capabilities: what the model can do.
-        context_tokens: the context window prompts are fitted to; 0 takes the model's
-            published one (200k for Claude models).
-    """
-
-    model: str = field(default="claude-sonnet-5-5", metadata=rules(empty_ok=False))
-    base_url: str = field(default="", metadata=rules(url=True))
-    capabilities: tuple[str, ...] = ("tools", "vision")
-    context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
-
-
-@dataclass(frozen=True)
-class OpenAICompatSettings:
-    """A server speaking the OpenAI chat-completions API (llama-server, vLLM, ...).
-
-    Attributes:
-        url: base URL; "" disables this backend.
-        model: model name sent in requests.
-        capabilities: what the model can do when the server does not say (llama.cpp's
-            ``/props`` reports vision and tool-call support).
-        context_tokens: the context window prompts are fitted to; 0 learns it from llama.cpp's
-            ``/props`` (or ``/v1/models`` meta), else 4096.
-    """
-
-    url: str = field(default="", metadata=rules(url=True))
-    model: str = ""
-    capabilities: tuple[str, ...] = ("tools",)
-    context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
-
-
-@dataclass(frozen=True)
-class TimeoutSettings:
-    """Per-request LLM timeouts, all in seconds.
-
-    Attributes:
-        connect_s: to open the connection.
-        first_token_s: from sending the request to the first streamed token (model loading
-            and prompt processing happen here, hence the generous default).
-        stall_s: longest silence allowed between two streamed chunks.
-        total_s: whole request.
-    """
-
-    connect_s: float = field(default=5.0, metadata=POSITIVE)
-    first_token_s: float = field(default=120.0, metadata=POSITIVE)
-    stall_s: float = field(default=30.0, metadata=POSITIVE)
-    total_s: float = field(default=600.0, metadata=POSITIVE)
-
-
-@dataclass(frozen=True)
-class RetrySettings:
-    """Retries of one backend before the router falls back.
-
-    Attributes:
-        max_attempts: attempts per backend, including the first (>= 1).
-        base_delay_s: first backoff delay in seconds (doubles per attempt, with jitter).
-        max_delay_s: backoff ceiling in seconds (>= base_delay_s).
-        retry_after_cap_s: longest server-requested Retry-After we honour, in seconds; a
-            longer one makes the router fall back instead of waiting.
-    """
-
-    max_attempts: int = field(default=3, metadata=AT_LEAST_1)
-    base_delay_s: float = field(default=0.5, metadata=NON_NEGATIVE)
-    max_delay_s: float = field(default=8.0, metadata=NON_NEGATIVE)
-    retry_after_cap_s: float = field(default=30.0, metadata=NON_NEGATIVE)
-
-
-@dataclass(frozen=True)
-class BreakerSettings:
-    """Per-backend circuit breaker.
-
-    Attributes:
-        failure_threshold: consecutive failures that open the breaker (>= 1).
-        reset_s: seconds the breaker stays open before one trial request.
-    """
-
-    failure_threshold: int = field(default=5, metadata=AT_LEAST_1)
-    reset_s: float = field(default=30.0, metadata=POSITIVE)
-
-
-def _default_chains() -> Mapping[str, tuple[str, ...]]:
-    return MappingProxyType({"chat": ("ollama", "anthropic")})
-
-
-@dataclass(frozen=True)
-class LLMSettings:
-    """Language-model backends and the router over them.
-
-    Attributes:
-        chains: agent name -> backends to try in order (read-only mapping).
-        fallback_on: failure classes that move on to the next backend.
-        max_tokens: reply length limit in tokens.
-        max_context_tokens: the largest context window learned from Ollama that is used as
-            ``num_ctx``: Ollama allocates the whole window as KV cache in RAM when it loads the
-            model (an 8B model's 128k window costs ~16 GB), and 8192 holds a long chat with
-            ARIA's tools in ~1 GB. A backend's ``context_tokens`` setting is not capped.
-        ollama: Ollama backend.
-        anthropic: Anthropic backend.
-        openai: OpenAI-compatible backend.
-        timeouts: request timeouts.
-        retry: retry policy per backend.
-        breaker: circuit breaker per backend.
-        think: reason before answering: ``on``, ``off``, or ``auto`` (on for models with the
-            thinking capability); reasoning is shown folded, stored apart, never spoken.
-        think_budget_tokens: reasoning tokens a backend with a thinking budget may spend
-            (Anthropic's ``budget_tokens``, at least 1024), on top of ``max_tokens``.
-        prices: model (or model-id prefix) -> price per million tokens (``schema_cost.py``).
-        cloud: cost limits of cloud backends.
-    """
-
-    chains: Mapping[str, tuple[str, ...]] = field(
-        default_factory=_default_chains, metadata=rules(item_choices=BACKEND_NAMES)
-    )
-    fallback_on: tuple[str, ...] = field(
-        default=FALLBACK_REASONS, metadata=rules(item_choices=FALLBACK_REASONS)
-    )
-    max_tokens: int = field(default=2048, metadata=AT_LEAST_1)
-    max_context_tokens: int = field(default=8192, metadata=AT_LEAST_1)
-    ollama: OllamaSettings = field(default_factory=OllamaSettings)
-    anthropic: AnthropicSettings = field(default_factory=AnthropicSettings)
-    openai: OpenAICompatSettings = field(default_factory=OpenAICompatSettings)
-    timeouts: TimeoutSettings = field(default_factory=TimeoutSettings)
-    retry: RetrySettings = field(default_factory=RetrySettings)
-    breaker: BreakerSettings = field(default_factory=BreakerSettings)
-    think: str = field(default="auto", metadata=rules(choices=THINK_MODES, normalize=str.lower))
-    think_budget_tokens: int = field(default=2048, metadata=rules(minimum=(1024.0, True)))
-    prices: Mapping[str, ModelPrice] = field(default_factory=default_prices)
-    cloud: CloudSettings = field(default_factory=CloudSettings)
-
-    def __post_init__(self) -> None:
-        """Freeze ``chains`` so a shared Settings object cannot be changed behind our back."""
-        frozen = MappingProxyType({str(k): tuple(v) for k, v in self.chains.items()})
-        object.__setattr__(self, "chains", frozen)
-        object.__setattr__(self, "prices", MappingProxyType(dict(self.prices)))
 
 
 @dataclass(frozen=True)
@@ -313,155 +148,6 @@ class GuiSettings:
     first_run_done: bool = False
 
 
-VOICE_ENGINES = ("local", "wyoming")
-"""Where a voice stage runs: in ARIA, or on a Wyoming server."""
-PUSH_TO_TALK_MODES = ("hold", "toggle")
-
-
-@dataclass(frozen=True)
-class WakeSettings:
-    """Wake word.
-
-    Attributes:
-        enabled: listen for the wake word (false: push-to-talk only).
-        engine: local (openWakeWord) or wyoming.
-        model: packaged openWakeWord model (hey_jarvis, alexa, hey_mycroft, hey_rhasspy) or a
-            path to a custom .onnx model.
-        custom_models: more .onnx wake word models that also wake ARIA.
-        threshold: score (0..1) at which the wake word counts as heard (0 = the threshold
-            measured for the packaged model, 0.5 for others).
-        refractory_s: seconds after a detection during which it is not detected again.
-        wyoming_uri: the Wyoming wake word server (engine = wyoming).
-        verify: before listening, check that a quick transcription of the audio that woke
-            ARIA holds the wake phrase (rejects look-alikes such as "Hey Janice").
-    """
-
-    enabled: bool = True
-    engine: str = field(default="local", metadata=rules(choices=VOICE_ENGINES))
-    model: str = field(default="hey_jarvis", metadata=rules(empty_ok=False))
-    custom_models: tuple[str, ...] = ()
-    threshold: float = field(default=0.0, metadata=NON_NEGATIVE)
-    refractory_s: float = field(default=2.0, metadata=NON_NEGATIVE)
-    wyoming_uri: str = "tcp://127.0.0.1:10400"
-    verify: bool = True
-
-
-@dataclass(frozen=True)
-class VadSettings:
-    """End-of-command detection (Silero VAD).
-
-    Attributes:
-        silence_s: silence that ends a command, in seconds.
-        max_s: longest command, in seconds.
-        no_speech_timeout_s: seconds to wait for speech after the wake word.
-        threshold: speech probability (0..1) above which audio counts as speech.
-        preroll_s: seconds of audio before push-to-talk is pressed kept for the command (after
-            the wake word, the whole wake phrase is kept: 1.5 s).
-    """
-
-    silence_s: float = field(default=0.7, metadata=POSITIVE)
-    max_s: float = field(default=10.0, metadata=POSITIVE)
-    no_speech_timeout_s: float = field(default=5.0, metadata=POSITIVE)
-    threshold: float = field(default=0.5, metadata=POSITIVE)
-    preroll_s: float = field(default=0.5, metadata=NON_NEGATIVE)
-
-
-WHISPER_MODELS = ("tiny.en", "base")
-"""Whisper models ARIA ships: English tiny.en, multilingual base."""
-
-
-def _stt_model_problem(value: str) -> str | None:
-    """Refuse model names ARIA does not ship ("small", "large-v3") now, not at load."""
-    if value in WHISPER_MODELS or "/" in value or "\\" in value or value.startswith(("~", ".")):
-        return None
-    return (
-        "must be tiny.en (English), base (multilingual), or the path of a folder holding "
-        "a CTranslate2 Whisper model"
-    )
-
-
-def _stt_language_problem(value: str) -> str | None:
-    if not value or value in WHISPER_LANGUAGES:
-        return None
-    return (
-        "must be a Whisper language code such as en, de, fr, es (or empty: English for "
-        "tiny.en, detected for multilingual models)"
-    )
-
-
-@dataclass(frozen=True)
-class SttSettings:
-    """Speech-to-text.
-
-    Attributes:
-        engine: local (faster-whisper) or wyoming.
-        model: tiny.en (packaged, English), base (packaged, multilingual) or the folder of a
-            local CTranslate2 Whisper model.
-        language: Whisper language code ("" = English for tiny.en, auto-detect otherwise).
-        cpu_threads: inference threads.
-        wyoming_uri: the Wyoming speech-to-text server (engine = wyoming).
-        beam_size: beams searched (5: most accurate; 1: greedy, faster, mishears more).
-        vocabulary: names of people, places and apps to recognise better (short list).
-        vocabulary_from_memory: also bias toward names found in long-term memory.
-        fitted_window: encode a short command in a window fitted to it (~3x faster Whisper,
-            but it mishears more: off unless the full window is too slow on this CPU).
-    """
-
-    engine: str = field(default="local", metadata=rules(choices=VOICE_ENGINES))
-    model: str = field(default="tiny.en", metadata=rules(empty_ok=False, check=_stt_model_problem))
-    language: str = field(
-        default="", metadata=rules(normalize=str.lower, check=_stt_language_problem)
-    )
-    cpu_threads: int = field(default=2, metadata=AT_LEAST_1)
-    wyoming_uri: str = "tcp://127.0.0.1:10300"
-    beam_size: int = field(default=5, metadata=AT_LEAST_1)
-    vocabulary: tuple[str, ...] = ()
-    vocabulary_from_memory: bool = True
-    fitted_window: bool = False
-
-
-@dataclass(frozen=True)
-class TtsSettings:
-    """Text-to-speech.
-
-    Attributes:
-        engine: local (Piper) or wyoming.
-        voice: path to a Piper .onnx voice ("" = the packaged en_US joe voice); with
-            wyoming, the server's voice name ("" = its default).
-        length_scale: speaking rate (1.0 normal, smaller is faster).
-        wyoming_uri: the Wyoming text-to-speech server (engine = wyoming).
-    """
-
-    engine: str = field(default="local", metadata=rules(choices=VOICE_ENGINES))
-    voice: str = ""
-    length_scale: float = field(default=1.0, metadata=POSITIVE)
-    wyoming_uri: str = "tcp://127.0.0.1:10200"
-
-
-@dataclass(frozen=True)
-class VoiceSettings:
-    """Voice: wake word, push-to-talk, transcription and speech.
-
-    Attributes:
-        enabled: start the voice pipeline with the tray app / daemon.
-        input_device: microphone by index or part of its name ("" = system default).
-        output_device: speaker by index or part of its name ("" = system default).
-        push_to_talk: hold (talk while the hotkey is held) or toggle (press to start/stop).
-        follow_up_s: after a spoken answer, listen this many seconds without the wake word
-            (0 disables).
-    """
-
-    enabled: bool = True
-    input_device: str = ""
-    output_device: str = ""
-    push_to_talk: str = field(default="hold", metadata=rules(choices=PUSH_TO_TALK_MODES))
-    follow_up_s: float = field(default=4.0, metadata=NON_NEGATIVE)
-    wake: WakeSettings = field(default_factory=WakeSettings)
-    vad: VadSettings = field(default_factory=VadSettings)
-    stt: SttSettings = field(default_factory=SttSettings)
-    tts: TtsSettings = field(default_factory=TtsSettings)
-
-
 @dataclass(frozen=True)
 class ApiSettings:
     """The local HTTP API (scripts, Home Assistant, ``aria desktop --attach``, the CLI).
@@ -562,6 +248,8 @@ class AutomationsSettings:
 
 
 COMPUTER_VISION_MODES = ("auto", "on", "off")
+
+
 COMPUTER_CONFIRM_LEVELS = ("consequential", "all")
 
 

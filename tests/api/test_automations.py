@@ -13,8 +13,9 @@ import pytest
 
 from aria_desktop.core.automations import AutomationEngine, render_prompt
 from aria_desktop.domain.automation import AutomationSpec
+from aria_desktop.domain.automation_events import AutomationEnd, AutomationStart
 from aria_desktop.domain.errors import AutomationError, ConfigError
-from aria_desktop.domain.events import AutomationEnd, AutomationStart, Event
+from aria_desktop.domain.events import Event
 from tests.api.conftest import Api
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import FakeHTTPServer, json_reply

@@ -20,12 +20,12 @@ from aria_desktop.domain.events import (
     ErrorEvent,
     Event,
     LlmDelta,
-    Locality,
     RunEnd,
     RunStart,
     ThinkEnd,
     ThinkStart,
 )
+from aria_desktop.domain.locality import Locality
 
 
 class ScriptedAssistant:

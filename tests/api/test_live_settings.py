@@ -21,14 +21,9 @@ from aria_desktop.api.token import TokenFile
 from aria_desktop.compose.owner import Owner, start_owner
 from aria_desktop.core.bus import Subscription
 from aria_desktop.domain.commands import PushToTalk
-from aria_desktop.domain.events import (
-    Event,
-    LlmDelta,
-    ModelStatus,
-    SettingsApplied,
-    SttEnd,
-    VoiceLoadEnd,
-)
+from aria_desktop.domain.events import Event, LlmDelta
+from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
+from aria_desktop.domain.voice_events import SttEnd, VoiceLoadEnd
 from aria_desktop.settings import load_settings, set_values
 from tests.fakes import FakeOllama
 from tests.fakes.http_server import Await, Send

@@ -17,7 +17,8 @@ from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.api.token import TokenFile
 from aria_desktop.compose.owner import start_owner
 from aria_desktop.domain.commands import PushToTalk
-from aria_desktop.domain.events import RunEnd, SttEnd, SttStart, TtsEnd
+from aria_desktop.domain.events import RunEnd
+from aria_desktop.domain.voice_events import SttEnd, SttStart, TtsEnd
 from aria_desktop.settings import (
     ApiSettings,
     LLMSettings,

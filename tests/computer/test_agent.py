@@ -19,12 +19,14 @@ from aria_desktop.domain.commands import (
     StartTurn,
     StopEverything,
 )
-from aria_desktop.domain.errors import ConfirmationError
-from aria_desktop.domain.events import (
-    ActionConfirmRequest,
+from aria_desktop.domain.computer_events import (
     ComputerActionStart,
     ComputerTaskEnd,
     ComputerTaskStart,
+)
+from aria_desktop.domain.errors import ConfirmationError
+from aria_desktop.domain.events import (
+    ActionConfirmRequest,
     Event,
     RunEnd,
     ToolResultEvent,

@@ -17,13 +17,13 @@ from aria_desktop.domain.commands import (
     StopEverything,
 )
 from aria_desktop.domain.computer import ComputerAction, Point, Rect
-from aria_desktop.domain.errors import TargetAmbiguousError, TargetNotFoundError
-from aria_desktop.domain.events import (
-    ActionConfirmRequest,
+from aria_desktop.domain.computer_events import (
     ComputerActionEnd,
     ComputerActionStart,
     ComputerControlChanged,
 )
+from aria_desktop.domain.errors import TargetAmbiguousError, TargetNotFoundError
+from aria_desktop.domain.events import ActionConfirmRequest
 from tests.computer.conftest import Rig, TargetApp
 from tests.computer.target_labels import ALL_LABELS
 from tests.fakes.harness import answering

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.core.memory.service import MemoryConfig, MemoryService
-from aria_desktop.domain.events import MemoryChanged, ToolResultEvent
+from aria_desktop.domain.events import ToolResultEvent
 from aria_desktop.domain.memory import NewMemory
+from aria_desktop.domain.memory_events import MemoryChanged
 from tests.fakes.harness import FakeCore, fake_cores
 from tests.fakes.ports import InMemoryMemoryStore, ReplyStep, text_reply, tool_reply
 

@@ -35,8 +35,9 @@ from aria_desktop.core.tools import default_policy
 from aria_desktop.domain.chat import ToolCall
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.errors import MemoryUnavailableError, NotFoundError
-from aria_desktop.domain.events import Event, MemoryChanged, RunEnd
+from aria_desktop.domain.events import Event, RunEnd
 from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, MemoryQuery, NewMemory
+from aria_desktop.domain.memory_events import MemoryChanged
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ollama_server import ollama_text

@@ -15,7 +15,7 @@ from aria_desktop.core.voice.parts import VoiceParts
 from aria_desktop.core.voice.pipeline import VoiceState
 from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.domain.errors import VoiceModelError
-from aria_desktop.domain.events import SttEnd, VoiceLoadEnd
+from aria_desktop.domain.voice_events import SttEnd, VoiceLoadEnd
 from tests.core.voice_rig import SILENT, WAKE, FakeSource, FakeStt, FakeTts, Rig, command, make_rig
 
 

@@ -26,10 +26,8 @@ from aria_desktop.domain.errors import (
     SpeechRecognitionError,
     VoiceUnavailableError,
 )
-from aria_desktop.domain.events import (
-    ErrorEvent,
-    RunEnd,
-    RunStart,
+from aria_desktop.domain.events import ErrorEvent, RunEnd, RunStart
+from aria_desktop.domain.voice_events import (
     SttEnd,
     SttStart,
     SttVadEnd,

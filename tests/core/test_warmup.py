@@ -10,7 +10,8 @@ from collections.abc import Awaitable
 from aria_desktop.core.bus import EventBus, Subscription
 from aria_desktop.core.warmup import ModelTarget, ModelWarmUp
 from aria_desktop.domain.errors import ModelNotFoundError
-from aria_desktop.domain.events import ModelStatus, ThinkEnd
+from aria_desktop.domain.events import ThinkEnd
+from aria_desktop.domain.settings_events import ModelStatus
 
 
 class SleepClock:

@@ -15,7 +15,7 @@ import pytest
 
 from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
 from aria_desktop.adapters.storage.database import Database
-from aria_desktop.compose.app import build_router
+from aria_desktop.compose.llm import build_router
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.settings import LLMSettings, OpenAICompatSettings, RetrySettings, Settings

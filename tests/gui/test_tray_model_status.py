@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aria_desktop.domain.events import ModelStatus, SettingsApplied
+from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
 from tests.gui.conftest import wait_for
 
 

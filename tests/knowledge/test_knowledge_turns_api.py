@@ -21,8 +21,9 @@ from aria_desktop.core.knowledge.service import KnowledgeService
 from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.errors import KnowledgeError
-from aria_desktop.domain.events import KnowledgeCited, RunEnd
+from aria_desktop.domain.events import RunEnd
 from aria_desktop.domain.knowledge import Citation, KnowledgeQuery, answer_key
+from aria_desktop.domain.memory_events import KnowledgeCited
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.ports import InMemoryConversationStore, ScriptedChatModel, text_reply
 

@@ -17,7 +17,7 @@ from aria_desktop.adapters.knowledge.ocr_cache import cached_page_ocr
 from aria_desktop.adapters.knowledge.store import KnowledgeLimits, SQLiteKnowledgeStore
 from aria_desktop.adapters.memory.embedding import LocalEmbedder
 from aria_desktop.adapters.storage.database import Database
-from aria_desktop.compose.app import read_scanned_page
+from aria_desktop.compose.knowledge import read_scanned_page
 from aria_desktop.domain.knowledge import KnowledgeQuery
 from tests.knowledge.conftest import LIMIT_BYTES
 

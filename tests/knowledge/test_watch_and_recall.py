@@ -13,8 +13,8 @@ from aria_desktop.adapters.knowledge.store import SQLiteKnowledgeStore
 from aria_desktop.adapters.knowledge.watcher import FolderWatcher
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.knowledge.service import KnowledgeService
-from aria_desktop.domain.events import KnowledgeChanged, KnowledgeCited
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery
+from aria_desktop.domain.memory_events import KnowledgeChanged, KnowledgeCited
 
 _WAIT_S = 20.0
 

@@ -6,7 +6,7 @@ import email.utils
 
 import pytest
 
-from aria_desktop.adapters.llm._http import (
+from aria_desktop.adapters.llm._errors import (
     error_for_status,
     error_message_from_body,
     parse_retry_after,

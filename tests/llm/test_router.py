@@ -36,7 +36,7 @@ from aria_desktop.domain.errors import (
     NoBackendError,
     StreamInterruptedError,
 )
-from aria_desktop.domain.events import Locality
+from aria_desktop.domain.locality import Locality
 from tests.fakes import Drop, FakeAnthropic, FakeOllama, Hang, closed_port
 from tests.fakes.anthropic_server import anthropic_error, anthropic_text
 from tests.fakes.ollama_server import ollama_error, ollama_stream, ollama_text, text_steps

@@ -42,17 +42,8 @@ from aria_desktop.domain.commands import (
     Transcribe,
 )
 from aria_desktop.domain.errors import VoiceUnavailableError
-from aria_desktop.domain.events import (
-    Event,
-    LlmThinking,
-    RunEnd,
-    StateChanged,
-    SttEnd,
-    SttStart,
-    TtsEnd,
-    TtsStart,
-    WakeEnd,
-)
+from aria_desktop.domain.events import Event, LlmThinking, RunEnd, StateChanged
+from aria_desktop.domain.voice_events import SttEnd, SttStart, TtsEnd, TtsStart, WakeEnd
 from tests.fakes import FakeOllama
 from tests.fakes.audit import MemoryAuditStore
 from tests.fakes.http_server import Hang, Send

@@ -24,8 +24,8 @@ from aria_desktop.adapters.voice.whisper import WhisperSTT
 from aria_desktop.bench.wer import normalize, word_errors
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.voice.stt_vocabulary import MAX_TERMS, SttVocabulary, names_in_memories
-from aria_desktop.domain.events import MemoryChanged
 from aria_desktop.domain.memory import Memory, MemoryDraft
+from aria_desktop.domain.memory_events import MemoryChanged
 from aria_desktop.settings import (
     MemorySettings,
     Settings,
@@ -145,7 +145,8 @@ async def test_the_owner_keeps_whisper_biased_toward_names_added_to_memory(
 ) -> None:
     """The composition root wires memory -> vocabulary -> Whisper (no model is loaded)."""
     from aria_desktop.adapters.voice.audio import WavSink
-    from aria_desktop.compose.app import build_app, build_voice, follow_memory_names
+    from aria_desktop.compose.app import build_app
+    from aria_desktop.compose.voice import build_voice, follow_memory_names
     from aria_desktop.domain.memory import NewMemory
 
     for name in ("CONFIG", "DATA", "STATE", "RUNTIME"):

@@ -1,7 +1,8 @@
 """The knowledge base over the owner's database: sources in, searchable chunks out.
 
-Satisfies ``core.knowledge.ports.KnowledgeStore`` structurally (this package may not import core, nor
-long-term memory: the embedder comes in at composition, the same instance memory uses).
+Satisfies ``core.knowledge.ports.KnowledgeStore`` structurally (this package may not import
+core, nor long-term memory: the embedder comes in at composition, the same instance memory
+uses). Where a source is and which of its files are there now: ``locations``.
 
 Incremental by design: a file whose size and modification time match its row is not opened;
 an opened file whose content hash is unchanged is not extracted; a changed file's chunks
@@ -22,17 +23,23 @@ import asyncio
 import dataclasses
 import functools
 import logging
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from aria_desktop.adapters.knowledge import rows, scan
 from aria_desktop.adapters.knowledge.chunking import Chunk
-from aria_desktop.adapters.knowledge.extract import detect_format, format_of_path
-from aria_desktop.adapters.knowledge.fetch import check_url, fetch_url
-from aria_desktop.adapters.knowledge.scan import FileStat, Place, Prepared
+from aria_desktop.adapters.knowledge.extract import detect_format
+from aria_desktop.adapters.knowledge.fetch import fetch_url
+from aria_desktop.adapters.knowledge.locations import (
+    as_location,
+    changed_paths,
+    classify,
+    is_hidden,
+    is_under,
+    missing_problem,
+)
+from aria_desktop.adapters.knowledge.scan import FileStat, Prepared
 from aria_desktop.adapters.knowledge.scanned_pages import OcrOptions, PageOcr
 from aria_desktop.adapters.knowledge.search import search_chunks
 from aria_desktop.adapters.storage.connection import Connection
@@ -95,89 +102,11 @@ class _Tally:
         return kb.IngestReport(**self.counts, problems=tuple(self.problems), elapsed_s=elapsed)
 
 
-def _is_url(location: str) -> bool:
-    return location.startswith(("http://", "https://"))
-
-
-def _changed_paths(paths: Sequence[str]) -> tuple[list[FileStat], list[str]]:
-    """Documents at ``paths`` now, and the paths that are gone.
-
-    A folder that appeared (created, or moved in) counts with every document it holds.
-    """
-    stats: list[FileStat] = []
-    gone: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            stats.extend(scan.walk_folder(path))
-            continue
-        found = scan.stat_file(path)
-        if found is None:
-            gone.append(path)
-        elif format_of_path(path) is not None:
-            stats.append(found)
-    return stats, gone
-
-
 def _prepare_all(
     batch: Sequence[tuple[FileStat, str | None]], limit: int, ocr: OcrOptions | None
 ) -> list[Prepared]:
     """Read and prepare a batch of changed files (in a worker thread)."""
     return [scan.prepare_file(stat, old, limit, ocr) for stat, old in batch]
-
-
-def _missing_problem(source: kb.KnowledgeSource, place: Place) -> kb.FileProblem:
-    """What a rescan says about a source whose file or folder is gone."""
-    where = source.location
-    if place.drive_away:
-        message = (
-            f"{where} is missing: the drive it was on ({place.mount}) is not mounted. Its "
-            "passages stay searchable and it is indexed again when the drive is back (remove "
-            "the source to drop them)."
-        )
-    else:
-        message = (
-            f"{where} is missing (deleted or moved?); its passages left the index. It is "
-            "indexed again when it is back."
-        )
-    return kb.FileProblem(path=where, code="missing", message=message)
-
-
-def _as_location(source: str) -> str:
-    """A source as the user named it, in the form locations are stored (absolute paths)."""
-    if _is_url(source) or not source or source.isdigit():
-        return source
-    return os.path.abspath(os.path.expanduser(source))
-
-
-def _hidden(path: str) -> bool:
-    """A relative path inside a hidden folder or to a hidden file (walks skip them too)."""
-    return any(part.startswith(".") for part in path.split(os.sep) if part)
-
-
-def _under(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip("/") + "/")
-
-
-def _classify(location: str) -> tuple[str, str]:
-    """(kind, normalised location) of what the user asked to add.
-
-    Raises:
-        KnowledgeError: a missing path, an unsupported file or a non-http(s) URL.
-    """
-    if _is_url(location) or "://" in location:
-        return "url", check_url(location)
-    path = Path(location).expanduser().resolve()
-    where = str(path)
-    if path.is_dir():
-        return "folder", where
-    if not path.is_file():
-        raise KnowledgeError(f"{where} does not exist.", hint="Check the path (files and folders).")
-    if format_of_path(where) is None:
-        raise KnowledgeError(
-            f"{where}: this kind of file cannot be added.",
-            hint="Supported: Markdown, plain text, HTML, PDF and DOCX.",
-        )
-    return "file", where
 
 
 class SQLiteKnowledgeStore:
@@ -258,7 +187,7 @@ class SQLiteKnowledgeStore:
         Raises:
             KnowledgeError: no such source.
         """
-        wanted = _as_location(source)
+        wanted = as_location(source)
         for item in await self.sources():
             if str(item.id) == source or item.location in (source, wanted):
                 return item
@@ -276,7 +205,7 @@ class SQLiteKnowledgeStore:
             KnowledgeError: the path does not exist, is not a supported file, the URL is not
                 http(s), or ``watch`` is asked for something that is not a folder.
         """
-        kind, where = await asyncio.to_thread(_classify, location)
+        kind, where = await asyncio.to_thread(classify, location)
         if watch and kind != "folder":
             raise KnowledgeError(
                 f"Only folders can be watched; {where} is a {kind}.",
@@ -368,7 +297,7 @@ class SQLiteKnowledgeStore:
         if not place.present:
             if not place.drive_away:  # deleted: its files leave the index like deleted files
                 await self._ingest(source.id, [], tally, force=False, full=True, progress=None)
-            tally.problems.append(_missing_problem(source, place))
+            tally.problems.append(missing_problem(source, place))
             return None
         if source.kind == "folder":
             stats = await asyncio.to_thread(scan.walk_folder, source.location)
@@ -389,10 +318,10 @@ class SQLiteKnowledgeStore:
         async with self._busy:
             for source in sources:
                 root = source.location
-                mine = [p for p in wanted if _under(p, root) and not _hidden(p[len(root) :])]
+                mine = [p for p in wanted if is_under(p, root) and not is_hidden(p[len(root) :])]
                 if not mine:
                     continue
-                stats, gone = await asyncio.to_thread(_changed_paths, mine)
+                stats, gone = await asyncio.to_thread(changed_paths, mine)
                 await self._ingest(source.id, stats, tally, force=False, full=False, progress=None)
                 if gone:  # after the new paths, so a move reuses the vectors
                     await self._remove_under(source.id, gone, tally)
@@ -400,7 +329,7 @@ class SQLiteKnowledgeStore:
 
     async def _remove_under(self, source_id: int, gone: Sequence[str], tally: _Tally) -> None:
         known = await self._db.read(functools.partial(rows.known_files, source_id=source_id))
-        doomed = [p for p in known if any(_under(p, g) for g in gone)]
+        doomed = [p for p in known if any(is_under(p, g) for g in gone)]
         if doomed:
             index = self._index
             dropped = await self._any_chunk.write(

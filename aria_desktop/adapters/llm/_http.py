@@ -1,26 +1,16 @@
-"""Shared plumbing of the HTTP-based backends: timeouts, status mapping, NDJSON and SSE.
+"""The httpx transport of the HTTP-based backends: requests, status mapping, NDJSON and SSE.
 
-Requests go out through ``_send`` (resent once when a pooled connection was stale). The pure
-helpers (``Timeouts``, ``StreamTimer``, ``error_for_status``, ``parse_retry_after``) are also
-used by the Anthropic adapter, whose SDK brings its own transport.
-
-Why we enforce our own timeouts: Ollama has none, and an HTTP read timeout cannot tell "the
-model is still loading" (first token) from "the stream hung" (stall) from "this reply is taking
-forever" (total). ``StreamTimer`` tracks the phases and puts an ``asyncio`` deadline around every
-read, so a hung server turns into an ``LLMTimeoutError`` naming the phase.
+Requests go out through ``_send`` (resent once when a pooled connection was stale), every read
+under a ``StreamTimer``; ``HttpBackend`` is the round trip Ollama and OpenAI-compatible servers
+share. ``make_client`` and ``get_json`` also serve the Anthropic adapter's metadata requests.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import dataclasses
-import email.utils
 import json
 import logging
-import secrets
-import time
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -30,341 +20,32 @@ from typing import Any, TypeVar
 import anyio._backends._asyncio  # noqa: F401
 import httpx
 
-from aria_desktop.adapters.llm._keepalive import drain_after_end
-from aria_desktop.adapters.llm._send import send_streaming
-from aria_desktop.adapters.llm.model_facts import KnowsModel
-from aria_desktop.domain.chat import StreamEnd, ToolSpec
-from aria_desktop.domain.errors import (
-    AuthenticationError,
-    BackendUnreachableError,
-    BadRequestError,
-    CapabilityMissingError,
-    ContextOverflowError,
-    LLMError,
-    LLMTimeoutError,
-    MalformedResponseError,
-    ModelNotFoundError,
-    RateLimitedError,
-    ServerError,
-    StreamInterruptedError,
+from aria_desktop.adapters.llm._backend import BackendIdentity, relay_chunks
+from aria_desktop.adapters.llm._errors import (
+    error_for_status,
+    error_message_from_body,
+    malformed,
+    retry_after_from_headers,
 )
-from aria_desktop.domain.locality import Locality
+from aria_desktop.adapters.llm._send import send_streaming
+from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
+from aria_desktop.domain.errors import BackendUnreachableError, LLMError, LLMTimeoutError
+
+__all__ = [
+    "HttpBackend",
+    "SSEEvent",
+    "get_json",
+    "httpx_timeout",
+    "iter_lines",
+    "iter_sse",
+    "make_client",
+    "open_stream",
+    "transport_error",
+]
 
 _LOGGER = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
-
-#: Phrases servers use when the prompt does not fit (Ollama, llama.cpp, OpenAI, Anthropic).
-_CONTEXT_PHRASES = (
-    "context length",
-    "context window",
-    "context_length",
-    "maximum context",
-    "prompt is too long",
-    "too many tokens",
-    "exceeds the available context",
-    "input is too long",
-    "request too large",
-)
-#: Phrases servers use when the model lacks a capability the request needs.
-_CAPABILITY_PHRASES = (
-    "does not support tools",
-    "does not support images",
-    "does not support vision",
-    "does not support tool",
-    "tools are not supported",
-    "images are not supported",
-)
-
-
-@dataclass(frozen=True, kw_only=True)
-class Timeouts:
-    """Deadlines of one streamed reply, in seconds.
-
-    Attributes:
-        connect_s: to open the TCP/TLS connection (enforced by the HTTP library).
-        first_token_s: from sending the request to the first content chunk; generous because a
-            local server may first have to load the model into memory.
-        stall_s: longest wait for the next chunk once content has started flowing.
-        total_s: the whole reply, from sending the request to the end of the stream.
-    """
-
-    connect_s: float = 5.0
-    first_token_s: float = 120.0
-    stall_s: float = 30.0
-    total_s: float = 600.0
-
-    def quick(self) -> Timeouts:
-        """Deadlines for a metadata request (``/api/show``, ``/props``): seconds, not minutes."""
-        return dataclasses.replace(self, first_token_s=min(self.first_token_s, 10.0), total_s=15.0)
-
-
-class StreamTimer:
-    """Applies ``Timeouts`` to one reply, read by read.
-
-    The first-token and total deadlines are fixed when the request is sent; the stall deadline
-    restarts at every read once content has been delivered, so time the consumer spends between
-    reads (speaking a sentence, say) is never blamed on the server.
-    """
-
-    def __init__(self, timeouts: Timeouts, *, backend: str) -> None:
-        """Start the clock now (call right before sending the request)."""
-        self._timeouts = timeouts
-        self._backend = backend
-        self._clock = asyncio.get_running_loop().time
-        self._started = self._clock()
-        self.content_started = False
-
-    def mark_content(self) -> None:
-        """Record that content reached the consumer: from now on the stall deadline applies."""
-        self.content_started = True
-
-    def _deadline(self) -> tuple[float, str]:
-        """The next deadline (loop time) and the name of the timeout it enforces."""
-        total = self._started + self._timeouts.total_s
-        if self.content_started:
-            phase, kind = self._clock() + self._timeouts.stall_s, "stall"
-        else:
-            phase, kind = self._started + self._timeouts.first_token_s, "first_token"
-        if total <= phase:
-            return total, "total"
-        return phase, kind
-
-    def _timeout_error(self, kind: str) -> LLMTimeoutError:
-        limit = {
-            "first_token": self._timeouts.first_token_s,
-            "stall": self._timeouts.stall_s,
-            "total": self._timeouts.total_s,
-        }[kind]
-        what = {
-            "first_token": "no reply started",
-            "stall": "the reply stalled",
-            "total": "the reply did not finish",
-        }[kind]
-        # A first-token or total timeout already cost the full (long) limit: retrying the same
-        # backend would multiply the wait, so the router moves on to the next one instead.
-        return LLMTimeoutError(
-            f"{self._backend}: {what} within {limit:g} s ({kind} timeout)",
-            kind=kind,
-            backend=self._backend,
-            retryable=kind == "stall",
-            hint="The server may be overloaded or loading the model; raise the timeout in the "
-            "llm settings if this machine is just slow.",
-        )
-
-    async def guard(self, awaitable: Awaitable[_T]) -> _T:
-        """Await ``awaitable`` under the current deadline, raising ``LLMTimeoutError`` on expiry."""
-        deadline, kind = self._deadline()
-        try:
-            async with asyncio.timeout_at(deadline):
-                return await awaitable
-        except TimeoutError as exc:
-            raise self._timeout_error(kind) from exc
-
-    async def iterate(self, source: AsyncIterator[_T]) -> AsyncGenerator[_T, None]:
-        """Yield from ``source`` with every read guarded by the current deadline."""
-        while True:
-            try:
-                item = await self.guard(anext(source))
-            except StopAsyncIteration:
-                return
-            yield item
-
-
-def new_call_id() -> str:
-    """A tool-call id for backends that give none (storage keys executions by it)."""
-    return f"call_{secrets.token_hex(8)}"
-
-
-# --- status and error mapping -------------------------------------------------------------------
-
-
-def parse_retry_after(value: str | None, *, now: Callable[[], float] = time.time) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date).
-
-    Returns None when absent or unparsable; never negative.
-    """
-    if value is None:
-        return None
-    value = value.strip()
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return max(0.0, when.timestamp() - now())
-
-
-def retry_after_from_headers(headers: Any) -> float | None:
-    """``retry-after-ms`` (OpenAI) or ``Retry-After`` from a case-insensitive header mapping."""
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            return max(0.0, float(millis) / 1000.0)
-        except ValueError:
-            pass
-    result: float | None = parse_retry_after(headers.get("retry-after"))
-    return result
-
-
-def error_message_from_body(body: str) -> str:
-    """The human message inside an error body (Ollama, OpenAI and Anthropic shapes)."""
-    text = body.strip()
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text[:500]
-    if isinstance(data, dict):
-        err = data.get("error", data.get("message"))
-        if isinstance(err, str):
-            return err
-        if isinstance(err, dict):
-            msg = err.get("message")
-            kind = err.get("type")
-            if isinstance(msg, str):
-                return f"{kind}: {msg}" if isinstance(kind, str) and kind not in msg else msg
-    return text[:500]
-
-
-def error_for_status(
-    status: int | None,
-    message: str,
-    *,
-    backend: str,
-    retry_after_s: float | None = None,
-    auth_hint: str = "",
-    model_hint: str = "",
-) -> LLMError:
-    """Translate an HTTP status (or a mid-stream error, ``status=None``) into an ``LLMError``.
-
-    Retryable: 408, 429, 5xx, 529 and unknown mid-stream failures. Not retryable: auth, missing
-    model, context overflow, missing capability and other request errors, which fail the same
-    way on every retry.
-    """
-    lowered = message.lower()
-    prefix = f"{backend}: " + (f"HTTP {status}: " if status is not None else "")
-    text = prefix + message
-    common: dict[str, Any] = {"backend": backend, "status": status}
-    client_side = status is None or 400 <= status < 500
-    if client_side and (status == 413 or any(p in lowered for p in _CONTEXT_PHRASES)):
-        return ContextOverflowError(
-            text,
-            hint="Shorten the conversation or start a new one, or pick a model with a "
-            "larger context window.",
-            **common,
-        )
-    if client_side and any(p in lowered for p in _CAPABILITY_PHRASES):
-        return CapabilityMissingError(
-            text,
-            hint="Choose a model that supports this (tools or images) for this agent.",
-            **common,
-        )
-    if status in (401, 403):
-        return AuthenticationError(text, hint=auth_hint, **common)
-    if status == 404:
-        return ModelNotFoundError(text, hint=model_hint, **common)
-    if status == 429 or status == 529 or "overloaded" in lowered or "rate_limit" in lowered:
-        return RateLimitedError(
-            text,
-            hint="The server asked us to slow down; ARIA retries after the delay it gave.",
-            retry_after_s=retry_after_s,
-            **common,
-        )
-    if status == 408 or status is None or status >= 500:
-        return ServerError(
-            text,
-            hint="The server failed; it may recover on its own — check its logs if it persists.",
-            retry_after_s=retry_after_s,
-            retryable=True,
-            **common,
-        )
-    return BadRequestError(text, hint="This looks like a bug in ARIA; please report it.", **common)
-
-
-class BackendIdentity(KnowsModel):
-    """What every chat backend tells the router: its name, model, capabilities and locality.
-
-    Every backend takes the same two constructor arguments for this: ``name``, the backend
-    name used in events, errors and the fallback chain; and ``locality``, where the model runs,
-    None applying the one rule (``domain.locality.backend_locality``) to that kind of server at
-    its base URL.
-    """
-
-    _name: str
-    _locality: Locality
-
-    @property
-    def name(self) -> str:
-        """Backend name (as in the fallback chain)."""
-        return self._name
-
-    @property
-    def locality(self) -> Locality:
-        """Where the model runs: ``local`` or ``cloud``, fixed when the backend is built.
-
-        It comes from the one rule (``domain.locality.backend_locality``) unless the
-        composition root says otherwise. Every ``StreamEnd`` carries it, so front-ends show
-        it and never guess it from a name (ARCHITECTURE.md: one fact, decided once).
-        """
-        return self._locality
-
-
-async def relay_chunks(
-    source: AsyncGenerator[_T, None],
-    parse: Callable[[AsyncIterator[_T], StreamTimer, list[str]], AsyncGenerator[Any, None]],
-    *,
-    timer: StreamTimer,
-    backend: str,
-    close: Callable[[], Awaitable[None]],
-) -> AsyncGenerator[Any, None]:
-    """Yield the chunks ``parse`` makes of a backend's ``source``, then always close both.
-
-    The one place that decides what a failure means to the router: before any content it is
-    the failure itself (the router may retry or fall back); after content it becomes a
-    ``StreamInterruptedError`` carrying the text that arrived (kept, never retried). Every
-    backend streams the same way (raw lines or events in, chunks out), so the text ``parse``
-    collects and the closing order (``source`` first, then the transport via ``close``) live
-    here once.
-    """
-    partial: list[str] = []
-    finished = False
-    try:
-        async with contextlib.aclosing(parse(source, timer, partial)) as parsed:
-            async for chunk in parsed:
-                finished = isinstance(chunk, StreamEnd)
-                yield chunk
-    except LLMError as exc:
-        if timer.content_started:
-            raise interrupted(exc, backend=backend, partial_text="".join(partial)) from exc
-        raise
-    finally:
-        try:
-            if finished:
-                await drain_after_end(source)
-        finally:
-            await source.aclose()
-            await close()
-
-
-def interrupted(exc: LLMError, *, backend: str, partial_text: str) -> StreamInterruptedError:
-    """Wrap a failure that happened after content was delivered (never retryable)."""
-    if isinstance(exc, StreamInterruptedError):
-        return exc
-    return StreamInterruptedError(
-        f"{backend}: the reply broke off after {len(partial_text)} characters: {exc.message}",
-        partial_text=partial_text,
-        backend=backend,
-        status=exc.status,
-        hint="The partial reply was kept; ask again to get a complete answer.",
-    )
-
-
-# --- httpx transport --------------------------------------------------------------------------
 
 
 def make_client(timeouts: Timeouts, *, trust_env: bool = True) -> httpx.AsyncClient:
@@ -605,83 +286,3 @@ async def get_json(
     except ValueError as exc:
         sample = raw.decode("utf-8", "replace")
         raise malformed(backend, f"{url} did not return JSON", sample) from exc
-
-
-def malformed(backend: str, what: str, sample: str) -> MalformedResponseError:
-    """A protocol violation, quoting a short sample of what arrived."""
-    return MalformedResponseError(
-        f"{backend}: {what}: {sample[:200]!r}",
-        backend=backend,
-        hint="The server does not speak the expected protocol; check its URL and version.",
-    )
-
-
-def function_tools(tools: Sequence[ToolSpec]) -> list[dict[str, Any]]:
-    """``tools`` in the ``{"type": "function", ...}`` form Ollama and OpenAI servers share."""
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": tool.name,
-                "description": tool.description,
-                "parameters": tool.parameters,
-            },
-        }
-        for tool in tools
-    ]
-
-
-def json_arguments(text: str, *, backend: str, invalid: str, not_object: str) -> dict[str, Any]:
-    """Tool-call arguments sent as JSON text; empty text means no arguments.
-
-    Each backend names the failure in its own protocol's words (``invalid``, ``not_object``),
-    so the error points at the field the server got wrong.
-    """
-    try:
-        arguments = json.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        raise malformed(backend, invalid, text) from exc
-    if not isinstance(arguments, dict):
-        raise malformed(backend, not_object, text)
-    return arguments
-
-
-def ended_early(backend: str, what: str) -> MalformedResponseError:
-    """The stream stopped before the protocol's last message (``what`` says which)."""
-    return MalformedResponseError(
-        f"{backend}: the stream ended {what}",
-        backend=backend,
-        hint="The server closed the reply early; check its logs if this repeats.",
-    )
-
-
-def token_count(value: Any) -> int:
-    """A token count from a reply; anything but a real int (bools included) counts as 0."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-__all__ = [
-    "HttpBackend",
-    "SSEEvent",
-    "StreamTimer",
-    "Timeouts",
-    "ended_early",
-    "error_for_status",
-    "error_message_from_body",
-    "function_tools",
-    "get_json",
-    "httpx_timeout",
-    "interrupted",
-    "iter_lines",
-    "iter_sse",
-    "json_arguments",
-    "make_client",
-    "malformed",
-    "new_call_id",
-    "open_stream",
-    "parse_retry_after",
-    "relay_chunks",
-    "retry_after_from_headers",
-    "token_count",
-    "transport_error",
-]

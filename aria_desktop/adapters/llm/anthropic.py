@@ -29,20 +29,20 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from aria_desktop.adapters.llm._http import (
+from aria_desktop.adapters.llm._backend import (
     BackendIdentity,
-    StreamTimer,
-    Timeouts,
-    ended_early,
-    error_for_status,
-    get_json,
     json_arguments,
-    make_client,
-    malformed,
     relay_chunks,
-    retry_after_from_headers,
     token_count,
 )
+from aria_desktop.adapters.llm._errors import (
+    ended_early,
+    error_for_status,
+    malformed,
+    retry_after_from_headers,
+)
+from aria_desktop.adapters.llm._http import get_json, make_client
+from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
 from aria_desktop.adapters.llm.model_facts import (
     FactsCache,
     FactsPolicy,

@@ -19,21 +19,11 @@ from typing import Any
 
 import httpx
 
-from aria_desktop.adapters.llm._http import (
-    HttpBackend,
-    StreamTimer,
-    Timeouts,
-    ended_early,
-    error_for_status,
-    function_tools,
-    get_json,
-    iter_lines,
-    make_client,
-    malformed,
-    new_call_id,
-    token_count,
-)
+from aria_desktop.adapters.llm._backend import function_tools, new_call_id, token_count
+from aria_desktop.adapters.llm._errors import ended_early, error_for_status, malformed
+from aria_desktop.adapters.llm._http import HttpBackend, get_json, iter_lines, make_client
 from aria_desktop.adapters.llm._thinking import ThinkTagSplitter
+from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
 from aria_desktop.adapters.llm.model_facts import FactsCache, FactsPolicy, Learned, from_ollama_show
 from aria_desktop.domain.chat import (
     ChatMessage,

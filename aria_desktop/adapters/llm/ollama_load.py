@@ -12,11 +12,8 @@ from typing import Any
 
 import httpx
 
-from aria_desktop.adapters.llm._http import (
-    error_for_status,
-    error_message_from_body,
-    transport_error,
-)
+from aria_desktop.adapters.llm._errors import error_for_status, error_message_from_body
+from aria_desktop.adapters.llm._http import transport_error
 from aria_desktop.domain.errors import MalformedResponseError
 
 __all__ = ["load_ollama_model"]

@@ -21,24 +21,21 @@ from typing import Any
 
 import httpx
 
-from aria_desktop.adapters.llm._http import (
-    HttpBackend,
-    SSEEvent,
-    StreamTimer,
-    Timeouts,
-    ended_early,
-    error_for_status,
-    error_message_from_body,
+from aria_desktop.adapters.llm._backend import (
     function_tools,
-    get_json,
-    iter_sse,
     json_arguments,
-    make_client,
-    malformed,
     new_call_id,
     token_count,
 )
+from aria_desktop.adapters.llm._errors import (
+    ended_early,
+    error_for_status,
+    error_message_from_body,
+    malformed,
+)
+from aria_desktop.adapters.llm._http import HttpBackend, SSEEvent, get_json, iter_sse, make_client
 from aria_desktop.adapters.llm._thinking import ThinkTagSplitter
+from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
 from aria_desktop.adapters.llm.model_facts import (
     FactsCache,
     FactsPolicy,

@@ -25,7 +25,7 @@ from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequen
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from aria_desktop.adapters.llm._http import Timeouts
+from aria_desktop.adapters.llm._timing import Timeouts
 from aria_desktop.adapters.llm.budget import UsageMeter
 from aria_desktop.adapters.llm.text_call_filter import recognise_text_calls
 from aria_desktop.domain.chat import (

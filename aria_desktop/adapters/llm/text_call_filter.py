@@ -23,7 +23,7 @@ from collections.abc import AsyncGenerator, Sequence
 from typing import Any
 
 from aria_desktop.adapters.llm import text_calls as shapes
-from aria_desktop.adapters.llm._http import new_call_id
+from aria_desktop.adapters.llm._backend import new_call_id
 from aria_desktop.domain import chat
 from aria_desktop.domain.errors import StreamInterruptedError
 

@@ -15,15 +15,15 @@ Layout (all in the conversations' database file, see ``aria_desktop/ARCHITECTURE
 
 A memory is written in ONE transaction (row + FTS via trigger + vec0 row): a crash or an error
 anywhere leaves it fully present or absent. Both derived indexes can be rebuilt from the rows
-(:meth:`SQLiteMemoryStore.reindex`). Search is hybrid (:mod:`aria_desktop.adapters.memory.search`);
-export and import live in :mod:`aria_desktop.adapters.memory.transfer`.
+(:meth:`SQLiteMemoryStore.reindex`). The statements of one memory's write (add, reinforce,
+supersede) live in :mod:`aria_desktop.adapters.memory.lifecycle`; search is hybrid
+(:mod:`aria_desktop.adapters.memory.search`); export and import live in
+:mod:`aria_desktop.adapters.memory.transfer`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
-import logging
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -31,6 +31,7 @@ from typing import Any
 from aria_desktop.adapters.memory import rows
 from aria_desktop.adapters.memory.inbox import MemoryInbox
 from aria_desktop.adapters.memory.indexes import Embedder, MemoryIndexes
+from aria_desktop.adapters.memory.lifecycle import any_active, memory_at, touch, write_memory
 from aria_desktop.adapters.memory.search import memory_filters, search_memories
 from aria_desktop.adapters.memory.transfer import (
     ImportReport,
@@ -46,12 +47,7 @@ from aria_desktop.adapters.storage.text import content_hash
 from aria_desktop.adapters.storage.vectors import EXACT_KNN_LIMIT, cosine_from_l2
 from aria_desktop.domain import memory as mem
 
-__all__ = ["DUPLICATE_COSINE", "Embedder", "ImportReport", "SQLiteMemoryStore"]
-
-_LOGGER = logging.getLogger(__name__)
-
-DUPLICATE_COSINE = 0.9
-"""A new memory this similar (cosine) to an active one reinforces it instead."""
+__all__ = ["Embedder", "ImportReport", "SQLiteMemoryStore"]
 
 
 class SQLiteMemoryStore:
@@ -76,7 +72,7 @@ class SQLiteMemoryStore:
         self._indexes = MemoryIndexes(db, embedder, exact_limit=exact_knn_limit)
         self._inbox = MemoryInbox(db, clock=clock)
         # Asked before every turn: kept until a write here that may change it (all but touch).
-        self._any_active = KeptAnswer(db, _any_active)
+        self._any_active = KeptAnswer(db, any_active)
 
     # --- state ----------------------------------------------------------------------------
 
@@ -158,7 +154,7 @@ class SQLiteMemoryStore:
             item = dataclasses.replace(item, vector=vectors[0])
         now = self._clock()
         result = await self._any_active.write(
-            lambda conn: self._add_tx(conn, item, now, dedupe=True)
+            lambda conn: self._write(conn, item, now, dedupe=True)
         )
         if result[1] != "reinforced" and item.vector is not None:
             self._indexes.count_written(1)
@@ -215,116 +211,18 @@ class SQLiteMemoryStore:
         now = self._clock()
 
         def tx(conn: Connection) -> int:
-            actions = [self._add_tx(conn, item, now, dedupe=dedupe)[1] for item in chunk]
+            actions = [self._write(conn, item, now, dedupe=dedupe)[1] for item in chunk]
             return sum(1 for action in actions if action != "reinforced")
 
         added = await self._any_active.write(tx)
         self._indexes.count_written(sum(1 for item in chunk if item.vector is not None))
         return added
 
-    def _add_tx(
+    def _write(
         self, conn: Connection, item: rows.PendingRow, now: float, *, dedupe: bool
     ) -> tuple[mem.Memory, mem.MemoryAction]:
-        if dedupe:
-            existing = self._find_duplicate(conn, item)
-            if existing is not None:
-                return self._reinforce(conn, existing, item, now), "reinforced"
-        old = self._find_superseded(conn, item) if dedupe or item.supersedes else None
-        memory_id = item.id or rows.new_id("mem")
-        cursor = conn.execute(
-            "INSERT INTO memories (id, content, content_hash, kind, subject, topic, importance, "
-            "confidence, status, provenance, conversation_id, message_ids, created_at, "
-            "updated_at, last_accessed_at, access_count, embedding_model, embedding, "
-            "supersedes, superseded_by) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                memory_id,
-                item.content,
-                content_hash(item.content),
-                item.kind,
-                item.subject,
-                item.topic,
-                item.importance,
-                item.confidence,
-                item.status,
-                item.provenance,
-                item.conversation_id,
-                json.dumps(list(item.message_ids)),
-                item.created_at if item.created_at is not None else now,
-                item.updated_at if item.updated_at is not None else now,
-                item.last_accessed_at,
-                item.access_count,
-                self.embedding_model if item.vector is not None else "",
-                item.vector,
-                old[1] if old is not None else item.supersedes,
-                item.superseded_by,
-            ),
-        )
-        seq = int(cursor.lastrowid or 0)
-        index = self._indexes.vectors
-        if item.vector is not None and index is not None:
-            index.insert(conn, seq, item.status, item.vector)
-        action: mem.MemoryAction = "added"
-        if old is not None:
-            conn.execute(
-                "UPDATE memories SET status = 'superseded', superseded_by = ?, updated_at = ? "
-                "WHERE seq = ?",
-                (memory_id, now, old[0]),
-            )
-            if index is not None:
-                index.set_status(conn, old[0], "superseded")
-            action = "superseded"
-        return _memory_at(conn, seq), action
-
-    def _find_duplicate(self, conn: Connection, item: rows.PendingRow) -> tuple[Any, ...] | None:
-        row = conn.execute(
-            f"SELECT {rows.MEMORY_COLUMNS} FROM memories "
-            "WHERE content_hash = ? AND status = 'active' LIMIT 1",
-            (content_hash(item.content),),
-        ).fetchone()
-        if row is not None:
-            return tuple(row)
-        index = self._indexes.vectors
-        if item.vector is None or index is None:
-            return None
-        near = index.nearest(conn, item.vector, 1, status="active")
-        if near and cosine_from_l2(near[0][1]) >= DUPLICATE_COSINE:
-            found = conn.execute(
-                f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ? AND status = 'active'",
-                (near[0][0],),
-            ).fetchone()
-            return tuple(found) if found is not None else None
-        return None
-
-    @staticmethod
-    def _find_superseded(conn: Connection, item: rows.PendingRow) -> tuple[int, str] | None:
-        row = None
-        if item.supersedes:
-            row = conn.execute(
-                "SELECT seq, id FROM memories WHERE id = ? AND status = 'active' "
-                "AND subject = ? COLLATE NOCASE",
-                (item.supersedes, item.subject),
-            ).fetchone()
-        if row is None and item.topic:
-            row = conn.execute(
-                "SELECT seq, id FROM memories WHERE subject = ? COLLATE NOCASE AND topic = ? "
-                "AND status = 'active' ORDER BY created_at DESC LIMIT 1",
-                (item.subject, item.topic),
-            ).fetchone()
-        return (int(row[0]), str(row[1])) if row is not None else None
-
-    @staticmethod
-    def _reinforce(
-        conn: Connection, row: Sequence[Any], item: rows.PendingRow, now: float
-    ) -> mem.Memory:
-        conn.execute(
-            "UPDATE memories SET confidence = min(1.0, max(confidence, ?) + 0.1), "
-            "importance = max(importance, ?), updated_at = ?, decayed_at = NULL, "
-            "topic = CASE WHEN topic = '' THEN ? ELSE topic END WHERE seq = ?",
-            (item.confidence, item.importance, now, item.topic, row[0]),
-        )
-        _LOGGER.debug("Memory %s reinforced", row[1])
-        return _memory_at(conn, int(row[0]))
+        """Write ``item`` inside the transaction ``conn`` (``lifecycle.write_memory``)."""
+        return write_memory(conn, item, now, indexes=self._indexes, dedupe=dedupe)
 
     async def update(self, memory_id: str, edit: mem.MemoryEdit) -> mem.Memory:
         """Correct a memory in place (same id); its keyword entry and vector follow.
@@ -365,7 +263,7 @@ class SQLiteMemoryStore:
             )
             if text != old_text:
                 self._replace_vector(conn, seq, vector)
-            return _memory_at(conn, seq)
+            return memory_at(conn, seq)
 
         return await self._any_active.write(tx)
 
@@ -402,7 +300,7 @@ class SQLiteMemoryStore:
             index = self._indexes.vectors
             if index is not None:
                 index.set_status(conn, seq, "forgotten")
-            return _memory_at(conn, seq)
+            return memory_at(conn, seq)
 
         return await self._any_active.write(tx)
 
@@ -503,7 +401,7 @@ class SQLiteMemoryStore:
         """Record that these memories were used now (access count, last-accessed time)."""
         if ids:
             now = self._clock()
-            await self._db.write(lambda conn: _touch(conn, ids, now))
+            await self._db.write(lambda conn: touch(conn, ids, now))
 
     async def search(self, query: mem.MemoryQuery) -> list[mem.MemoryHit]:
         """Hybrid search (:mod:`aria_desktop.adapters.memory.search`); updates access statistics."""
@@ -518,7 +416,7 @@ class SQLiteMemoryStore:
         hits = await self._db.read(lambda conn: search_memories(conn, query, vector, now, index))
         if query.touch and hits:
             ids = [hit.memory.id for hit in hits]
-            await self._db.write(lambda conn: _touch(conn, ids, now))
+            await self._db.write(lambda conn: touch(conn, ids, now))
         return hits
 
     # --- inbox ------------------------------------------------------------------------------
@@ -549,7 +447,7 @@ class SQLiteMemoryStore:
 
         def tx(conn: Connection) -> tuple[mem.Memory, mem.MemoryAction]:
             self._inbox.remove(conn, candidate_id)
-            return self._add_tx(conn, item, now, dedupe=True)
+            return self._write(conn, item, now, dedupe=True)
 
         result = await self._any_active.write(tx)
         if result[1] != "reinforced" and item.vector is not None:
@@ -583,30 +481,8 @@ class SQLiteMemoryStore:
         now = self._clock()
         added, skipped = await self._any_active.write(
             lambda conn: import_missing(
-                conn, items, lambda c, item: self._add_tx(c, item, now, dedupe=False)
+                conn, items, lambda c, item: self._write(c, item, now, dedupe=False)
             )
         )
         self._indexes.count_written(sum(1 for item in items if item.vector is not None))
         return ImportReport(added=added, skipped=skipped, rejected=rejected)
-
-
-def _memory_at(conn: Connection, seq: int) -> mem.Memory:
-    """The memory in row ``seq`` (which exists: the caller just wrote it)."""
-    return rows.row_to_memory(
-        conn.execute(f"SELECT {rows.MEMORY_COLUMNS} FROM memories WHERE seq = ?", (seq,)).fetchone()
-    )
-
-
-def _touch(conn: Connection, ids: Sequence[str], now: float) -> None:
-    conn.execute(
-        "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
-        f"WHERE id IN ({placeholders(len(ids))})",
-        (now, *ids),
-    )
-
-
-def _any_active(conn: Connection) -> bool:
-    return (
-        conn.execute("SELECT 1 FROM memories WHERE status = 'active' LIMIT 1").fetchone()
-        is not None
-    )

@@ -45,8 +45,9 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
 )
+from aria_desktop.domain.computer_events import ComputerControlChanged
 from aria_desktop.domain.errors import ScreenProtectedError
-from aria_desktop.domain.events import AssistantState, ComputerControlChanged, Event
+from aria_desktop.domain.events import AssistantState, Event
 
 if TYPE_CHECKING:
     from aria_desktop.core.bus import EventBus

@@ -27,8 +27,8 @@ from aria_desktop.domain.computer import (
     Observation,
     TargetExpectation,
 )
+from aria_desktop.domain.computer_events import ComputerActionEnd, ComputerActionStart
 from aria_desktop.domain.errors import AriaError, ComputerControlOffError, ComputerError
-from aria_desktop.domain.events import ComputerActionEnd, ComputerActionStart
 
 if TYPE_CHECKING:
     from aria_desktop.core.computer.capability import ComputerUse

@@ -50,9 +50,9 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.commands import RunComputerTask
 from aria_desktop.domain.computer import ComputerTaskStarted, ComputerTaskStatus, Observation
+from aria_desktop.domain.computer_events import ComputerTaskEnd, ComputerTaskStart
 from aria_desktop.domain.computer_tools import TASK_ACTION_TOOLS, TASK_DONE_TOOL, action_from_call
 from aria_desktop.domain.errors import AriaError, ComputerBusyError, ComputerError, LLMError
-from aria_desktop.domain.events import ComputerTaskEnd, ComputerTaskStart
 
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator

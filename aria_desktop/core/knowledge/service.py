@@ -27,7 +27,7 @@ from aria_desktop.core.injection import clean_invisible, scan_text
 from aria_desktop.core.knowledge.ports import KnowledgeStore
 from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage, recall_message
-from aria_desktop.domain.events import KnowledgeChanged, KnowledgeCited
+from aria_desktop.domain.memory_events import KnowledgeChanged, KnowledgeCited
 
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome

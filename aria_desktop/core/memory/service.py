@@ -40,7 +40,7 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.commands import ForgetMemory
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
-from aria_desktop.domain.events import MemoryChanged
+from aria_desktop.domain.memory_events import MemoryChanged
 
 if TYPE_CHECKING:
     from aria_desktop.core.orchestrator import Orchestrator, TurnOutcome

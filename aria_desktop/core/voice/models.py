@@ -16,7 +16,8 @@ from typing import Protocol
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import Clock
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.domain.events import ErrorEvent, VoiceLoadEnd, VoiceLoadStart
+from aria_desktop.domain.events import ErrorEvent
+from aria_desktop.domain.voice_events import VoiceLoadEnd, VoiceLoadStart
 
 __all__ = ["Loadable", "VoiceModels"]
 

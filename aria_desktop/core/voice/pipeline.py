@@ -70,12 +70,9 @@ from aria_desktop.domain.commands import (
     Transcribe,
 )
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
-from aria_desktop.domain.events import (
+from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd
+from aria_desktop.domain.voice_events import (
     AudioLevel,
-    ErrorEvent,
-    Event,
-    LlmDelta,
-    RunEnd,
     SttEnd,
     SttStart,
     SttVadEnd,

@@ -22,7 +22,8 @@ from aria_desktop.core.ports import AudioSink, Clock, SpeechToText, TextToSpeech
 from aria_desktop.core.voice.speech_text import SentenceSplitter, speakable
 from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
-from aria_desktop.domain.events import AssistantState, ErrorEvent, TtsEnd, TtsStart
+from aria_desktop.domain.events import AssistantState, ErrorEvent
+from aria_desktop.domain.voice_events import TtsEnd, TtsStart
 
 __all__ = ["SpeechOutcome", "SpeechService"]
 

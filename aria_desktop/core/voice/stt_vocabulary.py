@@ -15,8 +15,8 @@ import re
 from collections.abc import Sequence
 
 from aria_desktop.core.ports import EventSubscription, MemoryStore, VocabularyTarget
-from aria_desktop.domain.events import MemoryChanged
 from aria_desktop.domain.memory import Memory, MemoryFilter
+from aria_desktop.domain.memory_events import MemoryChanged
 
 __all__ = ["MAX_TERMS", "SttVocabulary", "names_in_memories"]
 

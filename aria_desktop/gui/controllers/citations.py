@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, QUrl
 from PySide6.QtGui import QDesktopServices
 
 from aria_desktop.core.ports import Assistant, KnowledgeAccess
-from aria_desktop.domain import events
+from aria_desktop.domain import memory_events
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.knowledge import Citation, answer_key
 from aria_desktop.gui.citations import link_citations
@@ -58,9 +58,9 @@ class CitationTracker(QObject):
         context.bridge.event_received.connect(self._on_event)
 
     def _on_event(self, event: object) -> None:
-        if isinstance(event, events.KnowledgeCited):
+        if isinstance(event, memory_events.KnowledgeCited):
             self._pending[event.conversation_id] = event.citations
-        elif isinstance(event, events.KnowledgeChanged) and self._shown:
+        elif isinstance(event, memory_events.KnowledgeChanged) and self._shown:
             self._context.tasks.spawn(self._check_changed(), name="aria-gui-citations-changed")
 
     async def load(self, conversation_id: str) -> dict[str, list[Citation]]:

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QTableWidgetItem
 
 from aria_desktop.core.ports import KnowledgeAccess
 from aria_desktop.domain.errors import KnowledgeUnavailableError
-from aria_desktop.domain.events import KnowledgeChanged
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
+from aria_desktop.domain.memory_events import KnowledgeChanged
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import knowledge_of
 from aria_desktop.gui.views.knowledge import KnowledgeView

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.errors import MemoryUnavailableError
-from aria_desktop.domain.events import MemoryChanged
 from aria_desktop.domain.memory import (
     Memory,
     MemoryCandidate,
@@ -29,6 +28,7 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     NewMemory,
 )
+from aria_desktop.domain.memory_events import MemoryChanged
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.tasks import describe_error
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView

@@ -15,7 +15,8 @@ from aria_desktop.domain.commands import (
     SetMicrophoneMuted,
     StopEverything,
 )
-from aria_desktop.domain.events import ComputerControlChanged, ModelStatus, SettingsApplied
+from aria_desktop.domain.computer_events import ComputerControlChanged
+from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import model_status_line, tray_tooltip
 from aria_desktop.gui.icons import IconSet
