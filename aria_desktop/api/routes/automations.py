@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Path
 
+from aria_desktop.api.routes._commands import execute_expecting
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
 from aria_desktop.api.server.schemas.settings import AutomationOut, AutomationRunOut
@@ -34,7 +35,8 @@ async def webhook(
     assistant: AssistantDep,
     body: Annotated[dict[str, Any] | None, Body()] = None,
 ) -> AutomationRunOut:
-    run = await assistant.execute(RunAutomation(name=name, payload=body or {}, trigger="webhook"))
-    if not isinstance(run, AutomationRun):
-        raise AriaError("Automations are not available.")
+    command = RunAutomation(name=name, payload=body or {}, trigger="webhook")
+    run = await execute_expecting(
+        assistant, command, AutomationRun, AriaError("Automations are not available.")
+    )
     return AutomationRunOut(name=run.name, run_id=run.run_id, conversation_id=run.conversation_id)

@@ -6,6 +6,7 @@ from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Body, Response
 
+from aria_desktop.api.routes._commands import execute_expecting
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
 from aria_desktop.api.server.schemas.computer import (
@@ -77,10 +78,7 @@ async def _computer(
 ) -> _T:
     """Run a computer-use command; anything but ``result_type`` means it is not set up."""
     await _computer_status(assistant)
-    result = await assistant.execute(command)
-    if not isinstance(result, result_type):
-        raise _COMPUTER_NOT_SET_UP
-    return result
+    return await execute_expecting(assistant, command, result_type, _COMPUTER_NOT_SET_UP)
 
 
 async def _control_out(assistant: Assistant) -> ComputerControlOut:
@@ -213,11 +211,8 @@ async def do_task(body: DoIn, assistant: AssistantDep) -> DoOut:
             f"Computer use cannot work here: {status.reason}.",
             hint="`aria doctor` checks the display, Tesseract and input.",
         )
-    started = await assistant.execute(
-        RunComputerTask(text=body.task, dry_run=body.dry_run, backend=body.backend)
-    )
-    if not isinstance(started, ComputerTaskStarted):
-        raise _COMPUTER_NOT_SET_UP
+    command = RunComputerTask(text=body.task, dry_run=body.dry_run, backend=body.backend)
+    started = await execute_expecting(assistant, command, ComputerTaskStarted, _COMPUTER_NOT_SET_UP)
     return DoOut(run_id=started.run_id)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
@@ -18,7 +18,13 @@ from aria_desktop.api.server.schemas.memory import (
 )
 from aria_desktop.domain.commands import ForgetMemory
 from aria_desktop.domain.errors import NotFoundError
-from aria_desktop.domain.memory import MemoryEdit, MemoryFilter, NewMemory
+from aria_desktop.domain.memory import (
+    MemoryEdit,
+    MemoryFilter,
+    MemoryKind,
+    MemoryStatus,
+    NewMemory,
+)
 
 router = APIRouter(prefix=PREFIX, tags=["memories"])
 
@@ -35,12 +41,12 @@ _CHANGE = docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.INVALID, d
 async def list_memories(
     assistant: AssistantDep,
     kind: Annotated[
-        list[Literal["fact", "preference", "event", "skill", "document"]] | None,
+        list[MemoryKind] | None,
         Query(max_length=5, description="Only these kinds (repeat the parameter)"),
     ] = None,
     subject: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
     status: Annotated[
-        list[Literal["active", "superseded", "forgotten"]] | None,
+        list[MemoryStatus] | None,
         Query(max_length=3, description="Only these statuses (default: active)"),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,

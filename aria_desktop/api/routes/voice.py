@@ -6,6 +6,7 @@ from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Query, Request, Response
 
+from aria_desktop.api.routes._commands import execute_expecting
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
 from aria_desktop.api.server.schemas.voice import (
@@ -37,21 +38,22 @@ _LISTEN_FOLLOW_UP = (
 )
 
 
-async def _push_to_talk(assistant: Assistant, command: PushToTalk) -> None:
-    """Send a push-to-talk key event, or say that this ARIA has no voice at all."""
+async def _require_voice(assistant: Assistant) -> None:
+    """Say that this ARIA has no voice at all (VoiceUnavailableError), unless it has."""
     if not any(c.name == "voice" for c in await assistant.capabilities()):
         raise _VOICE_NOT_SET_UP
+
+
+async def _push_to_talk(assistant: Assistant, command: PushToTalk) -> None:
+    """Send a push-to-talk key event, or say that this ARIA has no voice at all."""
+    await _require_voice(assistant)
     await assistant.execute(command)
 
 
 async def _voice(assistant: Assistant, command: Speak | Transcribe, result_type: type[_T]) -> _T:
     """Run a voice command; no voice capability (or an odd answer) means it is not set up."""
-    if not any(c.name == "voice" for c in await assistant.capabilities()):
-        raise _VOICE_NOT_SET_UP
-    result = await assistant.execute(command)
-    if not isinstance(result, result_type):
-        raise _VOICE_NOT_SET_UP
-    return result
+    await _require_voice(assistant)
+    return await execute_expecting(assistant, command, result_type, _VOICE_NOT_SET_UP)
 
 
 @router.post(

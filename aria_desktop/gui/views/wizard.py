@@ -29,6 +29,16 @@ from aria_desktop.gui.views._widgets import (
 
 __all__ = ["WizardView"]
 
+_ERROR_STYLE = "color: #b42318;"
+
+
+def _page(title: str, subtitle: str) -> QWizardPage:
+    """An empty wizard page with its title and the sentence under it."""
+    page = QWizardPage()
+    page.setTitle(title)
+    page.setSubTitle(subtitle)
+    return page
+
 
 class WizardView(QWizard):
     """Layout only; ``WizardController`` tests the server and applies the choices."""
@@ -47,9 +57,10 @@ class WizardView(QWizard):
 
     def _server_page(self) -> QWizardPage:
         """The Ollama address (with a Test button) and the model to use."""
-        server = QWizardPage()
-        server.setTitle("Your language model")
-        server.setSubTitle("ARIA talks to Ollama, on this computer or on a GPU machine nearby.")
+        server = _page(
+            "Your language model",
+            "ARIA talks to Ollama, on this computer or on a GPU machine nearby.",
+        )
         self.server_status = wrapped_label("Looking for Ollama on this computer…")
         self.server_status.setObjectName("serverStatus")
         self.url = QLineEdit("http://127.0.0.1:11434")
@@ -78,16 +89,14 @@ class WizardView(QWizard):
 
     def _cloud_page(self) -> QWizardPage:
         """Whether Claude answers when the local model cannot, and its API key."""
-        cloud = QWizardPage()
-        cloud.setTitle("Cloud fallback (optional)")
-        cloud.setSubTitle(
+        cloud = _page(
+            "Cloud fallback (optional)",
             "When the local model is unreachable or cannot do something, ARIA can "
-            "ask Claude instead. The conversation then leaves your network."
+            "ask Claude instead. The conversation then leaves your network.",
         )
         self.use_cloud = QCheckBox("Use Claude when the local model cannot answer")
         self.cloud_key = secret_edit("Anthropic API key (stored in the system keyring)")
-        self.cloud_error = wrapped_label("")
-        self.cloud_error.setStyleSheet("color: #b42318;")
+        self.cloud_error = wrapped_label("", _ERROR_STYLE)
         layout = QVBoxLayout(cloud)
         layout.addWidget(self.use_cloud)
         layout.addWidget(self.cloud_key)
@@ -97,11 +106,10 @@ class WizardView(QWizard):
 
     def _permissions_page(self) -> QWizardPage:
         """What the microphone, computer control, files and commands may do."""
-        permissions = QWizardPage()
-        permissions.setTitle("Microphone, computer control, files and commands")
-        permissions.setSubTitle(
+        permissions = _page(
+            "Microphone, computer control, files and commands",
             "All are off or confined. ARIA never listens, touches your computer or runs a "
-            "command until you turn it on."
+            "command until you turn it on.",
         )
         layout = QVBoxLayout(permissions)
         layout.addWidget(
@@ -138,36 +146,31 @@ class WizardView(QWizard):
             "asks first)"
         )
         layout.addWidget(self.shell_enabled)
-        self.permissions_error = wrapped_label("")
-        self.permissions_error.setStyleSheet("color: #b42318;")
+        self.permissions_error = wrapped_label("", _ERROR_STYLE)
         layout.addWidget(self.permissions_error)
         layout.addStretch(1)
         return permissions
 
     def _hotkeys_page(self) -> QWizardPage:
         """One editor per hotkey (cleared: off), and where an error on finishing shows."""
-        keys = QWizardPage()
-        keys.setTitle("Hotkeys")
-        keys.setSubTitle("Press a combination to change one; clear it to turn it off.")
+        keys = _page("Hotkeys", "Press a combination to change one; clear it to turn it off.")
         self.hotkeys: dict[str, QKeySequenceEdit] = {}
         form = QFormLayout(keys)
         for key, text in HOTKEYS:
             edit = hotkey_edit()
             self.hotkeys[key] = edit
             form.addRow(text, edit)
-        self.finish_error = wrapped_label("")
-        self.finish_error.setStyleSheet("color: #b42318;")
+        self.finish_error = wrapped_label("", _ERROR_STYLE)
         form.addRow(self.finish_error)
         return keys
 
     def _homeassistant_page(self) -> QWizardPage:
         """The Home Assistant address (with a Test button) and its access token."""
-        page = QWizardPage()
-        page.setTitle("Home Assistant (optional)")
-        page.setSubTitle(
+        page = _page(
+            "Home Assistant (optional)",
             "ARIA can read your Home Assistant and switch things for you. Lights, media and "
             "climate act at once; locks, alarms, garage doors and anything else wait for your "
-            "approval."
+            "approval.",
         )
         self.ha_url = QLineEdit()
         self.ha_test_button = QPushButton("Test")

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field
 
 from aria_desktop.api.server.schemas.common import FromDomain, StrictTypes
-from aria_desktop.domain.memory import MemoryQuery
+from aria_desktop.domain.memory import MemoryKind, MemoryQuery, MemoryStatus
 
 __all__ = [
     "MemoryCandidateOut",
@@ -17,10 +15,6 @@ __all__ = [
     "MemorySearchIn",
     "MemoryUpdate",
 ]
-
-
-MemoryKindIn = Literal["fact", "preference", "event", "skill", "document"]
-MemoryStatusIn = Literal["active", "superseded", "forgotten"]
 
 
 class MemoryOut(FromDomain):
@@ -50,7 +44,7 @@ class MemoryCreate(StrictTypes):
     """Remember something (a near-duplicate reinforces the memory already there)."""
 
     content: str = Field(min_length=1, max_length=2000, pattern=r"\S")
-    kind: MemoryKindIn = "fact"
+    kind: MemoryKind = "fact"
     subject: str = Field(default="user", min_length=1, max_length=200, pattern=r"\S")
     importance: float = Field(default=0.5, ge=0.0, le=1.0)
 
@@ -59,12 +53,12 @@ class MemoryUpdate(StrictTypes):
     """Correct a memory in place; fields left out stay as they are."""
 
     content: str | None = Field(default=None, min_length=1, max_length=2000, pattern=r"\S")
-    kind: MemoryKindIn | None = None
+    kind: MemoryKind | None = None
     subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
 
 
-def _active_only() -> list[MemoryStatusIn]:
+def _active_only() -> list[MemoryStatus]:
     return ["active"]
 
 
@@ -73,9 +67,9 @@ class MemorySearchIn(StrictTypes):
 
     query: str = Field(min_length=1, max_length=2000, pattern=r"\S")
     limit: int = Field(default=10, ge=1, le=100)
-    kinds: list[MemoryKindIn] = Field(default_factory=list, max_length=5)
+    kinds: list[MemoryKind] = Field(default_factory=list, max_length=5)
     subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
-    statuses: list[MemoryStatusIn] = Field(default_factory=_active_only, max_length=3)
+    statuses: list[MemoryStatus] = Field(default_factory=_active_only, max_length=3)
     since: float | None = Field(default=None, ge=0.0, le=1e11)
     until: float | None = Field(default=None, ge=0.0, le=1e11)
     min_similarity: float = Field(default=0.2, ge=0.0, le=1.0)
