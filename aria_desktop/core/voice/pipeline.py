@@ -30,9 +30,10 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 
-from aria_desktop.core.bus import EventBus, Subscription
+from aria_desktop.core.bus import EventBus
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import Clock, VoiceActivityDetector, WakeWordDetector
+from aria_desktop.core.voice.answer import VoiceAnswers, transcribe_command
 from aria_desktop.core.voice.endpointing import (
     CommandRecording,
     PreRoll,
@@ -48,29 +49,27 @@ from aria_desktop.core.voice.parts import (
     close_replaced,
     load_new,
 )
+from aria_desktop.core.voice.self_speech import SelfSpeechScans
 from aria_desktop.core.voice.speech import SpeechService
-from aria_desktop.core.voice.speech_text import SentenceSplitter, strip_wake_phrase
+from aria_desktop.core.voice.speech_text import strip_wake_phrase
 from aria_desktop.core.voice.states import VoiceState, VoiceStateMachine
-from aria_desktop.core.voice.wake_gate import SelfSpeechScanner, WakeGate
+from aria_desktop.core.voice.wake_gate import WakeGate
 from aria_desktop.domain.audio import (
     FRAME_SAMPLES,
     PIPELINE_RATE_HZ,
-    AudioClip,
     SpeechAudio,
     Transcript,
     WakeDetection,
 )
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import (
-    CancelTurn,
     PushToTalk,
     SetMicrophoneMuted,
     Speak,
-    StartTurn,
     Transcribe,
 )
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
-from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd
+from aria_desktop.domain.events import ErrorEvent
 from aria_desktop.domain.voice_events import (
     AudioLevel,
     SttEnd,
@@ -129,7 +128,7 @@ class VoicePipeline:
         self.states = VoiceStateMachine(orchestrator.set_state)
         self._models = VoiceModels(bus=self.bus, clock=self.clock)
         self._gate = WakeGate(refractory_s=self.config.refractory_s)
-        self._scan_lock = asyncio.Lock()
+        self._self_speech = SelfSpeechScans(gate=self._gate, spawn=orchestrator.spawn)
         self._preroll = PreRoll(preroll_s=self.config.longest_preroll_s, frame_s=FRAME_S)
         self._recording: CommandRecording | None = None
         self._capture_task: asyncio.Task[None] | None = None
@@ -138,10 +137,7 @@ class VoicePipeline:
         self._source_ended = asyncio.Event()
         self._listen_immediately = False
         self._audio_s = 0.0
-        self._run_id: str | None = None
-        self._conversation_id: str | None = None
-        self._last_turn_end: float | None = None
-        """When the last voice turn ended (``clock`` seconds): continuing it is allowed."""
+        self._answers = VoiceAnswers(orchestrator=orchestrator, clock=self.clock)
         self._next: VoiceParts | None = None  # loaded for changed settings, not yet in use
         self.speech.observer = self._on_speech_queued
 
@@ -402,31 +398,7 @@ class VoicePipeline:
 
     def _on_speech_queued(self, audio: SpeechAudio, play_at: float) -> None:
         """Scan ARIA's own speech for the wake word before it plays (self-trigger gate)."""
-        if self.wake is None or not self._gate.armed:
-            return
-        if not callable(getattr(self.wake, "scan_speech", None)):
-            self._gate.ignore_playback(play_at=play_at, duration_s=audio.duration_s)
-            return
-        scanner: SelfSpeechScanner = self.wake  # type: ignore[assignment]
-        self.orchestrator.spawn(
-            self._scan_own_speech(scanner, audio, play_at), name="aria-voice-self-scan"
-        )
-
-    async def _scan_own_speech(
-        self, scanner: SelfSpeechScanner, audio: SpeechAudio, play_at: float
-    ) -> None:
-        scan = self._gate.scan_started(play_at=play_at, duration_s=audio.duration_s)
-        try:
-            # One scan at a time, in playback order: the detector's frames share its worker
-            # threads, and the piece playing first must be checked first.
-            async with self._scan_lock:
-                offsets = await scanner.scan_speech(audio)
-        finally:
-            self._gate.scan_finished(scan)
-        if offsets is None:
-            self._gate.ignore_playback(play_at=play_at, duration_s=audio.duration_s)
-        else:
-            self._gate.ignore_own_wake_words(play_at=play_at, offsets_s=offsets)
+        self._self_speech.speech_queued(self.wake, audio, play_at)
 
     # --- listening -------------------------------------------------------------------------
 
@@ -504,8 +476,7 @@ class VoicePipeline:
             _LOGGER.exception("Voice turn failed")
             self.bus.publish(ErrorEvent(code="internal", message=f"The voice turn failed: {exc}"))
         finally:
-            self._run_id = None
-            self._last_turn_end = self.clock.monotonic()
+            self._answers.turn_ended()
         if not self.states.busy:
             return  # interrupted: already listening again
         if follow_up and self.config.follow_up_s > 0 and self._capturing:
@@ -515,83 +486,25 @@ class VoicePipeline:
 
     async def _transcribe_and_answer(self, audio: bytes, starts_with: str) -> bool:
         """Transcribe the command and speak the turn's reply; True if it was spoken whole."""
-        transcript = await self._transcribe_command(audio, starts_with)
+        transcript = await transcribe_command(
+            self.speech,
+            self._models,
+            self.bus,
+            audio,
+            language=self.config.language,
+            starts_with=starts_with,
+        )
         text = strip_wake_phrase(transcript.text, self.config.wake_phrases)
         if not any(ch.isalnum() for ch in text):
             return False
         self.states.transition(VoiceState.THINKING)
         self._arm_wake()  # the wake word now interrupts the answer
-        last_end = self._last_turn_end
-        if last_end is None or self.clock.monotonic() - last_end > self.config.conversation_idle_s:
-            self._conversation_id = None  # a new conversation
-        sub = self.bus.subscribe(event_filter=_reply_events)
-        try:
-            try:
-                handle = await self.orchestrator.handle(
-                    StartTurn(text=text, conversation_id=self._conversation_id, source="voice")
-                )
-            except AriaError:
-                self._conversation_id = None
-                raise
-            self._run_id = handle.run_id
-            self._conversation_id = handle.conversation_id
-            status = await self.speech.speak_stream(
-                self._reply_sentences(sub, handle.run_id), run_id=handle.run_id
-            )
-        finally:
-            sub.close()
-        return status == "complete"
-
-    async def _transcribe_command(self, audio: bytes, starts_with: str) -> Transcript:
-        stt = self.speech.stt
-        if stt is None:
-            raise VoiceUnavailableError("Speech-to-text is not configured.")
-        await self._models.wait_loaded("stt")
-        try:
-            transcript = await stt.transcribe(
-                AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
-                language=self.config.language,
-                starts_with=starts_with,
-            )
-        except AriaError:
-            self.bus.publish(SttEnd(text=""))
-            raise
-        self.bus.publish(
-            SttEnd(
-                text=transcript.text,
-                language=transcript.language,
-                latency_ms=transcript.latency_ms,
-                engine=transcript.engine,
-            )
+        return await self._answers.answer(
+            text,
+            speech=self.speech,
+            conversation_idle_s=self.config.conversation_idle_s,
+            show_speaking=self._show_speaking,
         )
-        return transcript
-
-    async def _reply_sentences(self, sub: Subscription, run_id: str) -> AsyncIterator[str]:
-        """The reply's sentences as the turn streams them; an apology for each error.
-
-        Every model step's text is spoken as it streams (what was said before a tool call
-        has been heard), so this follows ``llm-delta`` events rather than the turn's final
-        reply text.
-        """
-        splitter = SentenceSplitter()
-        async for event in sub:
-            if event.run_id != run_id:
-                continue
-            if isinstance(event, LlmDelta):
-                for sentence in splitter.feed(event.text):
-                    self._show_speaking(run_id)
-                    yield sentence
-            elif isinstance(event, ErrorEvent):
-                for sentence in splitter.flush():
-                    yield sentence
-                yield f"Sorry, {event.message[:1].lower()}{event.message[1:]}"
-            elif isinstance(event, RunEnd):
-                for sentence in splitter.flush():
-                    self._show_speaking(run_id)
-                    yield sentence
-                if self.speech.speaking:
-                    self._show_speaking(run_id)
-                return
 
     def _show_speaking(self, run_id: str) -> None:
         if self.state in (VoiceState.THINKING, VoiceState.SPEAKING):
@@ -600,11 +513,7 @@ class VoicePipeline:
     def _interrupt(self) -> None:
         """Silence the output now and cancel the turn being answered."""
         self.speech.interrupt()
-        if self._run_id is not None:
-            self.orchestrator.spawn(
-                self.orchestrator.handle(CancelTurn(run_id=self._run_id)),
-                name="aria-voice-cancel-turn",
-            )
+        self._answers.cancel_run()
         if self._turn_task is not None and not self._turn_task.done():
             self._turn_task.cancel()
 
@@ -683,7 +592,3 @@ class VoicePipeline:
             self._turn_task.cancel()
             if self.states.busy:
                 self._enter_rest()
-
-
-def _reply_events(event: Event) -> bool:
-    return isinstance(event, LlmDelta | RunEnd | ErrorEvent)
