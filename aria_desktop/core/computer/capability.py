@@ -99,7 +99,7 @@ class ComputerUse:
         self._flagger = ContentFlagger(self.publish)
         self._flagged_runs: set[str] = set()
         self._pipeline = ActionPipeline(self)
-        self._chat_tools = ChatComputerTools(self)
+        self._chat_tools = ChatComputerTools(self, self._pipeline)
         # Every action goes through the one pipeline: these are its entry points.
         self.decide = self._pipeline.decide
         self.perform = self._pipeline.perform

@@ -12,21 +12,19 @@ from __future__ import annotations
 import json
 from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from aria_desktop.core.computer.pipeline import Decided, off_decision
+from aria_desktop.core.computer.pipeline import ActionPipeline, Decided, off_decision
 from aria_desktop.core.computer.targets import ScreenLocator, resolve_action
+from aria_desktop.core.ports import ComputerPort
 from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool
 from aria_desktop.core.untrusted import describe_screen
 from aria_desktop.domain.chat import ToolCall
-from aria_desktop.domain.computer import ComputerAction
+from aria_desktop.domain.computer import ComputerAction, Grounding, Observation, Rect
 from aria_desktop.domain.computer_tools import CHAT_ACTION_TOOLS, SCREEN_TOOLS, action_from_call
 from aria_desktop.domain.errors import AriaError, ComputerError
 
-if TYPE_CHECKING:
-    from aria_desktop.core.computer.capability import ComputerUse
-
-__all__ = ["COMPUTER_TOOL_NAMES", "ChatComputerTools"]
+__all__ = ["COMPUTER_TOOL_NAMES", "ChatComputerTools", "ScreenAccess"]
 
 COMPUTER_TOOL_NAMES = frozenset(
     spec.name for spec in (*SCREEN_TOOLS, *(tool.spec for tool in CHAT_ACTION_TOOLS))
@@ -41,6 +39,35 @@ _SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
 }
 
 
+class ScreenAccess(Protocol):
+    """What the chat tools need from the capability (``ComputerUse``) besides its pipeline."""
+
+    @property
+    def enabled(self) -> bool:
+        """Whether computer control is switched on."""
+        ...
+
+    @property
+    def port(self) -> ComputerPort:
+        """Screen, OCR, windows and input."""
+        ...
+
+    @property
+    def last_observation(self) -> Observation | None:
+        """The screen a model was shown last (the tools aim on it)."""
+        ...
+
+    async def observe(
+        self, *, run_id: str | None = None, ocr: bool = True, flag: bool = True
+    ) -> Observation:
+        """A look at the screen for a model."""
+        ...
+
+    async def find(self, text: str, region: Rect | None = None) -> Grounding:
+        """Where ``text`` is on the screen."""
+        ...
+
+
 def _stash_key(name: str, args: dict[str, Any]) -> str:
     return name + json.dumps(args, sort_keys=True, ensure_ascii=False)
 
@@ -49,12 +76,14 @@ class ChatComputerTools:
     """The computer tools of chat turns and the policy hook that judges them.
 
     Args:
-        computer: the capability (pipeline, perception, switch).
+        computer: the capability (perception, switch).
+        pipeline: the capability's one action pipeline.
     """
 
-    def __init__(self, computer: ComputerUse) -> None:
+    def __init__(self, computer: ScreenAccess, pipeline: ActionPipeline) -> None:
         """Nothing decided yet."""
         self._computer = computer
+        self._pipeline = pipeline
         self._stash: dict[str, deque[Decided]] = {}
 
     def tools(self) -> list[Tool]:
@@ -95,7 +124,7 @@ class ChatComputerTools:
                 off = off_decision(ComputerAction(kind="wait"))
                 return PolicyDecision(verdict="deny", rule=off.rule, reason=off.reason)
             try:
-                decision, expectation = await computer.decide(
+                decision, expectation = await self._pipeline.decide(
                     self._action(tool.name, call.arguments),
                     task_id=f"turn:{call.id}",
                     observation=computer.last_observation,
@@ -148,7 +177,7 @@ class ChatComputerTools:
         if name == "screen_find":
             return (await computer.find(str(args["text"]))).as_json()
         decided = self._recall(name, args)
-        outcome = await computer.perform(
+        outcome = await self._pipeline.perform(
             self._action(name, args),
             run_id=None,
             task_id="turn",

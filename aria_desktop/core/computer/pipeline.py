@@ -18,8 +18,11 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from aria_desktop.core.computer.config import ComputerConfig
+from aria_desktop.core.confirm import ConfirmationBroker
+from aria_desktop.core.ports import ActionPolicy, AuditSink, Clock, ComputerPort, ThumbnailSink
 from aria_desktop.domain.computer import (
     ComputerAction,
     ComputerActionOutcome,
@@ -29,11 +32,9 @@ from aria_desktop.domain.computer import (
 )
 from aria_desktop.domain.computer_events import ComputerActionEnd, ComputerActionStart
 from aria_desktop.domain.errors import AriaError, ComputerControlOffError, ComputerError
+from aria_desktop.domain.events import AssistantState, Event
 
-if TYPE_CHECKING:
-    from aria_desktop.core.computer.capability import ComputerUse
-
-__all__ = ["ActionPipeline", "Decided", "deny", "off_decision"]
+__all__ = ["ActionHost", "ActionPipeline", "Decided", "deny", "off_decision"]
 
 Decided = tuple[ComputerDecision, TargetExpectation | None]
 """A policy decision and what the target looked like when it was made."""
@@ -61,6 +62,71 @@ def off_decision(action: ComputerAction) -> ComputerDecision:
     )
 
 
+class ActionHost(Protocol):
+    """What the pipeline needs from the capability that owns it (``ComputerUse``)."""
+
+    @property
+    def port(self) -> ComputerPort:
+        """Screen, OCR, windows and input."""
+        ...
+
+    @property
+    def policy(self) -> ActionPolicy:
+        """The safety policy."""
+        ...
+
+    @property
+    def audit(self) -> AuditSink:
+        """The audit log."""
+        ...
+
+    @property
+    def thumbnails(self) -> ThumbnailSink | None:
+        """Where audit thumbnails go (None: no thumbnails)."""
+        ...
+
+    @property
+    def config(self) -> ComputerConfig:
+        """The computer-use settings (the confirmation timeout)."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """Time source."""
+        ...
+
+    @property
+    def enabled(self) -> bool:
+        """Whether computer control is switched on."""
+        ...
+
+    @property
+    def confirmations(self) -> ConfirmationBroker:
+        """Where consequential actions are confirmed, out of band."""
+        ...
+
+    @property
+    def state(self) -> AssistantState | None:
+        """The assistant's visible state."""
+        ...
+
+    def flagged(self, run_id: str) -> bool:
+        """Whether suspicious screen text was seen in this run."""
+        ...
+
+    def publish(self, event: Event) -> None:
+        """Publish an event on the bus."""
+        ...
+
+    def set_state(self, state: AssistantState, run_id: str | None) -> None:
+        """Show a visible state."""
+        ...
+
+    def restore_state(self, previous: AssistantState | None, run_id: str | None) -> None:
+        """Show again what was shown before one action."""
+        ...
+
+
 @dataclass(frozen=True)
 class _Attempt:
     """One action on its way through the pipeline: what every record of it carries."""
@@ -85,7 +151,7 @@ class ActionPipeline:
         computer: the capability (port, policy, audit, switch, bus, confirmations).
     """
 
-    def __init__(self, computer: ComputerUse) -> None:
+    def __init__(self, computer: ActionHost) -> None:
         """Nothing in flight yet."""
         self._computer = computer
         self._in_flight: set[asyncio.Future[Any]] = set()
