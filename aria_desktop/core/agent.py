@@ -5,7 +5,8 @@ by the turn deadline the orchestrator wraps around it; cancellable at any await.
 arranged so that streaming is never slowed by disk: the assistant row is created concurrently
 with the model request, its text is flushed in the background while streaming (status
 ``interrupted`` until the reply completes), and a cut, cancelled or crashed reply therefore
-stays in storage as ``interrupted`` — never lost, never shown as complete.
+stays in storage as ``interrupted`` — never lost, never shown as complete. One streamed step
+is ``core/agent_step.py``; what differs between own and client turns is ``core/turn_plan.py``.
 """
 
 from __future__ import annotations
