@@ -33,7 +33,7 @@ from aria_desktop.api.runner import _EmbeddedServer
 from aria_desktop.bench._util import percentile, scripted_ollama_env, scripted_ollama_server
 from aria_desktop.bench.compat import print_first_chunk
 from aria_desktop.domain.memory import NewMemory
-from aria_desktop.settings import load_settings
+from aria_desktop.settings import Settings, load_settings
 
 __all__ = ["run_api_bench"]
 
@@ -152,6 +152,26 @@ async def _seed_memories(assistant: Any, count: int) -> float:
     return time.perf_counter() - started
 
 
+#: (label, method, path, body) of each route measured against the reference.
+_ROUTES = (
+    ("GET /api/v1/health", "GET", "/api/v1/health", ""),
+    ("GET /api/v1/state (token)", "GET", "/api/v1/state", ""),
+    ("POST /api/v1/turns/cancel (token)", "POST", "/api/v1/turns/cancel", '{"run_id":null}'),
+    (
+        "POST /api/v1/conversations (SQLite)",
+        "POST",
+        "/api/v1/conversations",
+        '{"title":"bench"}',
+    ),
+    (
+        "POST /api/v1/memories/search",
+        "POST",
+        "/api/v1/memories/search",
+        '{"query":"which city does my sister live in","limit":10}',
+    ),
+)
+
+
 async def run_api_bench(
     *, seconds: float, concurrency: int, sse_turns: int, rounds: int = 3, first_chunk: int = 30
 ) -> None:
@@ -164,19 +184,7 @@ async def run_api_bench(
         settings_file = Path(tmp) / "settings.toml"
         settings_file.write_text("", encoding="utf-8")
         async with scripted_ollama_server("Short benchmark answer, streamed.", 8) as url:
-            settings = load_settings(
-                settings_file,
-                env={
-                    **scripted_ollama_env(url),
-                    "ARIA_VOICE__ENABLED": "false",  # no model loading during the run
-                },
-            )
-            settings = dataclasses.replace(
-                settings,
-                api=dataclasses.replace(
-                    settings.api, port=0, rate_limit_per_s=1e9, rate_limit_burst=1_000_000_000
-                ),
-            )
+            settings = _bench_settings(settings_file, url)
             owner = await start_owner(settings)
             reference, ref_task, ref_port = await _reference_server()
             try:
@@ -190,69 +198,22 @@ async def run_api_bench(
                     f"Seeded {_SEED_MEMORIES} memories in {seeded_s:.1f} s "
                     f"(embedder: {settings.memory.embedder})"
                 )
-                conc, secs = str(concurrency), str(seconds)
                 print(
                     f"aria bench api — concurrency {concurrency}, {rounds} alternating rounds "
                     f"of {seconds:g} s against the reference (medians)"
                 )
-                targets = (
-                    ("GET /api/v1/health", "GET", "/api/v1/health", ""),
-                    ("GET /api/v1/state (token)", "GET", "/api/v1/state", ""),
-                    (
-                        "POST /api/v1/turns/cancel (token)",
-                        "POST",
-                        "/api/v1/turns/cancel",
-                        '{"run_id":null}',
-                    ),
-                    (
-                        "POST /api/v1/conversations (SQLite)",
-                        "POST",
-                        "/api/v1/conversations",
-                        '{"title":"bench"}',
-                    ),
-                    (
-                        "POST /api/v1/memories/search",
-                        "POST",
-                        "/api/v1/memories/search",
-                        '{"query":"which city does my sister live in","limit":10}',
-                    ),
+                load = _Load(
+                    port=port,
+                    ref_port=ref_port,
+                    token=token,
+                    concurrency=concurrency,
+                    seconds=seconds,
+                    rounds=rounds,
                 )
-                for name, method, path, body in targets:
-                    refs: list[dict[str, Any]] = []
-                    runs: list[dict[str, Any]] = []
-                    for _ in range(rounds):
-                        refs.append(
-                            await _loadgen("load", str(ref_port), "GET", "/", "", conc, secs)
-                        )
-                        runs.append(
-                            await _loadgen(
-                                "load", str(port), method, path, body, conc, secs, token=token
-                            )
-                        )
-                    ref_text, _ = _line("  reference: uvicorn+Starlette hello", _merge(refs))
-                    text, _ = _line(name, _merge(runs))
-                    ratios = [
-                        (r["count"] / r["seconds"]) / (f["count"] / f["seconds"])
-                        for r, f in zip(runs, refs, strict=True)
-                    ]
-                    print(f"{text}   {statistics.median(ratios):5.0%} of reference")
-                    print(ref_text)
-                streams = settings.api.max_sse_streams
-                health_ms = await _health_beside_open_streams(port, token, streams)
-                median_ms = statistics.median(health_ms)
-                verdict = "ok" if median_ms < _HEALTH_MEDIAN_TARGET_MS else "OVER TARGET"
-                print(
-                    f"  GET /api/v1/health beside {streams} open event streams: median "
-                    f"{median_ms:.2f} ms, max {max(health_ms):.2f} ms ({len(health_ms)} requests; "
-                    f"target median < {_HEALTH_MEDIAN_TARGET_MS:g} ms: {verdict})"
-                )
-                sse = await _loadgen("sse", str(port), str(sse_turns), token=token)
-                delays = sse["delays_ms"]
-                print(
-                    f"  SSE first text-delta after the first model token: median "
-                    f"{statistics.median(delays):.2f} ms, p90 {percentile(delays, 0.9):.2f} ms, "
-                    f"max {max(delays):.2f} ms ({len(delays)} turns)"
-                )
+                for route in _ROUTES:
+                    await _print_route(load, *route)
+                await _print_health_beside_streams(port, token, settings.api.max_sse_streams)
+                await _print_sse_delay(port, token, sse_turns)
                 await print_first_chunk(
                     url, port, token, first_chunk, label=f"{_SEED_MEMORIES} memories recalled from"
                 )
@@ -260,3 +221,75 @@ async def run_api_bench(
                 reference.should_exit = True
                 await ref_task
                 await owner.stop()
+
+
+def _bench_settings(settings_file: Path, url: str) -> Settings:
+    """Settings for the run: the scripted model, no voice, any port, the rate limit raised."""
+    settings = load_settings(
+        settings_file,
+        env={
+            **scripted_ollama_env(url),
+            "ARIA_VOICE__ENABLED": "false",  # no model loading during the run
+        },
+    )
+    return dataclasses.replace(
+        settings,
+        api=dataclasses.replace(
+            settings.api, port=0, rate_limit_per_s=1e9, rate_limit_burst=1_000_000_000
+        ),
+    )
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _Load:
+    """Where the load goes (ARIA's port and the reference's) and how much of it."""
+
+    port: int
+    ref_port: int
+    token: str
+    concurrency: int
+    seconds: float
+    rounds: int
+
+
+async def _print_route(load: _Load, name: str, method: str, path: str, body: str) -> None:
+    """One route's line beside the reference's, from alternating rounds of load."""
+    conc, secs = str(load.concurrency), str(load.seconds)
+    refs: list[dict[str, Any]] = []
+    runs: list[dict[str, Any]] = []
+    for _ in range(load.rounds):
+        refs.append(await _loadgen("load", str(load.ref_port), "GET", "/", "", conc, secs))
+        runs.append(
+            await _loadgen("load", str(load.port), method, path, body, conc, secs, token=load.token)
+        )
+    ref_text, _ = _line("  reference: uvicorn+Starlette hello", _merge(refs))
+    text, _ = _line(name, _merge(runs))
+    ratios = [
+        (r["count"] / r["seconds"]) / (f["count"] / f["seconds"])
+        for r, f in zip(runs, refs, strict=True)
+    ]
+    print(f"{text}   {statistics.median(ratios):5.0%} of reference")
+    print(ref_text)
+
+
+async def _print_health_beside_streams(port: int, token: str, streams: int) -> None:
+    """``GET /api/v1/health`` latency while every allowed event stream is held open."""
+    health_ms = await _health_beside_open_streams(port, token, streams)
+    median_ms = statistics.median(health_ms)
+    verdict = "ok" if median_ms < _HEALTH_MEDIAN_TARGET_MS else "OVER TARGET"
+    print(
+        f"  GET /api/v1/health beside {streams} open event streams: median "
+        f"{median_ms:.2f} ms, max {max(health_ms):.2f} ms ({len(health_ms)} requests; "
+        f"target median < {_HEALTH_MEDIAN_TARGET_MS:g} ms: {verdict})"
+    )
+
+
+async def _print_sse_delay(port: int, token: str, sse_turns: int) -> None:
+    """The first streamed text-delta's delay after the model's first token, over turns."""
+    sse = await _loadgen("sse", str(port), str(sse_turns), token=token)
+    delays = sse["delays_ms"]
+    print(
+        f"  SSE first text-delta after the first model token: median "
+        f"{statistics.median(delays):.2f} ms, p90 {percentile(delays, 0.9):.2f} ms, "
+        f"max {max(delays):.2f} ms ({len(delays)} turns)"
+    )

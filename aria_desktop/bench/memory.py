@@ -21,7 +21,9 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from aria_desktop.adapters.memory.embedding import LocalEmbedder
 from aria_desktop.adapters.memory.store import SQLiteMemoryStore
@@ -147,6 +149,20 @@ async def _speed(tmp: Path, sizes: Sequence[int], queries: int) -> None:
         await embedder.aclose()
 
 
+@dataclass(kw_only=True)
+class _SpeedFigures:
+    """One store size's timings (ms unless named otherwise) and the vector leg's recall."""
+
+    insert_s: float = 0.0
+    single_ms: list[float] = field(default_factory=list)
+    numpy_ms: list[float] = field(default_factory=list)
+    vector_ms: list[float] = field(default_factory=list)
+    recall: float = 0.0
+    hybrid_ms: list[float] = field(default_factory=list)
+    touch_ms: list[float] = field(default_factory=list)
+    embed_ms: list[float] = field(default_factory=list)
+
+
 async def _speed_one(
     path: Path,
     size: int,
@@ -160,22 +176,18 @@ async def _speed_one(
     import numpy as np
 
     vectors = np.asarray(matrix, dtype=np.float32)
+    figures = _SpeedFigures()
     db = await Database.open(path, take_lock=False)
     try:
         store = SQLiteMemoryStore(db, embedder)
         await store.open()
-        drafts = (MemoryDraft(content=texts[i]) for i in range(size))
-        blobs = (vectors[i].astype("<f4").tobytes() for i in range(size))
-        started = time.perf_counter()
-        await store.add_many(drafts, vectors=blobs, dedupe=False, batch=2000)
-        insert_s = time.perf_counter() - started
+        figures.insert_s = await _bulk_insert(store, vectors, texts, size)
         # Single adds through the full path (embedding, duplicate check, one transaction each).
-        single: list[float] = []
         for i in range(20):
             text = f"Benchmark fact number {i}: {' '.join(rng.choices(vocab, k=8))}"
             t0 = time.perf_counter()
             await store.add(MemoryDraft(content=text))
-            single.append((time.perf_counter() - t0) * 1000)
+            figures.single_ms.append((time.perf_counter() - t0) * 1000)
         # Queries: perturbed stored vectors (for the vector leg) and words from stored texts.
         picks = [rng.randrange(size) for _ in range(queries)]
         noise = np.random.default_rng(5).standard_normal((queries, _DIM), dtype=np.float32)
@@ -183,58 +195,97 @@ async def _speed_one(
         qvecs /= np.linalg.norm(qvecs, axis=1, keepdims=True)
         qtexts = [" ".join(rng.sample(texts[p].split(), 3)) for p in picks]
         await store.search(MemoryQuery(text="warm up", limit=10, touch=False))
-        numpy_ms: list[float] = []
-        vector_ms: list[float] = []
-        for q in qvecs:
-            t0 = time.perf_counter()
-            scores = vectors @ q
-            top = np.argpartition(-scores, 10)[:10]
-            top = top[np.argsort(-scores[top])]
-            numpy_ms.append((time.perf_counter() - t0) * 1000)
-            t0 = time.perf_counter()
-            near = await store.nearest(q.astype("<f4").tobytes(), 10)
-            vector_ms.append((time.perf_counter() - t0) * 1000)
-            del top, near
-        # Bulk rows were inserted in order: row i has seq i + 1.
-        source_ids: list[str] = await db.read(
-            lambda conn: [
-                str(conn.execute("SELECT id FROM memories WHERE seq = ?", (p + 1,)).fetchone()[0])
-                for p in picks
-            ]
-        )
-        recall = 0
-        for q, source in zip(qvecs, source_ids, strict=True):
-            near = await store.nearest(q.astype("<f4").tobytes(), 10)
-            recall += int(source in {memory_id for memory_id, _ in near})
-        hybrid_ms: list[float] = []
-        for text in qtexts:
-            t0 = time.perf_counter()
-            await store.search(MemoryQuery(text=text, limit=10, touch=False))
-            hybrid_ms.append((time.perf_counter() - t0) * 1000)
-        touch_ms: list[float] = []
-        for text in qtexts[:30]:
-            t0 = time.perf_counter()
-            await store.search(MemoryQuery(text=text, limit=10, touch=True))
-            touch_ms.append((time.perf_counter() - t0) * 1000)
-        embed_ms: list[float] = []
+        figures.numpy_ms, figures.vector_ms = await _vector_leg(store, vectors, qvecs)
+        figures.recall = await _planted_recall(db, store, picks, qvecs)
+        figures.hybrid_ms = await _search_times(store, qtexts, touch=False)
+        figures.touch_ms = await _search_times(store, qtexts[:30], touch=True)
         for text in qtexts[:50]:
             t0 = time.perf_counter()
             await embedder.embed([text])
-            embed_ms.append((time.perf_counter() - t0) * 1000)
+            figures.embed_ms.append((time.perf_counter() - t0) * 1000)
     finally:
         await db.close()
+    _print_speed(size, figures)
+
+
+async def _bulk_insert(
+    store: SQLiteMemoryStore, vectors: Any, texts: list[str], size: int
+) -> float:
+    """Seconds to bulk-load ``size`` rows with their given vectors, 2000 per transaction."""
+    drafts = (MemoryDraft(content=texts[i]) for i in range(size))
+    blobs = (vectors[i].astype("<f4").tobytes() for i in range(size))
+    started = time.perf_counter()
+    await store.add_many(drafts, vectors=blobs, dedupe=False, batch=2000)
+    return time.perf_counter() - started
+
+
+async def _vector_leg(
+    store: SQLiteMemoryStore, vectors: Any, qvecs: Any
+) -> tuple[list[float], list[float]]:
+    """Each query's top 10 by a NumPy scan and by the store's vector leg, in ms."""
+    import numpy as np
+
+    numpy_ms: list[float] = []
+    vector_ms: list[float] = []
+    for q in qvecs:
+        t0 = time.perf_counter()
+        scores = vectors @ q
+        top = np.argpartition(-scores, 10)[:10]
+        top = top[np.argsort(-scores[top])]
+        numpy_ms.append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        near = await store.nearest(q.astype("<f4").tobytes(), 10)
+        vector_ms.append((time.perf_counter() - t0) * 1000)
+        del top, near
+    return numpy_ms, vector_ms
+
+
+async def _planted_recall(
+    db: Database, store: SQLiteMemoryStore, picks: list[int], qvecs: Any
+) -> float:
+    """How often the vector leg's top 10 holds the stored row each query was made from."""
+    # Bulk rows were inserted in order: row i has seq i + 1.
+    source_ids: list[str] = await db.read(
+        lambda conn: [
+            str(conn.execute("SELECT id FROM memories WHERE seq = ?", (p + 1,)).fetchone()[0])
+            for p in picks
+        ]
+    )
+    recall = 0
+    for q, source in zip(qvecs, source_ids, strict=True):
+        near = await store.nearest(q.astype("<f4").tobytes(), 10)
+        recall += int(source in {memory_id for memory_id, _ in near})
+    return recall / len(source_ids)
+
+
+async def _search_times(store: SQLiteMemoryStore, texts: list[str], *, touch: bool) -> list[float]:
+    """Each hybrid search's time in ms (``touch``: with its access-statistics write)."""
+    times: list[float] = []
+    for text in texts:
+        t0 = time.perf_counter()
+        await store.search(MemoryQuery(text=text, limit=10, touch=touch))
+        times.append((time.perf_counter() - t0) * 1000)
+    return times
+
+
+def _print_speed(size: int, figures: _SpeedFigures) -> None:
+    vector_ms, numpy_ms, hybrid_ms = figures.vector_ms, figures.numpy_ms, figures.hybrid_ms
     vec_p50 = statistics.median(vector_ms)
     np_p50 = statistics.median(numpy_ms)
+    single, embed, touch = (
+        statistics.median(values)
+        for values in (figures.single_ms, figures.embed_ms, figures.touch_ms)
+    )
     mode = "exact vec0 float KNN" if size <= 20_000 else "vec0 bit-quantised pass + exact rerank"
     print(f"\n{size:,} memories")
-    print(f"  bulk insert (row+FTS+vec0, 2000/txn)  {size / insert_s:10,.0f} rows/s")
-    print(f"  single add (embed+dedupe+txn+fsync)   median {statistics.median(single):7.2f} ms")
+    print(f"  bulk insert (row+FTS+vec0, 2000/txn)  {size / figures.insert_s:10,.0f} rows/s")
+    print(f"  single add (embed+dedupe+txn+fsync)   median {single:7.2f} ms")
     print(
         f"  hybrid search (embed+BM25+KNN+RRF)     p50 {statistics.median(hybrid_ms):7.2f} ms"
         f"   p95 {percentile(hybrid_ms, 0.95):7.2f} ms"
     )
-    print(f"    of which query embedding           p50 {statistics.median(embed_ms):7.2f} ms")
-    print(f"  hybrid search + access-stat write     p50 {statistics.median(touch_ms):7.2f} ms")
+    print(f"    of which query embedding           p50 {embed:7.2f} ms")
+    print(f"  hybrid search + access-stat write     p50 {touch:7.2f} ms")
     print(
         f"  vector leg ({mode})  p50 {vec_p50:7.2f} ms   p95 {percentile(vector_ms, 0.95):7.2f} ms"
     )
@@ -243,4 +294,4 @@ async def _speed_one(
         f"p95 {percentile(numpy_ms, 0.95):7.2f} ms"
     )
     print(f"  vector leg / NumPy                     {vec_p50 / np_p50:7.2f}x")
-    print(f"  vector leg finds the planted neighbour {recall / len(source_ids):7.1%} (top 10)")
+    print(f"  vector leg finds the planted neighbour {figures.recall:7.1%} (top 10)")

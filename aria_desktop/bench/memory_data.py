@@ -33,153 +33,160 @@ class QualityItem:
     asked: bool = True
 
 
-# (relation in the fact, paraphrase of it in the question)
-_RELATIONS = [
-    ("wife", "partner"),
-    ("husband", "spouse"),
-    ("brother", "male sibling"),
-    ("sister", "female sibling"),
-    ("mother", "mom"),
-    ("father", "dad"),
-    ("son", "boy"),
-    ("daughter", "girl"),
-    ("boss", "manager at the office"),
-    ("dentist", "tooth doctor"),
-    ("family doctor", "GP physician"),
-    ("neighbour", "person living next door"),
-    ("cat", "kitty"),
-    ("dog", "puppy"),
-    ("best friend", "closest pal"),
-    ("grandmother", "grandma"),
-    ("grandfather", "grandpa"),
-    ("landlord", "person I rent my flat from"),
-    ("accountant", "tax advisor"),
-    ("lawyer", "attorney"),
-    ("mechanic", "car repair guy"),
-    ("piano teacher", "music tutor"),
-    ("personal trainer", "gym coach"),
-    ("babysitter", "nanny"),
-    ("therapist", "counsellor"),
-    ("barber", "hairdresser"),
-    ("godmother", "baptism sponsor"),
-    ("horse", "pony"),
-    ("parrot", "talking bird"),
-    ("team lead", "supervisor at work"),
-]
-_NAMES = [
-    "Dana",
-    "Marcus",
-    "Lena",
-    "Priya",
-    "Gustavo",
-    "Ingrid",
-    "Tobias",
-    "Yuki",
-    "Farah",
-    "Oskar",
-    "Beatriz",
-    "Kwame",
-    "Svetlana",
-    "Ruairi",
-    "Mei",
-    "Anselm",
-    "Delphine",
-    "Thabo",
-    "Ximena",
-    "Henrik",
-    "Aiko",
-    "Bartholomew",
-    "Cosima",
-    "Dmitri",
-    "Eun-ji",
-    "Fintan",
-    "Greta",
-    "Hamid",
-    "Isolde",
-    "Jarrah",
-]
-# (thing in the fact, its paraphrase, where it is)
-_DOCUMENTS = [
-    ("Q3 report", "quarterly financial summary", "~/work/q3"),
-    ("tax returns", "IRS filings", "~/finance/taxes"),
-    ("wedding photos", "pictures from our marriage ceremony", "~/pictures/wedding"),
-    ("passport scan", "copy of my travel document", "~/documents/id"),
-    ("car insurance policy", "vehicle coverage contract", "the blue folder in the hall"),
-    ("house deeds", "property ownership papers", "the safe in the bedroom"),
-    ("spare keys", "extra set for the front door", "the drawer under the microwave"),
-    ("thesis draft", "doctoral dissertation manuscript", "~/uni/phd/draft.tex"),
-    ("recipe collection", "cooking instructions I saved", "~/notes/kitchen"),
-    ("warranty for the fridge", "guarantee paperwork of the refrigerator", "the kitchen binder"),
-    ("vaccination records", "immunisation certificates", "~/health/shots"),
-    ("resume", "CV for job applications", "~/career/cv.pdf"),
-    ("band rehearsal recordings", "audio from our music practice", "~/audio/practice"),
-    ("garden plans", "backyard layout sketches", "the shed notebook"),
-    ("payslips", "monthly salary statements", "~/finance/income"),
-    ("lease agreement", "apartment rental contract", "~/home/rent"),
-    ("holiday itinerary", "travel schedule for the vacation", "~/trips/itinerary.md"),
-    ("SSH keys backup", "copy of my server login credentials files", "the encrypted USB stick"),
-    ("bike lock code", "combination for the bicycle chain", "my password manager"),
-    ("birth certificate", "official document of when I was born", "the grey archive box"),
-]
-# (thing, paraphrase, value)
-_FAVOURITES = [
-    ("food", "dish to eat", "lasagne"),
-    ("movie", "film", "Blade Runner"),
-    ("book", "novel to read", "Middlemarch"),
-    ("sport", "athletic pastime", "badminton"),
-    ("colour", "hue", "teal"),
-    ("band", "music group", "Radiohead"),
-    ("city", "place to visit", "Lisbon"),
-    ("drink", "beverage", "matcha"),
-    ("dessert", "sweet treat after dinner", "tiramisu"),
-    ("board game", "tabletop pastime", "Carcassonne"),
-    ("flower", "blossom", "peonies"),
-    ("programming language", "language for writing code", "Rust"),
-    ("podcast", "audio show", "Hardcore History"),
-    ("season", "time of the year", "autumn"),
-    ("cheese", "dairy product", "gruyere"),
-    ("composer", "classical musician", "Sibelius"),
-    ("editor theme", "colour scheme for coding", "Solarized dark"),
-    ("coffee", "morning brew", "flat white"),
-    ("video game", "thing to play on the console", "Zelda"),
-    ("holiday destination", "vacation spot", "Crete"),
-]
-# (event, paraphrase, when)
-_EVENTS = [
-    ("yoga class", "stretching session", "Tuesday evening"),
-    ("team standup", "daily sync meeting with colleagues", "9:30 every weekday"),
-    ("dentist appointment", "teeth check-up", "March 14"),
-    ("choir practice", "singing rehearsal", "Thursday"),
-    ("Spanish lesson", "language tutoring", "Monday at 6pm"),
-    ("book club", "reading group meetup", "the first Sunday of the month"),
-    ("rent payment", "monthly housing transfer", "the 3rd"),
-    ("flight to Tokyo", "plane trip to Japan", "October 2"),
-    ("swimming training", "pool workout", "Saturday morning"),
-    ("therapy session", "appointment with my counsellor", "Wednesday afternoon"),
-    ("car service", "vehicle maintenance visit", "next Friday"),
-    ("parents' evening", "meeting with the teachers at school", "May 20"),
-    ("chess tournament", "competitive board game event", "June 8"),
-    ("performance review", "annual evaluation with my manager", "December 1"),
-    ("farmers market trip", "shopping for local produce", "Sunday morning"),
-    ("piano recital", "keyboard concert", "April 27"),
-    ("marathon", "42 kilometre race", "September 15"),
-    ("sprint planning", "iteration kickoff meeting", "every second Monday"),
-    ("blood donation", "giving blood at the clinic", "July 9"),
-    ("anniversary dinner", "celebration meal with my wife", "August 18"),
-]
-# (skill, paraphrase)
-_SKILLS = [
-    ("I can play the cello", "Which string instrument do I know?"),
-    ("I speak fluent Portuguese", "What language from Brazil do I know well?"),
-    ("I know how to solder circuit boards", "Can I do electronics assembly work?"),
-    ("I am certified in first aid", "Do I have emergency medical training?"),
-    ("I can sail a dinghy", "Am I able to handle a small boat on the water?"),
-    ("I am good at knitting", "Can I make sweaters with yarn and needles?"),
-    ("I know Kubernetes well", "Am I experienced with container orchestration?"),
-    ("I can bake sourdough bread", "Am I able to make naturally leavened loaves?"),
-    ("I am trained in CPR", "Could I do chest compressions in an emergency?"),
-    ("I can drive a forklift", "Am I licensed to operate warehouse lifting vehicles?"),
-]
+def _rows(text: str) -> list[tuple[str, ...]]:
+    """The rows of a table written one row a line, its cells separated by ``|``."""
+    return [tuple(cell.strip() for cell in line.split("|")) for line in _lines(text)]
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text`` (a list of names written as prose lines)."""
+    return text.split()
+
+
+def _lines(text: str) -> list[str]:
+    """The non-empty lines of ``text``, stripped."""
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+#: relation in the fact | paraphrase of it in the question
+_RELATIONS = _rows(
+    """
+wife | partner
+husband | spouse
+brother | male sibling
+sister | female sibling
+mother | mom
+father | dad
+son | boy
+daughter | girl
+boss | manager at the office
+dentist | tooth doctor
+family doctor | GP physician
+neighbour | person living next door
+cat | kitty
+dog | puppy
+best friend | closest pal
+grandmother | grandma
+grandfather | grandpa
+landlord | person I rent my flat from
+accountant | tax advisor
+lawyer | attorney
+mechanic | car repair guy
+piano teacher | music tutor
+personal trainer | gym coach
+babysitter | nanny
+therapist | counsellor
+barber | hairdresser
+godmother | baptism sponsor
+horse | pony
+parrot | talking bird
+team lead | supervisor at work
+"""
+)
+
+#: the relations' names, in the same order
+_NAMES = _words(
+    """
+Dana Marcus Lena Priya Gustavo Ingrid Tobias Yuki Farah Oskar Beatriz Kwame Svetlana Ruairi
+Mei Anselm Delphine Thabo Ximena Henrik Aiko Bartholomew Cosima Dmitri Eun-ji Fintan Greta
+Hamid Isolde Jarrah
+"""
+)
+
+#: thing in the fact | its paraphrase | where it is
+_DOCUMENTS = _rows(
+    """
+Q3 report | quarterly financial summary | ~/work/q3
+tax returns | IRS filings | ~/finance/taxes
+wedding photos | pictures from our marriage ceremony | ~/pictures/wedding
+passport scan | copy of my travel document | ~/documents/id
+car insurance policy | vehicle coverage contract | the blue folder in the hall
+house deeds | property ownership papers | the safe in the bedroom
+spare keys | extra set for the front door | the drawer under the microwave
+thesis draft | doctoral dissertation manuscript | ~/uni/phd/draft.tex
+recipe collection | cooking instructions I saved | ~/notes/kitchen
+warranty for the fridge | guarantee paperwork of the refrigerator | the kitchen binder
+vaccination records | immunisation certificates | ~/health/shots
+resume | CV for job applications | ~/career/cv.pdf
+band rehearsal recordings | audio from our music practice | ~/audio/practice
+garden plans | backyard layout sketches | the shed notebook
+payslips | monthly salary statements | ~/finance/income
+lease agreement | apartment rental contract | ~/home/rent
+holiday itinerary | travel schedule for the vacation | ~/trips/itinerary.md
+SSH keys backup | copy of my server login credentials files | the encrypted USB stick
+bike lock code | combination for the bicycle chain | my password manager
+birth certificate | official document of when I was born | the grey archive box
+"""
+)
+
+#: thing | paraphrase | value
+_FAVOURITES = _rows(
+    """
+food | dish to eat | lasagne
+movie | film | Blade Runner
+book | novel to read | Middlemarch
+sport | athletic pastime | badminton
+colour | hue | teal
+band | music group | Radiohead
+city | place to visit | Lisbon
+drink | beverage | matcha
+dessert | sweet treat after dinner | tiramisu
+board game | tabletop pastime | Carcassonne
+flower | blossom | peonies
+programming language | language for writing code | Rust
+podcast | audio show | Hardcore History
+season | time of the year | autumn
+cheese | dairy product | gruyere
+composer | classical musician | Sibelius
+editor theme | colour scheme for coding | Solarized dark
+coffee | morning brew | flat white
+video game | thing to play on the console | Zelda
+holiday destination | vacation spot | Crete
+"""
+)
+
+#: event | paraphrase | when
+_EVENTS = _rows(
+    """
+yoga class | stretching session | Tuesday evening
+team standup | daily sync meeting with colleagues | 9:30 every weekday
+dentist appointment | teeth check-up | March 14
+choir practice | singing rehearsal | Thursday
+Spanish lesson | language tutoring | Monday at 6pm
+book club | reading group meetup | the first Sunday of the month
+rent payment | monthly housing transfer | the 3rd
+flight to Tokyo | plane trip to Japan | October 2
+swimming training | pool workout | Saturday morning
+therapy session | appointment with my counsellor | Wednesday afternoon
+car service | vehicle maintenance visit | next Friday
+parents' evening | meeting with the teachers at school | May 20
+chess tournament | competitive board game event | June 8
+performance review | annual evaluation with my manager | December 1
+farmers market trip | shopping for local produce | Sunday morning
+piano recital | keyboard concert | April 27
+marathon | 42 kilometre race | September 15
+sprint planning | iteration kickoff meeting | every second Monday
+blood donation | giving blood at the clinic | July 9
+anniversary dinner | celebration meal with my wife | August 18
+"""
+)
+
+#: skill | paraphrase
+_SKILLS = _rows(
+    """
+I can play the cello | Which string instrument do I know?
+I speak fluent Portuguese | What language from Brazil do I know well?
+I know how to solder circuit boards | Can I do electronics assembly work?
+I am certified in first aid | Do I have emergency medical training?
+I can sail a dinghy | Am I able to handle a small boat on the water?
+I am good at knitting | Can I make sweaters with yarn and needles?
+I know Kubernetes well | Am I experienced with container orchestration?
+I can bake sourdough bread | Am I able to make naturally leavened loaves?
+I am trained in CPR | Could I do chest compressions in an emergency?
+I can drive a forklift | Am I licensed to operate warehouse lifting vehicles?
+"""
+)
+
 
 # (fact with an identifier, the identifier, paraphrase question)
 _IDENTIFIERS = [
@@ -265,84 +272,65 @@ _IDENTIFIERS = [
     ("The combination of the safe is 17-42-08.", "17-42-08", "What opens the strongbox?"),
 ]
 
-# The note around each identifier (document-style memories are longer than one sentence).
-_CONTEXTS = [
-    "Called the helpdesk on Monday; they promised a technician within three working days.",
-    "Bought the hatchback second-hand in 2021 from a dealer in the next town.",
-    "The internet provider sent a replacement box after the outage last winter.",
-    "Joined the city library again after moving; they have a good comic section.",
-    "Booked the trip for the northern lights with two friends from university.",
-    "Standing desk in oak, delivery promised for the second week of next month.",
-    "Mum changed the code after the neighbours' shed was broken into.",
-    "Signed up for the airline programme to collect miles for the family holiday.",
-    "Marketing asked for the duplicates to be merged before the newsletter goes out.",
-    "Facilities moved everyone to the new garage level after the renovation.",
-    "New gym near the station, open until eleven, sauna included.",
-    "The kitchen sink was leaking behind the cabinet and needed a new trap.",
-    "Quarterly planning with the whole department, about forty people.",
-    "Switched providers in January because the old one raised prices.",
-    "Access for the summer project with the university group.",
-    "We rent it every August; the signal is weak in the bedrooms.",
-    "Ordered a new lens for the camera from an online shop abroad.",
-    "Human resources sent the welcome pack with the laptop policy.",
-    "Registered the road bike with the police marking scheme after the theft last year.",
-    "The landlord installed it in the wardrobe when we moved in.",
-]
 
-_DISTRACTOR_PLACES = [
-    "Oslo",
-    "Kyoto",
-    "Porto",
-    "Quebec",
-    "Tbilisi",
-    "Hanoi",
-    "Cusco",
-    "Galway",
-    "Tallinn",
-    "Valparaiso",
-    "Zanzibar",
-    "Bruges",
-    "Bergen",
-    "Matera",
-    "Hobart",
-]
-_DISTRACTOR_PROJECTS = [
-    "billing migration",
-    "search revamp",
-    "mobile app",
-    "data warehouse",
-    "onboarding flow",
-    "security audit",
-    "API gateway",
-    "design system",
-    "ML pipeline",
-    "office move",
-]
+#: the distractors' names (none of them is asked about)
+_EXTRA_NAMES = _words(
+    """
+Ada Bram Cleo Dario Elif Femi Gaia Hugo Ines Joss Kaito Lior Mara Nils Odile Pavel Quinn
+Rosa Soren Tala
+"""
+)
 
+#: places the distractors mention
+_DISTRACTOR_PLACES = _words(
+    """
+Oslo Kyoto Porto Quebec Tbilisi Hanoi Cusco Galway Tallinn Valparaiso Zanzibar Bruges Bergen
+Matera Hobart
+"""
+)
 
-# Things that get reference numbers too (for the identifiers' look-alike records).
-_REFERENCED_THINGS = [
-    "garden shed lock",
-    "spare room heater",
-    "old laptop repair",
-    "kitchen blender warranty",
-    "hallway lamp order",
-    "bathroom fan replacement",
-    "winter tyres",
-    "office chair return",
-    "balcony door",
-    "washing machine service",
-    "camera lens insurance",
-    "dentist appointment",
-    "roof inspection",
-    "piano tuning",
-    "boiler check",
-    "bookshelf delivery",
-    "passport renewal",
-    "gym membership",
-    "phone screen repair",
-    "storage unit",
-]
+#: projects the distractors mention
+_DISTRACTOR_PROJECTS = _lines(
+    """
+billing migration
+search revamp
+mobile app
+data warehouse
+onboarding flow
+security audit
+API gateway
+design system
+ML pipeline
+office move
+"""
+)
+
+#: things that get reference numbers too (for the identifiers' look-alike records)
+_REFERENCED_THINGS = _lines(
+    """
+garden shed lock
+spare room heater
+old laptop repair
+kitchen blender warranty
+hallway lamp order
+bathroom fan replacement
+winter tyres
+office chair return
+balcony door
+washing machine service
+camera lens insurance
+dentist appointment
+roof inspection
+piano tuning
+boiler check
+bookshelf delivery
+passport renewal
+gym membership
+phone screen repair
+storage unit
+"""
+)
+
 _LOOK_ALIKES_PER_IDENTIFIER = 6
 
 
@@ -364,94 +352,77 @@ def _look_alike(code: str, rng: random.Random) -> str:
 def quality_set(seed: int = 7) -> list[QualityItem]:
     """The facts (asked ones first, then distractors) and their questions; >= 200 facts."""
     rng = random.Random(seed)
-    items: list[QualityItem] = []
-    for (relation, para), name in zip(_RELATIONS, _NAMES, strict=True):
-        items.append(
-            QualityItem(
-                fact=f"My {relation}'s name is {name}.",
-                keyword_question=f"Who is {name}?",
-                paraphrase_question=f"What is my {para} called?",
-            )
+    return [*_asked_items(), *_distractors(rng)]
+
+
+def _asked_items() -> list[QualityItem]:
+    """The facts asked about, each with its keyword and its paraphrase question."""
+    items = [
+        QualityItem(
+            fact=f"My {relation}'s name is {name}.",
+            keyword_question=f"Who is {name}?",
+            paraphrase_question=f"What is my {para} called?",
         )
-    for thing, para, where in _DOCUMENTS:
-        items.append(
-            QualityItem(
-                fact=f"The {thing} are kept in {where}."
-                if thing.endswith("s") and not thing.endswith("ss")
-                else f"The {thing} is kept in {where}.",
-                keyword_question=f"Where are my {thing}?"
-                if thing.endswith("s")
-                else f"Where is my {thing}?",
-                paraphrase_question=f"Where can I find the {para}?",
-            )
-        )
-    for thing, para, value in _FAVOURITES:
-        items.append(
-            QualityItem(
-                fact=f"My favourite {thing} is {value}.",
-                keyword_question=f"Do I like {value}?",
-                paraphrase_question=f"Which {para} do I love most?",
-            )
-        )
-    for event, para, when in _EVENTS:
-        items.append(
-            QualityItem(
-                fact=f"My {event} is on {when}.",
-                keyword_question=f"When is the {event}?",
-                paraphrase_question=f"When do I have my {para}?",
-            )
-        )
-    for fact, para in _SKILLS:
-        keyword = fact.split()[-1]
-        items.append(
-            QualityItem(
-                fact=f"{fact}.",
-                keyword_question=f"What do I know about {keyword}?",
-                paraphrase_question=para,
-            )
-        )
-    for fact, code, para in _IDENTIFIERS:
-        items.append(
-            QualityItem(fact=fact, keyword_question=f"What is {code}?", paraphrase_question=para)
-        )
-    # Distractors: same shapes and vocabulary, different facts.
-    used = {name for name in _NAMES}
-    extra_names = [
-        "Ada",
-        "Bram",
-        "Cleo",
-        "Dario",
-        "Elif",
-        "Femi",
-        "Gaia",
-        "Hugo",
-        "Ines",
-        "Joss",
-        "Kaito",
-        "Lior",
-        "Mara",
-        "Nils",
-        "Odile",
-        "Pavel",
-        "Quinn",
-        "Rosa",
-        "Soren",
-        "Tala",
+        for (relation, para), name in zip(_RELATIONS, _NAMES, strict=True)
     ]
-    relations = [r for r, _ in _RELATIONS]
-    for name in extra_names:
-        if name in used:
-            continue
-        relation = rng.choice(relations)
-        items.append(
-            QualityItem(fact=f"My {relation}'s friend {name} lives in Leeds.", asked=False)
+    items.extend(_document_item(thing, para, where) for thing, para, where in _DOCUMENTS)
+    items.extend(
+        QualityItem(
+            fact=f"My favourite {thing} is {value}.",
+            keyword_question=f"Do I like {value}?",
+            paraphrase_question=f"Which {para} do I love most?",
         )
+        for thing, para, value in _FAVOURITES
+    )
+    items.extend(
+        QualityItem(
+            fact=f"My {event} is on {when}.",
+            keyword_question=f"When is the {event}?",
+            paraphrase_question=f"When do I have my {para}?",
+        )
+        for event, para, when in _EVENTS
+    )
+    items.extend(
+        QualityItem(
+            fact=f"{fact}.",
+            keyword_question=f"What do I know about {fact.split()[-1]}?",
+            paraphrase_question=para,
+        )
+        for fact, para in _SKILLS
+    )
+    items.extend(
+        QualityItem(fact=fact, keyword_question=f"What is {code}?", paraphrase_question=para)
+        for fact, code, para in _IDENTIFIERS
+    )
+    return items
+
+
+def _document_item(thing: str, para: str, where: str) -> QualityItem:
+    """Where a document is kept (plural things, "tax returns", are kept; one thing is)."""
+    plural = thing.endswith("s")
+    return QualityItem(
+        fact=f"The {thing} are kept in {where}."
+        if plural and not thing.endswith("ss")
+        else f"The {thing} is kept in {where}.",
+        keyword_question=f"Where are my {thing}?" if plural else f"Where is my {thing}?",
+        paraphrase_question=f"Where can I find the {para}?",
+    )
+
+
+def _distractors(rng: random.Random) -> list[QualityItem]:
+    """Facts never asked about: the same shapes and vocabulary as the asked ones."""
+    relations = [relation for relation, _ in _RELATIONS]
+    items = [
+        QualityItem(fact=f"My {rng.choice(relations)}'s friend {name} lives in Leeds.", asked=False)
+        for name in _EXTRA_NAMES
+        if name not in _NAMES
+    ]
     for place in _DISTRACTOR_PLACES:
         year = rng.randint(2005, 2024)
         items.append(QualityItem(fact=f"I visited {place} in {year}.", asked=False))
         items.append(QualityItem(fact=f"My cousin moved to {place} for a new job.", asked=False))
     for project in _DISTRACTOR_PROJECTS:
-        colleague = rng.choice(extra_names)
+        colleague = rng.choice(_EXTRA_NAMES)
         items.append(
             QualityItem(fact=f"{colleague} leads the {project} project at work.", asked=False)
         )
@@ -461,7 +432,21 @@ def quality_set(seed: int = 7) -> list[QualityItem]:
                 asked=False,
             )
         )
+    items.extend(_look_alike_records(rng))
+    for thing, _, _ in _FAVOURITES:
+        disliked = rng.choice(["anything too sweet", "loud places", "the usual choice"])
+        items.append(QualityItem(fact=f"For {thing}, I dislike {disliked}.", asked=False))
+    items.extend(
+        QualityItem(fact=f"Last year the {event} was cancelled twice.", asked=False)
+        for event, _, _ in _EVENTS[:10]
+    )
+    return items
+
+
+def _look_alike_records(rng: random.Random) -> list[QualityItem]:
+    """Other things with codes of each identifier's shape, a few characters apart."""
     codes = {code for _, code, _ in _IDENTIFIERS}
+    items: list[QualityItem] = []
     for _, code, _ in _IDENTIFIERS:
         for thing in rng.sample(_REFERENCED_THINGS, k=_LOOK_ALIKES_PER_IDENTIFIER):
             other = _look_alike(code, rng)
@@ -471,9 +456,4 @@ def quality_set(seed: int = 7) -> list[QualityItem]:
             items.append(
                 QualityItem(fact=f"The reference for the {thing} is {other}.", asked=False)
             )
-    for thing, _, _ in _FAVOURITES:
-        disliked = rng.choice(["anything too sweet", "loud places", "the usual choice"])
-        items.append(QualityItem(fact=f"For {thing}, I dislike {disliked}.", asked=False))
-    for event, _, _ in _EVENTS[:10]:
-        items.append(QualityItem(fact=f"Last year the {event} was cancelled twice.", asked=False))
     return items

@@ -26,6 +26,7 @@ import os
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,48 +60,112 @@ def _med(values: list[float]) -> float:
 
 async def run_voice_bench(*, repeats: int) -> None:
     """Measure and print the voice figures."""
-    from aria_desktop.adapters.voice.audio import resample_pcm
+    engines, loads = await _load_engines()
+    tts = engines["tts"]
+    short = await _say(tts, _COMMANDS[0])
+    long_pcm = b""
+    for command in _COMMANDS * 2:
+        long_pcm += await _say(tts, command) + _silence(0.3)
+    long_pcm = long_pcm[: 10 * PIPELINE_RATE_HZ * 2]
+    stt = await _stt_figures(engines["stt"], short, long_pcm, repeats)
+    base_figures = await _base_stt(short, long_pcm, repeats)
+    first_audio, tts_rtf = await _tts_figures(tts, repeats)
+    wake_cpu_ms, wake_wall_ms = _wake_cost(engines["wake"], long_pcm)
+    turns = await _turn_figures(engines, repeats)
+    print(
+        f"aria bench voice — {repeats} runs each, medians; models loaded in (ms): "
+        + ", ".join(f"{k} {v:.0f}" for k, v in loads.items())
+    )
+    _print_stt(stt)
+    print(base_figures)
+    print(f"  TTS time to first audio          {_med(first_audio):7.1f} ms (target <= 150 ms)")
+    print(f"  TTS real-time factor                {_med(tts_rtf):6.3f}")
+    print(
+        f"  wake word CPU per 80 ms frame    {wake_cpu_ms:7.2f} ms (wall {wake_wall_ms:.2f} ms;"
+        " target <= 5 ms)"
+    )
+    _print_turns(turns)
+
+
+async def _load_engines() -> tuple[dict[str, Any], dict[str, float]]:
+    """The packaged voice engines, loaded, and each one's load time in ms."""
     from aria_desktop.adapters.voice.piper_tts import PiperTTS
     from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
     from aria_desktop.adapters.voice.whisper import SileroVAD, WhisperSTT
 
+    engines: dict[str, Any] = {
+        "tts": PiperTTS(),
+        "stt": WhisperSTT("tiny.en", cpu_threads=2),
+        "wake": OpenWakeWordDetector(("hey_jarvis",)),
+        "vad": SileroVAD(),
+    }
     loads: dict[str, float] = {}
-    tts = PiperTTS()
-    stt = WhisperSTT("tiny.en", cpu_threads=2)
-    wake = OpenWakeWordDetector(("hey_jarvis",))
-    vad = SileroVAD()
-    for label, engine in (("wake", wake), ("vad", vad), ("stt", stt), ("tts", tts)):
+    for label in ("wake", "vad", "stt", "tts"):
         started = time.perf_counter()
-        await engine.load()
+        await engines[label].load()
         loads[label] = (time.perf_counter() - started) * 1000
+    return engines, loads
 
-    async def say(text: str) -> bytes:
-        pieces = [p async for p in tts.synthesize(text)]
-        return b"".join(resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces)
 
-    short = await say(_COMMANDS[0])
-    long_pcm = b""
-    for command in _COMMANDS * 2:
-        long_pcm += await say(command) + _silence(0.3)
-    long_pcm = long_pcm[: 10 * PIPELINE_RATE_HZ * 2]
+async def _say(tts: Any, text: str) -> bytes:
+    """``text`` spoken by Piper, at the pipeline's rate."""
+    from aria_desktop.adapters.voice.audio import resample_pcm
 
-    # --- STT real-time factor
+    pieces = [p async for p in tts.synthesize(text)]
+    return b"".join(resample_pcm(p.pcm, p.sample_rate_hz, PIPELINE_RATE_HZ) for p in pieces)
+
+
+@dataclass(frozen=True)
+class _SttFigures:
+    """tiny.en's real-time factors (2 s command, 10 s speech) and 2 s times (full, fitted)."""
+
+    short_rtf: list[float]
+    long_rtf: list[float]
+    short_ms: list[float]
+    fitted_ms: list[float]
+
+
+async def _stt_figures(stt: Any, short: bytes, long_pcm: bytes, repeats: int) -> _SttFigures:
+    """tiny.en on the 2 s command and 10 s of speech, and the 2 s one in a fitted window."""
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
+
     fitted = WhisperSTT("tiny.en", cpu_threads=2, fitted_window=True)
     await fitted.load()
-    stt_short, stt_long, short_ms, fitted_ms = [], [], [], []
+    figures = _SttFigures(short_rtf=[], long_rtf=[], short_ms=[], fitted_ms=[])
     for _ in range(repeats):
         t = await stt.transcribe(AudioClip(pcm=short))
-        stt_short.append(t.latency_ms / 1000 / t.audio_s)
-        short_ms.append(t.latency_ms)
-        fitted_ms.append((await fitted.transcribe(AudioClip(pcm=short))).latency_ms)
+        figures.short_rtf.append(t.latency_ms / 1000 / t.audio_s)
+        figures.short_ms.append(t.latency_ms)
+        figures.fitted_ms.append((await fitted.transcribe(AudioClip(pcm=short))).latency_ms)
         t = await stt.transcribe(AudioClip(pcm=long_pcm))
-        stt_long.append(t.latency_ms / 1000 / t.audio_s)
+        figures.long_rtf.append(t.latency_ms / 1000 / t.audio_s)
+    return figures
 
-    base_figures = await _base_stt(short, long_pcm, repeats)
 
-    first_audio, tts_rtf = await _tts_figures(tts, repeats)
-    wake_cpu_ms, wake_wall_ms = _wake_cost(wake, long_pcm)
+def _print_stt(stt: _SttFigures) -> None:
+    print(
+        f"  STT real-time factor, 2 s command   {_med(stt.short_rtf):6.3f}   (target <= 0.1; the"
+        " full 30 s window costs the same for any command, so short ones miss it: accuracy first)"
+    )
+    print(f"  STT real-time factor, 10 s speech   {_med(stt.long_rtf):6.3f}   (target <= 0.1)")
+    print(
+        f"  Whisper on the 2 s command        {_med(stt.short_ms):7.1f} ms (full window; fitted"
+        f" window, voice.stt.fitted_window: {_med(stt.fitted_ms):.1f} ms)"
+    )
 
+
+@dataclass(frozen=True)
+class _TurnFigures:
+    """Whole voice turns: reply latencies (ms), idle CPU (% of a core), interruptions (ms)."""
+
+    reply_latency_ms: list[float]
+    idle_cpu: float
+    interruption_ms: list[float]
+
+
+async def _turn_figures(engines: dict[str, Any], repeats: int) -> _TurnFigures:
+    """Full voice turns against the scripted Ollama server, in a throw-away data directory."""
+    tts = engines["tts"]
     with tempfile.TemporaryDirectory(prefix="aria-bench-voice-") as tmp:
         folder = Path(tmp)
         os.environ["ARIA_DATA_DIR"] = str(folder / "data")
@@ -108,14 +173,13 @@ async def run_voice_bench(*, repeats: int) -> None:
         turn_wav = _write_wav(
             folder / "turn.wav",
             _silence(0.3)
-            + await say("Hey Jarvis.")
+            + await _say(tts, "Hey Jarvis.")
             + _silence(0.4)
-            + await say("What time is it?"),
+            + await _say(tts, "What time is it?"),
         )
         idle_wav = _write_wav(folder / "idle.wav", _silence(12.0))
         settings_file = folder / "settings.toml"
         settings_file.write_text("", encoding="utf-8")
-        engines = {"tts": tts, "stt": stt, "wake": wake, "vad": vad}
         async with scripted_ollama_server("It is ten past three. Anything else?", 4) as url:
             settings = load_settings(
                 settings_file,
@@ -134,39 +198,27 @@ async def run_voice_bench(*, repeats: int) -> None:
             settings_file,
             engines,
             command=_silence(0.3)
-            + await say("Hey Jarvis.")
+            + await _say(tts, "Hey Jarvis.")
             + _silence(0.3)
-            + await say("Tell me a long story."),
-            wake_word=await say("Hey Jarvis."),
+            + await _say(tts, "Tell me a long story."),
+            wake_word=await _say(tts, "Hey Jarvis."),
             folder=folder,
             runs=repeats,
         )
+    return _TurnFigures(
+        reply_latency_ms=reply_latency, idle_cpu=idle_cpu, interruption_ms=interruption_ms
+    )
 
+
+def _print_turns(turns: _TurnFigures) -> None:
     print(
-        f"aria bench voice — {repeats} runs each, medians; models loaded in (ms): "
-        + ", ".join(f"{k} {v:.0f}" for k, v in loads.items())
-    )
-    print(
-        f"  STT real-time factor, 2 s command   {_med(stt_short):6.3f}   (target <= 0.1; the full"
-        " 30 s window costs the same for any command, so short ones miss it: accuracy first)"
-    )
-    print(f"  STT real-time factor, 10 s speech   {_med(stt_long):6.3f}   (target <= 0.1)")
-    print(
-        f"  Whisper on the 2 s command        {_med(short_ms):7.1f} ms (full window; fitted window,"
-        f" voice.stt.fitted_window: {_med(fitted_ms):.1f} ms)"
-    )
-    print(base_figures)
-    print(f"  TTS time to first audio          {_med(first_audio):7.1f} ms (target <= 150 ms)")
-    print(f"  TTS real-time factor                {_med(tts_rtf):6.3f}")
-    print(
-        f"  wake word CPU per 80 ms frame    {wake_cpu_ms:7.2f} ms (wall {wake_wall_ms:.2f} ms;"
-        " target <= 5 ms)"
-    )
-    print(
-        f"  end of speech -> first reply audio {_med(reply_latency):7.1f} ms from the VAD "
+        f"  end of speech -> first reply audio {_med(turns.reply_latency_ms):7.1f} ms from the VAD "
         "endpoint (target <= 800 ms; add voice.vad.silence_s for the user's wait)"
     )
-    print(f"  idle CPU waiting for the wake word  {idle_cpu:6.2f} % of one core (target <= 5 %)")
+    print(
+        f"  idle CPU waiting for the wake word  {turns.idle_cpu:6.2f} % of one core (target <= 5 %)"
+    )
+    interruption_ms = turns.interruption_ms
     print(
         f"  wake word -> speech silenced       {_med(interruption_ms):7.1f} ms from the detection"
         f" to the sink's last audio block (max {max(interruption_ms):.1f}; target <= 200 ms;"

@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,7 @@ from aria_desktop.domain.memory import (
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
+    from aria_desktop.adapters.memory.store import SQLiteMemoryStore
     from aria_desktop.compose.memory import MemoryStorage
     from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.ports import Assistant
@@ -126,6 +128,23 @@ async def _cmd_memory(args: argparse.Namespace, settings: Settings) -> int:
         await storage.aclose()
 
 
+@dataclasses.dataclass(frozen=True)
+class _Action:
+    """One ``aria memory`` action's inputs (``storage`` is None through the API)."""
+
+    args: argparse.Namespace
+    memory: Assistant | MemoryService
+    storage: MemoryStorage | None
+    lines: list[dict[str, Any]]
+
+    @property
+    def store(self) -> SQLiteMemoryStore:
+        """The store itself, for the actions that need the database (refused with an owner)."""
+        if self.storage is None:  # the caller refuses these when an owner runs
+            raise AriaError(f"`aria memory {self.args.action}` needs the database.")
+        return self.storage.store
+
+
 async def _memory_action(
     args: argparse.Namespace,
     memory: Assistant | MemoryService,
@@ -133,150 +152,175 @@ async def _memory_action(
     lines: list[dict[str, Any]],
 ) -> int:
     """One ``aria memory`` action on ``memory`` (``storage`` is None through the API)."""
-    action = args.action
-    if action == "add":
-        added = await memory.add_memory(
-            NewMemory(
-                content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
-            )
-        )
-        if args.json:
-            print_json(_memory_dict(added))
-        else:
-            print(added.id)
-        return EXIT_OK
-    if action == "search":
-        statuses = MEMORY_STATUSES if args.all else ("active",)
-        hits = await memory.search_memories(
-            MemoryQuery(
-                text=args.query,
-                limit=args.limit,
-                kinds=tuple(args.kind),
-                subject=args.subject,
-                statuses=tuple(statuses),
-                min_similarity=0.2,
-            )
-        )
-        if args.json:
-            print_json(
-                [
-                    {
-                        "memory": _memory_dict(h.memory),
-                        "score": h.score,
-                        "lexical_rank": h.lexical_rank,
-                        "vector_rank": h.vector_rank,
-                    }
-                    for h in hits
-                ]
-            )
-            return EXIT_OK
-        if not hits:
-            err("Nothing found.")
-        if storage is not None and not storage.store.vector_search_available:
-            err(f"(keyword search only: {storage.store.vector_status})")
-        for hit in hits:
-            print(f"{hit.score:.4f}  {_line(hit.memory)}")
-        return EXIT_OK
-    if action == "list":
-        memories = await memory.list_memories(
-            MemoryFilter(
-                kinds=tuple(args.kind),
-                subject=args.subject,
-                statuses=tuple(args.status) or ("active",),
-                limit=args.limit,
-                offset=args.offset,
-            )
-        )
-        if args.json:
-            print_json([_memory_dict(m) for m in memories])
-            return EXIT_OK
-        if not memories:
-            err('No memories yet. Add one with: aria memory add "I prefer dark themes"')
-        for m in memories:
-            print(_line(m))
-        return EXIT_OK
-    if action == "show":
-        found = await memory.get_memory(args.id)
-        if found is None:
-            raise NotFoundError(
-                f"There is no memory {args.id!r}.", hint="List them with `aria memory list`."
-            )
-        if args.json:
-            print_json(_memory_dict(found))
-        else:
-            _print_details(found)
-        return EXIT_OK
-    if action == "edit":
-        edit = MemoryEdit(
+    return await _ACTIONS[args.action](_Action(args, memory, storage, lines))
+
+
+async def _add(run: _Action) -> int:
+    args = run.args
+    added = await run.memory.add_memory(
+        NewMemory(
             content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
         )
-        updated = await memory.update_memory(args.id, edit)
-        err(f"Updated {updated.id}: {updated.content}")
-        return EXIT_OK
-    if action == "forget":
-        await memory.forget_memory(args.id)
-        err(f"Forgot {args.id}.")
-        return EXIT_OK
-    if action in _NEEDS_THE_DATABASE:
-        if storage is None:  # the caller refuses these when an owner runs
-            raise AriaError(f"`aria memory {action}` needs the database.")
-        return await _database_action(args, storage, lines)
-    return await _inbox_action(args, memory)
+    )
+    if args.json:
+        print_json(_memory_dict(added))
+    else:
+        print(added.id)
+    return EXIT_OK
 
 
-async def _database_action(
-    args: argparse.Namespace, storage: MemoryStorage, lines: list[dict[str, Any]]
-) -> int:
-    """export, import and reindex: they work on the store itself, so only here."""
-    action = args.action
-    if action == "export":
-        rows = await storage.store.export_rows()
-        _write_lines(args.file, rows)
-        err(f"Exported {len(rows)} memories.")
-        return EXIT_OK
-    if action == "import":
-        report = await storage.store.import_rows(lines)
-        err(
-            f"Imported {report.added} memories; {report.skipped} already present"
-            + (
-                f"; {report.rejected} invalid lines skipped (see the log)"
-                if report.rejected
-                else ""
-            )
-            + "."
+async def _search(run: _Action) -> int:
+    args = run.args
+    statuses = MEMORY_STATUSES if args.all else ("active",)
+    hits = await run.memory.search_memories(
+        MemoryQuery(
+            text=args.query,
+            limit=args.limit,
+            kinds=tuple(args.kind),
+            subject=args.subject,
+            statuses=tuple(statuses),
+            min_similarity=0.2,
         )
-        return EXIT_OK if not report.rejected else EXIT_FAILURE
-    if action == "reindex":
-        fts_rows, vectors = await storage.store.reindex()
-        err(f"Reindexed {fts_rows} memories; {vectors} vectors built.")
-        if not storage.store.vector_search_available:
-            err(f"Vector search is off: {storage.store.vector_status}")
+    )
+    if args.json:
+        print_json(
+            [
+                {
+                    "memory": _memory_dict(h.memory),
+                    "score": h.score,
+                    "lexical_rank": h.lexical_rank,
+                    "vector_rank": h.vector_rank,
+                }
+                for h in hits
+            ]
+        )
         return EXIT_OK
-    raise AriaError(f"Unknown memory action {action!r}.")
+    if not hits:
+        err("Nothing found.")
+    if run.storage is not None and not run.storage.store.vector_search_available:
+        err(f"(keyword search only: {run.storage.store.vector_status})")
+    for hit in hits:
+        print(f"{hit.score:.4f}  {_line(hit.memory)}")
+    return EXIT_OK
 
 
-async def _inbox_action(args: argparse.Namespace, memory: Assistant | MemoryService) -> int:
-    """inbox, approve and reject."""
-    action = args.action
-    if action == "inbox":
-        candidates = await memory.list_memory_inbox()
-        if args.json:
-            print_json([dataclasses.asdict(c) for c in candidates])
-            return EXIT_OK
-        if not candidates:
-            err("The inbox is empty.")
-        for c in candidates:
-            print(f"{c.id}  {fmt_time(c.created_at)}  {c.kind:<10} {c.content}")
+async def _list(run: _Action) -> int:
+    args = run.args
+    memories = await run.memory.list_memories(
+        MemoryFilter(
+            kinds=tuple(args.kind),
+            subject=args.subject,
+            statuses=tuple(args.status) or ("active",),
+            limit=args.limit,
+            offset=args.offset,
+        )
+    )
+    if args.json:
+        print_json([_memory_dict(m) for m in memories])
         return EXIT_OK
-    if action == "approve":
-        for candidate_id in args.id:
-            stored = await memory.approve_memory(candidate_id)
-            err(f"Remembered {stored.id}: {stored.content}")
+    if not memories:
+        err('No memories yet. Add one with: aria memory add "I prefer dark themes"')
+    for m in memories:
+        print(_line(m))
+    return EXIT_OK
+
+
+async def _show(run: _Action) -> int:
+    found = await run.memory.get_memory(run.args.id)
+    if found is None:
+        raise NotFoundError(
+            f"There is no memory {run.args.id!r}.", hint="List them with `aria memory list`."
+        )
+    if run.args.json:
+        print_json(_memory_dict(found))
+    else:
+        _print_details(found)
+    return EXIT_OK
+
+
+async def _edit(run: _Action) -> int:
+    args = run.args
+    edit = MemoryEdit(
+        content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
+    )
+    updated = await run.memory.update_memory(args.id, edit)
+    err(f"Updated {updated.id}: {updated.content}")
+    return EXIT_OK
+
+
+async def _forget(run: _Action) -> int:
+    await run.memory.forget_memory(run.args.id)
+    err(f"Forgot {run.args.id}.")
+    return EXIT_OK
+
+
+async def _export(run: _Action) -> int:
+    rows = await run.store.export_rows()
+    _write_lines(run.args.file, rows)
+    err(f"Exported {len(rows)} memories.")
+    return EXIT_OK
+
+
+async def _import(run: _Action) -> int:
+    report = await run.store.import_rows(run.lines)
+    err(
+        f"Imported {report.added} memories; {report.skipped} already present"
+        + (f"; {report.rejected} invalid lines skipped (see the log)" if report.rejected else "")
+        + "."
+    )
+    return EXIT_OK if not report.rejected else EXIT_FAILURE
+
+
+async def _reindex(run: _Action) -> int:
+    store = run.store
+    fts_rows, vectors = await store.reindex()
+    err(f"Reindexed {fts_rows} memories; {vectors} vectors built.")
+    if not store.vector_search_available:
+        err(f"Vector search is off: {store.vector_status}")
+    return EXIT_OK
+
+
+async def _inbox(run: _Action) -> int:
+    candidates = await run.memory.list_memory_inbox()
+    if run.args.json:
+        print_json([dataclasses.asdict(c) for c in candidates])
         return EXIT_OK
-    for candidate_id in args.id:  # reject
-        await memory.reject_memory(candidate_id)
+    if not candidates:
+        err("The inbox is empty.")
+    for c in candidates:
+        print(f"{c.id}  {fmt_time(c.created_at)}  {c.kind:<10} {c.content}")
+    return EXIT_OK
+
+
+async def _approve(run: _Action) -> int:
+    for candidate_id in run.args.id:
+        stored = await run.memory.approve_memory(candidate_id)
+        err(f"Remembered {stored.id}: {stored.content}")
+    return EXIT_OK
+
+
+async def _reject(run: _Action) -> int:
+    for candidate_id in run.args.id:
+        await run.memory.reject_memory(candidate_id)
         err(f"Rejected {candidate_id}.")
     return EXIT_OK
+
+
+_ACTIONS: dict[str, Callable[[_Action], Awaitable[int]]] = {
+    "add": _add,
+    "search": _search,
+    "list": _list,
+    "show": _show,
+    "edit": _edit,
+    "forget": _forget,
+    "export": _export,
+    "import": _import,
+    "reindex": _reindex,
+    "inbox": _inbox,
+    "approve": _approve,
+    "reject": _reject,
+}
+"""Each ``aria memory`` action's handler (export, import and reindex need the database)."""
 
 
 def _print_details(memory: Memory) -> None:

@@ -38,9 +38,11 @@ if TYPE_CHECKING:
     from aria_desktop.core.computer.task import ComputerAgent
     from aria_desktop.core.homeassistant.control import HomeAssistantControl
     from aria_desktop.core.knowledge.service import KnowledgeService
+    from aria_desktop.core.mcp.bridge import McpBridge
     from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import SettingsAccess
+    from aria_desktop.core.tools import PolicyHook
     from aria_desktop.core.voice.pipeline import VoicePipeline
 
 __all__ = ["App", "build_app", "database_path", "open_audit_log"]
@@ -142,33 +144,14 @@ async def build_app(
         StorageError, SchemaTooNewError: the database cannot be opened for writing.
     """
     from aria_desktop.adapters.llm.live import LiveRouter
-    from aria_desktop.adapters.storage.connection import sqlite_info
     from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
     from aria_desktop.adapters.storage.database import Database
     from aria_desktop.adapters.storage.usage import SQLiteUsageLedger
-    from aria_desktop.compose.tools import (
-        api_port,
-        build_computer,
-        build_hands,
-        build_homeassistant,
-        install_web_tool,
-    )
+    from aria_desktop.compose.tools import build_computer, build_homeassistant
     from aria_desktop.compose.usage import install_usage_report
-    from aria_desktop.core.agent import AgentConfig
-    from aria_desktop.core.computer.task import ComputerAgent
-    from aria_desktop.core.orchestrator import Orchestrator
-    from aria_desktop.core.tools import default_policy
 
     db_path = database_path(settings)
-    info = sqlite_info()
-    _LOGGER.info(
-        "ARIA %s starting; SQLite %s via %s (FTS5 %s, sqlite-vec %s)",
-        __version__,
-        info.sqlite_version,
-        info.driver,
-        "yes" if info.fts5 else "no",
-        info.vec_version or "unavailable",
-    )
+    _log_start()
     database = await Database.open(db_path, port=port)
     store = SQLiteConversationStore(database)
     ledger = SQLiteUsageLedger(database)
@@ -176,47 +159,17 @@ async def build_app(
     audit = open_audit_log()
     computer = build_computer(settings, audit=audit, router=router.current)
     homeassistant = build_homeassistant(settings)
-    policy = computer.policy_hook(default_policy)
-    if homeassistant is not None:
-        policy = homeassistant.policy_hook(policy)
-    mcp = None
-    if mcp_servers and settings.mcp.enabled:
-        from aria_desktop.compose.mcp import build_mcp
-
-        mcp, mcp_bridge = build_mcp(settings)
-        policy = mcp_bridge.policy_hook(policy)
-    orchestrator = Orchestrator(
-        model=router,
-        store=store,
-        audit=audit,
-        policy=policy,
-        config=config_from(
-            AgentConfig,
-            settings.agent,
-            max_tokens=settings.llm.max_tokens,
-            think=settings.llm.think,
-            think_budget_tokens=settings.llm.think_budget_tokens,
-        ),
-    )
+    policy, mcp, mcp_bridge = _tool_policy(settings, computer, homeassistant, mcp=mcp_servers)
+    orchestrator = _orchestrator(settings, router, store, audit, policy)
     install_usage_report(orchestrator, ledger)
-    embedder = build_embedder(settings)
-    memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
-    memory.install(orchestrator)
-    if pending:
-        orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
-    knowledge = await build_knowledge(settings, database, embedder, watch=True)
-    if knowledge is not None:
-        knowledge.install(orchestrator)
+    embedder, memory, knowledge = await _install_memory_and_knowledge(
+        settings, orchestrator, database, router, store
+    )
     computer.install(orchestrator)
-    install_web_tool(settings, orchestrator, api_ports=lambda: api_port(database))
-    computer_agent = ComputerAgent(computer=computer, model=router)
-    computer_agent.install(orchestrator)
+    computer_agent = _install_tools(settings, orchestrator, database, router, computer)
     if homeassistant is not None:
         homeassistant.install(orchestrator)
-    build_hands(settings).install(orchestrator)
-    if mcp is not None:
-        mcp_bridge.install(orchestrator)
-        mcp.start()
+    _install_hands_and_mcp(settings, orchestrator, mcp, mcp_bridge)
     return App(
         settings=settings,
         orchestrator=orchestrator,
@@ -234,3 +187,120 @@ async def build_app(
         settings_access=settings_access or FileSettingsAccess(),
         mcp=mcp,
     )
+
+
+def _log_start() -> None:
+    """Log ARIA's version and the SQLite it runs on (what a bug report needs first)."""
+    from aria_desktop.adapters.storage.connection import sqlite_info
+
+    info = sqlite_info()
+    _LOGGER.info(
+        "ARIA %s starting; SQLite %s via %s (FTS5 %s, sqlite-vec %s)",
+        __version__,
+        info.sqlite_version,
+        info.driver,
+        "yes" if info.fts5 else "no",
+        info.vec_version or "unavailable",
+    )
+
+
+def _tool_policy(
+    settings: Settings,
+    computer: ComputerUse,
+    homeassistant: HomeAssistantControl | None,
+    *,
+    mcp: bool,
+) -> tuple[PolicyHook, McpHub | None, McpBridge | None]:
+    """The tool policy: the default one wrapped by each capability's own rules.
+
+    With ``mcp`` (and MCP switched on), the MCP hub and bridge are built here too, since the
+    bridge's rules are part of the policy; they start once the orchestrator exists.
+    """
+    from aria_desktop.core.tools import default_policy
+
+    policy = computer.policy_hook(default_policy)
+    if homeassistant is not None:
+        policy = homeassistant.policy_hook(policy)
+    if not (mcp and settings.mcp.enabled):
+        return policy, None, None
+    from aria_desktop.compose.mcp import build_mcp
+
+    hub, bridge = build_mcp(settings)
+    return bridge.policy_hook(policy), hub, bridge
+
+
+def _orchestrator(
+    settings: Settings,
+    router: LiveRouter,
+    store: SQLiteConversationStore,
+    audit: AuditLog,
+    policy: PolicyHook,
+) -> Orchestrator:
+    """The orchestrator over the router, the conversations and the audit log."""
+    from aria_desktop.core.agent import AgentConfig
+    from aria_desktop.core.orchestrator import Orchestrator
+
+    return Orchestrator(
+        model=router,
+        store=store,
+        audit=audit,
+        policy=policy,
+        config=config_from(
+            AgentConfig,
+            settings.agent,
+            max_tokens=settings.llm.max_tokens,
+            think=settings.llm.think,
+            think_budget_tokens=settings.llm.think_budget_tokens,
+        ),
+    )
+
+
+async def _install_memory_and_knowledge(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    database: Database,
+    router: LiveRouter,
+    store: SQLiteConversationStore,
+) -> tuple[Embedder | None, MemoryService, KnowledgeService | None]:
+    """Long-term memory and the knowledge base, sharing one embedder, installed."""
+    embedder = build_embedder(settings)
+    memory, memory_store, pending = await build_memory(settings, database, embedder, router, store)
+    memory.install(orchestrator)
+    if pending:
+        orchestrator.spawn(memory_store.sync_vectors(), name="aria-memory-vector-sync")
+    knowledge = await build_knowledge(settings, database, embedder, watch=True)
+    if knowledge is not None:
+        knowledge.install(orchestrator)
+    return embedder, memory, knowledge
+
+
+def _install_tools(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    database: Database,
+    router: LiveRouter,
+    computer: ComputerUse,
+) -> ComputerAgent:
+    """The web tool and the computer-use task agent, installed; returns the agent."""
+    from aria_desktop.compose.tools import api_port, install_web_tool
+    from aria_desktop.core.computer.task import ComputerAgent
+
+    install_web_tool(settings, orchestrator, api_ports=lambda: api_port(database))
+    computer_agent = ComputerAgent(computer=computer, model=router)
+    computer_agent.install(orchestrator)
+    return computer_agent
+
+
+def _install_hands_and_mcp(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    mcp: McpHub | None,
+    mcp_bridge: McpBridge | None,
+) -> None:
+    """The hands (files, shell) and, when built, the MCP servers' tools; MCP starts here."""
+    from aria_desktop.compose.tools import build_hands
+
+    build_hands(settings).install(orchestrator)
+    if mcp is not None and mcp_bridge is not None:
+        mcp_bridge.install(orchestrator)
+        mcp.start()

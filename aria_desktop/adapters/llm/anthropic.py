@@ -7,10 +7,9 @@ a tool call must be yielded only once its JSON is complete: a tool_use block is 
 parsed at its ``content_block_stop``, so a cut stream can never produce a half call.
 
 Thinking blocks (``thinking_delta``, then one ``signature_delta``) become ``ThinkingDelta``
-values; an assistant message with tool calls is sent back with its signed thinking block, as
-Anthropic requires in tool loops. The stable system prompt and the tool schemas are marked
-``cache_control: ephemeral`` (tools, then system: the cache prefix order), and the cache's read
-and written tokens are reported in ``Usage`` (ARCHITECTURE.md: usage and cloud budgets).
+values; the prompt cache's read and written tokens are reported in ``Usage`` (ARCHITECTURE.md:
+usage and cloud budgets). The request itself (prompt, tools, thinking, the cache marks) is
+built in ``anthropic_request``.
 
 The SDK's own retries are off (``max_retries=0``): the router retries, knowing about fallbacks
 and circuit breakers. The SDK uses the ``httpx2`` transport, whose exceptions escape it while a
@@ -19,12 +18,9 @@ stream is being read, so this module (and only this one) imports ``httpx2`` to t
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import functools
-import json
 import logging
-import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -43,6 +39,7 @@ from aria_desktop.adapters.llm._errors import (
 )
 from aria_desktop.adapters.llm._http import get_json, make_client
 from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
+from aria_desktop.adapters.llm.anthropic_request import answer_text, answer_tool, build_params
 from aria_desktop.adapters.llm.model_facts import (
     FactsCache,
     FactsPolicy,
@@ -51,7 +48,6 @@ from aria_desktop.adapters.llm.model_facts import (
     from_llama_props,
 )
 from aria_desktop.domain.chat import (
-    ChatMessage,
     ChatRequest,
     LLMChunk,
     ModelInfo,
@@ -99,164 +95,6 @@ _ERROR_TYPE_STATUS = {
 }
 
 
-#: Wraps a structured answer whose schema is not an object (a tool's input must be one).
-_WRAPPED_KEY = "value"
-
-
-def answer_tool(fmt: ResponseFormat) -> dict[str, Any]:
-    """The tool a structured answer is forced through (Anthropic has no ``response_format``).
-
-    The schema becomes the tool's ``input_schema`` and ``tool_choice`` names the tool, so the
-    model's answer is the tool's input (ARCHITECTURE.md: structured output). A schema that is
-    not an object is wrapped as ``{"value": ...}`` and unwrapped again when read.
-    """
-    name = re.sub(r"[^A-Za-z0-9_-]", "_", fmt.name)[:64] or "response"
-    schema = fmt.schema or {"type": "object"}
-    if schema.get("type") != "object":
-        schema = {"type": "object", "properties": {_WRAPPED_KEY: schema}, "required": ["value"]}
-    return {
-        "name": name,
-        "description": "Give your answer: call this tool with the answer as its input.",
-        "input_schema": schema,
-    }
-
-
-def tool_choice(request: ChatRequest) -> dict[str, Any] | None:
-    """Anthropic's ``tool_choice`` for the request (``any`` for required, ``tool`` for one)."""
-    if request.response_format is not None:
-        return {"type": "tool", "name": answer_tool(request.response_format)["name"]}
-    choice = request.tool_choice
-    if choice is None or not request.tools:
-        return None
-    if choice.mode == "tool":
-        return {"type": "tool", "name": choice.name}
-    return {"type": "any"}
-
-
-def _answer_text(fmt: ResponseFormat, arguments: dict[str, Any]) -> str:
-    """A forced answer tool's input as the JSON text of the answer."""
-    schema = fmt.schema or {"type": "object"}
-    value = arguments.get(_WRAPPED_KEY) if schema.get("type") != "object" else arguments
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _merge_user(messages: list[dict[str, Any]], blocks: list[dict[str, Any]]) -> None:
-    """Append user content blocks, merging into a preceding user message (roles must alternate)."""
-    if messages and messages[-1]["role"] == "user":
-        messages[-1]["content"].extend(blocks)
-    else:
-        messages.append({"role": "user", "content": blocks})
-
-
-def build_messages(
-    messages: tuple[ChatMessage, ...],
-) -> tuple[str, list[dict[str, Any]]]:
-    """Split the prompt into Anthropic's ``system`` string and ``messages`` list.
-
-    Tool results become ``tool_result`` blocks of a user message, assistant tool calls become
-    ``tool_use`` blocks; consecutive user-side messages are merged because the API wants roles
-    to alternate.
-    """
-    system: list[str] = []
-    out: list[dict[str, Any]] = []
-    for message in messages:
-        if message.role == "system":
-            system.append(message.content)
-        elif message.role == "user":
-            image_blocks: list[dict[str, Any]] = [
-                {
-                    "type": "image",
-                    "source": {
-                        "type": "base64",
-                        "media_type": "image/png",
-                        "data": base64.b64encode(image).decode("ascii"),
-                    },
-                }
-                for image in message.images
-            ]
-            _merge_user(out, [*image_blocks, {"type": "text", "text": message.content}])
-        elif message.role == "tool":
-            _merge_user(
-                out,
-                [
-                    {
-                        "type": "tool_result",
-                        "tool_use_id": message.tool_call_id or "",
-                        "content": message.content,
-                    }
-                ],
-            )
-        else:
-            blocks: list[dict[str, Any]] = []
-            if message.tool_calls and message.thinking_signature:
-                blocks.append(
-                    {
-                        "type": "thinking",
-                        "thinking": message.thinking,
-                        "signature": message.thinking_signature,
-                    }
-                )
-            if message.content:
-                blocks.append({"type": "text", "text": message.content})
-            blocks.extend(
-                {"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
-                for call in message.tool_calls
-            )
-            if blocks:
-                out.append({"role": "assistant", "content": blocks})
-    return "\n\n".join(s for s in system if s), out
-
-
-_EPHEMERAL = {"type": "ephemeral"}
-#: Anthropic's smallest thinking budget.
-MIN_THINKING_BUDGET = 1024
-
-
-def build_params(
-    request: ChatRequest, *, model: str, capabilities: frozenset[str]
-) -> dict[str, Any]:
-    """The Messages API parameters for ``request`` (public for tests).
-
-    The system prompt goes as one text block and the last tool schema carries
-    ``cache_control`` so both are read from Anthropic's prompt cache on the next call. With
-    thinking on, ``thinking.budget_tokens`` is added on top of ``max_tokens`` (which must exceed
-    it) and no temperature is sent (Anthropic allows none with thinking).
-    """
-    system, messages = build_messages(request.messages)
-    choice = tool_choice(request)
-    # Anthropic refuses thinking together with a forced tool (a structured answer is one).
-    think = request.thinks_on(capabilities) and choice is None
-    budget = max(MIN_THINKING_BUDGET, request.think_budget_tokens)
-    params: dict[str, Any] = {
-        "model": model,
-        "max_tokens": request.max_tokens + (budget if think else 0),
-        "messages": messages,
-    }
-    if system:
-        params["system"] = [{"type": "text", "text": system, "cache_control": _EPHEMERAL}]
-    if request.stop:
-        params["stop_sequences"] = list(request.stop)
-    if think:
-        params["thinking"] = {"type": "enabled", "budget_tokens": budget}
-    elif request.temperature is not None:
-        # SDK 2.x dropped ``temperature`` from ``create()``'s signature; the API still takes it
-        # for models that support sampling parameters.
-        params["extra_body"] = {"temperature": request.temperature}
-    if request.tools:
-        tools: list[dict[str, Any]] = [
-            {"name": t.name, "description": t.description, "input_schema": t.parameters}
-            for t in request.tools
-        ]
-        params["tools"] = tools
-    if request.response_format is not None:
-        params["tools"] = [*params.get("tools", []), answer_tool(request.response_format)]
-    if params.get("tools"):
-        params["tools"][-1]["cache_control"] = _EPHEMERAL
-    if choice is not None:
-        params["tool_choice"] = choice
-    return params
-
-
 def _usage_counts(usage: Any, counts: dict[str, int]) -> None:
     """Update ``counts`` with the token fields ``usage`` reports (absent ones are kept)."""
     for field_name in counts:
@@ -273,6 +111,117 @@ class _Block:
     tool_id: str = ""
     tool_name: str = ""
     json_parts: list[str] = field(default_factory=list)
+
+
+class _MessageReader:
+    """One streamed message's state, read event by event into chunks.
+
+    Text and thinking pass straight through; a tool_use block is buffered until its
+    ``content_block_stop`` (so a cut stream never yields a half call); the stop reason, model
+    and token counts are kept for the closing ``StreamEnd``.
+    """
+
+    def __init__(self, *, backend: str, model: str, answer: ResponseFormat | None) -> None:
+        """Start reading a message from ``backend`` (``answer``: a forced structured answer)."""
+        self._backend = backend
+        self._model = model
+        self._answer = answer
+        self._answer_name = answer_tool(answer)["name"] if answer is not None else None
+        self._blocks: dict[int, _Block] = {}
+        self._counts = {
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "cache_creation_input_tokens": 0,
+        }
+        self._stop_reason = "stop"
+
+    def read(self, event: Any) -> LLMChunk | None:
+        """The chunk one event makes, if any (``message_stop`` is the caller's: see ``end``)."""
+        kind = getattr(event, "type", None)
+        if kind == "message_start":
+            message = event.message
+            self._model = getattr(message, "model", None) or self._model
+            _usage_counts(getattr(message, "usage", None), self._counts)
+        elif kind == "content_block_start":
+            return self._block_start(event.index, event.content_block)
+        elif kind == "content_block_delta":
+            return self._delta(event.index, event.delta)
+        elif kind == "content_block_stop":
+            return self._block_stop(event.index)
+        elif kind == "message_delta":
+            reason = getattr(event.delta, "stop_reason", None)
+            if isinstance(reason, str):
+                self._stop_reason = _STOP_REASONS.get(reason, reason)
+                if self._answer is not None and self._stop_reason == "tool_use":
+                    self._stop_reason = "stop"  # the forced answer tool is the reply's end
+            _usage_counts(getattr(event, "usage", None), self._counts)
+        return None
+
+    def _block_start(self, index: int, block: Any) -> TextDelta | None:
+        if getattr(block, "type", None) == "tool_use":
+            self._blocks[index] = _Block(
+                kind="tool_use", tool_id=str(block.id), tool_name=str(block.name)
+            )
+            return None
+        self._blocks[index] = _Block(kind=str(getattr(block, "type", "")))
+        text = getattr(block, "text", "")
+        return TextDelta(text=text) if isinstance(text, str) and text else None
+
+    def _delta(self, index: int, delta: Any) -> LLMChunk | None:
+        delta_type = getattr(delta, "type", None)
+        if delta_type == "text_delta":
+            return TextDelta(text=delta.text) if delta.text else None
+        if delta_type == "thinking_delta":
+            return ThinkingDelta(text=str(delta.thinking)) if delta.thinking else None
+        if delta_type == "signature_delta":
+            return ThinkingDelta(text="", signature=str(delta.signature))
+        if delta_type == "input_json_delta":
+            pending = self._blocks.get(index)
+            if pending is None or pending.kind != "tool_use":
+                raise malformed(self._backend, "input_json_delta outside a tool_use", "")
+            pending.json_parts.append(str(delta.partial_json))
+        return None
+
+    def _block_stop(self, index: int) -> LLMChunk | None:
+        pending = self._blocks.pop(index, None)
+        if pending is None or pending.kind != "tool_use":
+            return None
+        call = self._complete(pending)
+        if self._answer is not None and call.name == self._answer_name:
+            return TextDelta(text=answer_text(self._answer, call.arguments))
+        return ToolCallChunk(call=call)
+
+    def _complete(self, block: _Block) -> ToolCall:
+        text = "".join(block.json_parts)
+        arguments = json_arguments(
+            text,
+            backend=self._backend,
+            invalid="tool_use input is not valid JSON",
+            not_object="tool_use input is not an object",
+        )
+        return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
+
+    def end(self, *, locality: Locality) -> StreamEnd:
+        """The closing chunk, at ``message_stop``."""
+        counts = self._counts
+        return StreamEnd(
+            backend=self._backend,
+            locality=locality,
+            model=str(self._model),
+            usage=Usage(
+                input_tokens=token_count(counts["input_tokens"]),
+                output_tokens=token_count(counts["output_tokens"]),
+                cache_read_tokens=token_count(counts["cache_read_input_tokens"]),
+                cache_write_tokens=token_count(counts["cache_creation_input_tokens"]),
+            ),
+            stop_reason=self._stop_reason,
+        )
+
+    def unfinished(self) -> str:
+        """What a stream cut before ``message_stop`` dropped ("" when no tool call was open)."""
+        unfinished = sum(1 for b in self._blocks.values() if b.kind == "tool_use")
+        return f" ({unfinished} unfinished tool call(s) dropped)" if unfinished else ""
 
 
 class AnthropicBackend(BackendIdentity):
@@ -438,99 +387,20 @@ class AnthropicBackend(BackendIdentity):
         answer: ResponseFormat | None = None,
     ) -> AsyncGenerator[LLMChunk, None]:
         """Chunks of the event stream; with ``answer``, its forced tool's input is the text."""
-        answer_name = answer_tool(answer)["name"] if answer is not None else None
-        blocks: dict[int, _Block] = {}
-        model = self._model
-        counts = {
-            "input_tokens": 0,
-            "output_tokens": 0,
-            "cache_read_input_tokens": 0,
-            "cache_creation_input_tokens": 0,
-        }
-        stop_reason = "stop"
+        reader = _MessageReader(backend=self._name, model=self._model, answer=answer)
         async for event in events:
-            kind = getattr(event, "type", None)
-            if kind == "message_start":
-                message = event.message
-                model = getattr(message, "model", None) or model
-                _usage_counts(getattr(message, "usage", None), counts)
-            elif kind == "content_block_start":
-                block = event.content_block
-                if getattr(block, "type", None) == "tool_use":
-                    blocks[event.index] = _Block(
-                        kind="tool_use", tool_id=str(block.id), tool_name=str(block.name)
-                    )
-                else:
-                    blocks[event.index] = _Block(kind=str(getattr(block, "type", "")))
-                    text = getattr(block, "text", "")
-                    if isinstance(text, str) and text:
-                        timer.mark_content()
-                        partial.append(text)
-                        yield TextDelta(text=text)
-            elif kind == "content_block_delta":
-                delta = event.delta
-                delta_type = getattr(delta, "type", None)
-                if delta_type == "text_delta":
-                    if delta.text:
-                        timer.mark_content()
-                        partial.append(delta.text)
-                        yield TextDelta(text=delta.text)
-                elif delta_type == "thinking_delta":
-                    if delta.thinking:
-                        timer.mark_content()
-                        yield ThinkingDelta(text=str(delta.thinking))
-                elif delta_type == "signature_delta":
-                    yield ThinkingDelta(text="", signature=str(delta.signature))
-                elif delta_type == "input_json_delta":
-                    pending = blocks.get(event.index)
-                    if pending is None or pending.kind != "tool_use":
-                        raise malformed(self._name, "input_json_delta outside a tool_use", "")
-                    pending.json_parts.append(str(delta.partial_json))
-            elif kind == "content_block_stop":
-                pending = blocks.pop(event.index, None)
-                if pending is not None and pending.kind == "tool_use":
-                    call = self._complete(pending)
-                    timer.mark_content()
-                    if answer is not None and call.name == answer_name:
-                        text = _answer_text(answer, call.arguments)
-                        partial.append(text)
-                        yield TextDelta(text=text)
-                    else:
-                        yield ToolCallChunk(call=call)
-            elif kind == "message_delta":
-                reason = getattr(event.delta, "stop_reason", None)
-                if isinstance(reason, str):
-                    stop_reason = _STOP_REASONS.get(reason, reason)
-                    if answer is not None and stop_reason == "tool_use":
-                        stop_reason = "stop"  # the forced answer tool is the reply's end
-                _usage_counts(getattr(event, "usage", None), counts)
-            elif kind == "message_stop":
-                yield StreamEnd(
-                    backend=self._name,
-                    locality=self._locality,
-                    model=str(model),
-                    usage=Usage(
-                        input_tokens=token_count(counts["input_tokens"]),
-                        output_tokens=token_count(counts["output_tokens"]),
-                        cache_read_tokens=token_count(counts["cache_read_input_tokens"]),
-                        cache_write_tokens=token_count(counts["cache_creation_input_tokens"]),
-                    ),
-                    stop_reason=stop_reason,
-                )
+            if getattr(event, "type", None) == "message_stop":
+                yield reader.end(locality=self._locality)
                 return
-        unfinished = sum(1 for b in blocks.values() if b.kind == "tool_use")
-        what = f" ({unfinished} unfinished tool call(s) dropped)" if unfinished else ""
-        raise ended_early(self._name, f"before message_stop{what}")
-
-    def _complete(self, block: _Block) -> ToolCall:
-        text = "".join(block.json_parts)
-        arguments = json_arguments(
-            text,
-            backend=self._name,
-            invalid="tool_use input is not valid JSON",
-            not_object="tool_use input is not an object",
-        )
-        return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
+            chunk = reader.read(event)
+            if chunk is None:
+                continue
+            if not isinstance(chunk, ThinkingDelta) or chunk.text:  # a signature is not content
+                timer.mark_content()
+            if isinstance(chunk, TextDelta):
+                partial.append(chunk.text)
+            yield chunk
+        raise ended_early(self._name, f"before message_stop{reader.unfinished()}")
 
     async def _learn_facts(self) -> Learned:
         """The published window of a Claude model (the API has no endpoint that tells it).
