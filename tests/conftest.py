@@ -8,6 +8,7 @@ display once per process, so a second Xvfb later in the session would receive no
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import subprocess
 from collections.abc import Iterator
@@ -67,6 +68,18 @@ def _no_sound_server_autospawn(tmp_path_factory: pytest.TempPathFactory) -> Iter
         yield
     finally:
         os.environ.pop("PULSE_CLIENTCONFIG", None)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Leave what the test modules imported out of every later full garbage collection.
+
+    The GUI fixtures collect on the GUI thread after each test (tests/gui/conftest.py), and a
+    full collection walks every tracked object: with Qt, numpy, the HTTP stack and the test
+    modules loaded that is most of a second per test. Frozen objects are still freed by
+    reference counting; only cycles among them, garbage already, are never collected.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 #: The first real-model test may wait for CI's background llama-server build (tests/llama).
