@@ -18,6 +18,7 @@ leg adds to meaning-based search. Everything is deterministic.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["QualityItem", "quality_set"]
@@ -357,44 +358,40 @@ def quality_set(seed: int = 7) -> list[QualityItem]:
 
 def _asked_items() -> list[QualityItem]:
     """The facts asked about, each with its keyword and its paraphrase question."""
-    items = [
-        QualityItem(
-            fact=f"My {relation}'s name is {name}.",
-            keyword_question=f"Who is {name}?",
-            paraphrase_question=f"What is my {para} called?",
-        )
-        for (relation, para), name in zip(_RELATIONS, _NAMES, strict=True)
+    relations = [
+        (relation, para, name) for (relation, para), name in zip(_RELATIONS, _NAMES, strict=True)
     ]
-    items.extend(_document_item(thing, para, where) for thing, para, where in _DOCUMENTS)
-    items.extend(
+    return [
+        *_templated(relations, "My {0}'s name is {2}.", "Who is {2}?", "What is my {1} called?"),
+        *(_document_item(thing, para, where) for thing, para, where in _DOCUMENTS),
+        *_templated(
+            _FAVOURITES, "My favourite {0} is {2}.", "Do I like {2}?", "Which {1} do I love most?"
+        ),
+        *_templated(_EVENTS, "My {0} is on {2}.", "When is the {0}?", "When do I have my {1}?"),
+        *(
+            QualityItem(
+                fact=f"{fact}.",
+                keyword_question=f"What do I know about {fact.split()[-1]}?",
+                paraphrase_question=para,
+            )
+            for fact, para in _SKILLS
+        ),
+        *_templated(_IDENTIFIERS, "{0}", "What is {1}?", "{2}"),
+    ]
+
+
+def _templated(
+    rows: Iterable[Sequence[str]], fact: str, keyword: str, paraphrase: str
+) -> list[QualityItem]:
+    """One item per row, its fact and questions the templates filled with the row's cells."""
+    return [
         QualityItem(
-            fact=f"My favourite {thing} is {value}.",
-            keyword_question=f"Do I like {value}?",
-            paraphrase_question=f"Which {para} do I love most?",
+            fact=fact.format(*row),
+            keyword_question=keyword.format(*row),
+            paraphrase_question=paraphrase.format(*row),
         )
-        for thing, para, value in _FAVOURITES
-    )
-    items.extend(
-        QualityItem(
-            fact=f"My {event} is on {when}.",
-            keyword_question=f"When is the {event}?",
-            paraphrase_question=f"When do I have my {para}?",
-        )
-        for event, para, when in _EVENTS
-    )
-    items.extend(
-        QualityItem(
-            fact=f"{fact}.",
-            keyword_question=f"What do I know about {fact.split()[-1]}?",
-            paraphrase_question=para,
-        )
-        for fact, para in _SKILLS
-    )
-    items.extend(
-        QualityItem(fact=fact, keyword_question=f"What is {code}?", paraphrase_question=para)
-        for fact, code, para in _IDENTIFIERS
-    )
-    return items
+        for row in rows
+    ]
 
 
 def _document_item(thing: str, para: str, where: str) -> QualityItem:

@@ -4,7 +4,10 @@ Every subcommand reports expected failures as a plain message with a hint (exit 
 for usage and configuration mistakes) and never shows a traceback: unexpected errors are
 written with their traceback to the log file, and the user is told where it is. Each
 subcommand lives in its own module with a ``register(subparsers)`` function; this module only
-assembles them and runs the chosen one.
+assembles them and runs the chosen one. Those modules import the domain events, commands and
+ports only inside the handler that uses them (annotations under ``TYPE_CHECKING``): every
+``aria`` command imports them all to build the parser, and most never run a turn
+(ARCHITECTURE.md: start-up cost); ``_common`` holds what their handlers share.
 """
 
 from __future__ import annotations

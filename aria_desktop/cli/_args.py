@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-__all__ = ["add_json_action", "add_paging", "add_show"]
+from aria_desktop.cli._common import Handler
+
+__all__ = ["add_actions", "add_json_action", "add_paging", "add_show"]
 
 
 def add_paging(parser: argparse.ArgumentParser, *, limit: int) -> None:
@@ -28,3 +30,13 @@ def add_json_action(subparsers: Any, name: str, help_text: str) -> argparse.Argu
     parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
     parser.add_argument("--json", action="store_true")
     return parser
+
+
+def add_actions(subparsers: Any, name: str, help_text: str, handler: Handler) -> Any:
+    """A command whose first argument names an action (``aria memory add``), run by ``handler``.
+
+    Returns the subparsers each action is added to; ``args.action`` names the one chosen.
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help_text)
+    parser.set_defaults(handler=handler)
+    return parser.add_subparsers(dest="action", required=True, metavar="ACTION")

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import signal
 import sys
 import time
-from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any, TextIO, TypeAlias
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any, TextIO, TypeAlias, TypeVar
 
-from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.errors import AriaError, ConfirmationError
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    from aria_desktop.domain.events import ActionConfirmRequest
+    from aria_desktop.core.ports import Assistant, EventSubscription
+    from aria_desktop.domain.events import ActionConfirmRequest, Event
 
 __all__ = [
     "EXIT_FAILURE",
@@ -23,8 +26,12 @@ __all__ = [
     "EXIT_USAGE",
     "Handler",
     "Subparsers",
+    "answer_confirmation",
+    "confirm_at_terminal",
     "err",
     "fmt_time",
+    "follow_run",
+    "on_ctrl_c",
     "print_json",
     "report",
 ]
@@ -35,6 +42,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 Handler: TypeAlias = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
+_End = TypeVar("_End", bound="Event")
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -83,3 +91,66 @@ async def confirm_at_terminal(event: ActionConfirmRequest, *, what: str) -> bool
     except (TimeoutError, EOFError):
         return False
     return answer.strip().lower() in {"y", "yes"}
+
+
+async def answer_confirmation(
+    assistant: Assistant, event: ActionConfirmRequest, *, what: str
+) -> None:
+    """Ask at the terminal (see ``confirm_at_terminal``) and send the answer to ``assistant``.
+
+    A request answered meanwhile elsewhere, or expired, is let go.
+    """
+    from aria_desktop.domain.commands import ConfirmAction
+
+    approved = await confirm_at_terminal(event, what=what)
+    with contextlib.suppress(ConfirmationError):
+        await assistant.confirm_action(
+            ConfirmAction(request_id=event.request_id, nonce=event.nonce, approved=approved)
+        )
+
+
+@contextlib.contextmanager
+def on_ctrl_c(stop: Callable[[], Coroutine[Any, Any, object]]) -> Iterator[None]:
+    """While inside, Ctrl+C runs ``stop`` on the event loop instead of interrupting the command.
+
+    Where the loop cannot take a signal handler (Windows, another thread), Ctrl+C keeps its
+    usual meaning.
+    """
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGINT, lambda: loop.create_task(stop()))
+    try:
+        yield
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+async def follow_run(
+    assistant: Assistant,
+    events: EventSubscription,
+    run_id: str,
+    *,
+    render: Callable[[Event], None],
+    until: type[_End],
+    stop: Callable[[], Coroutine[Any, Any, object]],
+    confirm_what: Callable[[ActionConfirmRequest], str],
+) -> _End | None:
+    """Render one run's events until one of type ``until``, which is returned (None: no end).
+
+    Works the same in-process and against a running ARIA's API. The run's confirmation
+    requests are asked at the terminal (``confirm_what`` names one where there is none) and
+    answered; Ctrl+C runs ``stop`` (cancel the turn, stop everything).
+    """
+    from aria_desktop.domain.events import ActionConfirmRequest
+
+    with on_ctrl_c(stop):
+        async for event in events:
+            if event.run_id != run_id:
+                continue
+            render(event)
+            if isinstance(event, ActionConfirmRequest):
+                await answer_confirmation(assistant, event, what=confirm_what(event))
+            if isinstance(event, until):
+                return event
+    return None

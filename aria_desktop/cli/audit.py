@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import json
 
+from aria_desktop.cli._args import add_actions
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.settings import Settings
 
@@ -14,13 +15,11 @@ __all__ = ["register"]
 
 def register(sub: Subparsers) -> None:
     """Add the ``audit`` subcommand."""
-    audit = sub.add_parser("audit", help="the tamper-evident log of tool calls")
-    audit_sub = audit.add_subparsers(dest="action", required=True, metavar="ACTION")
+    audit_sub = add_actions(sub, "audit", "the tamper-evident log of tool calls", _cmd_audit)
     audit_list = audit_sub.add_parser("list", help="print records")
     audit_list.add_argument("--limit", type=int, default=50, help="last N records (0 = all)")
     audit_list.add_argument("--json", action="store_true")
     audit_sub.add_parser("verify", help="check the hash chain; report the first bad record")
-    audit.set_defaults(handler=_cmd_audit)
 
 
 async def _cmd_audit(args: argparse.Namespace, settings: Settings) -> int:

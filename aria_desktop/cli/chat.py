@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
-import signal
 import sys
 from typing import TYPE_CHECKING
 
@@ -15,19 +13,16 @@ from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
     Subparsers,
-    confirm_at_terminal,
     err,
+    follow_run,
     print_json,
     report,
 )
 from aria_desktop.compose.assistant import open_assistant
-from aria_desktop.domain.errors import AriaError, ConfirmationError
+from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    # The domain events, commands and ports are imported where a handler uses them: every
-    # ``aria`` command imports this module to build the parser, and most never run a turn
-    # (ARCHITECTURE.md: start-up cost).
     from aria_desktop.core.ports import Assistant
     from aria_desktop.domain.events import Event
 
@@ -139,8 +134,8 @@ async def _run_one_turn(
 
     Works the same in-process and against a running ARIA's API (``Assistant``).
     """
-    from aria_desktop.domain.commands import ConfirmAction, StartTurn
-    from aria_desktop.domain.events import ActionConfirmRequest, RunEnd
+    from aria_desktop.domain.commands import StartTurn
+    from aria_desktop.domain.events import RunEnd
 
     renderer = _ChatRenderer(as_json=as_json)
     sub = assistant.subscribe()
@@ -148,33 +143,18 @@ async def _run_one_turn(
         handle = await assistant.start_turn(
             StartTurn(text=text, conversation_id=conversation_id, backend=backend, source="text")
         )
-        loop = asyncio.get_running_loop()
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(
-                signal.SIGINT,
-                lambda: loop.create_task(assistant.cancel_turn(handle.run_id)),
-            )
-        try:
-            async for event in sub:
-                if event.run_id != handle.run_id:
-                    continue
-                renderer.render(event)
-                if isinstance(event, ActionConfirmRequest):
-                    approved = await confirm_at_terminal(event, what=event.tool)
-                    with contextlib.suppress(ConfirmationError):
-                        await assistant.confirm_action(
-                            ConfirmAction(
-                                request_id=event.request_id, nonce=event.nonce, approved=approved
-                            )
-                        )
-                if isinstance(event, RunEnd):
-                    return event.status, handle.conversation_id
-        finally:
-            with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.remove_signal_handler(signal.SIGINT)
+        end = await follow_run(
+            assistant,
+            sub,
+            handle.run_id,
+            render=renderer.render,
+            until=RunEnd,
+            stop=lambda: assistant.cancel_turn(handle.run_id),
+            confirm_what=lambda request: request.tool,
+        )
     finally:
         sub.close()
-    return "error", handle.conversation_id
+    return (end.status if end is not None else "error"), handle.conversation_id
 
 
 async def _cmd_chat(args: argparse.Namespace, settings: Settings) -> int:

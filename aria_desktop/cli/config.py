@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from aria_desktop import keystore, paths
+from aria_desktop.cli._args import add_actions
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, print_json
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings, resolve_database_path, resolve_log_file
@@ -18,8 +19,7 @@ __all__ = ["register"]
 
 def register(sub: Subparsers) -> None:
     """Add the ``config`` subcommand."""
-    config = sub.add_parser("config", help="show or change settings and secrets")
-    config_sub = config.add_subparsers(dest="action", required=True, metavar="ACTION")
+    config_sub = add_actions(sub, "config", "show or change settings and secrets", _cmd_config)
     show = config_sub.add_parser("show", help="effective settings (secrets redacted)")
     show.add_argument("--json", action="store_true")
     config_sub.add_parser("path", help="where settings, database and logs live")
@@ -38,7 +38,6 @@ def register(sub: Subparsers) -> None:
     )
     delete_secret = config_sub.add_parser("delete-secret", help="remove a stored API key")
     delete_secret.add_argument("name", choices=keystore.SECRET_NAMES)
-    config.set_defaults(handler=_cmd_config)
 
 
 async def _cmd_config(args: argparse.Namespace, settings: Settings) -> int:

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from aria_desktop.cli._args import add_paging, add_show
+from aria_desktop.cli._args import add_actions, add_paging, add_show
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.compose.assistant import open_assistant
 from aria_desktop.domain.errors import NotFoundError
@@ -17,14 +17,14 @@ __all__ = ["register"]
 
 def register(sub: Subparsers) -> None:
     """Add the ``conversations`` subcommand."""
-    conv = sub.add_parser("conversations", help="list, show or delete conversations")
-    conv_sub = conv.add_subparsers(dest="action", required=True, metavar="ACTION")
+    conv_sub = add_actions(
+        sub, "conversations", "list, show or delete conversations", _cmd_conversations
+    )
     conv_list = conv_sub.add_parser("list", help="newest first")
     add_paging(conv_list, limit=50)
     add_show(conv_sub, "print a conversation")
     conv_delete = conv_sub.add_parser("delete", help="delete a conversation and its messages")
     conv_delete.add_argument("id")
-    conv.set_defaults(handler=_cmd_conversations)
 
 
 async def _cmd_conversations(args: argparse.Namespace, settings: Settings) -> int:

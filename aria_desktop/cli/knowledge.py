@@ -15,6 +15,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from aria_desktop.cli._args import add_actions
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
 from aria_desktop.settings import Settings, resolve_database_path
@@ -31,8 +32,9 @@ _BAR = 30
 
 def register(sub: Subparsers) -> None:
     """Add the ``knowledge`` subcommand."""
-    kb = sub.add_parser("knowledge", help="your documents: add, search, list, remove, ...")
-    acts = kb.add_subparsers(dest="action", required=True, metavar="ACTION")
+    acts = add_actions(
+        sub, "knowledge", "your documents: add, search, list, remove, ...", _cmd_knowledge
+    )
     add = acts.add_parser("add", help="add and index a file, folder or URL")
     add.add_argument("location", metavar="PATH|URL")
     add.add_argument("--watch", action="store_true", help="follow the folder's changes")
@@ -55,7 +57,6 @@ def register(sub: Subparsers) -> None:
     acts.add_parser("status", help="counts, watched folders, indexing").add_argument(
         "--json", action="store_true"
     )
-    kb.set_defaults(handler=_cmd_knowledge)
 
 
 @contextlib.asynccontextmanager

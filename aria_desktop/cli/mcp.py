@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aria_desktop.cli._args import add_json_action
+from aria_desktop.cli._args import add_actions, add_json_action
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, print_json
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings
@@ -31,8 +31,7 @@ __all__ = ["register"]
 
 def register(sub: Subparsers) -> None:
     """Add the ``mcp`` subcommand."""
-    mcp = sub.add_parser("mcp", help="MCP servers as tools; ARIA as an MCP server")
-    actions = mcp.add_subparsers(dest="action", required=True, metavar="ACTION")
+    actions = add_actions(sub, "mcp", "MCP servers as tools; ARIA as an MCP server", _cmd_mcp)
     add_json_action(actions, "servers", "status, command or URL, tools, last error")
     add_json_action(actions, "tools", "every MCP tool with its policy and approval")
     review = actions.add_parser("review", help="show how a tool changed since it was approved")
@@ -43,7 +42,6 @@ def register(sub: Subparsers) -> None:
     secret = actions.add_parser("secret", help="store a secret for keyring: references")
     secret.add_argument("name", help="mcp_<name>")
     actions.add_parser("serve", help="serve ARIA's memory and tools over MCP on stdio")
-    mcp.set_defaults(handler=_cmd_mcp)
 
 
 async def _cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:

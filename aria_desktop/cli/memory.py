@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._args import add_paging, add_show
+from aria_desktop.cli._args import add_actions, add_paging, add_show
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
 from aria_desktop.domain.memory import (
@@ -37,8 +37,9 @@ __all__ = ["register"]
 
 def register(sub: Subparsers) -> None:
     """Add the ``memory`` subcommand."""
-    mem = sub.add_parser("memory", help="long-term memory: add, search, list, forget, ...")
-    acts = mem.add_subparsers(dest="action", required=True, metavar="ACTION")
+    acts = add_actions(
+        sub, "memory", "long-term memory: add, search, list, forget, ...", _cmd_memory
+    )
     add = acts.add_parser("add", help="remember something")
     add.add_argument("text")
     add.add_argument("--kind", choices=MEMORY_KINDS, default="fact")
@@ -77,7 +78,6 @@ def register(sub: Subparsers) -> None:
     approve.add_argument("id", nargs="+")
     reject = acts.add_parser("reject", help="drop an inbox entry")
     reject.add_argument("id", nargs="+")
-    mem.set_defaults(handler=_cmd_memory)
 
 
 def _memory_dict(memory: Memory) -> dict[str, Any]:

@@ -12,27 +12,25 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import signal
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aria_desktop.cli._args import add_actions
 from aria_desktop.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
     Subparsers,
-    confirm_at_terminal,
+    answer_confirmation,
     err,
+    follow_run,
     print_json,
 )
 from aria_desktop.compose.assistant import open_assistant
-from aria_desktop.domain.errors import AriaError, ConfirmationError
+from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    # The domain events, commands and ports are imported where a handler uses them: every
-    # ``aria`` command imports this module to build the parser, and most never run a turn
-    # (ARCHITECTURE.md: start-up cost).
     from aria_desktop.core.ports import Assistant, EventSubscription
     from aria_desktop.domain.computer import Grounding, Rect, ScreenText
     from aria_desktop.domain.events import Event
@@ -42,8 +40,9 @@ __all__ = ["register"]
 
 def register(sub: Subparsers) -> None:
     """Add the ``screen`` and ``do`` subcommands."""
-    screen = sub.add_parser("screen", help="look at, read, search and click the screen")
-    screen_sub = screen.add_subparsers(dest="action", required=True, metavar="ACTION")
+    screen_sub = add_actions(
+        sub, "screen", "look at, read, search and click the screen", _cmd_screen
+    )
     shot = screen_sub.add_parser("shot", help="save a screenshot (PNG, physical pixels)")
     shot.add_argument("--out", metavar="FILE", help="where to save (default: ./screenshot-*.png)")
     shot.add_argument("--monitor", type=int, default=0, help="0 = all monitors (default), 1..")
@@ -57,7 +56,6 @@ def register(sub: Subparsers) -> None:
     click.add_argument("text")
     click.add_argument("--dry-run", action="store_true", help="decide and record, do nothing")
     click.add_argument("--json", action="store_true")
-    screen.set_defaults(handler=_cmd_screen)
 
     do = sub.add_parser("do", help="let ARIA do a task on the screen (computer use)")
     do.add_argument("task", nargs="+", help="what to do, e.g. 'open the Downloads folder'")
@@ -153,16 +151,11 @@ def _print_grounding(grounding: Grounding, *, as_json: bool) -> None:
 
 async def _answer_confirmations(assistant: Assistant, sub: EventSubscription) -> None:
     """Forward the computer's confirmation requests to the terminal (runs until cancelled)."""
-    from aria_desktop.domain.commands import ConfirmAction
     from aria_desktop.domain.events import ActionConfirmRequest
 
     async for event in sub:
         if isinstance(event, ActionConfirmRequest) and event.tool == "computer":
-            approved = await confirm_at_terminal(event, what=event.summary)
-            with contextlib.suppress(ConfirmationError):
-                await assistant.confirm_action(
-                    ConfirmAction(request_id=event.request_id, nonce=event.nonce, approved=approved)
-                )
+            await answer_confirmation(assistant, event, what=event.summary)
 
 
 async def _cmd_click(args: argparse.Namespace, settings: Settings) -> int:
@@ -202,6 +195,10 @@ async def _cmd_click(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK if outcome.status == "ok" else EXIT_FAILURE
 
 
+def _print_event(event: Event) -> None:
+    print_json(event.to_dict())
+
+
 def _render(event: Event) -> None:
     from aria_desktop.domain.computer_events import (
         ComputerActionEnd,
@@ -237,44 +234,27 @@ async def _cmd_do(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _run_task(assistant: Assistant, args: argparse.Namespace) -> int:
     """Start the task and render its events until it ends (in-process or over the API)."""
-    from aria_desktop.domain.commands import ConfirmAction, RunComputerTask, StopEverything
+    from aria_desktop.domain.commands import RunComputerTask, StopEverything
     from aria_desktop.domain.computer import ComputerTaskStarted
     from aria_desktop.domain.computer_events import ComputerTaskEnd
-    from aria_desktop.domain.events import ActionConfirmRequest
 
-    loop = asyncio.get_running_loop()
     sub = assistant.subscribe()
-    status = "error"
     try:
         started = await assistant.execute(
             RunComputerTask(text=" ".join(args.task), dry_run=args.dry_run, backend=args.backend)
         )
         if not isinstance(started, ComputerTaskStarted):
             raise AriaError("Computer use is not available in this ARIA.", hint="`aria doctor`.")
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(
-                signal.SIGINT, lambda: loop.create_task(assistant.execute(StopEverything()))
-            )
-        async for event in sub:
-            if event.run_id != started.run_id:
-                continue
-            if args.json:
-                print_json(event.to_dict())
-            else:
-                _render(event)
-            if isinstance(event, ActionConfirmRequest):
-                approved = await confirm_at_terminal(event, what=event.summary)
-                with contextlib.suppress(ConfirmationError):
-                    await assistant.confirm_action(
-                        ConfirmAction(
-                            request_id=event.request_id, nonce=event.nonce, approved=approved
-                        )
-                    )
-            if isinstance(event, ComputerTaskEnd):
-                status = event.status
-                break
+        end = await follow_run(
+            assistant,
+            sub,
+            started.run_id,
+            render=_print_event if args.json else _render,
+            until=ComputerTaskEnd,
+            stop=lambda: assistant.execute(StopEverything()),
+            confirm_what=lambda request: request.summary,
+        )
     finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.remove_signal_handler(signal.SIGINT)
         sub.close()
+    status = end.status if end is not None else "error"
     return EXIT_OK if status == "complete" else EXIT_FAILURE

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, cast
 
-from aria_desktop.cli._args import add_json_action
+from aria_desktop.cli._args import add_actions, add_json_action
 from aria_desktop.cli._common import EXIT_OK, Subparsers, print_json
 from aria_desktop.settings import Settings
 
@@ -24,8 +24,9 @@ _PERMISSION_WORDS = {
 
 def register(sub: Subparsers) -> None:
     """Add the ``tools`` subcommand."""
-    tools = sub.add_parser("tools", help="the model's tools, their policies, and policy checks")
-    tools_sub = tools.add_subparsers(dest="action", required=True, metavar="ACTION")
+    tools_sub = add_actions(
+        sub, "tools", "the model's tools, their policies, and policy checks", _cmd_tools
+    )
     add_json_action(tools_sub, "list", "every tool with its policy")
     check = tools_sub.add_parser("check", help="what the policy would decide (runs nothing)")
     check_sub = check.add_subparsers(dest="what", required=True, metavar="WHAT")
@@ -35,7 +36,6 @@ def register(sub: Subparsers) -> None:
     path = add_json_action(check_sub, "path", "a path for the file tools")
     path.add_argument("--write", action="store_true", help="for changing, not only reading")
     path.add_argument("path")
-    tools.set_defaults(handler=_cmd_tools)
 
 
 async def _cmd_tools(args: argparse.Namespace, settings: Settings) -> int:

@@ -12,21 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._common import (
-    EXIT_FAILURE,
-    EXIT_OK,
-    EXIT_USAGE,
-    Subparsers,
-    err,
-    print_json,
-)
+from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Subparsers, err, print_json
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
-    # The domain events, commands and ports are imported where a handler uses them: every
-    # ``aria`` command imports this module to build the parser, and most never run a turn
-    # (ARCHITECTURE.md: start-up cost).
     from aria_desktop.domain.events import Event
 
 __all__ = ["register"]

@@ -20,11 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from aria_desktop.domain.computer import Point
-from aria_desktop.domain.errors import (
-    ActionAbortedError,
-    ComputerError,
-    InputUnavailableError,
-)
+from aria_desktop.domain.errors import ActionAbortedError, ComputerError, InputUnavailableError
 
 __all__ = ["DryRunInput", "InputBackend", "PyAutoGuiInput", "RecordedInput", "normalize_key"]
 

@@ -329,13 +329,16 @@ class SQLiteKnowledgeStore:
 
     async def _remove_under(self, source_id: int, gone: Sequence[str], tally: _Tally) -> None:
         known = await self._db.read(functools.partial(rows.known_files, source_id=source_id))
-        doomed = [p for p in known if any(is_under(p, g) for g in gone)]
-        if doomed:
+        await self._drop_files([p for p in known if any(is_under(p, g) for g in gone)], tally)
+
+    async def _drop_files(self, paths: list[str], tally: _Tally) -> None:
+        """Take ``paths`` and their passages out of the index (they are gone from the source)."""
+        if paths:
             index = self._index
             dropped = await self._any_chunk.write(
-                lambda conn: rows.delete_files(conn, doomed, index)
+                lambda conn: rows.delete_files(conn, paths, index)
             )
-            tally.add(chunks_removed=dropped, files_removed=len(doomed))
+            tally.add(chunks_removed=dropped, files_removed=len(paths))
 
     async def _ingest(
         self,
@@ -381,13 +384,7 @@ class SQLiteKnowledgeStore:
             self.current = ""
         if full:  # after the new files: a moved file's chunks found their old vectors
             present = {s.path for s in stats}
-            gone = [p for p in known if p not in present]
-            if gone:
-                index = self._index
-                dropped = await self._any_chunk.write(
-                    lambda conn: rows.delete_files(conn, gone, index)
-                )
-                tally.add(chunks_removed=dropped, files_removed=len(gone))
+            await self._drop_files([p for p in known if p not in present], tally)
 
     async def _ingest_url(self, source: kb.KnowledgeSource, tally: _Tally, force: bool) -> None:
         url = source.location

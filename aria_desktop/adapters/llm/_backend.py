@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 from aria_desktop.adapters.llm._errors import interrupted, malformed
 from aria_desktop.adapters.llm._keepalive import drain_after_end
-from aria_desktop.adapters.llm._timing import StreamTimer
-from aria_desktop.adapters.llm.model_facts import KnowsModel
+from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
+from aria_desktop.adapters.llm.model_facts import FactsCache, FactsPolicy, KnowsModel
 from aria_desktop.domain.chat import StreamEnd, ToolSpec
 from aria_desktop.domain.errors import LLMError
 from aria_desktop.domain.locality import Locality
@@ -44,6 +44,19 @@ class BackendIdentity(KnowsModel):
 
     _name: str
     _locality: Locality
+    _timeouts: Timeouts
+
+    def _identify(self, name: str, model: str, timeouts: Timeouts, facts: FactsPolicy) -> None:
+        """Set what every backend's constructor sets: its name, model, deadlines and facts.
+
+        ``facts`` holds the configured capabilities and says how the model's window and
+        capabilities are learned (``FactsCache``).
+        """
+        self._name = name
+        self._model = model
+        self._timeouts = timeouts
+        self._capabilities = facts.configured
+        self._facts = FactsCache(facts, backend=name)
 
     @property
     def name(self) -> str:

@@ -15,10 +15,12 @@ from typing import Any
 
 from aria_desktop.domain.errors import (
     AuthenticationError,
+    BackendUnreachableError,
     BadRequestError,
     CapabilityMissingError,
     ContextOverflowError,
     LLMError,
+    LLMTimeoutError,
     MalformedResponseError,
     ModelNotFoundError,
     RateLimitedError,
@@ -27,6 +29,9 @@ from aria_desktop.domain.errors import (
 )
 
 __all__ = [
+    "cannot_connect",
+    "connect_timed_out",
+    "connection_broke",
     "ended_early",
     "error_for_status",
     "error_message_from_body",
@@ -196,4 +201,30 @@ def ended_early(backend: str, what: str) -> MalformedResponseError:
         f"{backend}: the stream ended {what}",
         backend=backend,
         hint="The server closed the reply early; check its logs if this repeats.",
+    )
+
+
+# --- the connection itself (httpx for the HTTP backends, httpx2 inside the Anthropic SDK) ------
+
+
+def connect_timed_out(backend: str, url: str, *, hint: str) -> LLMTimeoutError:
+    """Opening the connection to ``url`` took longer than the connect timeout."""
+    return LLMTimeoutError(
+        f"{backend}: connecting to {url} timed out", kind="connect", backend=backend, hint=hint
+    )
+
+
+def cannot_connect(backend: str, url: str, exc: Exception, *, hint: str) -> BackendUnreachableError:
+    """Nothing answered at ``url`` (refused, DNS, no route)."""
+    return BackendUnreachableError(
+        f"{backend}: cannot connect to {url}: {exc}", backend=backend, hint=hint
+    )
+
+
+def connection_broke(backend: str, url: str, exc: Exception) -> BackendUnreachableError:
+    """The open connection to ``url`` broke (reset, dropped mid-reply)."""
+    return BackendUnreachableError(
+        f"{backend}: the connection to {url} broke: {exc!r}",
+        backend=backend,
+        hint="The server closed the connection mid-reply; check its logs if this repeats.",
     )

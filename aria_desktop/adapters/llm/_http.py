@@ -22,6 +22,9 @@ import httpx
 
 from aria_desktop.adapters.llm._backend import BackendIdentity, relay_chunks
 from aria_desktop.adapters.llm._errors import (
+    cannot_connect,
+    connect_timed_out,
+    connection_broke,
     error_for_status,
     error_message_from_body,
     malformed,
@@ -29,7 +32,7 @@ from aria_desktop.adapters.llm._errors import (
 )
 from aria_desktop.adapters.llm._send import send_streaming
 from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
-from aria_desktop.domain.errors import BackendUnreachableError, LLMError, LLMTimeoutError
+from aria_desktop.domain.errors import LLMError, LLMTimeoutError
 
 __all__ = [
     "HttpBackend",
@@ -71,25 +74,14 @@ def transport_error(
 ) -> LLMError:
     """Translate an httpx transport failure (connect refused, DNS, reset, dropped stream)."""
     if isinstance(exc, httpx.ConnectTimeout | httpx.PoolTimeout):
-        return LLMTimeoutError(
-            f"{backend}: connecting to {url} timed out",
-            kind="connect",
-            backend=backend,
-            hint=unreachable_hint,
-        )
+        return connect_timed_out(backend, url, hint=unreachable_hint)
     if isinstance(exc, httpx.ConnectError):
-        return BackendUnreachableError(
-            f"{backend}: cannot connect to {url}: {exc}", backend=backend, hint=unreachable_hint
-        )
+        return cannot_connect(backend, url, exc, hint=unreachable_hint)
     if isinstance(exc, httpx.TimeoutException):
         return LLMTimeoutError(
             f"{backend}: {url} timed out: {exc}", kind="total", backend=backend, hint=""
         )
-    return BackendUnreachableError(
-        f"{backend}: the connection to {url} broke: {exc!r}",
-        backend=backend,
-        hint="The server closed the connection mid-reply; check its logs if this repeats.",
-    )
+    return connection_broke(backend, url, exc)
 
 
 async def open_stream(
@@ -195,10 +187,16 @@ class HttpBackend(BackendIdentity):
 
     _client: httpx.AsyncClient
     _owns_client: bool
-    _timeouts: Timeouts
     _unreachable_hint: str
     _auth_hint: str = ""
     _model_hint: str = ""
+
+    def _use_client(self, client: httpx.AsyncClient | None, *, trust_env: bool = True) -> None:
+        """Share ``client`` (not closed by ``aclose``), or make one that ``aclose`` closes."""
+        self._owns_client = client is None
+        self._client = (
+            client if client is not None else make_client(self._timeouts, trust_env=trust_env)
+        )
 
     async def _stream(
         self,

@@ -32,6 +32,9 @@ from aria_desktop.adapters.llm._backend import (
     token_count,
 )
 from aria_desktop.adapters.llm._errors import (
+    cannot_connect,
+    connect_timed_out,
+    connection_broke,
     ended_early,
     error_for_status,
     malformed,
@@ -41,30 +44,13 @@ from aria_desktop.adapters.llm._http import get_json, make_client
 from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
 from aria_desktop.adapters.llm.anthropic_request import answer_text, answer_tool, build_params
 from aria_desktop.adapters.llm.model_facts import (
-    FactsCache,
     FactsPolicy,
     Learned,
     anthropic_window,
     from_llama_props,
 )
-from aria_desktop.domain.chat import (
-    ChatRequest,
-    LLMChunk,
-    ModelInfo,
-    ResponseFormat,
-    StreamEnd,
-    TextDelta,
-    ThinkingDelta,
-    ToolCall,
-    ToolCallChunk,
-    Usage,
-)
-from aria_desktop.domain.errors import (
-    BackendUnreachableError,
-    LLMError,
-    LLMTimeoutError,
-    MalformedResponseError,
-)
+from aria_desktop.domain import chat
+from aria_desktop.domain.errors import LLMError, MalformedResponseError
 from aria_desktop.domain.locality import Locality, backend_locality
 
 if TYPE_CHECKING:
@@ -121,7 +107,7 @@ class _MessageReader:
     and token counts are kept for the closing ``StreamEnd``.
     """
 
-    def __init__(self, *, backend: str, model: str, answer: ResponseFormat | None) -> None:
+    def __init__(self, *, backend: str, model: str, answer: chat.ResponseFormat | None) -> None:
         """Start reading a message from ``backend`` (``answer``: a forced structured answer)."""
         self._backend = backend
         self._model = model
@@ -136,7 +122,7 @@ class _MessageReader:
         }
         self._stop_reason = "stop"
 
-    def read(self, event: Any) -> LLMChunk | None:
+    def read(self, event: Any) -> chat.LLMChunk | None:
         """The chunk one event makes, if any (``message_stop`` is the caller's: see ``end``)."""
         kind = getattr(event, "type", None)
         if kind == "message_start":
@@ -158,7 +144,7 @@ class _MessageReader:
             _usage_counts(getattr(event, "usage", None), self._counts)
         return None
 
-    def _block_start(self, index: int, block: Any) -> TextDelta | None:
+    def _block_start(self, index: int, block: Any) -> chat.TextDelta | None:
         if getattr(block, "type", None) == "tool_use":
             self._blocks[index] = _Block(
                 kind="tool_use", tool_id=str(block.id), tool_name=str(block.name)
@@ -166,16 +152,16 @@ class _MessageReader:
             return None
         self._blocks[index] = _Block(kind=str(getattr(block, "type", "")))
         text = getattr(block, "text", "")
-        return TextDelta(text=text) if isinstance(text, str) and text else None
+        return chat.TextDelta(text=text) if isinstance(text, str) and text else None
 
-    def _delta(self, index: int, delta: Any) -> LLMChunk | None:
+    def _delta(self, index: int, delta: Any) -> chat.LLMChunk | None:
         delta_type = getattr(delta, "type", None)
         if delta_type == "text_delta":
-            return TextDelta(text=delta.text) if delta.text else None
+            return chat.TextDelta(text=delta.text) if delta.text else None
         if delta_type == "thinking_delta":
-            return ThinkingDelta(text=str(delta.thinking)) if delta.thinking else None
+            return chat.ThinkingDelta(text=str(delta.thinking)) if delta.thinking else None
         if delta_type == "signature_delta":
-            return ThinkingDelta(text="", signature=str(delta.signature))
+            return chat.ThinkingDelta(text="", signature=str(delta.signature))
         if delta_type == "input_json_delta":
             pending = self._blocks.get(index)
             if pending is None or pending.kind != "tool_use":
@@ -183,16 +169,16 @@ class _MessageReader:
             pending.json_parts.append(str(delta.partial_json))
         return None
 
-    def _block_stop(self, index: int) -> LLMChunk | None:
+    def _block_stop(self, index: int) -> chat.LLMChunk | None:
         pending = self._blocks.pop(index, None)
         if pending is None or pending.kind != "tool_use":
             return None
         call = self._complete(pending)
         if self._answer is not None and call.name == self._answer_name:
-            return TextDelta(text=answer_text(self._answer, call.arguments))
-        return ToolCallChunk(call=call)
+            return chat.TextDelta(text=answer_text(self._answer, call.arguments))
+        return chat.ToolCallChunk(call=call)
 
-    def _complete(self, block: _Block) -> ToolCall:
+    def _complete(self, block: _Block) -> chat.ToolCall:
         text = "".join(block.json_parts)
         arguments = json_arguments(
             text,
@@ -200,16 +186,16 @@ class _MessageReader:
             invalid="tool_use input is not valid JSON",
             not_object="tool_use input is not an object",
         )
-        return ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
+        return chat.ToolCall(id=block.tool_id, name=block.tool_name, arguments=arguments)
 
-    def end(self, *, locality: Locality) -> StreamEnd:
+    def end(self, *, locality: Locality) -> chat.StreamEnd:
         """The closing chunk, at ``message_stop``."""
         counts = self._counts
-        return StreamEnd(
+        return chat.StreamEnd(
             backend=self._backend,
             locality=locality,
             model=str(self._model),
-            usage=Usage(
+            usage=chat.Usage(
                 input_tokens=token_count(counts["input_tokens"]),
                 output_tokens=token_count(counts["output_tokens"]),
                 cache_read_tokens=token_count(counts["cache_read_input_tokens"]),
@@ -258,13 +244,9 @@ class AnthropicBackend(BackendIdentity):
         """
         import anthropic
 
-        self._model = model
-        self._timeouts = timeouts
-        self._capabilities = capabilities
-        self._name = name
-        policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
-        self._facts = FactsCache(policy, backend=name)
         self._base_url = base_url or _OFFICIAL_URL
+        policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
+        self._identify(name, model, timeouts, policy)
         self._locality = locality or backend_locality("anthropic", self._base_url)
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
@@ -289,18 +271,9 @@ class AnthropicBackend(BackendIdentity):
         import httpx2
 
         if isinstance(exc, anthropic.APITimeoutError):
-            return LLMTimeoutError(
-                f"{self._name}: connecting to {self._base_url} timed out",
-                kind="connect",
-                backend=self._name,
-                hint=self._unreachable_hint,
-            )
+            return connect_timed_out(self._name, self._base_url, hint=self._unreachable_hint)
         if isinstance(exc, anthropic.APIConnectionError):
-            return BackendUnreachableError(
-                f"{self._name}: cannot connect to {self._base_url}: {exc}",
-                backend=self._name,
-                hint=self._unreachable_hint,
-            )
+            return cannot_connect(self._name, self._base_url, exc, hint=self._unreachable_hint)
         if isinstance(exc, anthropic.APIStatusError):
             status = exc.status_code
             if status < 400:
@@ -317,21 +290,17 @@ class AnthropicBackend(BackendIdentity):
                 model_hint=self._model_hint,
             )
         if isinstance(exc, httpx2.TransportError):
-            return BackendUnreachableError(
-                f"{self._name}: the connection to {self._base_url} broke: {exc!r}",
-                backend=self._name,
-                hint="The server closed the connection mid-reply; check its logs if this repeats.",
-            )
+            return connection_broke(self._name, self._base_url, exc)
         return MalformedResponseError(
             f"{self._name}: unexpected SDK failure: {exc!r}",
             backend=self._name,
             hint="The server's reply could not be read; check its URL and version.",
         )
 
-    def _params(self, request: ChatRequest) -> dict[str, Any]:
+    def _params(self, request: chat.ChatRequest) -> dict[str, Any]:
         return build_params(request, model=self._model, capabilities=self.capabilities)
 
-    async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
+    async def stream_chat(self, request: chat.ChatRequest) -> AsyncGenerator[chat.LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
         Raises:
@@ -384,8 +353,8 @@ class AnthropicBackend(BackendIdentity):
         timer: StreamTimer,
         partial: list[str],
         *,
-        answer: ResponseFormat | None = None,
-    ) -> AsyncGenerator[LLMChunk, None]:
+        answer: chat.ResponseFormat | None = None,
+    ) -> AsyncGenerator[chat.LLMChunk, None]:
         """Chunks of the event stream; with ``answer``, its forced tool's input is the text."""
         reader = _MessageReader(backend=self._name, model=self._model, answer=answer)
         async for event in events:
@@ -395,9 +364,10 @@ class AnthropicBackend(BackendIdentity):
             chunk = reader.read(event)
             if chunk is None:
                 continue
-            if not isinstance(chunk, ThinkingDelta) or chunk.text:  # a signature is not content
+            # Every chunk is content but a thinking block's signature (no text).
+            if not isinstance(chunk, chat.ThinkingDelta) or chunk.text:
                 timer.mark_content()
-            if isinstance(chunk, TextDelta):
+            if isinstance(chunk, chat.TextDelta):
                 partial.append(chunk.text)
             yield chunk
         raise ended_early(self._name, f"before message_stop{reader.unfinished()}")
@@ -421,7 +391,7 @@ class AnthropicBackend(BackendIdentity):
             )
         return from_llama_props(data, self._capabilities)
 
-    async def list_models(self) -> list[ModelInfo]:
+    async def list_models(self) -> list[chat.ModelInfo]:
         """Models the API offers; the configured model alone if listing fails.
 
         Listing is a convenience (``aria models``), so a failure is logged, not raised.
@@ -432,12 +402,12 @@ class AnthropicBackend(BackendIdentity):
         try:
             timer = StreamTimer(self._timeouts, backend=self._name)
             page = await timer.guard(self._client.models.list(limit=100))
-            return [ModelInfo(name=item.id) for item in page.data]
+            return [chat.ModelInfo(name=item.id) for item in page.data]
         except (anthropic.AnthropicError, httpx2.TransportError, LLMError) as exc:
             _LOGGER.warning(
                 "%s: listing models failed (%s); using the configured one", self._name, exc
             )
-            return [ModelInfo(name=self._model)]
+            return [chat.ModelInfo(name=self._model)]
 
     async def aclose(self) -> None:
         """Close the SDK client and its connections."""

@@ -21,22 +21,11 @@ import httpx
 
 from aria_desktop.adapters.llm._backend import function_tools, new_call_id, token_count
 from aria_desktop.adapters.llm._errors import ended_early, error_for_status, malformed
-from aria_desktop.adapters.llm._http import HttpBackend, get_json, iter_lines, make_client
+from aria_desktop.adapters.llm._http import HttpBackend, get_json, iter_lines
 from aria_desktop.adapters.llm._thinking import ThinkTagSplitter
 from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
-from aria_desktop.adapters.llm.model_facts import FactsCache, FactsPolicy, Learned, from_ollama_show
-from aria_desktop.domain.chat import (
-    ChatMessage,
-    ChatRequest,
-    LLMChunk,
-    ModelInfo,
-    StreamEnd,
-    TextDelta,
-    ThinkingDelta,
-    ToolCall,
-    ToolCallChunk,
-    Usage,
-)
+from aria_desktop.adapters.llm.model_facts import FactsPolicy, Learned, from_ollama_show
+from aria_desktop.domain import chat
 from aria_desktop.domain.locality import Locality, backend_locality
 
 _LOGGER = logging.getLogger(__name__)
@@ -44,7 +33,7 @@ _LOGGER = logging.getLogger(__name__)
 _STOP_REASONS = {"stop": "stop", "length": "length"}
 
 
-def _message_to_ollama(message: ChatMessage) -> dict[str, Any]:
+def _message_to_ollama(message: chat.ChatMessage) -> dict[str, Any]:
     out: dict[str, Any] = {"role": message.role, "content": message.content}
     if message.tool_calls:
         out["tool_calls"] = [
@@ -60,7 +49,7 @@ def _message_to_ollama(message: ChatMessage) -> dict[str, Any]:
 
 
 def build_chat_body(
-    request: ChatRequest,
+    request: chat.ChatRequest,
     *,
     model: str,
     keep_alive: str | None,
@@ -104,7 +93,7 @@ def build_chat_body(
     return body
 
 
-def tool_choice_instruction(request: ChatRequest) -> str:
+def tool_choice_instruction(request: chat.ChatRequest) -> str:
     """The instruction standing in for ``tool_choice`` on a server that has none."""
     choice = request.tool_choice
     if choice is not None and choice.mode == "tool":
@@ -113,7 +102,7 @@ def tool_choice_instruction(request: ChatRequest) -> str:
     return f"Answer by calling one of the tools ({names}); do not answer in words."
 
 
-def _parse_tool_call(raw: Any, backend: str) -> ToolCall:
+def _parse_tool_call(raw: Any, backend: str) -> chat.ToolCall:
     """A complete ``ToolCall`` from one Ollama tool-call object, or ``MalformedResponseError``."""
     function = raw.get("function") if isinstance(raw, dict) else None
     if not isinstance(function, dict) or not isinstance(function.get("name"), str):
@@ -129,7 +118,7 @@ def _parse_tool_call(raw: Any, backend: str) -> ToolCall:
     call_id = raw.get("id")
     if not isinstance(call_id, str) or not call_id:
         call_id = new_call_id()
-    return ToolCall(id=call_id, name=function["name"], arguments=arguments)
+    return chat.ToolCall(id=call_id, name=function["name"], arguments=arguments)
 
 
 class OllamaBackend(HttpBackend):
@@ -166,20 +155,15 @@ class OllamaBackend(HttpBackend):
     ) -> None:
         """Store settings; no I/O happens until the first request."""
         self._base_url = base_url.rstrip("/")
-        self._model = model
         self._keep_alive = keep_alive
-        self._timeouts = timeouts
-        self._capabilities = capabilities
-        self._name = name
         # num_ctx is allocated as KV cache in RAM: a learned window is capped (model_facts.py).
         policy = FactsPolicy(
             configured=capabilities, context_tokens=context_tokens, cap_tokens=max_context_tokens
         )
-        self._facts = FactsCache(policy, backend=name)
+        self._identify(name, model, timeouts, policy)
         self._locality = locality or backend_locality("ollama", base_url)
-        self._owns_client = client is None
         # Ollama usually runs on this machine or the LAN: environment proxies would only hurt.
-        self._client = client if client is not None else make_client(timeouts, trust_env=False)
+        self._use_client(client, trust_env=False)
         self._unreachable_hint = (
             f"Is Ollama running at {self._base_url}? Start it with `ollama serve` or set "
             "llm.ollama.url (e.g. `aria config set llm.ollama.url http://GPU-HOST:11434`)."
@@ -189,7 +173,7 @@ class OllamaBackend(HttpBackend):
             "`ollama list`."
         )
 
-    async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
+    async def stream_chat(self, request: chat.ChatRequest) -> AsyncGenerator[chat.LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
         Raises:
@@ -212,7 +196,7 @@ class OllamaBackend(HttpBackend):
 
     async def _parse(
         self, lines: AsyncIterator[str], timer: StreamTimer, partial: list[str]
-    ) -> AsyncGenerator[LLMChunk, None]:
+    ) -> AsyncGenerator[chat.LLMChunk, None]:
         saw_tool_call = False
         inline = ThinkTagSplitter()
         async for line in lines:
@@ -238,28 +222,28 @@ class OllamaBackend(HttpBackend):
             thinking = message_obj.get("thinking") or ""
             if thinking and isinstance(thinking, str):
                 timer.mark_content()
-                yield ThinkingDelta(text=thinking)
+                yield chat.ThinkingDelta(text=thinking)
             for piece in inline.feed(content):
                 timer.mark_content()
-                if isinstance(piece, TextDelta):
+                if isinstance(piece, chat.TextDelta):
                     partial.append(piece.text)
                 yield piece
             for call in calls:
                 timer.mark_content()
                 saw_tool_call = True
-                yield ToolCallChunk(call=call)
+                yield chat.ToolCallChunk(call=call)
             if data.get("done") is True:
                 for piece in inline.flush():
-                    if isinstance(piece, TextDelta):
+                    if isinstance(piece, chat.TextDelta):
                         partial.append(piece.text)
                     yield piece
                 reason = str(data.get("done_reason") or "stop")
                 stop_reason = "tool_use" if saw_tool_call else _STOP_REASONS.get(reason, reason)
-                yield StreamEnd(
+                yield chat.StreamEnd(
                     backend=self._name,
                     locality=self._locality,
                     model=str(data.get("model") or self._model),
-                    usage=Usage(
+                    usage=chat.Usage(
                         input_tokens=token_count(data.get("prompt_eval_count")),
                         output_tokens=token_count(data.get("eval_count")),
                     ),
@@ -280,7 +264,7 @@ class OllamaBackend(HttpBackend):
         )
         return from_ollama_show(data)
 
-    async def list_models(self) -> list[ModelInfo]:
+    async def list_models(self) -> list[chat.ModelInfo]:
         """Models installed on the server (``GET /api/tags``)."""
         url = f"{self._base_url}/api/tags"
         data = await get_json(
@@ -293,14 +277,14 @@ class OllamaBackend(HttpBackend):
         models = data.get("models") if isinstance(data, dict) else None
         if not isinstance(models, list):
             raise malformed(self._name, "/api/tags has no models list", json.dumps(data))
-        result: list[ModelInfo] = []
+        result: list[chat.ModelInfo] = []
         for item in models:
             if not isinstance(item, dict) or not isinstance(item.get("name"), str):
                 continue
             details = item.get("details") if isinstance(item.get("details"), dict) else {}
             assert isinstance(details, dict)
             result.append(
-                ModelInfo(
+                chat.ModelInfo(
                     name=item["name"],
                     size_bytes=item["size"] if isinstance(item.get("size"), int) else None,
                     family=details.get("family")

@@ -33,28 +33,16 @@ from aria_desktop.adapters.llm._errors import (
     error_message_from_body,
     malformed,
 )
-from aria_desktop.adapters.llm._http import HttpBackend, SSEEvent, get_json, iter_sse, make_client
+from aria_desktop.adapters.llm._http import HttpBackend, SSEEvent, get_json, iter_sse
 from aria_desktop.adapters.llm._thinking import ThinkTagSplitter
 from aria_desktop.adapters.llm._timing import StreamTimer, Timeouts
 from aria_desktop.adapters.llm.model_facts import (
-    FactsCache,
     FactsPolicy,
     Learned,
     from_llama_props,
     from_models_meta,
 )
-from aria_desktop.domain.chat import (
-    ChatMessage,
-    ChatRequest,
-    LLMChunk,
-    ModelInfo,
-    StreamEnd,
-    TextDelta,
-    ThinkingDelta,
-    ToolCall,
-    ToolCallChunk,
-    Usage,
-)
+from aria_desktop.domain import chat
 from aria_desktop.domain.errors import BadRequestError, MalformedResponseError, ModelNotFoundError
 from aria_desktop.domain.locality import Locality, backend_locality
 
@@ -63,7 +51,7 @@ _LOGGER = logging.getLogger(__name__)
 _STOP_REASONS = {"stop": "stop", "tool_calls": "tool_use", "function_call": "tool_use"}
 
 
-def _message_to_openai(message: ChatMessage) -> dict[str, Any]:
+def _message_to_openai(message: chat.ChatMessage) -> dict[str, Any]:
     if message.role == "tool":
         return {
             "role": "tool",
@@ -93,7 +81,7 @@ def _message_to_openai(message: ChatMessage) -> dict[str, Any]:
     return out
 
 
-def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
+def build_chat_body(request: chat.ChatRequest, *, model: str) -> dict[str, Any]:
     """The ``/v1/chat/completions`` request body for ``request``."""
     body: dict[str, Any] = {
         "model": model,
@@ -130,12 +118,12 @@ def build_chat_body(request: ChatRequest, *, model: str) -> dict[str, Any]:
 
 def _delta_pieces(
     delta: dict[str, Any], inline: ThinkTagSplitter
-) -> list[TextDelta | ThinkingDelta]:
+) -> list[chat.TextDelta | chat.ThinkingDelta]:
     """The reasoning and answer text one ``delta`` carries, in that order."""
-    pieces: list[TextDelta | ThinkingDelta] = []
+    pieces: list[chat.TextDelta | chat.ThinkingDelta] = []
     reasoning = delta.get("reasoning_content") or delta.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
-        pieces.append(ThinkingDelta(text=reasoning))
+        pieces.append(chat.ThinkingDelta(text=reasoning))
     content = delta.get("content")
     if isinstance(content, str) and content:
         pieces.extend(inline.feed(content))
@@ -183,16 +171,11 @@ class OpenAICompatBackend(HttpBackend):
         """Store settings; no I/O happens until the first request."""
         root = base_url.rstrip("/")
         self._base_url = root.removesuffix("/v1")
-        self._model = model
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._timeouts = timeouts
-        self._capabilities = capabilities
-        self._name = name
         policy = FactsPolicy(configured=capabilities, context_tokens=context_tokens)
-        self._facts = FactsCache(policy, backend=name)
+        self._identify(name, model, timeouts, policy)
         self._locality = locality or backend_locality("openai", base_url)
-        self._owns_client = client is None
-        self._client = client if client is not None else make_client(timeouts)
+        self._use_client(client)
         self._unreachable_hint = (
             f"Is the OpenAI-compatible server running at {self._base_url}? Start it (e.g. "
             f"`llama-server`) or set llm.{name}.url."
@@ -203,7 +186,7 @@ class OpenAICompatBackend(HttpBackend):
             "points at the server root."
         )
 
-    async def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
+    async def stream_chat(self, request: chat.ChatRequest) -> AsyncGenerator[chat.LLMChunk, None]:
         """Stream one reply; see ``ChatBackend``.
 
         Raises:
@@ -225,10 +208,10 @@ class OpenAICompatBackend(HttpBackend):
 
     async def _parse(
         self, events: AsyncIterator[SSEEvent], timer: StreamTimer, partial: list[str]
-    ) -> AsyncGenerator[LLMChunk, None]:
+    ) -> AsyncGenerator[chat.LLMChunk, None]:
         pending: dict[int, _PendingCall] = {}
         finish_reason: str | None = None
-        usage = Usage()
+        usage = chat.Usage()
         model = self._model
         inline = ThinkTagSplitter()
         async for event in events:
@@ -246,7 +229,7 @@ class OpenAICompatBackend(HttpBackend):
             if isinstance(data.get("model"), str) and data["model"]:
                 model = data["model"]
             if isinstance(data.get("usage"), dict):
-                usage = Usage(
+                usage = chat.Usage(
                     input_tokens=token_count(data["usage"].get("prompt_tokens")),
                     output_tokens=token_count(data["usage"].get("completion_tokens")),
                 )
@@ -261,7 +244,7 @@ class OpenAICompatBackend(HttpBackend):
                     raise malformed(self._name, "delta is not an object", event.data)
                 for piece in _delta_pieces(delta, inline):
                     timer.mark_content()
-                    if isinstance(piece, TextDelta):
+                    if isinstance(piece, chat.TextDelta):
                         partial.append(piece.text)
                     yield piece
                 self._accumulate(delta.get("tool_calls"), pending, event.data)
@@ -269,17 +252,17 @@ class OpenAICompatBackend(HttpBackend):
                 if isinstance(reason, str) and reason:
                     finish_reason = reason
                     for piece in inline.flush():
-                        if isinstance(piece, TextDelta):
+                        if isinstance(piece, chat.TextDelta):
                             partial.append(piece.text)
                         yield piece
                     for index in sorted(pending):
                         call = self._complete(pending[index])
                         timer.mark_content()
-                        yield ToolCallChunk(call=call)
+                        yield chat.ToolCallChunk(call=call)
                     pending.clear()
         if finish_reason is None:
             raise self._cut(pending)
-        yield StreamEnd(
+        yield chat.StreamEnd(
             backend=self._name,
             locality=self._locality,
             model=model,
@@ -313,7 +296,7 @@ class OpenAICompatBackend(HttpBackend):
             if isinstance(function.get("arguments"), str):
                 call.arguments.append(function["arguments"])
 
-    def _complete(self, pending: _PendingCall) -> ToolCall:
+    def _complete(self, pending: _PendingCall) -> chat.ToolCall:
         text = "".join(pending.arguments)
         if not pending.name:
             raise malformed(self._name, "tool call without a name", text)
@@ -323,7 +306,7 @@ class OpenAICompatBackend(HttpBackend):
             invalid="tool call arguments are not valid JSON",
             not_object="tool call arguments are not an object",
         )
-        return ToolCall(id=pending.id or new_call_id(), name=pending.name, arguments=arguments)
+        return chat.ToolCall(id=pending.id or new_call_id(), name=pending.name, arguments=arguments)
 
     async def _get(self, path: str) -> Any:
         return await get_json(
@@ -352,14 +335,14 @@ class OpenAICompatBackend(HttpBackend):
                 )
         return learned
 
-    async def list_models(self) -> list[ModelInfo]:
+    async def list_models(self) -> list[chat.ModelInfo]:
         """Models the server offers (``GET /v1/models``)."""
         data = await self._get("/v1/models")
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise malformed(self._name, "/v1/models has no data list", json.dumps(data))
         return [
-            ModelInfo(name=item["id"])
+            chat.ModelInfo(name=item["id"])
             for item in items
             if isinstance(item, dict) and isinstance(item.get("id"), str)
         ]

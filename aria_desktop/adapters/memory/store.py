@@ -147,15 +147,25 @@ class SQLiteMemoryStore:
         """
         return await self._write_new(rows.check_draft(draft))
 
-    async def _write_new(self, item: rows.PendingRow) -> tuple[mem.Memory, mem.MemoryAction]:
-        """Embed ``item`` and write it by the lifecycle rules (see :meth:`add`)."""
+    async def _write_new(
+        self, item: rows.PendingRow, *, first: Callable[[Connection], object] | None = None
+    ) -> tuple[mem.Memory, mem.MemoryAction]:
+        """Embed ``item`` and write it by the lifecycle rules (see :meth:`add`).
+
+        ``first`` runs in the same transaction, before the write (an approved inbox entry
+        leaves the inbox).
+        """
         vectors = await self._indexes.embed([item.content])
         if vectors is not None:
             item = dataclasses.replace(item, vector=vectors[0])
         now = self._clock()
-        result = await self._any_active.write(
-            lambda conn: self._write(conn, item, now, dedupe=True)
-        )
+
+        def tx(conn: Connection) -> tuple[mem.Memory, mem.MemoryAction]:
+            if first is not None:
+                first(conn)
+            return self._write(conn, item, now, dedupe=True)
+
+        result = await self._any_active.write(tx)
         if result[1] != "reinforced" and item.vector is not None:
             self._indexes.count_written(1)
         return result
@@ -440,19 +450,9 @@ class SQLiteMemoryStore:
             NotFoundError: no candidate has this id.
         """
         item = await self._inbox.to_approve(candidate_id)
-        vectors = await self._indexes.embed([item.content])
-        if vectors is not None:
-            item = dataclasses.replace(item, vector=vectors[0])
-        now = self._clock()
-
-        def tx(conn: Connection) -> tuple[mem.Memory, mem.MemoryAction]:
-            self._inbox.remove(conn, candidate_id)
-            return self._write(conn, item, now, dedupe=True)
-
-        result = await self._any_active.write(tx)
-        if result[1] != "reinforced" and item.vector is not None:
-            self._indexes.count_written(1)
-        return result
+        return await self._write_new(
+            item, first=lambda conn: self._inbox.remove(conn, candidate_id)
+        )
 
     async def reject_candidate(self, candidate_id: str) -> None:
         """Drop an inbox entry.
