@@ -51,7 +51,7 @@ from aria_desktop.domain.events import (
 )
 from aria_desktop.domain.locality import Locality
 
-__all__ = ["AgentConfig", "AgentLoop", "AgentResult"]
+__all__ = ["AgentConfig", "AgentLoop", "AgentResult", "AgentServices"]
 
 _LOGGER = logging.getLogger(__name__)
 _MAX_TOOL_RESULT_CHARS = 16_000
@@ -130,36 +130,43 @@ class _Outcome:
     shown: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class AgentServices:
+    """What the agent loop works with; the orchestrator builds one set.
+
+    Attributes:
+        model: streams each step's reply.
+        tools: the registered tools (specs, validation, handlers).
+        store: keeps the conversation's messages and tool-call records.
+        bus: carries the turn's events.
+        audit: records every call, decision and confirmation.
+        policy: decides whether a call runs, asks first or is refused.
+        confirmations: asks the user when the policy says so.
+        clock: times steps and calls.
+    """
+
+    model: ChatModel
+    tools: ToolRegistry
+    store: ConversationStore
+    bus: EventBus
+    audit: AuditSink
+    policy: PolicyHook
+    confirmations: ConfirmationBroker
+    clock: Clock
+
+
 class AgentLoop:
     """Runs the steps of one turn; owned by the orchestrator."""
 
-    def __init__(
-        self,
-        *,
-        model: ChatModel,
-        tools: ToolRegistry,
-        store: ConversationStore,
-        bus: EventBus,
-        audit: AuditSink,
-        policy: PolicyHook,
-        confirmations: ConfirmationBroker,
-        config: AgentConfig,
-        clock: Clock,
-    ) -> None:
-        self._tools = tools
-        self._store = store
-        self._bus = bus
-        self._audit = audit
-        self._policy = policy
-        self._confirmations = confirmations
+    def __init__(self, services: AgentServices, config: AgentConfig) -> None:
+        self._services = services
         self._config = config
-        self._clock = clock
-        self._flagger = ContentFlagger(bus.publish)
+        self._flagger = ContentFlagger(services.bus.publish)
         self._steps = ModelSteps(
-            model=model,
-            store=store,
-            bus=bus,
-            clock=clock,
+            model=services.model,
+            store=services.store,
+            bus=services.bus,
+            clock=services.clock,
             flush_interval_s=config.flush_interval_s,
         )
 
@@ -211,7 +218,7 @@ class AgentLoop:
             turn.user_saved = None
             text, calls, end, rejected = reply.text, reply.calls, reply.end, reply.rejected
             if rejected:
-                text_calls.report_rejected(self._bus.publish, turn.run_id, rejected)
+                text_calls.report_rejected(self._services.bus.publish, turn.run_id, rejected)
                 if not calls:
                     if turn.retried_rejected:
                         raise text_calls.give_up(rejected)
@@ -254,7 +261,7 @@ class AgentLoop:
 
     def _offered(self, tools: TurnTools, client_names: set[str]) -> tuple[ToolSpec, ...]:
         """The tools a step may call: ARIA's (all, or the turn's own) beside the client's."""
-        own = self._tools.specs() if tools.own is None else tools.own
+        own = self._services.tools.specs() if tools.own is None else tools.own
         offered = tuple(s for s in own if s.name not in client_names) + tools.client
         if tools.options.tool_choice is not None and tools.client:
             offered = tools.client  # the client asked for a call of one of its tools
@@ -263,7 +270,7 @@ class AgentLoop:
     def _publish_client_calls(self, turn: _Turn, calls: tuple[ToolCall, ...]) -> None:
         """Calls of the client's tools end the turn: the client runs them, not ARIA."""
         for call in calls:
-            self._bus.publish(
+            self._services.bus.publish(
                 ClientToolCall(
                     run_id=turn.run_id,
                     call_id=call.id,
@@ -278,7 +285,7 @@ class AgentLoop:
         """Run each call in order, store its result and add it to the next step's prompt."""
         for call in calls:
             status, output = await self._run_tool(turn, call)
-            saved = await self._store.add_message(
+            saved = await self._services.store.add_message(
                 turn.conversation_id,
                 NewMessage(
                     role="tool",
@@ -288,7 +295,7 @@ class AgentLoop:
                     status="complete" if status == "ok" else "error",
                 ),
             )
-            self._bus.publish(
+            self._services.bus.publish(
                 MessageSaved(
                     run_id=turn.run_id,
                     conversation_id=turn.conversation_id,
@@ -327,12 +334,12 @@ class AgentLoop:
 
     async def _run_tool(self, turn: _Turn, call: ToolCall) -> tuple[ToolStatus, str]:
         """Execute one call at most once: policy, confirmation, handler, audit, storage."""
-        self._bus.publish(
+        self._services.bus.publish(
             ToolCallEvent(
                 run_id=turn.run_id, call_id=call.id, name=call.name, arguments=call.arguments
             )
         )
-        previous = await self._store.begin_tool_call(turn.conversation_id, call)
+        previous = await self._services.store.begin_tool_call(turn.conversation_id, call)
         if previous is not None:
             if previous.status == "pending":
                 status: ToolStatus = "error"
@@ -348,13 +355,13 @@ class AgentLoop:
             self._publish_result(turn, call, status, output, 0.0)
             return status, self._fence(turn, call.name, output, ()) if status == "ok" else output
 
-        started = self._clock.monotonic()
+        started = self._services.clock.monotonic()
         outcome = await self._decide_and_execute(turn, call)
-        latency_ms = (self._clock.monotonic() - started) * 1000
-        await self._store.finish_tool_call(
+        latency_ms = (self._services.clock.monotonic() - started) * 1000
+        await self._services.store.finish_tool_call(
             turn.conversation_id, call.id, status=outcome.status, result=outcome.shown
         )
-        await self._audit.append(
+        await self._services.audit.append(
             "tool-result",
             {
                 "run_id": turn.run_id,
@@ -369,7 +376,7 @@ class AgentLoop:
         return outcome.status, outcome.output
 
     async def _decide_and_execute(self, turn: _Turn, call: ToolCall) -> _Outcome:
-        await self._audit.append(
+        await self._services.audit.append(
             "tool-call",
             {
                 "run_id": turn.run_id,
@@ -380,11 +387,11 @@ class AgentLoop:
             },
         )
         try:
-            tool = self._tools.validate(call)
+            tool = self._services.tools.validate(call)
         except ToolError as exc:
             await self._audit_decision(turn, call, "deny", "invalid-call", exc.message)
             return _failed("error", exc)
-        decision = _after_flagged(turn, tool, await self._policy(tool, call))
+        decision = _after_flagged(turn, tool, await self._services.policy(tool, call))
         await self._audit_decision(turn, call, decision.verdict, decision.rule, decision.reason)
         if decision.verdict == "deny":
             return _failed(
@@ -395,14 +402,14 @@ class AgentLoop:
                 ),
             )
         if decision.verdict == "confirm":
-            outcome = await self._confirmations.request(
+            outcome = await self._services.confirmations.request(
                 run_id=turn.run_id,
                 tool=call.name,
                 summary=decision.summary or tool.describe_call(call.arguments),
                 reason=decision.reason or decision.rule,
                 timeout_s=self._config.confirm_timeout_s,
             )
-            await self._audit.append(
+            await self._services.audit.append(
                 "confirmation",
                 {
                     "run_id": turn.run_id,
@@ -442,7 +449,7 @@ class AgentLoop:
         A flagged result marks the turn: every later call that is not read-only asks
         (``_after_flagged``), whatever the model makes of the warning.
         """
-        findings = scan_text(output, tool_names=self._tools.names(), hidden=hidden)
+        findings = scan_text(output, tool_names=self._services.tools.names(), hidden=hidden)
         if findings:
             turn.flagged_by = turn.flagged_by or name
             self._flagger.flag(name, findings, turn.run_id)
@@ -451,7 +458,7 @@ class AgentLoop:
     async def _audit_decision(
         self, turn: _Turn, call: ToolCall, verdict: str, rule: str, reason: str
     ) -> None:
-        await self._audit.append(
+        await self._services.audit.append(
             "policy-decision",
             {
                 "run_id": turn.run_id,
@@ -471,7 +478,7 @@ class AgentLoop:
         output: str,
         latency_ms: float,
     ) -> None:
-        self._bus.publish(
+        self._services.bus.publish(
             ToolResultEvent(
                 run_id=turn.run_id,
                 call_id=call.id,

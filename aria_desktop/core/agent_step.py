@@ -227,23 +227,23 @@ class _StepStream:
         )
 
 
+@dataclass(frozen=True, kw_only=True)
 class ModelSteps:
-    """Streams the model steps of turns; owned by the agent loop."""
+    """Streams the model steps of turns; owned by the agent loop.
 
-    def __init__(
-        self,
-        *,
-        model: ChatModel,
-        store: ConversationStore,
-        bus: EventBus,
-        clock: Clock,
-        flush_interval_s: float,
-    ) -> None:
-        self._model = model
-        self._store = store
-        self._bus = bus
-        self._clock = clock
-        self._flush_interval_s = flush_interval_s
+    Attributes:
+        model: streams the replies.
+        store: keeps each step's assistant row.
+        bus: carries the step's events.
+        clock: times the step and its flushes.
+        flush_interval_s: how often streamed text is saved while it arrives, seconds.
+    """
+
+    model: ChatModel
+    store: ConversationStore
+    bus: EventBus
+    clock: Clock
+    flush_interval_s: float
 
     async def run(
         self,
@@ -257,21 +257,21 @@ class ModelSteps:
         after: Awaitable[object] | None,
     ) -> StepReply:
         """Stream one reply to ``request``; its row is written after ``after`` (the user's)."""
-        bus, clock = self._bus, self._clock
+        bus, clock = self.bus, self.clock
         ids = _StepIds(run_id=run_id, conversation_id=conversation_id, step=step)
         bus.publish(ThinkStart(run_id=run_id, step=step))
         started = clock.monotonic()
         row = AssistantRow(
-            self._store,
+            self.store,
             conversation_id,
             after=after,
-            flush_interval_s=self._flush_interval_s,
+            flush_interval_s=self.flush_interval_s,
             clock=clock,
         )
         reply = _StepStream(bus=bus, clock=clock, row=row, ids=ids, started=started)
         status: MessageStatus = "error"
         try:
-            end = await reply.consume(self._model.stream(request, agent=agent, backend=backend))
+            end = await reply.consume(self.model.stream(request, agent=agent, backend=backend))
             status = "complete"
         except StreamInterruptedError as exc:
             if not reply.parts and exc.partial_text:

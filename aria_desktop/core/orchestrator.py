@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, overload
 
-from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult
+from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult, AgentServices
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.confirm import ConfirmationBroker
@@ -146,15 +146,17 @@ class Orchestrator:
         self._clock = clock or SystemClock()
         self.confirmations = ConfirmationBroker(self.bus)
         self._agent = AgentLoop(
-            model=model,
-            tools=self.tools,
-            store=store,
-            bus=self.bus,
-            audit=audit,
-            policy=policy,
-            confirmations=self.confirmations,
-            config=self.config,
-            clock=self._clock,
+            AgentServices(
+                model=model,
+                tools=self.tools,
+                store=store,
+                bus=self.bus,
+                audit=audit,
+                policy=policy,
+                confirmations=self.confirmations,
+                clock=self._clock,
+            ),
+            self.config,
         )
         self._turns: dict[str, TurnHandle] = {}
         self._state: AssistantState = "idle"
