@@ -42,14 +42,12 @@ _SUMMARIES: dict[str, Callable[[dict[str, Any]], str]] = {
 class ScreenAccess(Protocol):
     """What the chat tools need from the capability (``ComputerUse``) besides its pipeline."""
 
+    port: ComputerPort
+    """Screen, OCR, windows and input."""
+
     @property
     def enabled(self) -> bool:
         """Whether computer control is switched on."""
-        ...
-
-    @property
-    def port(self) -> ComputerPort:
-        """Screen, OCR, windows and input."""
         ...
 
     @property

@@ -65,35 +65,18 @@ def off_decision(action: ComputerAction) -> ComputerDecision:
 class ActionHost(Protocol):
     """What the pipeline needs from the capability that owns it (``ComputerUse``)."""
 
-    @property
-    def port(self) -> ComputerPort:
-        """Screen, OCR, windows and input."""
-        ...
-
-    @property
-    def policy(self) -> ActionPolicy:
-        """The safety policy."""
-        ...
-
-    @property
-    def audit(self) -> AuditSink:
-        """The audit log."""
-        ...
-
-    @property
-    def thumbnails(self) -> ThumbnailSink | None:
-        """Where audit thumbnails go (None: no thumbnails)."""
-        ...
-
-    @property
-    def config(self) -> ComputerConfig:
-        """The computer-use settings (the confirmation timeout)."""
-        ...
-
-    @property
-    def clock(self) -> Clock:
-        """Time source."""
-        ...
+    port: ComputerPort
+    """Screen, OCR, windows and input."""
+    policy: ActionPolicy
+    """The safety policy."""
+    audit: AuditSink
+    """The audit log."""
+    thumbnails: ThumbnailSink | None
+    """Where audit thumbnails go (None: no thumbnails)."""
+    config: ComputerConfig
+    """The computer-use settings (the confirmation timeout)."""
+    clock: Clock
+    """Time source."""
 
     @property
     def enabled(self) -> bool:
