@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QKeySequenceEdit,
+    QLayout,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -30,13 +31,37 @@ from aria_desktop.gui.views._widgets import (
 __all__ = ["WizardView"]
 
 _ERROR_STYLE = "color: #b42318;"
+_PERMISSION_PARAGRAPHS = (
+    "<b>Microphone.</b> With voice installed, ARIA can listen for its wake word or while you "
+    "hold the push-to-talk key. Audio is processed on your machines and not stored.",
+    "<b>Computer control.</b> ARIA can move the mouse and type for you. Every action passes "
+    "safety rules, risky ones wait for your approval, and a Stop button and hotkey stop it at "
+    "once.",
+    "Turn either on later from the tray menu (Mute microphone, Computer control) or in Settings.",
+    "<b>Files.</b> ARIA may list, read and find files in these folders; changing, moving or "
+    "deleting (to the trash) waits for your approval.",
+)
+"""What the permissions page says, paragraph by paragraph, above the folders and commands."""
 
 
-def _page(title: str, subtitle: str) -> QWizardPage:
+def _titled(title: str, subtitle: str) -> QWizardPage:
     """An empty wizard page with its title and the sentence under it."""
     page = QWizardPage()
     page.setTitle(title)
     page.setSubTitle(subtitle)
+    return page
+
+
+def _page(title: str, subtitle: str, *parts: QWidget | QLayout) -> QWizardPage:
+    """A wizard page with its title and the sentence under it, then ``parts`` top to bottom."""
+    page = _titled(title, subtitle)
+    layout = QVBoxLayout(page)
+    for part in parts:
+        if isinstance(part, QLayout):
+            layout.addLayout(part)
+        else:
+            layout.addWidget(part)
+    layout.addStretch(1)
     return page
 
 
@@ -57,10 +82,6 @@ class WizardView(QWizard):
 
     def _server_page(self) -> QWizardPage:
         """The Ollama address (with a Test button) and the model to use."""
-        server = _page(
-            "Your language model",
-            "ARIA talks to Ollama, on this computer or on a GPU machine nearby.",
-        )
         self.server_status = wrapped_label("Looking for Ollama on this computer…")
         self.server_status.setObjectName("serverStatus")
         self.url = QLineEdit("http://127.0.0.1:11434")
@@ -75,85 +96,53 @@ class WizardView(QWizard):
         form = QFormLayout()
         form.addRow("Ollama address", row)
         form.addRow("Model", self.model)
-        layout = QVBoxLayout(server)
-        layout.addWidget(self.server_status)
-        layout.addLayout(form)
-        layout.addWidget(
+        return _page(
+            "Your language model",
+            "ARIA talks to Ollama, on this computer or on a GPU machine nearby.",
+            self.server_status,
+            form,
             wrapped_label(
                 "On another machine? Start it with OLLAMA_HOST=0.0.0.0 and enter "
                 "its address, e.g. http://192.168.1.20:11434."
-            )
+            ),
         )
-        layout.addStretch(1)
-        return server
 
     def _cloud_page(self) -> QWizardPage:
         """Whether Claude answers when the local model cannot, and its API key."""
-        cloud = _page(
-            "Cloud fallback (optional)",
-            "When the local model is unreachable or cannot do something, ARIA can "
-            "ask Claude instead. The conversation then leaves your network.",
-        )
         self.use_cloud = QCheckBox("Use Claude when the local model cannot answer")
         self.cloud_key = secret_edit("Anthropic API key (stored in the system keyring)")
         self.cloud_error = wrapped_label("", _ERROR_STYLE)
-        layout = QVBoxLayout(cloud)
-        layout.addWidget(self.use_cloud)
-        layout.addWidget(self.cloud_key)
-        layout.addWidget(self.cloud_error)
-        layout.addStretch(1)
-        return cloud
+        return _page(
+            "Cloud fallback (optional)",
+            "When the local model is unreachable or cannot do something, ARIA can "
+            "ask Claude instead. The conversation then leaves your network.",
+            self.use_cloud,
+            self.cloud_key,
+            self.cloud_error,
+        )
 
     def _permissions_page(self) -> QWizardPage:
         """What the microphone, computer control, files and commands may do."""
-        permissions = _page(
-            "Microphone, computer control, files and commands",
-            "All are off or confined. ARIA never listens, touches your computer or runs a "
-            "command until you turn it on.",
-        )
-        layout = QVBoxLayout(permissions)
-        layout.addWidget(
-            wrapped_label(
-                "<b>Microphone.</b> With voice installed, ARIA can listen for its wake word "
-                "or while you hold the push-to-talk key. Audio is processed on your machines "
-                "and not stored."
-            )
-        )
-        layout.addWidget(
-            wrapped_label(
-                "<b>Computer control.</b> ARIA can move the mouse and type for you. Every action "
-                "passes safety rules, risky ones wait for your approval, and a Stop button and "
-                "hotkey stop it at once."
-            )
-        )
-        layout.addWidget(
-            wrapped_label(
-                "Turn either on later from the tray menu (Mute microphone, "
-                "Computer control) or in Settings."
-            )
-        )
-        layout.addWidget(
-            wrapped_label(
-                "<b>Files.</b> ARIA may list, read and find files in these folders; changing, "
-                "moving or deleting (to the trash) waits for your approval."
-            )
-        )
         self.file_roots = QLineEdit("~")
         self.file_roots.setToolTip("Comma-separated folders; ~ is your home folder")
-        layout.addWidget(self.file_roots)
         self.shell_enabled = QCheckBox(
             "Let ARIA run commands (anything that changes, deletes, installs or goes online "
             "asks first)"
         )
-        layout.addWidget(self.shell_enabled)
         self.permissions_error = wrapped_label("", _ERROR_STYLE)
-        layout.addWidget(self.permissions_error)
-        layout.addStretch(1)
-        return permissions
+        return _page(
+            "Microphone, computer control, files and commands",
+            "All are off or confined. ARIA never listens, touches your computer or runs a "
+            "command until you turn it on.",
+            *map(wrapped_label, _PERMISSION_PARAGRAPHS),
+            self.file_roots,
+            self.shell_enabled,
+            self.permissions_error,
+        )
 
     def _hotkeys_page(self) -> QWizardPage:
         """One editor per hotkey (cleared: off), and where an error on finishing shows."""
-        keys = _page("Hotkeys", "Press a combination to change one; clear it to turn it off.")
+        keys = _titled("Hotkeys", "Press a combination to change one; clear it to turn it off.")
         self.hotkeys: dict[str, QKeySequenceEdit] = {}
         form = QFormLayout(keys)
         for key, text in HOTKEYS:
@@ -166,12 +155,6 @@ class WizardView(QWizard):
 
     def _homeassistant_page(self) -> QWizardPage:
         """The Home Assistant address (with a Test button) and its access token."""
-        page = _page(
-            "Home Assistant (optional)",
-            "ARIA can read your Home Assistant and switch things for you. Lights, media and "
-            "climate act at once; locks, alarms, garage doors and anything else wait for your "
-            "approval.",
-        )
         self.ha_url = QLineEdit()
         self.ha_test_button = QPushButton("Test")
         row = QHBoxLayout()
@@ -185,11 +168,14 @@ class WizardView(QWizard):
         self.ha_status = wrapped_label(
             "Make the token in Home Assistant: your profile › Security › Long-lived access tokens."
         )
-        layout = QVBoxLayout(page)
-        layout.addLayout(form)
-        layout.addWidget(self.ha_status)
-        layout.addStretch(1)
-        return page
+        return _page(
+            "Home Assistant (optional)",
+            "ARIA can read your Home Assistant and switch things for you. Lights, media and "
+            "climate act at once; locks, alarms, garage doors and anything else wait for your "
+            "approval.",
+            form,
+            self.ha_status,
+        )
 
     def validateCurrentPage(self) -> bool:
         """Ask the controller before moving on (so bad input is refused on its page)."""
