@@ -1,4 +1,4 @@
-"""Computer use over the HTTP API, for real: an orchestrator wired like ``bootstrap.build_app``
+"""Computer use over the HTTP API, for real: an orchestrator wired like ``compose.app.build_app``
 (real screen, OCR, input and policy adapters) on a private Xvfb display, the PySide6 target app
 as the thing to look at and click, and the API on 127.0.0.1 (httpx). The display
 (tests/conftest.py), the target app and the orchestrator (tests/computer/conftest.py) are

@@ -171,7 +171,7 @@ async def rig_factory(
     ollama: FakeOllama,
     anthropic: FakeAnthropic,
 ) -> AsyncIterator[Callable[..., Any]]:
-    """Build an orchestrator with computer use, wired as ``bootstrap.build_app`` does."""
+    """Build an orchestrator with computer use, wired as ``compose.app.build_app`` does."""
     monkeypatch.setenv("ARIA_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("ARIA_STATE_DIR", str(tmp_path / "state"))
     opened: list[tuple[Orchestrator, Router, Database]] = []

@@ -192,7 +192,7 @@ class Stack:
 
     With ``memory``, the real ``MemoryService`` over the real memory store (same SQLite
     file, sqlite-vec; keyword search only unless an embedder is given) is installed, as
-    ``bootstrap.build_app`` does.
+    ``compose.app.build_app`` does.
     """
 
     def __init__(

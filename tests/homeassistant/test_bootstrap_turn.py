@@ -1,4 +1,4 @@
-"""The whole path as ``aria daemon`` builds it: ``bootstrap.build_app`` with Home Assistant
+"""The whole path as ``aria daemon`` builds it: ``compose.app.build_app`` with Home Assistant
 configured, a model (Ollama test server) asking to unlock the front door, and the Home
 Assistant test server behind the real adapter. The turn waits for the out-of-band answer; when
 it is declined, Home Assistant receives nothing."""

@@ -41,7 +41,7 @@ Setup = Callable[..., Awaitable[FakeCore]]
 
 @pytest.fixture
 async def make(tmp_path: Path, hass: FakeHomeAssistant) -> AsyncIterator[Setup]:
-    """A FakeCore with Home Assistant control installed the way bootstrap installs it."""
+    """A FakeCore with Home Assistant control installed the way the composition root installs it."""
     controls: list[HomeAssistantControl] = []
 
     async def build(config: HomeAssistantConfig | None = None) -> FakeCore:

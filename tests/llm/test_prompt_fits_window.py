@@ -1,6 +1,6 @@
 """A long conversation with every ARIA tool fits a small local model's window.
 
-The app is composed as ``aria daemon`` composes it (``bootstrap.build_app``, Home Assistant
+The app is composed as ``aria daemon`` composes it (``compose.app.build_app``, Home Assistant
 configured so its tools are offered too), so the tool list is the real one the agent sends. A
 60-turn conversation with tool calls, 20 recalled memories (the real recall block) and the
 system prompt go through the real router to the Ollama test server, whose ``/api/show``

@@ -1,6 +1,6 @@
 """The MCP servers ARIA uses: one supervisor per server, their tools, calls and statuses.
 
-Satisfies ``core.mcp_tools.McpHub`` structurally (ARCHITECTURE.md: MCP). Servers start in the
+Satisfies ``core.mcp.ports.McpHub`` structurally (ARCHITECTURE.md: MCP). Servers start in the
 background: a chat turn never waits for one; its tools join the registry when it is up.
 """
 
