@@ -12,6 +12,7 @@ import gc
 import os
 import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -47,6 +48,17 @@ def display() -> Iterator[str]:
         proc.terminate()
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def embedding_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cache folder of the real embedding model for the modules that load it.
+
+    Without one, every ``LocalEmbedder`` derives its int8-compute model from the packaged one
+    again (2.5 s); sharing the folder, the session builds it once and each later load takes
+    0.1 s. Each module still loads its own embedder. Tests of the build itself use their own.
+    """
+    return tmp_path_factory.mktemp("embedding-models")
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -46,8 +46,8 @@ FAST = Timeouts(connect_s=1.0, first_token_s=5.0, stall_s=5.0, total_s=20.0)
 
 
 @pytest.fixture(scope="module")
-def embedder() -> Iterator[LocalEmbedder]:
-    model = LocalEmbedder()
+def embedder(embedding_cache: Path) -> Iterator[LocalEmbedder]:
+    model = LocalEmbedder(cache_dir=embedding_cache)
     yield model
     model.close()
 

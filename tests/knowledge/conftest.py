@@ -17,8 +17,8 @@ LIMIT_BYTES = 200_000
 
 
 @pytest.fixture(scope="module")
-def embedder() -> Iterator[LocalEmbedder]:
-    model = LocalEmbedder()
+def embedder(embedding_cache: Path) -> Iterator[LocalEmbedder]:
+    model = LocalEmbedder(cache_dir=embedding_cache)
     yield model
     model.close()
 

@@ -130,9 +130,9 @@ class _EarlierModel(LocalEmbedder):
 
 
 async def test_vectors_of_an_earlier_model_are_all_made_again(
-    db: Database, embedder: LocalEmbedder, corpus: Path, tmp_path: Path
+    db: Database, embedder: LocalEmbedder, corpus: Path, embedding_cache: Path
 ) -> None:
-    earlier = _EarlierModel(cache_dir=tmp_path / "models")
+    earlier = _EarlierModel(cache_dir=embedding_cache)
     try:
         old = SQLiteKnowledgeStore(db, earlier)
         await old.open()

@@ -26,8 +26,8 @@ _PASSAGES = [
 
 
 @pytest.fixture(scope="module")
-def embedder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalEmbedder]:
-    model = LocalEmbedder(workers=2, cache_dir=tmp_path_factory.mktemp("models"))
+def embedder(embedding_cache: Path) -> Iterator[LocalEmbedder]:
+    model = LocalEmbedder(workers=2, cache_dir=embedding_cache)
     yield model
     model.close()
 
@@ -81,9 +81,9 @@ async def test_bulk_workers_run_at_lower_priority_and_queries_at_normal(
     assert interactive == normal
 
 
-def test_a_closed_embedder_leaves_no_worker_threads(tmp_path: Path) -> None:
+def test_a_closed_embedder_leaves_no_worker_threads(embedding_cache: Path) -> None:
     before = threading.active_count()
-    model = LocalEmbedder(workers=3, cache_dir=tmp_path)
+    model = LocalEmbedder(workers=3, cache_dir=embedding_cache)
     assert len(asyncio.run(model.embed(_PASSAGES[:9]))) == 9  # the bulk workers started
     assert threading.active_count() > before
     model.close()

@@ -46,8 +46,8 @@ HOSTILE = [
 
 
 @pytest.fixture(scope="module")
-def embedder() -> Iterator[LocalEmbedder]:
-    model = LocalEmbedder()
+def embedder(embedding_cache: Path) -> Iterator[LocalEmbedder]:
+    model = LocalEmbedder(cache_dir=embedding_cache)
     yield model
     model.close()
 
