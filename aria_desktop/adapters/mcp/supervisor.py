@@ -59,6 +59,8 @@ class ServerSupervisor:
         self._tools: list[McpToolInfo] = []
         self._state: McpServerState = "stopped"
         self._last_error = ""
+        self._refusal = ""
+        """The last refused HTTP request's status, kept while connecting over HTTP."""
         self._restarts = 0
         self._protocol = ""
         self._pid: int | None = None
@@ -223,29 +225,42 @@ class ServerSupervisor:
 
         info = Implementation(name=_CLIENT_NAME, version=__version__)
         transport = self.spec.transport
+        self._refusal = ""
         if transport == "auto-http":
-            try:
-                async with contextlib.AsyncExitStack() as attempt:
-                    client = await attempt.enter_async_context(
-                        Client(
-                            self._transport("http"),
-                            client_info=info,
-                            message_handler=self._on_message,
-                        )
-                    )
-                    stack.push_async_exit(attempt.pop_all())
-                    return client
-            except Exception as exc:
-                _LOGGER.info(
-                    "MCP server %s: streamable HTTP failed (%s); trying SSE",
-                    self.spec.name,
-                    _describe(exc),
-                )
-                transport = "sse"
+            return await self._connect_auto_http(stack, info)
         client = Client(
             self._transport(transport), client_info=info, message_handler=self._on_message
         )
         return await stack.enter_async_context(client)
+
+    async def _connect_auto_http(self, stack: contextlib.AsyncExitStack, info: Any) -> Client:
+        """Streamable HTTP, else the legacy SSE transport; a failure names the first answer.
+
+        The first answer is the cause (a 401 and its sign-in challenge, a 403…); the SSE
+        endpoint's 404 after it only says the server does not have the legacy transport.
+        """
+        from mcp import Client
+
+        try:
+            async with contextlib.AsyncExitStack() as attempt:
+                client = await attempt.enter_async_context(
+                    Client(
+                        self._transport("http"), client_info=info, message_handler=self._on_message
+                    )
+                )
+                stack.push_async_exit(attempt.pop_all())
+                return client
+        except Exception as exc:
+            first = self._refusal or _describe(exc)
+        _LOGGER.info(
+            "MCP server %s: streamable HTTP failed (%s); trying SSE", self.spec.name, first
+        )
+        try:
+            return await stack.enter_async_context(
+                Client(self._transport("sse"), client_info=info, message_handler=self._on_message)
+            )
+        except Exception as exc:
+            raise McpServerError(f"{first}; then over SSE: {_describe(exc)}") from exc
 
     def _transport(self, kind: str) -> Any:
         spec = self.spec
@@ -268,7 +283,18 @@ class ServerSupervisor:
             return sse_client(spec.url, headers=headers)
         from mcp.client.streamable_http import streamable_http_client
 
-        return streamable_http_client(spec.url, http_client=create_mcp_http_client(headers=headers))
+        http_client = create_mcp_http_client(headers=headers)
+        http_client.event_hooks = {"response": [self._note_refusal]}
+        return streamable_http_client(spec.url, http_client=http_client)
+
+    async def _note_refusal(self, response: Any) -> None:
+        """Keep the status (and sign-in challenge) of a refused request: the SDK hides it.
+
+        A 401/403 answered to the streamable HTTP request becomes a generic JSON-RPC error in
+        the SDK; the status and ``WWW-Authenticate`` are what the user needs to act.
+        """
+        if response.status_code >= 400:
+            self._refusal = _http_status(response)
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -373,5 +399,15 @@ def _describe(exc: BaseException) -> str:
         return exc.message
     if isinstance(exc, BaseExceptionGroup):
         return "; ".join(_describe(inner) for inner in exc.exceptions)
+    response = getattr(exc, "response", None)
+    if isinstance(getattr(response, "status_code", None), int):  # httpx's HTTPStatusError
+        return _http_status(response)
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _http_status(response: Any) -> str:
+    """``HTTP 401 Unauthorized (WWW-Authenticate: Bearer …)``: the status and any challenge."""
+    text = f"HTTP {response.status_code} {response.reason_phrase or ''}".rstrip()
+    challenge = response.headers.get("www-authenticate")
+    return f"{text} (WWW-Authenticate: {challenge})" if challenge else text
