@@ -449,10 +449,10 @@ async def test_inbox_approve_and_reject(store: SQLiteMemoryStore) -> None:
     )  # already remembered
 
 
-async def test_warm_up_loads_the_local_model_before_first_use() -> None:
+async def test_warm_up_loads_the_local_model_before_first_use(embedding_cache: Path) -> None:
     from aria_desktop.adapters.memory.embedding import LocalEmbedder
 
-    model = LocalEmbedder()
+    model = LocalEmbedder(cache_dir=embedding_cache)
     try:
         loaded_when_built = model.loaded  # nothing is loaded when ARIA is built
         await model.warm_up()
