@@ -26,29 +26,9 @@ from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationSto
 from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
 from aria_desktop.core.turn_tools import TurnTools
 from aria_desktop.core.untrusted import ContentFlagger, ToolText, fence_tool_result
-from aria_desktop.domain.chat import (
-    ChatMessage,
-    ChatRequest,
-    NewMessage,
-    ThinkMode,
-    ToolCall,
-    ToolSpec,
-    Usage,
-)
+from aria_desktop.domain import chat, events
+from aria_desktop.domain import errors as e
 from aria_desktop.domain.commands import GenerationOptions
-from aria_desktop.domain.errors import (
-    AriaError,
-    ToolDeniedError,
-    ToolError,
-    ToolFailedError,
-    TurnDeadlineError,
-)
-from aria_desktop.domain.events import (
-    ClientToolCall,
-    MessageSaved,
-    ToolCallEvent,
-    ToolResultEvent,
-)
 from aria_desktop.domain.locality import Locality
 
 __all__ = ["AgentConfig", "AgentLoop", "AgentResult", "AgentServices"]
@@ -81,7 +61,7 @@ class AgentConfig:
     system_prompt: str = "You are ARIA, a helpful desktop assistant."
     max_tokens: int = 2048
     flush_interval_s: float = 0.5
-    think: ThinkMode = "auto"
+    think: chat.ThinkMode = "auto"
     think_budget_tokens: int = 2048
 
 
@@ -93,9 +73,9 @@ class AgentResult:
     backend: str = ""
     model: str = ""
     locality: Locality | Literal[""] = ""
-    usage: Usage = field(default_factory=Usage)
+    usage: chat.Usage = field(default_factory=chat.Usage)
     steps: int = 0
-    client_calls: tuple[ToolCall, ...] = ()
+    client_calls: tuple[chat.ToolCall, ...] = ()
 
 
 _DEFAULT_TOOLS = TurnTools()
@@ -175,7 +155,7 @@ class AgentLoop:
         *,
         run_id: str,
         conversation_id: str,
-        prompt: list[ChatMessage],
+        prompt: list[chat.ChatMessage],
         backend: str | None = None,
         user_saved: Awaitable[object] | None = None,
         tools: TurnTools = _DEFAULT_TOOLS,
@@ -198,7 +178,7 @@ class AgentLoop:
             self._flagger.forget_run(run_id)
 
     async def _run_steps(
-        self, turn: _Turn, messages: list[ChatMessage], tools: TurnTools
+        self, turn: _Turn, messages: list[chat.ChatMessage], tools: TurnTools
     ) -> AgentResult:
         result = AgentResult()
         client_names = {spec.name for spec in tools.client}
@@ -243,7 +223,7 @@ class AgentLoop:
             if last:
                 break
             messages.append(
-                ChatMessage(
+                chat.ChatMessage(
                     role="assistant",
                     content=text,
                     tool_calls=tuple(calls),
@@ -254,12 +234,12 @@ class AgentLoop:
             await self._run_calls(turn, calls, messages)
             if rejected:
                 messages.append(text_calls.feedback_message(rejected))
-        raise TurnDeadlineError(
+        raise e.TurnDeadlineError(
             f"The model was still calling tools after {self._config.max_steps} steps.",
             hint="Raise agent.max_steps or ask for a smaller task.",
         )
 
-    def _offered(self, tools: TurnTools, client_names: set[str]) -> tuple[ToolSpec, ...]:
+    def _offered(self, tools: TurnTools, client_names: set[str]) -> tuple[chat.ToolSpec, ...]:
         """The tools a step may call: ARIA's (all, or the turn's own) beside the client's."""
         own = self._services.tools.specs() if tools.own is None else tools.own
         offered = tuple(s for s in own if s.name not in client_names) + tools.client
@@ -267,11 +247,11 @@ class AgentLoop:
             offered = tools.client  # the client asked for a call of one of its tools
         return offered
 
-    def _publish_client_calls(self, turn: _Turn, calls: tuple[ToolCall, ...]) -> None:
+    def _publish_client_calls(self, turn: _Turn, calls: tuple[chat.ToolCall, ...]) -> None:
         """Calls of the client's tools end the turn: the client runs them, not ARIA."""
         for call in calls:
             self._services.bus.publish(
-                ClientToolCall(
+                events.ClientToolCall(
                     run_id=turn.run_id,
                     call_id=call.id,
                     name=call.name,
@@ -280,14 +260,14 @@ class AgentLoop:
             )
 
     async def _run_calls(
-        self, turn: _Turn, calls: list[ToolCall], messages: list[ChatMessage]
+        self, turn: _Turn, calls: list[chat.ToolCall], messages: list[chat.ChatMessage]
     ) -> None:
         """Run each call in order, store its result and add it to the next step's prompt."""
         for call in calls:
             status, output = await self._run_tool(turn, call)
             saved = await self._services.store.add_message(
                 turn.conversation_id,
-                NewMessage(
+                chat.NewMessage(
                     role="tool",
                     content=output,
                     tool_call_id=call.id,
@@ -296,7 +276,7 @@ class AgentLoop:
                 ),
             )
             self._services.bus.publish(
-                MessageSaved(
+                events.MessageSaved(
                     run_id=turn.run_id,
                     conversation_id=turn.conversation_id,
                     message_id=saved.id,
@@ -305,19 +285,19 @@ class AgentLoop:
                 )
             )
             messages.append(
-                ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
+                chat.ChatMessage(role="tool", content=output, tool_call_id=call.id, name=call.name)
             )
 
     def _request(
         self,
-        messages: list[ChatMessage],
-        offered: tuple[ToolSpec, ...],
+        messages: list[chat.ChatMessage],
+        offered: tuple[chat.ToolSpec, ...],
         options: GenerationOptions,
         turn_id: str = "",
-    ) -> ChatRequest:
+    ) -> chat.ChatRequest:
         """One step's request: the prompt, the tools offered and the generation options."""
         vision = any(message.images for message in messages)
-        return ChatRequest(
+        return chat.ChatRequest(
             messages=tuple(messages),
             tools=offered,
             needs=frozenset({"vision"}) if vision else frozenset(),
@@ -332,10 +312,10 @@ class AgentLoop:
             turn_id=turn_id,
         )
 
-    async def _run_tool(self, turn: _Turn, call: ToolCall) -> tuple[ToolStatus, str]:
+    async def _run_tool(self, turn: _Turn, call: chat.ToolCall) -> tuple[ToolStatus, str]:
         """Execute one call at most once: policy, confirmation, handler, audit, storage."""
         self._services.bus.publish(
-            ToolCallEvent(
+            events.ToolCallEvent(
                 run_id=turn.run_id, call_id=call.id, name=call.name, arguments=call.arguments
             )
         )
@@ -344,7 +324,7 @@ class AgentLoop:
             if previous.status == "pending":
                 status: ToolStatus = "error"
                 output = _error_payload(
-                    ToolFailedError(
+                    e.ToolFailedError(
                         "An earlier attempt of this call did not finish; it is not run again.",
                         hint="Ask the user whether to retry.",
                     )
@@ -375,7 +355,7 @@ class AgentLoop:
         self._publish_result(turn, call, outcome.status, outcome.shown, latency_ms)
         return outcome.status, outcome.output
 
-    async def _decide_and_execute(self, turn: _Turn, call: ToolCall) -> _Outcome:
+    async def _decide_and_execute(self, turn: _Turn, call: chat.ToolCall) -> _Outcome:
         await self._services.audit.append(
             "tool-call",
             {
@@ -388,7 +368,7 @@ class AgentLoop:
         )
         try:
             tool = self._services.tools.validate(call)
-        except ToolError as exc:
+        except e.ToolError as exc:
             await self._audit_decision(turn, call, "deny", "invalid-call", exc.message)
             return _failed("error", exc)
         decision = _after_flagged(turn, tool, await self._services.policy(tool, call))
@@ -396,7 +376,7 @@ class AgentLoop:
         if decision.verdict == "deny":
             return _failed(
                 "denied",
-                ToolDeniedError(
+                e.ToolDeniedError(
                     f"Refused by the safety policy (rule {decision.rule})"
                     + (f": {decision.reason}" if decision.reason else ".")
                 ),
@@ -421,17 +401,17 @@ class AgentLoop:
             )
             if not outcome.approved:
                 why = "did not answer in time" if outcome.timed_out else "declined"
-                return _failed("denied", ToolDeniedError(f"The user {why}."))
+                return _failed("denied", e.ToolDeniedError(f"The user {why}."))
         return await self._execute(turn, tool, call)
 
-    async def _execute(self, turn: _Turn, tool: Tool, call: ToolCall) -> _Outcome:
+    async def _execute(self, turn: _Turn, tool: Tool, call: chat.ToolCall) -> _Outcome:
         try:
             value = await tool.handler(call.arguments)
-        except AriaError as exc:
+        except e.AriaError as exc:
             return _failed("error", exc)
         except Exception as exc:
             _LOGGER.exception("Tool %s failed", call.name)
-            return _failed("error", ToolFailedError(f"{call.name} failed: {exc}"))
+            return _failed("error", e.ToolFailedError(f"{call.name} failed: {exc}"))
         hidden: tuple[str, ...] = ()
         if isinstance(value, ToolText):
             output, hidden = value.text, value.hidden
@@ -456,7 +436,7 @@ class AgentLoop:
         return fence_tool_result(name, output, findings)
 
     async def _audit_decision(
-        self, turn: _Turn, call: ToolCall, verdict: str, rule: str, reason: str
+        self, turn: _Turn, call: chat.ToolCall, verdict: str, rule: str, reason: str
     ) -> None:
         await self._services.audit.append(
             "policy-decision",
@@ -473,13 +453,13 @@ class AgentLoop:
     def _publish_result(
         self,
         turn: _Turn,
-        call: ToolCall,
+        call: chat.ToolCall,
         status: ToolStatus,
         output: str,
         latency_ms: float,
     ) -> None:
         self._services.bus.publish(
-            ToolResultEvent(
+            events.ToolResultEvent(
                 run_id=turn.run_id,
                 call_id=call.id,
                 name=call.name,
@@ -502,13 +482,13 @@ def _after_flagged(turn: _Turn, tool: Tool, decision: PolicyDecision) -> PolicyD
     return decision
 
 
-def _failed(status: ToolStatus, exc: AriaError) -> _Outcome:
+def _failed(status: ToolStatus, exc: e.AriaError) -> _Outcome:
     """A call that did not run (or failed): ARIA's own words, not fenced."""
     payload = _error_payload(exc)
     return _Outcome(status, payload, payload)
 
 
-def _error_payload(exc: AriaError) -> str:
+def _error_payload(exc: e.AriaError) -> str:
     """A tool failure as the JSON the model receives."""
     payload: dict[str, Any] = {"error": exc.code, "message": exc.message}
     if exc.hint:

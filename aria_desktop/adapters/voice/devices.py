@@ -20,13 +20,7 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from aria_desktop.adapters.voice.audio import FRAME_BYTES, PacedSink, resample_pcm
-from aria_desktop.domain.audio import (
-    FRAME_SAMPLES,
-    PIPELINE_RATE_HZ,
-    SAMPLE_WIDTH_BYTES,
-    AudioDevice,
-    SpeechAudio,
-)
+from aria_desktop.domain import audio as au
 from aria_desktop.domain.errors import AudioDeviceError
 
 __all__ = ["MicrophoneSource", "SpeakerSink", "find_device", "list_devices"]
@@ -88,7 +82,7 @@ def _rescan(sd: Any) -> None:
         raise AudioDeviceError(f"Cannot list audio devices: {exc}.", hint=_NO_AUDIO_HINT) from None
 
 
-def list_devices() -> list[AudioDevice]:
+def list_devices() -> list[au.AudioDevice]:
     """Every input and output device the system has now (may be empty).
 
     Blocks for tens of milliseconds (PortAudio probes each device): call it from
@@ -109,7 +103,7 @@ def list_devices() -> list[AudioDevice]:
     for index, info in enumerate(raw):
         api_index = info.get("hostapi", -1)
         devices.append(
-            AudioDevice(
+            au.AudioDevice(
                 index=index,
                 name=str(info.get("name", f"device {index}")),
                 inputs=int(info.get("max_input_channels", 0)),
@@ -123,7 +117,7 @@ def list_devices() -> list[AudioDevice]:
     return devices
 
 
-def find_device(spec: str, *, output: bool) -> AudioDevice:
+def find_device(spec: str, *, output: bool) -> au.AudioDevice:
     """The device ``spec`` names ("" = system default; an index; or part of a name)."""
     kind = "speaker" if output else "microphone"
     devices = [d for d in list_devices() if (d.outputs if output else d.inputs) > 0]
@@ -162,7 +156,7 @@ class MicrophoneSource:
 
     def __init__(self, device: str = "") -> None:
         self._spec = device
-        self._device: AudioDevice | None = None
+        self._device: au.AudioDevice | None = None
 
     @property
     def name(self) -> str:
@@ -200,8 +194,8 @@ class MicrophoneSource:
                 ) from None
             while True:
                 data = await queue.get()
-                if rate != PIPELINE_RATE_HZ:
-                    data = resample_pcm(data, rate, PIPELINE_RATE_HZ)
+                if rate != au.PIPELINE_RATE_HZ:
+                    data = resample_pcm(data, rate, au.PIPELINE_RATE_HZ)
                 pending += data
                 while len(pending) >= FRAME_BYTES:
                     frame, pending = pending[:FRAME_BYTES], pending[FRAME_BYTES:]
@@ -211,18 +205,18 @@ class MicrophoneSource:
             _LOGGER.info("Microphone %s closed", device.name)
 
 
-def _open_input(sd: Any, device: AudioDevice, callback: Any) -> tuple[Any, int]:
+def _open_input(sd: Any, device: au.AudioDevice, callback: Any) -> tuple[Any, int]:
     """A raw 16-bit mono input stream at 16 kHz, or at the device's own rate if it cannot."""
     error: Exception | None = None
     with _PA.lock:
-        for rate in dict.fromkeys((PIPELINE_RATE_HZ, int(device.default_rate_hz) or 48_000)):
+        for rate in dict.fromkeys((au.PIPELINE_RATE_HZ, int(device.default_rate_hz) or 48_000)):
             try:
                 stream = sd.RawInputStream(
                     device=device.index,
                     samplerate=rate,
                     channels=1,
                     dtype="int16",
-                    blocksize=int(FRAME_SAMPLES * rate / PIPELINE_RATE_HZ),
+                    blocksize=int(au.FRAME_SAMPLES * rate / au.PIPELINE_RATE_HZ),
                     callback=callback,
                 )
             except Exception as exc:
@@ -264,7 +258,7 @@ class SpeakerSink(PacedSink):
     def __init__(self, device: str = "", *, rate_hz: int = 22_050) -> None:
         super().__init__(rate_hz=rate_hz, realtime=True)
         self._spec = device
-        self._device: AudioDevice | None = None
+        self._device: au.AudioDevice | None = None
         self._stream: Any = None
         self._buffer = bytearray()
         self._lock = threading.Lock()
@@ -294,7 +288,7 @@ class SpeakerSink(PacedSink):
         def callback(outdata: Any, frames: int, _time: Any, status: Any) -> None:
             if status.output_underflow:
                 self.device_underflows += 1
-            wanted = frames * SAMPLE_WIDTH_BYTES
+            wanted = frames * au.SAMPLE_WIDTH_BYTES
             with self._lock:
                 chunk = bytes(self._buffer[:wanted])
                 del self._buffer[:wanted]
@@ -335,7 +329,7 @@ class SpeakerSink(PacedSink):
         self._device = device
         _LOGGER.info("Speaker %s open at %d Hz", device.name, self.rate_hz)
 
-    async def write(self, audio: SpeechAudio) -> None:
+    async def write(self, audio: au.SpeechAudio) -> None:
         """Open the speaker if needed (off the event loop), then queue the speech."""
         if self._stream is None:
             if self._closing is not None:
@@ -345,7 +339,7 @@ class SpeakerSink(PacedSink):
         await super().write(audio)
 
     def _backlog_s(self) -> float:
-        return len(self._buffer) / SAMPLE_WIDTH_BYTES / self.rate_hz
+        return len(self._buffer) / au.SAMPLE_WIDTH_BYTES / self.rate_hz
 
     async def drain(self) -> None:
         """Wait until the device has taken everything.

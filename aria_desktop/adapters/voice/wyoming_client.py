@@ -18,20 +18,13 @@ from pathlib import PurePath
 from typing import Any
 
 from aria_desktop.adapters.voice.audio import resample_pcm, to_pipeline_pcm
-from aria_desktop.domain.audio import (
-    PIPELINE_RATE_HZ,
-    SAMPLE_WIDTH_BYTES,
-    AudioClip,
-    SpeechAudio,
-    Transcript,
-    WakeDetection,
-)
+from aria_desktop.domain import audio as au
 from aria_desktop.domain.errors import WyomingError
 
 __all__ = ["WyomingSTT", "WyomingTTS", "WyomingWakeWord", "check_uri"]
 
 _LOGGER = logging.getLogger(__name__)
-_CHUNK_BYTES = 2048 * SAMPLE_WIDTH_BYTES
+_CHUNK_BYTES = 2048 * au.SAMPLE_WIDTH_BYTES
 _CONNECT_TIMEOUT_S = 5.0
 _VERSION_SUFFIX = re.compile(r"_v[0-9.]+$")
 """wyoming-openwakeword names detections after the model file: "hey_jarvis_v0.1"."""
@@ -145,8 +138,8 @@ class WyomingSTT(_RequestClient):
         self._language = language
 
     async def transcribe(
-        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
-    ) -> Transcript:
+        self, clip: au.AudioClip, *, language: str | None = None, starts_with: str = ""
+    ) -> au.Transcript:
         """Send the audio, wait for the transcript.
 
         ``starts_with`` is not sent: the Wyoming protocol has no field for it.
@@ -156,7 +149,7 @@ class WyomingSTT(_RequestClient):
         from wyoming.audio import AudioChunk, AudioStart, AudioStop
 
         pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
-        fmt = {"rate": PIPELINE_RATE_HZ, "width": SAMPLE_WIDTH_BYTES, "channels": 1}
+        fmt = {"rate": au.PIPELINE_RATE_HZ, "width": au.SAMPLE_WIDTH_BYTES, "channels": 1}
         lang = language or self._language or None
         started = time.monotonic()
         async with self._connect() as conn:
@@ -170,10 +163,10 @@ class WyomingSTT(_RequestClient):
                 if WyTranscript.is_type(event.type):
                     result = WyTranscript.from_event(event)
                     break
-        return Transcript(
+        return au.Transcript(
             text=(result.text or "").strip(),
             language=result.language or lang or "",
-            audio_s=len(pcm) / SAMPLE_WIDTH_BYTES / PIPELINE_RATE_HZ,
+            audio_s=len(pcm) / au.SAMPLE_WIDTH_BYTES / au.PIPELINE_RATE_HZ,
             latency_ms=(time.monotonic() - started) * 1000,
             engine=self.name,
         )
@@ -188,7 +181,7 @@ class WyomingTTS(_RequestClient):
         super().__init__(uri, timeout_s=timeout_s)
         self._voice = voice
 
-    async def synthesize(self, text: str) -> AsyncGenerator[SpeechAudio, None]:
+    async def synthesize(self, text: str) -> AsyncGenerator[au.SpeechAudio, None]:
         """Speech for ``text`` as the server streams it (pieces of about a sentence)."""
         from wyoming.audio import AudioChunk, AudioStop
         from wyoming.tts import Synthesize, SynthesizeVoice
@@ -206,17 +199,17 @@ class WyomingTTS(_RequestClient):
                 if AudioChunk.is_type(event.type):
                     chunk = AudioChunk.from_event(event)
                     pcm = chunk.audio
-                    if chunk.channels != 1 or chunk.width != SAMPLE_WIDTH_BYTES:
+                    if chunk.channels != 1 or chunk.width != au.SAMPLE_WIDTH_BYTES:
                         pcm = resample_pcm(pcm, chunk.rate, chunk.rate, chunk.channels)
                     rate = chunk.rate
                     pending += pcm
-                    if len(pending) >= rate * SAMPLE_WIDTH_BYTES // 2:  # half a second
-                        yield SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
+                    if len(pending) >= rate * au.SAMPLE_WIDTH_BYTES // 2:  # half a second
+                        yield au.SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
                         pending = b""
                 elif AudioStop.is_type(event.type):
                     break
             if pending:
-                yield SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
+                yield au.SpeechAudio(pcm=pending, sample_rate_hz=rate, text=text)
 
 
 def _wake_key(name: str) -> str:
@@ -244,7 +237,7 @@ class WyomingWakeWord:
         self._names = names
         self._conn: _Connection | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._detections: list[WakeDetection] = []
+        self._detections: list[au.WakeDetection] = []
 
     @property
     def name(self) -> str:
@@ -264,7 +257,7 @@ class WyomingWakeWord:
             await self._check_models(conn)
             await conn.write(Detect(names=[_wake_key(n) for n in self._names]))
             await conn.write(
-                AudioStart(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1)
+                AudioStart(rate=au.PIPELINE_RATE_HZ, width=au.SAMPLE_WIDTH_BYTES, channels=1)
             )
         except BaseException:
             await conn.__aexit__(None, None, None)
@@ -305,9 +298,9 @@ class WyomingWakeWord:
             except Exception as exc:  # malformed data from the server
                 raise conn.error(f"unexpected data ({exc})") from None
             name = _wake_key(found.name or "") or _wake_key(self._names[0])
-            self._detections.append(WakeDetection(name=name, score=1.0))
+            self._detections.append(au.WakeDetection(name=name, score=1.0))
 
-    async def process(self, frame: bytes) -> WakeDetection | None:
+    async def process(self, frame: bytes) -> au.WakeDetection | None:
         """Send one frame; a detection if the server reported one."""
         from wyoming.audio import AudioChunk
 
@@ -320,7 +313,9 @@ class WyomingWakeWord:
             await conn.__aexit__(None, None, None)
             raise exc if exc is not None else conn.error("the server went away")
         await self._conn.write(
-            AudioChunk(rate=PIPELINE_RATE_HZ, width=SAMPLE_WIDTH_BYTES, channels=1, audio=frame)
+            AudioChunk(
+                rate=au.PIPELINE_RATE_HZ, width=au.SAMPLE_WIDTH_BYTES, channels=1, audio=frame
+            )
         )
         return self._detections.pop(0) if self._detections else None
 
@@ -328,7 +323,7 @@ class WyomingWakeWord:
         """Forget detections not yet reported."""
         self._detections.clear()
 
-    async def scan_speech(self, audio: SpeechAudio) -> list[float] | None:
+    async def scan_speech(self, audio: au.SpeechAudio) -> list[float] | None:
         """Not supported remotely: the pipeline mutes detection while ARIA speaks."""
         return None
 

@@ -54,13 +54,8 @@ from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.core.voice.speech_text import strip_wake_phrase
 from aria_desktop.core.voice.states import VoiceState, VoiceStateMachine
 from aria_desktop.core.voice.wake_gate import WakeGate
-from aria_desktop.domain.audio import (
-    FRAME_SAMPLES,
-    PIPELINE_RATE_HZ,
-    SpeechAudio,
-    Transcript,
-    WakeDetection,
-)
+from aria_desktop.domain import audio as au
+from aria_desktop.domain import voice_events
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import (
     PushToTalk,
@@ -70,20 +65,11 @@ from aria_desktop.domain.commands import (
 )
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
 from aria_desktop.domain.events import ErrorEvent
-from aria_desktop.domain.voice_events import (
-    AudioLevel,
-    SttEnd,
-    SttStart,
-    SttVadEnd,
-    SttVadStart,
-    WakeEnd,
-    WakeStart,
-)
 
 __all__ = ["VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
 
 _LOGGER = logging.getLogger(__name__)
-FRAME_S = FRAME_SAMPLES / PIPELINE_RATE_HZ
+FRAME_S = au.FRAME_SAMPLES / au.PIPELINE_RATE_HZ
 """Duration of one capture frame, in seconds."""
 
 
@@ -349,20 +335,22 @@ class VoicePipeline:
             detection = await self._detector.process(frame)
         if self._recording is not None:
             speech = await self._listen_frame(self._recording, frame)
-            self.bus.publish(AudioLevel(rms_dbfs=level, speech=speech))
+            self.bus.publish(voice_events.AudioLevel(rms_dbfs=level, speech=speech))
             return
-        self.bus.publish(AudioLevel(rms_dbfs=level))
+        self.bus.publish(voice_events.AudioLevel(rms_dbfs=level))
         self._preroll.append(frame)
         if detection is not None:
             self._on_wake(detection)
 
-    def _on_wake(self, detection: WakeDetection) -> None:
+    def _on_wake(self, detection: au.WakeDetection) -> None:
         accepted = self._gate.accept(
             audio_s=self._audio_s, now=self.clock.monotonic(), speaking=self.speech.speaking
         )
         if not accepted:
             return
-        self.bus.publish(WakeEnd(detected=True, name=detection.name, score=detection.score))
+        self.bus.publish(
+            voice_events.WakeEnd(detected=True, name=detection.name, score=detection.score)
+        )
         if self.states.busy:
             self._interrupt()
         self._begin_listening(
@@ -379,11 +367,11 @@ class VoicePipeline:
             return
         detector.reset()
         self._gate.arm()
-        self.bus.publish(WakeStart(model=detector.name))
+        self.bus.publish(voice_events.WakeStart(model=detector.name))
 
     def _disarm_wake(self) -> None:
         if self._gate.disarm():
-            self.bus.publish(WakeEnd(detected=False))
+            self.bus.publish(voice_events.WakeEnd(detected=False))
 
     def _enter_wake(self) -> None:
         self._arm_wake()
@@ -396,7 +384,7 @@ class VoicePipeline:
         elif self.state is not VoiceState.STOPPED:
             self.states.transition(VoiceState.STOPPED)
 
-    def _on_speech_queued(self, audio: SpeechAudio, play_at: float) -> None:
+    def _on_speech_queued(self, audio: au.SpeechAudio, play_at: float) -> None:
         """Scan ARIA's own speech for the wake word before it plays (self-trigger gate)."""
         self._self_speech.speech_queued(self.wake, audio, play_at)
 
@@ -422,7 +410,7 @@ class VoicePipeline:
         )
         if self.vad is not None:
             self.vad.reset()
-        self.bus.publish(SttStart(trigger=trigger))
+        self.bus.publish(voice_events.SttStart(trigger=trigger))
         self.states.transition(VoiceState.LISTENING)
 
     async def _listen_frame(self, recording: CommandRecording, frame: bytes) -> bool:
@@ -434,7 +422,7 @@ class VoicePipeline:
             return speech  # ended (released, muted) while the VAD ran
         for event in recording.segmenter.process(FRAME_S, speech):
             if event is SegmentEvent.SPEECH_STARTED:
-                self.bus.publish(SttVadStart())
+                self.bus.publish(voice_events.SttVadStart())
             else:
                 await self._end_command(event.value)
         return speech
@@ -445,10 +433,12 @@ class VoicePipeline:
         self._recording = None
         audio = b"".join(recording.frames)
         self.bus.publish(
-            SttVadEnd(reason=reason, audio_ms=len(audio) / 2 / PIPELINE_RATE_HZ * 1000)
+            voice_events.SttVadEnd(
+                reason=reason, audio_ms=len(audio) / 2 / au.PIPELINE_RATE_HZ * 1000
+            )
         )
         if reason == "no_speech" or (reason == "released" and not audio):
-            self.bus.publish(SttEnd(text=""))
+            self.bus.publish(voice_events.SttEnd(text=""))
             self._enter_rest()
             return
         self.states.transition(VoiceState.TRANSCRIBING)
@@ -459,8 +449,8 @@ class VoicePipeline:
     def _cancel_recording(self) -> None:
         """Drop the command being recorded (mute, kill switch)."""
         self._recording = None
-        self.bus.publish(SttVadEnd(reason="cancelled"))
-        self.bus.publish(SttEnd(text=""))
+        self.bus.publish(voice_events.SttVadEnd(reason="cancelled"))
+        self.bus.publish(voice_events.SttEnd(text=""))
 
     # --- the turn --------------------------------------------------------------------------
 
@@ -572,13 +562,13 @@ class VoicePipeline:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _on_speak(self, command: Speak) -> SpeechAudio:
+    async def _on_speak(self, command: Speak) -> au.SpeechAudio:
         # An announcement outside the listening cycle: it shows speaking, not a voice state.
         return await self.speech.announce(
             command.text, play=command.play, show_state=self.orchestrator.set_state
         )
 
-    async def _on_transcribe(self, command: Transcribe) -> Transcript:
+    async def _on_transcribe(self, command: Transcribe) -> au.Transcript:
         return await self.speech.transcribe_wav(
             command.wav, language=command.language or self.config.language
         )
