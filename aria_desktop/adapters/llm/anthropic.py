@@ -301,12 +301,7 @@ class AnthropicBackend(BackendIdentity):
         return build_params(request, model=self._model, capabilities=self.capabilities)
 
     async def stream_chat(self, request: chat.ChatRequest) -> AsyncGenerator[chat.LLMChunk, None]:
-        """Stream one reply; see ``ChatBackend``.
-
-        Raises:
-            LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
-                been yielded.
-        """
+        """Stream one reply; see ``ChatBackend.stream_chat`` (what it yields and raises)."""
         timer = StreamTimer(self._timeouts, backend=self._name)
         params = self._params(request)
         _LOGGER.debug(

@@ -174,12 +174,7 @@ class OllamaBackend(HttpBackend):
         )
 
     async def stream_chat(self, request: chat.ChatRequest) -> AsyncGenerator[chat.LLMChunk, None]:
-        """Stream one reply; see ``ChatBackend``.
-
-        Raises:
-            LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
-                been yielded.
-        """
+        """Stream one reply; see ``ChatBackend.stream_chat`` (what it yields and raises)."""
         body = build_chat_body(
             request, model=self._model, keep_alive=self._keep_alive, capabilities=self.capabilities
         )

@@ -187,12 +187,7 @@ class OpenAICompatBackend(HttpBackend):
         )
 
     async def stream_chat(self, request: chat.ChatRequest) -> AsyncGenerator[chat.LLMChunk, None]:
-        """Stream one reply; see ``ChatBackend``.
-
-        Raises:
-            LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
-                been yielded.
-        """
+        """Stream one reply; see ``ChatBackend.stream_chat`` (what it yields and raises)."""
         url = f"{self._base_url}/v1/chat/completions"
         body = build_chat_body(request, model=self._model)
         if self._locality == "local" and (

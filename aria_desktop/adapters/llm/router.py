@@ -98,12 +98,10 @@ class ChatBackend(Protocol):
     """One LLM backend (Ollama, Anthropic, an OpenAI-compatible server), as the router uses it.
 
     Declared here, where it is used: the core talks only to the router (``core.ports.ChatModel``).
-    ``stream_chat`` yields ``TextDelta`` and complete ``ToolCallChunk`` values and ends with
-    exactly one ``StreamEnd``; failures raise ``LLMError`` subclasses. Closing the iterator
-    (``aclose``) closes the HTTP stream. ``model_facts`` (context window, capabilities) is
-    learned from the server once per model and never raises: a server that cannot tell gives
-    the settings' facts (``adapters/llm/model_facts.py``); ``capabilities`` is what it has
-    learned so far, else the settings'.
+    ``model_facts`` (context window, capabilities) is learned from the server once per model and
+    never raises: a server that cannot tell gives the settings' facts
+    (``adapters/llm/model_facts.py``); ``capabilities`` is what it has learned so far, else the
+    settings'.
     """
 
     @property
@@ -118,7 +116,16 @@ class ChatBackend(Protocol):
     @property
     def locality(self) -> Locality: ...
 
-    def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]: ...
+    def stream_chat(self, request: ChatRequest) -> AsyncGenerator[LLMChunk, None]:
+        """Stream one reply, ending with exactly one ``StreamEnd``.
+
+        Before it come ``TextDelta`` and complete ``ToolCallChunk`` values. Closing the iterator
+        (``aclose``) closes the HTTP stream.
+
+        Raises:
+            LLMError: a subclass naming the failure; ``StreamInterruptedError`` once content has
+                been yielded.
+        """
 
     async def model_facts(self) -> ModelFacts: ...
 
