@@ -74,6 +74,25 @@ async def test_remember_recall_and_confirmed_forget_over_http(api: Api, mode: st
         assert found.structured_content["result"] == []
 
 
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_reading_an_unknown_memory_is_a_not_found_error_naming_it(
+    api: Api, mode: str
+) -> None:
+    from mcp import MCPError
+
+    http = create_mcp_http_client(headers=api.headers())
+    async with (
+        http,
+        Client(streamable_http_client(f"{api.url}/mcp", http_client=http), mode=mode) as client,
+    ):
+        with pytest.raises(MCPError) as raised:
+            await client.read_resource("memory://no-such-memory")
+    # The SDK's not-found code (SEP-2164: invalid params; -32002 is retired), with the text.
+    assert raised.value.error.code == -32602
+    assert "no-such-memory" in raised.value.error.message
+    assert "No memory" in raised.value.error.message
+
+
 async def test_the_mcp_overview_is_empty_without_mcp_and_policy_changes_are_refused(
     api: Api,
 ) -> None:

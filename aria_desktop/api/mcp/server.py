@@ -222,9 +222,15 @@ def _add_memory_resources(server: MCPServer, assistant: Assistant) -> None:
     @server.resource("memory://{memory_id}", name="memory", mime_type="application/json")
     async def one_memory(memory_id: str) -> str:
         """One memory by id."""
+        from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+
         memory = await assistant.get_memory(memory_id)
         if memory is None:
-            raise ValueError(f"No memory {memory_id}")
+            # The SDK's not-found error keeps the text (any other exception becomes a generic
+            # internal error naming only the URI).
+            raise ResourceNotFoundError(
+                f"No memory {memory_id} (it was never saved or is forgotten)"
+            )
         return json.dumps(_memory_json(memory))
 
 
