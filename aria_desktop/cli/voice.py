@@ -141,13 +141,19 @@ async def _cmd_devices(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+@dataclasses.dataclass
 class _StagePrinter:
-    """Prints each stage of a voice turn with the time since the previous mark."""
+    """Prints each stage of a voice turn with the time since the previous mark.
 
-    def __init__(self) -> None:
-        self.started = time.time()
-        self.marks: dict[str, float] = {}
-        self.wrote_text = False
+    Attributes:
+        started: when the turn began, wall-clock seconds (the clock events carry).
+        marks: when each event type was first seen.
+        wrote_text: reply text is on stdout without its closing newline yet.
+    """
+
+    started: float = dataclasses.field(default_factory=time.time)
+    marks: dict[str, float] = dataclasses.field(default_factory=dict)
+    wrote_text: bool = False
 
     def _line(self, text: str, ts: float) -> None:
         if self.wrote_text:
