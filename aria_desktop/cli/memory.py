@@ -14,16 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from aria_desktop.cli._args import add_actions, add_paging, add_show
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
+from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
-from aria_desktop.domain.memory import (
-    MEMORY_KINDS,
-    MEMORY_STATUSES,
-    Memory,
-    MemoryEdit,
-    MemoryFilter,
-    MemoryQuery,
-    NewMemory,
-)
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
@@ -42,27 +34,27 @@ def register(sub: Subparsers) -> None:
     )
     add = acts.add_parser("add", help="remember something")
     add.add_argument("text")
-    add.add_argument("--kind", choices=MEMORY_KINDS, default="fact")
+    add.add_argument("--kind", choices=mem.MEMORY_KINDS, default="fact")
     add.add_argument("--subject", default="user", help="who or what it is about")
     add.add_argument("--importance", type=float, default=0.5, help="0-1")
     add.add_argument("--json", action="store_true")
     search = acts.add_parser("search", help="hybrid keyword + meaning search")
     search.add_argument("query")
     search.add_argument("--limit", type=int, default=10)
-    search.add_argument("--kind", action="append", choices=MEMORY_KINDS, default=[])
+    search.add_argument("--kind", action="append", choices=mem.MEMORY_KINDS, default=[])
     search.add_argument("--subject")
     search.add_argument("--all", action="store_true", help="include superseded and forgotten")
     search.add_argument("--json", action="store_true")
     lst = acts.add_parser("list", help="newest first")
-    lst.add_argument("--kind", action="append", choices=MEMORY_KINDS, default=[])
+    lst.add_argument("--kind", action="append", choices=mem.MEMORY_KINDS, default=[])
     lst.add_argument("--subject")
-    lst.add_argument("--status", action="append", choices=MEMORY_STATUSES, default=[])
+    lst.add_argument("--status", action="append", choices=mem.MEMORY_STATUSES, default=[])
     add_paging(lst, limit=100)
     add_show(acts, "one memory with all its details")
     edit = acts.add_parser("edit", help="correct a memory's text (same id)")
     edit.add_argument("id")
     edit.add_argument("text")
-    edit.add_argument("--kind", choices=MEMORY_KINDS)
+    edit.add_argument("--kind", choices=mem.MEMORY_KINDS)
     edit.add_argument("--subject")
     edit.add_argument("--importance", type=float)
     forget = acts.add_parser("forget", help="forget a memory")
@@ -80,13 +72,13 @@ def register(sub: Subparsers) -> None:
     reject.add_argument("id", nargs="+")
 
 
-def _memory_dict(memory: Memory) -> dict[str, Any]:
+def _memory_dict(memory: mem.Memory) -> dict[str, Any]:
     data = dataclasses.asdict(memory)
     data["message_ids"] = list(memory.message_ids)
     return data
 
 
-def _line(memory: Memory) -> str:
+def _line(memory: mem.Memory) -> str:
     about = f" [{memory.subject}]" if memory.subject != "user" else ""
     state = "" if memory.status == "active" else f" ({memory.status})"
     when = fmt_time(memory.created_at)
@@ -158,7 +150,7 @@ async def _memory_action(
 async def _add(run: _Action) -> int:
     args = run.args
     added = await run.memory.add_memory(
-        NewMemory(
+        mem.NewMemory(
             content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
         )
     )
@@ -171,9 +163,9 @@ async def _add(run: _Action) -> int:
 
 async def _search(run: _Action) -> int:
     args = run.args
-    statuses = MEMORY_STATUSES if args.all else ("active",)
+    statuses = mem.MEMORY_STATUSES if args.all else ("active",)
     hits = await run.memory.search_memories(
-        MemoryQuery(
+        mem.MemoryQuery(
             text=args.query,
             limit=args.limit,
             kinds=tuple(args.kind),
@@ -207,7 +199,7 @@ async def _search(run: _Action) -> int:
 async def _list(run: _Action) -> int:
     args = run.args
     memories = await run.memory.list_memories(
-        MemoryFilter(
+        mem.MemoryFilter(
             kinds=tuple(args.kind),
             subject=args.subject,
             statuses=tuple(args.status) or ("active",),
@@ -240,7 +232,7 @@ async def _show(run: _Action) -> int:
 
 async def _edit(run: _Action) -> int:
     args = run.args
-    edit = MemoryEdit(
+    edit = mem.MemoryEdit(
         content=args.text, kind=args.kind, subject=args.subject, importance=args.importance
     )
     updated = await run.memory.update_memory(args.id, edit)
@@ -323,7 +315,7 @@ _ACTIONS: dict[str, Callable[[_Action], Awaitable[int]]] = {
 """Each ``aria memory`` action's handler (export, import and reindex need the database)."""
 
 
-def _print_details(memory: Memory) -> None:
+def _print_details(memory: mem.Memory) -> None:
     print(f"# {memory.id}  ({memory.status})")
     print(memory.content)
     print()

@@ -18,31 +18,8 @@ from typing import Any
 from aria_desktop.core.assistant_row import AssistantRow
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import ChatModel, Clock, ConversationStore
-from aria_desktop.domain.chat import (
-    ChatRequest,
-    FallbackNotice,
-    LLMChunk,
-    MessageBody,
-    MessageStatus,
-    PromptBudgeted,
-    StreamEnd,
-    TextDelta,
-    ThinkingDelta,
-    ToolCall,
-    ToolCallChunk,
-    ToolCallRejected,
-    Usage,
-)
+from aria_desktop.domain import chat, events
 from aria_desktop.domain.errors import StreamInterruptedError
-from aria_desktop.domain.events import (
-    BackendFallback,
-    LlmDelta,
-    LlmThinking,
-    MessageSaved,
-    PromptFitted,
-    ThinkEnd,
-    ThinkStart,
-)
 
 __all__ = ["ModelSteps", "StepReply", "pass_on_first_piece"]
 
@@ -72,10 +49,10 @@ class StepReply:
     """
 
     text: str
-    calls: list[ToolCall]
-    end: StreamEnd
-    thought: ThinkingDelta
-    rejected: list[ToolCallRejected]
+    calls: list[chat.ToolCall]
+    end: chat.StreamEnd
+    thought: chat.ThinkingDelta
+    rejected: list[chat.ToolCallRejected]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -95,26 +72,26 @@ class _StepStream:
         self._started = started
         self.first_token_ms: float | None = None
         self.parts: list[str] = []
-        self.calls: list[ToolCall] = []
+        self.calls: list[chat.ToolCall] = []
         self.thinking: list[str] = []
         self.signature = ""
-        self.rejected: list[ToolCallRejected] = []
-        self.end: StreamEnd | None = None
+        self.rejected: list[chat.ToolCallRejected] = []
+        self.end: chat.StreamEnd | None = None
         self._handlers: dict[type[object], Callable[[Any], Awaitable[None]]] = {
-            TextDelta: self._on_text,
-            ThinkingDelta: self._on_thinking,
-            ToolCallChunk: self._on_tool_call,
-            ToolCallRejected: self._on_rejected,
-            FallbackNotice: self._on_fallback,
-            PromptBudgeted: self._on_prompt_fitted,
-            StreamEnd: self._on_end,
+            chat.TextDelta: self._on_text,
+            chat.ThinkingDelta: self._on_thinking,
+            chat.ToolCallChunk: self._on_tool_call,
+            chat.ToolCallRejected: self._on_rejected,
+            chat.FallbackNotice: self._on_fallback,
+            chat.PromptBudgeted: self._on_prompt_fitted,
+            chat.StreamEnd: self._on_end,
         }
 
     def text(self) -> str:
         """The reply text so far."""
         return "".join(self.parts)
 
-    async def consume(self, stream: AsyncGenerator[LLMChunk, None]) -> StreamEnd:
+    async def consume(self, stream: AsyncGenerator[chat.LLMChunk, None]) -> chat.StreamEnd:
         """Handle every chunk of ``stream``; returns its end (a stream without one is cut)."""
         async with contextlib.aclosing(stream):
             async for chunk in stream:
@@ -130,38 +107,38 @@ class _StepStream:
     def _elapsed_ms(self) -> float:
         return (self._clock.monotonic() - self._started) * 1000
 
-    async def _on_text(self, chunk: TextDelta) -> None:
+    async def _on_text(self, chunk: chat.TextDelta) -> None:
         """Reply text: published and saved as it comes; the first piece goes out on its own."""
         first = self.first_token_ms is None
         if first:
             self.first_token_ms = self._elapsed_ms()
         self.parts.append(chunk.text)
-        self._bus.publish(LlmDelta(run_id=self._ids.run_id, text=chunk.text))
+        self._bus.publish(events.LlmDelta(run_id=self._ids.run_id, text=chunk.text))
         self._row.text_changed(self.text)
         if first:
             await pass_on_first_piece()
 
-    async def _on_thinking(self, chunk: ThinkingDelta) -> None:
+    async def _on_thinking(self, chunk: chat.ThinkingDelta) -> None:
         """Reasoning: its own event and column, never part of the answer."""
         if chunk.text:
             self.thinking.append(chunk.text)
-            self._bus.publish(LlmThinking(run_id=self._ids.run_id, text=chunk.text))
+            self._bus.publish(events.LlmThinking(run_id=self._ids.run_id, text=chunk.text))
         self.signature = chunk.signature or self.signature
 
-    async def _on_tool_call(self, chunk: ToolCallChunk) -> None:
+    async def _on_tool_call(self, chunk: chat.ToolCallChunk) -> None:
         """A complete tool call, kept for after the stream (a call counts as a first token)."""
         if self.first_token_ms is None:
             self.first_token_ms = self._elapsed_ms()
         self.calls.append(chunk.call)
 
-    async def _on_rejected(self, chunk: ToolCallRejected) -> None:
+    async def _on_rejected(self, chunk: chat.ToolCallRejected) -> None:
         """A tool call written as text that cannot be used: the agent tells the model."""
         self.rejected.append(chunk)
 
-    async def _on_fallback(self, chunk: FallbackNotice) -> None:
+    async def _on_fallback(self, chunk: chat.FallbackNotice) -> None:
         """The router moved on to the next backend: the user sees who answers instead."""
         self._bus.publish(
-            BackendFallback(
+            events.BackendFallback(
                 run_id=self._ids.run_id,
                 from_backend=chunk.from_backend,
                 to_backend=chunk.to_backend,
@@ -169,7 +146,7 @@ class _StepStream:
             )
         )
 
-    async def _on_prompt_fitted(self, chunk: PromptBudgeted) -> None:
+    async def _on_prompt_fitted(self, chunk: chat.PromptBudgeted) -> None:
         """What the router left out of the prompt, as the turn's ``prompt-fitted`` event."""
         _LOGGER.info(
             "run %s: prompt fitted to %s's %d-token window (%d history message(s) left out)",
@@ -178,20 +155,20 @@ class _StepStream:
             chunk.context_tokens,
             chunk.dropped_messages,
         )
-        self._bus.publish(PromptFitted(run_id=self._ids.run_id, fit=chunk))
+        self._bus.publish(events.PromptFitted(run_id=self._ids.run_id, fit=chunk))
 
-    async def _on_end(self, chunk: StreamEnd) -> None:
+    async def _on_end(self, chunk: chat.StreamEnd) -> None:
         """The reply finished cleanly."""
         self.end = chunk
 
-    async def save(self, status: MessageStatus) -> None:
+    async def save(self, status: chat.MessageStatus) -> None:
         """Give the row its final state and publish ``message-saved`` and ``think-end``."""
         end, ids = self.end, self._ids
         # Tool calls from a reply that did not complete are never kept or executed.
         saved_calls = tuple(self.calls) if status == "complete" else ()
         message_id = await asyncio.shield(
             self._row.finish(
-                MessageBody(
+                chat.MessageBody(
                     content=self.text(),
                     status=status,
                     tool_calls=saved_calls,
@@ -203,7 +180,7 @@ class _StepStream:
             )
         )
         self._bus.publish(
-            MessageSaved(
+            events.MessageSaved(
                 run_id=ids.run_id,
                 conversation_id=ids.conversation_id,
                 message_id=message_id,
@@ -214,13 +191,13 @@ class _StepStream:
             )
         )
         self._bus.publish(
-            ThinkEnd(
+            events.ThinkEnd(
                 run_id=ids.run_id,
                 step=ids.step,
                 backend=end.backend if end else "",
                 model=end.model if end else "",
                 locality=end.locality if end else "",
-                usage=end.usage if end else Usage(),
+                usage=end.usage if end else chat.Usage(),
                 first_token_ms=self.first_token_ms,
                 latency_ms=self._elapsed_ms(),
             )
@@ -247,7 +224,7 @@ class ModelSteps:
 
     async def run(
         self,
-        request: ChatRequest,
+        request: chat.ChatRequest,
         *,
         run_id: str,
         conversation_id: str,
@@ -259,7 +236,7 @@ class ModelSteps:
         """Stream one reply to ``request``; its row is written after ``after`` (the user's)."""
         bus, clock = self.bus, self.clock
         ids = _StepIds(run_id=run_id, conversation_id=conversation_id, step=step)
-        bus.publish(ThinkStart(run_id=run_id, step=step))
+        bus.publish(events.ThinkStart(run_id=run_id, step=step))
         started = clock.monotonic()
         row = AssistantRow(
             self.store,
@@ -269,7 +246,7 @@ class ModelSteps:
             clock=clock,
         )
         reply = _StepStream(bus=bus, clock=clock, row=row, ids=ids, started=started)
-        status: MessageStatus = "error"
+        status: chat.MessageStatus = "error"
         try:
             end = await reply.consume(self.model.stream(request, agent=agent, backend=backend))
             status = "complete"
@@ -283,7 +260,7 @@ class ModelSteps:
             raise
         finally:
             await reply.save(status)
-        thought = ThinkingDelta(text="".join(reply.thinking), signature=reply.signature)
+        thought = chat.ThinkingDelta(text="".join(reply.thinking), signature=reply.signature)
         return StepReply(
             text=reply.text(), calls=reply.calls, end=end, thought=thought, rejected=reply.rejected
         )

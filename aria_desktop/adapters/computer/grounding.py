@@ -19,16 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from aria_desktop.domain.computer import (
-    Grounding,
-    OcrLine,
-    OcrWord,
-    Point,
-    Rect,
-    ScreenElement,
-    ScreenText,
-    TextMatch,
-)
+from aria_desktop.domain import computer
 from aria_desktop.domain.geometry import union
 
 __all__ = ["build_elements", "element_at", "find_text", "normalize", "word_runs"]
@@ -46,9 +37,9 @@ def normalize(text: str) -> str:
     return " ".join(token for token in tokens if token)
 
 
-def word_runs(line: OcrLine) -> list[tuple[OcrWord, ...]]:
+def word_runs(line: computer.OcrLine) -> list[tuple[computer.OcrWord, ...]]:
     """The line's words split where the gap is wider than the line is tall."""
-    runs: list[list[OcrWord]] = []
+    runs: list[list[computer.OcrWord]] = []
     limit = max(6, int(line.box.height * _GAP_FACTOR))
     for word in sorted(line.words, key=lambda w: w.box.x):
         if runs and word.box.x - runs[-1][-1].box.right <= limit:
@@ -58,13 +49,13 @@ def word_runs(line: OcrLine) -> list[tuple[OcrWord, ...]]:
     return [tuple(run) for run in runs]
 
 
-def build_elements(lines: tuple[OcrLine, ...]) -> tuple[ScreenElement, ...]:
+def build_elements(lines: tuple[computer.OcrLine, ...]) -> tuple[computer.ScreenElement, ...]:
     """Numbered word runs in reading order (rows top to bottom, then left to right)."""
     runs = [run for line in lines for run in word_runs(line)]
     boxes = [union([w.box for w in run]) for run in runs]
     order = sorted(range(len(runs)), key=lambda i: (boxes[i].center.y // 12, boxes[i].x))
     return tuple(
-        ScreenElement(
+        computer.ScreenElement(
             id=number,
             text=" ".join(w.text for w in runs[i]),
             box=boxes[i],
@@ -74,9 +65,11 @@ def build_elements(lines: tuple[OcrLine, ...]) -> tuple[ScreenElement, ...]:
     )
 
 
-def element_at(screen: ScreenText, point: Point, *, tolerance_px: int = 8) -> ScreenElement | None:
+def element_at(
+    screen: computer.ScreenText, point: computer.Point, *, tolerance_px: int = 8
+) -> computer.ScreenElement | None:
     """The element under ``point``, else the nearest one within ``tolerance_px``, else None."""
-    best: tuple[int, ScreenElement] | None = None
+    best: tuple[int, computer.ScreenElement] | None = None
     for element in screen.elements:
         box = element.box
         dx = max(box.x - point.x, 0, point.x - (box.right - 1))
@@ -89,22 +82,22 @@ def element_at(screen: ScreenText, point: Point, *, tolerance_px: int = 8) -> Sc
 
 @dataclass(frozen=True)
 class _Candidate:
-    match: TextMatch
+    match: computer.TextMatch
     rank: int  # 3 whole label equal, 2 equal words inside a label, 1 fuzzy
 
 
 def find_text(
-    screen: ScreenText,
+    screen: computer.ScreenText,
     query: str,
     *,
-    region: Rect | None = None,
+    region: computer.Rect | None = None,
     min_score: float = 0.8,
-) -> Grounding:
+) -> computer.Grounding:
     """Where ``query`` is on screen: one match, several equally good ones, or none."""
     wanted = normalize(query)
     compact_query = wanted.replace(" ", "")
     if not compact_query:
-        return Grounding(query=query, status="not_found")
+        return computer.Grounding(query=query, status="not_found")
     n_query = len(wanted.split())
     candidates: list[_Candidate] = []
     for line in screen.lines:
@@ -128,7 +121,7 @@ def find_text(
                     rank = 3 if exact and whole else 2 if exact else 1
                     candidates.append(
                         _Candidate(
-                            TextMatch(
+                            computer.TextMatch(
                                 text=" ".join(w.text for w in words[start:end]),
                                 box=box,
                                 center=box.center,
@@ -139,7 +132,7 @@ def find_text(
                         )
                     )
     if not candidates:
-        return Grounding(query=query, status="not_found")
+        return computer.Grounding(query=query, status="not_found")
     distinct = _best_per_place(candidates)
     top_rank = max(c.rank for c in distinct)
     tier = [c for c in distinct if c.rank == top_rank]
@@ -148,9 +141,11 @@ def find_text(
     tied.sort(key=lambda c: (-c.match.score, c.match.box.y, c.match.box.x))
     matches = tuple(c.match for c in tied)
     if len(matches) > 1:
-        return Grounding(query=query, status="ambiguous", matches=matches)
+        return computer.Grounding(query=query, status="ambiguous", matches=matches)
     others = sorted((c for c in distinct if c not in tied), key=lambda c: (-c.rank, -c.match.score))
-    return Grounding(query=query, status="found", matches=matches + tuple(c.match for c in others))
+    return computer.Grounding(
+        query=query, status="found", matches=matches + tuple(c.match for c in others)
+    )
 
 
 def _similarity(a: str, b: str) -> float:
