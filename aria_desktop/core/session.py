@@ -2,8 +2,11 @@
 
 Token counts use the one estimate of ``domain/prompt_budget.py`` (UTF-8 bytes / 3 plus template
 overhead), the same the router fits each backend's window with; ``agent.history_token_budget``
-bounds what history may cost any backend (ARCHITECTURE.md: model window). The newest messages
-are kept; the prompt never starts with a tool result whose tool call was cut off.
+bounds what history may cost any backend (ARCHITECTURE.md: model window). History is kept and
+trimmed in whole exchanges (a user message and everything answering it), newest first, so the
+prompt never starts with a reply whose question was cut off, nor with a tool result whose call
+was. A user message nothing answered (its turn failed) is left out: sent again, it would run
+into the next user message and fail that turn too.
 """
 
 from __future__ import annotations
@@ -33,26 +36,47 @@ def _usable(message: StoredMessage) -> bool:
 
 
 def build_history(stored: Sequence[StoredMessage], budget_tokens: int) -> list[ChatMessage]:
-    """The newest usable messages (oldest first) whose estimated size fits ``budget_tokens``."""
+    """The newest answered exchanges (oldest first) whose estimated size fits ``budget_tokens``."""
     picked: list[ChatMessage] = []
     used = 0
-    for message in reversed(stored):
+    for exchange in reversed(_exchanges(stored)):
+        cost = sum(estimate_tokens(chat) for chat in exchange)
+        if used + cost > budget_tokens:
+            break
+        picked[:0] = exchange
+        used += cost
+    return picked
+
+
+def _exchanges(stored: Sequence[StoredMessage]) -> list[list[ChatMessage]]:
+    """The usable messages in exchanges, each a user message and what answered it.
+
+    Messages before the first user message (their question is not stored) and user messages
+    nothing answered (also once a tool call without its results is taken out) are left out.
+    """
+    exchanges: list[list[ChatMessage]] = []
+    for message in stored:
         if not _usable(message):
             continue
         chat = message.to_chat_message()
-        cost = estimate_tokens(chat)
-        if used + cost > budget_tokens:
-            break
-        picked.append(chat)
-        used += cost
-    picked.reverse()
-    answered = {call.id for m in picked for call in m.tool_calls}
-    # Drop tool results whose call fell outside the window, and assistant tool calls whose
-    # results are missing (backends reject both).
-    results = {m.tool_call_id for m in picked if m.role == "tool"}
+        if chat.role == "user":
+            exchanges.append([chat])
+        elif exchanges:
+            exchanges[-1].append(chat)
+    answered = (_calls_with_results(exchange) for exchange in exchanges)
+    return [exchange for exchange in answered if len(exchange) > 1]
+
+
+def _calls_with_results(exchange: list[ChatMessage]) -> list[ChatMessage]:
+    """An exchange without tool results whose call is missing, nor calls whose results are.
+
+    Backends reject both (an exchange cut short by a crash can hold either).
+    """
+    called = {call.id for m in exchange for call in m.tool_calls}
+    results = {m.tool_call_id for m in exchange if m.role == "tool"}
     cleaned: list[ChatMessage] = []
-    for chat in picked:
-        if chat.role == "tool" and chat.tool_call_id not in answered:
+    for chat in exchange:
+        if chat.role == "tool" and chat.tool_call_id not in called:
             continue
         if chat.tool_calls and not all(call.id in results for call in chat.tool_calls):
             if chat.content:
