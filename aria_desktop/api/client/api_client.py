@@ -15,11 +15,10 @@ first use, and the type-only imports below serve annotations (ARCHITECTURE.md: s
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, Unpack, cast
 
 from aria_desktop.api.client.operations.base import Operation
-from aria_desktop.api.client.transport import ApiTransport
-from aria_desktop.api.token import TokenFile
+from aria_desktop.api.client.transport import ApiTransport, TransportOptions
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, NotFoundError
 
@@ -44,20 +43,12 @@ class ApiClient:
     Args:
         base_url: e.g. ``http://127.0.0.1:8731``.
         token: the API token (read from the token file by the caller; never from argv).
-        timeout_s: per-request timeout, seconds (event streams have none while reading).
-        token_file: where the token lives; when given, a 401 re-reads it once and retries, so
-            a rotation (``aria token rotate``, the settings dialog) does not cut the client off.
+        **options: ``timeout_s`` (per-request, seconds) and ``token_file`` (re-read once after
+            a 401, so a rotation does not cut the client off), as :class:`ApiTransport`.
     """
 
-    def __init__(
-        self,
-        base_url: str,
-        token: str,
-        *,
-        timeout_s: float = 30.0,
-        token_file: TokenFile | None = None,
-    ) -> None:
-        self._transport = ApiTransport(base_url, token, timeout_s=timeout_s, token_file=token_file)
+    def __init__(self, base_url: str, token: str, **options: Unpack[TransportOptions]) -> None:
+        self._transport = ApiTransport(base_url, token, **options)
         self.base_url = self._transport.base_url
         self._state: AssistantState = "offline"
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import ssl
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypedDict, TypeVar
 from urllib.request import getproxies
 
 import httpx
@@ -24,7 +24,7 @@ from aria_desktop.api.token import TokenFile
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.locality import is_loopback_url
 
-__all__ = ["ApiTransport", "OpenStream", "tls_verification"]
+__all__ = ["ApiTransport", "OpenStream", "TransportOptions", "tls_verification"]
 
 _A = TypeVar("_A")
 _R = TypeVar("_R")
@@ -59,6 +59,17 @@ class OpenStream(Protocol):
     def close(self) -> None:
         """Stop receiving."""
         ...
+
+
+class TransportOptions(TypedDict, total=False):
+    """The optional keyword arguments of :class:`ApiTransport`, for those that pass them on.
+
+    ``ApiClient`` takes them as ``**options`` and hands them over unchanged, so what they mean
+    and their defaults are stated once, on ``ApiTransport``.
+    """
+
+    timeout_s: float
+    token_file: TokenFile | None
 
 
 class ApiTransport:
