@@ -131,28 +131,32 @@ class GlobalHotkeys:
         return listener.canonical(key) if listener is not None else key
 
     def _on_press(self, key: Any) -> None:
-        canonical = self._canonical(key)
-        fired: list[str] = []
-        with self._state.lock:
-            self._state.pressed.add(canonical)
-            for binding in self._bindings:
-                if not binding.active and binding.keys <= self._state.pressed:
-                    binding.active = True
-                    fired.append(binding.action)
-        for action in fired:
-            self._post(action, "press")
+        self._on_key(key, down=True)
 
     def _on_release(self, key: Any) -> None:
+        self._on_key(key, down=False)
+
+    def _on_key(self, key: Any, *, down: bool) -> None:
+        """Track the held keys and post each binding that goes down or up with this key.
+
+        A binding goes down when all its keys are held, and up when one of them is released;
+        each edge is posted once, however long the keys stay held.
+        """
         canonical = self._canonical(key)
         fired: list[str] = []
         with self._state.lock:
-            self._state.pressed.discard(canonical)
+            pressed = self._state.pressed
+            if down:
+                pressed.add(canonical)
+            else:
+                pressed.discard(canonical)
             for binding in self._bindings:
-                if binding.active and canonical in binding.keys:
-                    binding.active = False
+                edge = binding.keys <= pressed if down else canonical in binding.keys
+                if binding.active != down and edge:
+                    binding.active = down
                     fired.append(binding.action)
         for action in fired:
-            self._post(action, "release")
+            self._post(action, "press" if down else "release")
 
     def _post(self, action: str, kind: str) -> None:
         with contextlib.suppress(RuntimeError):  # the loop closed while a key was held
