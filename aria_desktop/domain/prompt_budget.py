@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -277,8 +278,15 @@ def fit_request(
         while budget.size() > room and drop():
             pass
     tools = tuple(t for t in budget.tools if t is not None)
+    # The reply may use what the prompt leaves of the window (never less than the reserve),
+    # so a 2k model asked for 2048 tokens stops at the window instead of running into it.
+    room_for_reply = max(reserve, window - math.ceil(budget.size() * scale))
     fitted = dataclasses.replace(
-        request, messages=budget.messages(), tools=tools, context_tokens=window
+        request,
+        messages=budget.messages(),
+        tools=tools,
+        context_tokens=window,
+        max_tokens=min(request.max_tokens, room_for_reply),
     )
     return FittedRequest(
         request=fitted,

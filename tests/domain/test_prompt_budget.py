@@ -81,6 +81,17 @@ def test_a_prompt_that_fits_is_sent_whole_with_the_window_as_num_ctx() -> None:
     assert fitted.budget.estimated_tokens == estimate_prompt(messages, request.tools)
 
 
+def test_the_reply_is_asked_for_no_more_than_the_window_leaves_it() -> None:
+    messages = (SYSTEM, *conversation(3), ChatMessage(role="user", content="And now?"))
+    request = ChatRequest(messages=messages, max_tokens=2048)
+    small = fit_request(request, 2048)
+    prompt = small.budget.estimated_tokens
+    assert small.request.max_tokens == 2048 - prompt
+    assert small.request.max_tokens >= small.reserve_tokens == 512
+    roomy = fit_request(request, 32_768)
+    assert roomy.request.max_tokens == 2048  # the user's cap when the window has room for it
+
+
 def test_history_goes_oldest_turn_first_and_never_splits_a_tool_pair() -> None:
     history = conversation(30)
     newest = ChatMessage(role="user", content="What was the last thing?")
