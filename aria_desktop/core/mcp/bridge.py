@@ -34,6 +34,7 @@ from aria_desktop.domain.errors import (
     ToolArgumentsError,
 )
 from aria_desktop.domain.mcp import (
+    McpApproval,
     McpOverview,
     McpPin,
     McpToolInfo,
@@ -162,28 +163,32 @@ class McpBridge:
 
     def overview(self) -> McpOverview:
         """Servers, and every tool with its policy and approval state."""
-        tools = []
-        for info in self._hub.tools():
-            pin = self._pins.get(info.qualified)
-            changed = pin is not None and pin.hash != info.pin_hash()
-            tools.append(
-                McpToolState(
-                    qualified=info.qualified,
-                    server=info.server,
-                    name=info.name,
-                    description=info.description,
-                    policy=self._policies.get(info.qualified, "ask"),
-                    approval="not approved"
-                    if pin is None
-                    else "changed"
-                    if changed
-                    else "approved",
-                    read_only_hint=info.read_only_hint,
-                    destructive_hint=info.destructive_hint,
-                    diff=pin_diff(pin, info) if pin is not None and changed else "",
-                )
-            )
-        return McpOverview(servers=tuple(self._hub.statuses()), tools=tuple(tools))
+        tools = tuple(self._tool_state(info) for info in self._hub.tools())
+        return McpOverview(servers=tuple(self._hub.statuses()), tools=tools)
+
+    def _tool_state(self, info: McpToolInfo) -> McpToolState:
+        """One tool as the overview shows it: its policy and its approval state.
+
+        A tool whose definition changed since the user approved it carries the difference.
+        """
+        pin = self._pins.get(info.qualified)
+        approval: McpApproval = "approved"
+        diff = ""
+        if pin is None:
+            approval = "not approved"
+        elif pin.hash != info.pin_hash():
+            approval, diff = "changed", pin_diff(pin, info)
+        return McpToolState(
+            qualified=info.qualified,
+            server=info.server,
+            name=info.name,
+            description=info.description,
+            policy=self._policies.get(info.qualified, "ask"),
+            approval=approval,
+            read_only_hint=info.read_only_hint,
+            destructive_hint=info.destructive_hint,
+            diff=diff,
+        )
 
     def _known(self, qualified: str) -> McpToolInfo:
         info = self._tools.get(qualified)
