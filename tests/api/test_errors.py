@@ -44,6 +44,7 @@ EXPECTED: dict[type[AriaError], int] = {
     errors.WyomingError: 503,
     errors.VoiceUnavailableError: 503,
     errors.LLMError: 502,
+    errors.ContextOverflowError: 400,
     errors.BackendUnreachableError: 502,
     errors.NoBackendError: 502,
     errors.ToolError: 400,

@@ -298,6 +298,22 @@ async def test_a_failing_backend_is_an_openai_error_not_a_reply(
             pass
 
 
+async def test_a_message_too_long_for_every_model_is_openais_context_length_exceeded(
+    oai: openai.AsyncOpenAI, ollama: FakeOllama
+) -> None:
+    ollama.context_length = 2048
+    pasted = "Summarise: " + "lorem ipsum dolor " * 800
+    with pytest.raises(openai.BadRequestError) as refused:
+        await oai.chat.completions.create(
+            model="aria", messages=[{"role": "user", "content": pasted}]
+        )
+    # A 400 (clients do not resend it, as they would a 5xx) with OpenAI's own code.
+    assert refused.value.status_code == 400
+    assert refused.value.code == "context_length_exceeded"
+    assert "too long for every model" in refused.value.message
+    assert ollama.requests_to("/api/chat") == []
+
+
 @pytest.mark.parametrize(
     "api_config",
     [

@@ -18,7 +18,7 @@ from aria_desktop.domain.chat import (
     PromptBudgeted,
     ToolSpec,
 )
-from aria_desktop.domain.errors import NoBackendError
+from aria_desktop.domain.errors import ContextOverflowError
 from aria_desktop.domain.prompt_budget import estimate_prompt
 from tests.fakes import FakeAnthropic, FakeOllama, FakeOpenAI
 from tests.fakes.anthropic_server import anthropic_text
@@ -213,9 +213,12 @@ async def test_when_no_window_fits_the_user_gets_the_clear_reason(
     pasted = ChatMessage(role="user", content="Summarise: " + "lorem ipsum dolor " * 800)
     _, error = await collect_until_error(router.stream(ChatRequest(messages=(pasted,))))
     await router.aclose()
-    assert isinstance(error, NoBackendError)
+    # Both backends are reachable: the message is too long, not a missing backend.
+    assert isinstance(error, ContextOverflowError)
+    assert error.message.startswith("The message is too long for every model")
     assert error.message.count("llm_context_overflow") == 2
     assert "does not fit the model's context window" in error.message
+    assert "configure" not in (error.hint or "").lower()
     assert error.hint is not None
     assert "larger context window" in error.hint
     assert chat_bodies(ollama_server) == []

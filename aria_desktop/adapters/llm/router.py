@@ -558,6 +558,16 @@ class Router:
             )
             refused.__cause__ = failures[-1][1]
             return refused
+        overflow = next((err for _, err in failures if isinstance(err, ContextOverflowError)), None)
+        if overflow is not None and all(_too_big_or_absent(err) for _, err in failures):
+            # Every model that could be asked is reachable; the message is too long for each.
+            too_big = ContextOverflowError(
+                f"The message is too long for every model that could answer it ({lines})",
+                backend=overflow.backend,
+                hint=overflow.hint,
+            )
+            too_big.__cause__ = failures[-1][1]
+            return too_big
         hints = [err.hint for _, err in failures if err.hint]
         hint = " ".join(dict.fromkeys([*hints, CONFIGURE_HINT]))
         error = NoBackendError(f"no backend could answer — {lines}", hint=hint)
@@ -598,3 +608,10 @@ def _without_native_tools(name: str, model: str, request: ChatRequest) -> ChatRe
         "%s (%s) has no native tool calls: the required call is structured output", name, model
     )
     return dataclasses.replace(request, tools=(), tool_choice=None, response_format=forced)
+
+
+def _too_big_or_absent(error: LLMError) -> bool:
+    """The backend could not take the prompt, or is not set up at all (nothing to reach)."""
+    return isinstance(error, ContextOverflowError) or (
+        isinstance(error, NoBackendError) and error.message.endswith(" is not set up")
+    )

@@ -65,6 +65,7 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.MemoryUnavailableError: 503,
     e.VoiceError: 503,
     e.CloudBudgetError: 402,  # the user's own spending limit, not a failing server
+    e.ContextOverflowError: 400,  # the request cannot fit: sending it again cannot succeed
     e.LLMError: 502,
 }
 """HTTP status of each error family; subclasses not listed take their nearest listed base."""

@@ -50,9 +50,14 @@ def _sentence(message: str, hint: str) -> str:
     return f"{message} {hint}".strip() if hint else message
 
 
+_OPENAI_CODES = {"llm_context_overflow": "context_length_exceeded"}
+"""ARIA's error codes that OpenAI's API has its own name for (clients test for those)."""
+
+
 def openai_error(status: int, code: str, message: str, hint: str = "") -> dict[str, Any]:
     """OpenAI's error object: ``{"error": {message, type, param, code}}``."""
     kind = _OPENAI_TYPES.get(status, "server_error" if status >= 500 else "invalid_request_error")
+    code = _OPENAI_CODES.get(code, code)
     return {
         "error": {"message": _sentence(message, hint), "type": kind, "param": None, "code": code}
     }
