@@ -171,6 +171,26 @@ async def test_a_conversation_over_the_window_is_fitted_and_reaches_the_model_wh
     assert end.usage.input_tokens >= size - 8
 
 
+async def test_the_anthropic_backend_on_another_messages_server_asks_it_for_its_window(
+    start_llama: StartLlama,
+) -> None:
+    # The default model name is a Claude one; the server is not Anthropic's: its /props decide.
+    server = start_llama(context=WINDOW)
+    backend = AnthropicBackend(
+        api_key="no-key-needed",
+        model="claude-sonnet-4-5",
+        base_url=server.url,
+        timeouts=LLAMA_TIMEOUTS,
+        name="llama_messages",
+    )
+    try:
+        facts = await backend.model_facts()
+    finally:
+        await backend.aclose()
+    assert facts.context_tokens == WINDOW  # not Claude's 200k
+    assert "tools" not in facts.capabilities  # nothing configured, nothing assumed
+
+
 PERSON_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {

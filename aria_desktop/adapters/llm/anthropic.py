@@ -371,20 +371,31 @@ class AnthropicBackend(BackendIdentity):
         """The published window of a Claude model (the API has no endpoint that tells it).
 
         Another server speaking the Messages API (llama-server does) is asked like an
-        OpenAI-compatible one: its ``/props``.
+        OpenAI-compatible one, its ``/props``, whatever the model is called (the default name
+        is a Claude one): taking Claude's 200k window for a 2k model sends what cannot fit. The
+        table answers only for Anthropic's own API, or when the other server cannot say.
         """
-        if self._model.startswith("claude") or self._base_url == _OFFICIAL_URL:
+        if self._base_url == _OFFICIAL_URL:
             return anthropic_window(self._model)
         quick = self._timeouts.quick()
-        async with make_client(quick) as client:
-            data = await get_json(
-                client,
-                f"{self._base_url.rstrip('/')}/props",
-                quick,
-                backend=self._name,
-                unreachable_hint=self._unreachable_hint,
-            )
-        return from_llama_props(data, self._capabilities)
+        try:
+            async with make_client(quick) as client:
+                data = await get_json(
+                    client,
+                    f"{self._base_url.rstrip('/')}/props",
+                    quick,
+                    backend=self._name,
+                    unreachable_hint=self._unreachable_hint,
+                )
+        except LLMError as exc:
+            if not self._model.startswith("claude"):
+                raise
+            _LOGGER.info("%s: %s cannot tell its window (%s)", self._name, self._base_url, exc)
+            return anthropic_window(self._model)
+        learned = from_llama_props(data, self._capabilities)
+        if learned.context_tokens is None and self._model.startswith("claude"):
+            return anthropic_window(self._model)
+        return learned
 
     async def list_models(self) -> list[chat.ModelInfo]:
         """Models the API offers; the configured model alone if listing fails.
