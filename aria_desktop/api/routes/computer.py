@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, TypeVar
 
-from fastapi import APIRouter, Body, Response
+from fastapi import Body, Response
 
 from aria_desktop.api.routes._commands import execute_expecting
+from aria_desktop.api.routes._router import capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.deps import AssistantDep
 from aria_desktop.api.server.schemas.computer import (
     ClickOut,
     ComputerControlIn,
@@ -47,11 +48,12 @@ from aria_desktop.domain.errors import (
     TargetChangedError,
 )
 
-router = APIRouter(prefix=PREFIX, tags=["computer"])
+router = capability_router("computer", docs.COMPUTER)
+"""Every computer route can answer the common errors, and 503 when computer use cannot work."""
 
 _T = TypeVar("_T")
-_ACTION = docs.responses(docs.COMMON, docs.BODY, docs.INVALID, docs.COMPUTER)
-"""What a route that sends a computer-use command can answer besides success."""
+_ACTION = docs.responses(docs.BODY, docs.INVALID)
+"""What a route that sends a computer-use command can answer besides those."""
 
 _TURN_ON_HINT = (
     'Turn it on with PUT /api/v1/computer/control {"enabled": true}, the tray\'s "Computer '
@@ -220,7 +222,6 @@ async def do_task(body: DoIn, assistant: AssistantDep) -> DoOut:
     "/computer/control",
     response_model=ComputerControlOut,
     summary="Is computer control (mouse and keyboard) on?",
-    responses=docs.responses(docs.COMMON, docs.COMPUTER),
 )
 async def get_computer_control(assistant: AssistantDep) -> ComputerControlOut:
     return await _control_out(assistant)

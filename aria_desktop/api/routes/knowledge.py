@@ -8,22 +8,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from aria_desktop.api.routes._router import capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.deps import AssistantDep
 from aria_desktop.core.ports import KnowledgeAccess
 from aria_desktop.domain import knowledge as kb
 from aria_desktop.domain.errors import KnowledgeUnavailableError
 
-router = APIRouter(prefix=PREFIX, tags=["knowledge"])
-
 _KNOWLEDGE: docs.Responses = {
     503: docs.error("The knowledge base is not set up, or storage is unavailable")
 }
-_READ = docs.responses(docs.COMMON, _KNOWLEDGE)
-_CHANGE = docs.responses(docs.COMMON, docs.BODY, docs.INVALID, _KNOWLEDGE)
+router = capability_router("knowledge", _KNOWLEDGE)
+"""Every knowledge route can answer the common errors, and 503 when the base is not set up."""
+
+_CHANGE = docs.responses(docs.BODY, docs.INVALID)
+"""What a route that changes the knowledge base can answer besides those."""
 
 
 async def _knowledge(assistant: AssistantDep) -> KnowledgeAccess:
@@ -87,7 +89,6 @@ class StaleIn(_Strict):
     "/knowledge/sources",
     response_model=list[kb.KnowledgeSource],
     summary="Sources with their files, chunks and last problem",
-    responses=_READ,
 )
 async def list_sources(knowledge: KnowledgeDep) -> list[kb.KnowledgeSource]:
     return await knowledge.list_sources()
@@ -118,7 +119,7 @@ async def remove_source(source_id: SourceId, knowledge: KnowledgeDep) -> kb.Know
     "/knowledge/sources/{source_id}/files",
     response_model=list[kb.KnowledgeFile],
     summary="The files of one source, with per-file problems",
-    responses=docs.responses(_READ, docs.INVALID),
+    responses=docs.INVALID,
 )
 async def list_files(source_id: SourceId, knowledge: KnowledgeDep) -> list[kb.KnowledgeFile]:
     return await knowledge.list_files(source_id)
@@ -149,7 +150,6 @@ async def reindex(body: ReindexIn, knowledge: KnowledgeDep) -> kb.IngestReport:
     "/knowledge/status",
     response_model=kb.KnowledgeStatus,
     summary="Counts, vector search, watched folders and the ingest in progress",
-    responses=_READ,
 )
 async def status(knowledge: KnowledgeDep) -> kb.KnowledgeStatus:
     return await knowledge.knowledge_status()
@@ -158,7 +158,7 @@ async def status(knowledge: KnowledgeDep) -> kb.KnowledgeStatus:
 @router.get(
     "/knowledge/citations",
     summary="The citations of a conversation's answers, by the answer's text hash",
-    responses=docs.responses(_READ, docs.INVALID),
+    responses=docs.INVALID,
 )
 async def citations(
     conversation_id: Annotated[str, Query(min_length=1, max_length=128)],

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
+from aria_desktop.api.routes._router import capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import PREFIX, AssistantDep, PathId
+from aria_desktop.api.server.deps import AssistantDep, PathId
 from aria_desktop.api.server.schemas.memory import (
     MemoryCandidateOut,
     MemoryCreate,
@@ -26,17 +27,18 @@ from aria_desktop.domain.memory import (
     NewMemory,
 )
 
-router = APIRouter(prefix=PREFIX, tags=["memories"])
+router = capability_router("memories", docs.MEMORY)
+"""Every memory route can answer the common errors, and 503 when memory is not set up."""
 
-_CHANGE = docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.INVALID, docs.MEMORY)
-"""What a route that changes one memory or inbox entry can answer besides success."""
+_CHANGE = docs.responses(docs.BODY, docs.NOT_FOUND, docs.INVALID)
+"""What a route that changes one memory or inbox entry can answer besides those."""
 
 
 @router.get(
     "/memories",
     response_model=list[MemoryOut],
     summary="Memories, newest first (active only unless status says otherwise)",
-    responses=docs.responses(docs.COMMON, docs.INVALID, docs.MEMORY),
+    responses=docs.INVALID,
 )
 async def list_memories(
     assistant: AssistantDep,
@@ -67,7 +69,7 @@ async def list_memories(
     response_model=MemoryOut,
     status_code=201,
     summary="Remember something (a near-duplicate reinforces the existing memory)",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID, docs.MEMORY),
+    responses=docs.responses(docs.BODY, docs.INVALID),
 )
 async def create_memory(body: MemoryCreate, assistant: AssistantDep) -> MemoryOut:
     return MemoryOut.of(
@@ -79,7 +81,7 @@ async def create_memory(body: MemoryCreate, assistant: AssistantDep) -> MemoryOu
     "/memories/search",
     response_model=list[MemoryHitOut],
     summary="Search memories by meaning and keywords, best first",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID, docs.MEMORY),
+    responses=docs.responses(docs.BODY, docs.INVALID),
 )
 async def search_memories(body: MemorySearchIn, assistant: AssistantDep) -> list[MemoryHitOut]:
     return [MemoryHitOut.of(h) for h in await assistant.search_memories(body.to_query())]
@@ -89,7 +91,7 @@ async def search_memories(body: MemorySearchIn, assistant: AssistantDep) -> list
     "/memories/{memory_id}",
     response_model=MemoryOut,
     summary="One memory (any status)",
-    responses=docs.responses(docs.COMMON, docs.NOT_FOUND, docs.INVALID, docs.MEMORY),
+    responses=docs.responses(docs.NOT_FOUND, docs.INVALID),
 )
 async def get_memory(memory_id: PathId, assistant: AssistantDep) -> MemoryOut:
     memory = await assistant.get_memory(memory_id)
@@ -136,7 +138,6 @@ async def request_forget(memory_id: PathId, assistant: AssistantDep) -> bool:
     "/memory-inbox",
     response_model=list[MemoryCandidateOut],
     summary='Proposed memories waiting for approval ("ask me first" mode), oldest first',
-    responses=docs.responses(docs.COMMON, docs.MEMORY),
 )
 async def list_memory_inbox(assistant: AssistantDep) -> list[MemoryCandidateOut]:
     return [MemoryCandidateOut.of(c) for c in await assistant.list_memory_inbox()]

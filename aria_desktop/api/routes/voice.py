@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, TypeVar
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import Query, Request, Response
 
 from aria_desktop.api.routes._commands import execute_expecting
+from aria_desktop.api.routes._router import capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.deps import AssistantDep
 from aria_desktop.api.server.schemas.voice import (
     ListenOut,
     PushToTalkIn,
@@ -21,7 +22,8 @@ from aria_desktop.domain.audio import SpeechAudio, Transcript
 from aria_desktop.domain.commands import PushToTalk, Speak, Transcribe
 from aria_desktop.domain.errors import AudioFormatError, VoiceUnavailableError
 
-router = APIRouter(prefix=PREFIX, tags=["voice"])
+router = capability_router("voice", docs.BODY, docs.VOICE)
+"""Every voice route is a POST (its body is checked) and answers 503 when voice is not set up."""
 
 _T = TypeVar("_T")
 
@@ -61,10 +63,7 @@ async def _voice(assistant: Assistant, command: Speak | Transcribe, result_type:
     response_class=Response,
     summary="Say text with ARIA's voice: the speech as a WAV file (play=true also plays it)",
     responses=docs.responses(
-        docs.COMMON,
-        docs.BODY,
         docs.INVALID,
-        docs.VOICE,
         {
             200: {
                 "description": "Mono 16-bit PCM WAV at the voice's sample rate",
@@ -85,13 +84,7 @@ async def speak(body: SpeakIn, assistant: AssistantDep) -> Response:
     openapi_extra={
         "requestBody": {"required": True, "content": docs.binary_content(docs.WAV_MEDIA_TYPE)},
     },
-    responses=docs.responses(
-        docs.COMMON,
-        docs.BODY,
-        docs.INVALID,
-        docs.VOICE,
-        {415: docs.error("The body is not audio/wav")},
-    ),
+    responses=docs.responses(docs.INVALID, {415: docs.error("The body is not audio/wav")}),
 )
 async def transcribe(
     request: Request,
@@ -121,7 +114,6 @@ async def transcribe(
     status_code=202,
     summary="Listen now (push-to-talk): the command ends at the next pause",
     description=_LISTEN_FOLLOW_UP,
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.VOICE),
 )
 async def listen(assistant: AssistantDep) -> ListenOut:
     await _push_to_talk(assistant, PushToTalk(action="listen"))
@@ -140,7 +132,6 @@ async def listen(assistant: AssistantDep) -> ListenOut:
         "`GET /api/v1/events` as for `/listen`. Needs a microphone in the ARIA process "
         "(503 otherwise)."
     ),
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.VOICE),
 )
 async def push_to_talk(body: PushToTalkIn, assistant: AssistantDep) -> PushToTalkOut:
     await _push_to_talk(assistant, PushToTalk(action=body.action))
