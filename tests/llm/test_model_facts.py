@@ -315,7 +315,8 @@ async def test_anthropic_windows_come_from_the_published_table(
     facts = await backend.model_facts()
     assert facts.context_tokens == 200_000
     assert facts.source == "table"
-    assert anthropic_server.requests == []
+    # Not Anthropic's address, so the server was asked first; it could not say (no /props).
+    assert [(r.method, r.path) for r in anthropic_server.requests] == [("GET", "/props")]
     set_one = claude(anthropic_server, context_tokens=50_000)
     assert (await set_one.model_facts()).context_tokens == 50_000
     await backend.aclose()
