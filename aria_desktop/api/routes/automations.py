@@ -17,7 +17,7 @@ from aria_desktop.domain.errors import AriaError
 router = APIRouter(prefix=PREFIX, tags=["automations"])
 
 
-@router.get("/automations", response_model=list[AutomationOut], responses=docs.COMMON)
+@router.get("/automations", responses=docs.COMMON)
 async def list_automations(assistant: AssistantDep) -> list[AutomationOut]:
     specs = await assistant.execute(ListAutomations())
     return [AutomationOut.of(s) for s in specs if isinstance(s, AutomationSpec)]
@@ -25,7 +25,6 @@ async def list_automations(assistant: AssistantDep) -> list[AutomationOut]:
 
 @router.post(
     "/hooks/{name}",
-    response_model=AutomationRunOut,
     status_code=202,
     summary="Trigger an automation; the JSON body fills its prompt's {placeholders}",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.INVALID),

@@ -128,8 +128,18 @@ async def chat(body: ChatIn, state: StateDep, client: ClientDep) -> Any:
         return (name, event.to_dict(), False) if name else None
 
     if body.stream:
+
+        async def cancel_unfinished() -> None:
+            # A client that leaves before ``done`` stops the model, as closing the connection
+            # does on OpenAI's and Ollama's servers; what was written stays, as interrupted.
+            if not turn.done:
+                await assistant.cancel_turn(started.run_id)
+
         return EventStreamResponse(
-            event_stream(sub, state.streams, state.config, select), state.streams, sub
+            event_stream(sub, state.streams, state.config, select),
+            state.streams,
+            sub,
+            on_close=cancel_unfinished,
         )
     try:
         async for event in sub:
@@ -144,7 +154,6 @@ async def chat(body: ChatIn, state: StateDep, client: ClientDep) -> Any:
 
 @router.post(
     "/turns",
-    response_model=TurnOut,
     status_code=202,
     summary="Start a turn and return at once (follow it on /events by run_id)",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
@@ -163,7 +172,6 @@ async def start_turn(body: TurnIn, assistant: AssistantDep) -> TurnOut:
 
 @router.post(
     "/turns/cancel",
-    response_model=CancelOut,
     summary="Stop one turn, or all (run_id null)",
     responses=docs.responses(docs.COMMON, docs.BODY),
 )
@@ -173,7 +181,6 @@ async def cancel(body: CancelIn, assistant: AssistantDep) -> CancelOut:
 
 @router.post(
     "/stop",
-    response_model=CancelOut,
     summary="Kill switch: stop everything ARIA is doing",
     responses=docs.responses(docs.COMMON, docs.BODY),
 )

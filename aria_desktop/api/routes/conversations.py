@@ -31,7 +31,6 @@ async def _existing(assistant: Assistant, conversation_id: str) -> Conversation:
 
 @router.get(
     "/conversations",
-    response_model=list[ConversationOut],
     summary="Conversations, most recently updated first",
     responses=docs.responses(docs.COMMON, docs.INVALID),
 )
@@ -46,7 +45,6 @@ async def list_conversations(
 
 @router.post(
     "/conversations",
-    response_model=ConversationOut,
     status_code=201,
     responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID),
 )
@@ -60,7 +58,6 @@ async def create_conversation(
 
 @router.get(
     "/conversations/{conversation_id}",
-    response_model=ConversationDetail,
     summary="A conversation and a page of its messages (oldest first)",
     responses=docs.responses(docs.COMMON, docs.NOT_FOUND, docs.INVALID),
 )
@@ -81,7 +78,6 @@ async def get_conversation(
 
 @router.patch(
     "/conversations/{conversation_id}",
-    response_model=ConversationOut,
     summary="Rename a conversation",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.INVALID),
 )

@@ -45,11 +45,11 @@ async def events(
     )
 
 
-@router.get("/state", response_model=StateOut, responses=docs.COMMON)
+@router.get("/state", responses=docs.COMMON)
 async def state(assistant: AssistantDep) -> StateOut:
     return StateOut(state=assistant.state)
 
 
-@router.get("/capabilities", response_model=list[CapabilityOut], responses=docs.COMMON)
+@router.get("/capabilities", responses=docs.COMMON)
 async def capabilities(assistant: AssistantDep) -> list[CapabilityOut]:
     return [CapabilityOut.of(c) for c in await assistant.capabilities()]

@@ -87,7 +87,6 @@ class StaleIn(_Strict):
 
 @router.get(
     "/knowledge/sources",
-    response_model=list[kb.KnowledgeSource],
     summary="Sources with their files, chunks and last problem",
 )
 async def list_sources(knowledge: KnowledgeDep) -> list[kb.KnowledgeSource]:
@@ -96,7 +95,6 @@ async def list_sources(knowledge: KnowledgeDep) -> list[kb.KnowledgeSource]:
 
 @router.post(
     "/knowledge/sources",
-    response_model=kb.IngestOutcome,
     status_code=201,
     summary="Add and index a file, folder (optionally watched) or URL; unchanged: no-op",
     responses=_CHANGE,
@@ -107,7 +105,6 @@ async def add_source(body: SourceIn, knowledge: KnowledgeDep) -> kb.IngestOutcom
 
 @router.delete(
     "/knowledge/sources/{source_id}",
-    response_model=kb.KnowledgeSource,
     summary="Remove a source and everything indexed from it",
     responses=docs.responses(_CHANGE, docs.NOT_FOUND),
 )
@@ -117,7 +114,6 @@ async def remove_source(source_id: SourceId, knowledge: KnowledgeDep) -> kb.Know
 
 @router.get(
     "/knowledge/sources/{source_id}/files",
-    response_model=list[kb.KnowledgeFile],
     summary="The files of one source, with per-file problems",
     responses=docs.INVALID,
 )
@@ -127,7 +123,6 @@ async def list_files(source_id: SourceId, knowledge: KnowledgeDep) -> list[kb.Kn
 
 @router.post(
     "/knowledge/search",
-    response_model=list[kb.KnowledgeHit],
     summary="The passages that best answer a question, with file, page and heading",
     responses=_CHANGE,
 )
@@ -138,7 +133,6 @@ async def search(body: KnowledgeSearchIn, knowledge: KnowledgeDep) -> list[kb.Kn
 
 @router.post(
     "/knowledge/reindex",
-    response_model=kb.IngestReport,
     summary="Rescan every source (force: re-extract and re-embed everything)",
     responses=_CHANGE,
 )
@@ -148,7 +142,6 @@ async def reindex(body: ReindexIn, knowledge: KnowledgeDep) -> kb.IngestReport:
 
 @router.get(
     "/knowledge/status",
-    response_model=kb.KnowledgeStatus,
     summary="Counts, vector search, watched folders and the ingest in progress",
 )
 async def status(knowledge: KnowledgeDep) -> kb.KnowledgeStatus:

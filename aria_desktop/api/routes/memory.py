@@ -36,7 +36,6 @@ _CHANGE = docs.responses(docs.BODY, docs.NOT_FOUND, docs.INVALID)
 
 @router.get(
     "/memories",
-    response_model=list[MemoryOut],
     summary="Memories, newest first (active only unless status says otherwise)",
     responses=docs.INVALID,
 )
@@ -66,7 +65,6 @@ async def list_memories(
 
 @router.post(
     "/memories",
-    response_model=MemoryOut,
     status_code=201,
     summary="Remember something (a near-duplicate reinforces the existing memory)",
     responses=docs.responses(docs.BODY, docs.INVALID),
@@ -79,7 +77,6 @@ async def create_memory(body: MemoryCreate, assistant: AssistantDep) -> MemoryOu
 
 @router.post(
     "/memories/search",
-    response_model=list[MemoryHitOut],
     summary="Search memories by meaning and keywords, best first",
     responses=docs.responses(docs.BODY, docs.INVALID),
 )
@@ -89,7 +86,6 @@ async def search_memories(body: MemorySearchIn, assistant: AssistantDep) -> list
 
 @router.get(
     "/memories/{memory_id}",
-    response_model=MemoryOut,
     summary="One memory (any status)",
     responses=docs.responses(docs.NOT_FOUND, docs.INVALID),
 )
@@ -102,7 +98,6 @@ async def get_memory(memory_id: PathId, assistant: AssistantDep) -> MemoryOut:
 
 @router.patch(
     "/memories/{memory_id}",
-    response_model=MemoryOut,
     summary="Correct a memory in place (fields left out are kept)",
     responses=_CHANGE,
 )
@@ -136,7 +131,6 @@ async def request_forget(memory_id: PathId, assistant: AssistantDep) -> bool:
 
 @router.get(
     "/memory-inbox",
-    response_model=list[MemoryCandidateOut],
     summary='Proposed memories waiting for approval ("ask me first" mode), oldest first',
 )
 async def list_memory_inbox(assistant: AssistantDep) -> list[MemoryCandidateOut]:
@@ -145,7 +139,6 @@ async def list_memory_inbox(assistant: AssistantDep) -> list[MemoryCandidateOut]
 
 @router.post(
     "/memory-inbox/{candidate_id}/approve",
-    response_model=MemoryOut,
     summary="Store a proposed memory",
     responses=_CHANGE,
 )

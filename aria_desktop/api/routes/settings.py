@@ -17,14 +17,13 @@ from aria_desktop.domain.config import applies_live
 router = APIRouter(prefix=PREFIX, tags=["settings"])
 
 
-@router.get("/settings", response_model=SettingsOut, responses=docs.COMMON)
+@router.get("/settings", responses=docs.COMMON)
 async def get_settings(assistant: AssistantDep) -> SettingsOut:
     return SettingsOut(settings=await assistant.get_settings())
 
 
 @router.patch(
     "/settings",
-    response_model=SettingsOut,
     summary="Change settings by dotted key (all or nothing; model and voice apply live)",
     responses=docs.responses(docs.COMMON, docs.BODY, docs.INVALID),
 )

@@ -36,7 +36,7 @@ class UsageTotalOut(BaseModel):
 _SINCE = Query(ge=0, le=1e11, description="UNIX seconds; default: today's local midnight")
 
 
-@router.get("/usage", response_model=list[UsageTotalOut], responses=docs.COMMON)
+@router.get("/usage", responses=docs.COMMON)
 async def usage(
     assistant: AssistantDep, since: Annotated[float | None, _SINCE] = None
 ) -> list[UsageTotalOut]:

@@ -79,7 +79,6 @@ async def speak(body: SpeakIn, assistant: AssistantDep) -> Response:
 
 @router.post(
     "/transcribe",
-    response_model=TranscriptOut,
     summary="Transcribe speech: send a 16-bit PCM WAV as the body (Content-Type audio/wav)",
     openapi_extra={
         "requestBody": {"required": True, "content": docs.binary_content(docs.WAV_MEDIA_TYPE)},
@@ -110,7 +109,6 @@ async def transcribe(
 
 @router.post(
     "/listen",
-    response_model=ListenOut,
     status_code=202,
     summary="Listen now (push-to-talk): the command ends at the next pause",
     description=_LISTEN_FOLLOW_UP,
@@ -122,7 +120,6 @@ async def listen(assistant: AssistantDep) -> ListenOut:
 
 @router.post(
     "/push-to-talk",
-    response_model=PushToTalkOut,
     status_code=202,
     summary="Push-to-talk from a remote button: press, release, toggle or listen",
     description=(
