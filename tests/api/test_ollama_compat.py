@@ -278,7 +278,7 @@ async def test_image_reaches_a_vision_model(client: AsyncClient, ollama: FakeOll
     assert _last_chat(ollama)["messages"][-1]["images"] == [base64.b64encode(png).decode()]
 
 
-@pytest.mark.parametrize("path", ["/api/chat", "/v1/chat/completions"])
+@pytest.mark.parametrize("path", ["/api/chat", "/v1/chat/completions", "/api/v1/chat"])
 async def test_a_client_that_leaves_mid_stream_cancels_the_turn(
     api: Api, ollama: FakeOllama, path: str
 ) -> None:
@@ -286,7 +286,12 @@ async def test_a_client_that_leaves_mid_stream_cancels_the_turn(
         "/api/chat", ollama_stream([Send(chat_line("llama3.2", "Once upon a time")), Hang()])
     )
     sub = api.orchestrator.bus.subscribe()
-    body = {"model": "aria", "messages": [{"role": "user", "content": "Tell a story"}]}
+    body: dict[str, Any] = {
+        "model": "aria",
+        "messages": [{"role": "user", "content": "Tell a story"}],
+    }
+    if path == "/api/v1/chat":  # ARIA's own API, streamed as Server-Sent Events
+        body = {"message": "Tell a story"}
     try:
         async with api.client.stream("POST", path, json={**body, "stream": True}) as response:
             async for line in response.aiter_lines():
