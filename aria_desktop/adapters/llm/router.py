@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Literal, Protocol, TypeVar
 
 from aria_desktop.adapters.llm._timing import Timeouts
 from aria_desktop.adapters.llm.budget import UsageMeter
@@ -70,6 +70,7 @@ __all__ = [
 ]
 
 _LOGGER = logging.getLogger(__name__)
+_E = TypeVar("_E", bound=LLMError)
 
 BreakerState = Literal["closed", "open", "half_open"]
 
@@ -548,30 +549,20 @@ class Router:
 
     def _all_failed(self, failures: list[tuple[str, LLMError]]) -> LLMError:
         lines = "; ".join(f"{name}: {err.code}: {err.message}" for name, err in failures)
+        last = failures[-1][1]
         budget = next((err for _, err in failures if isinstance(err, CloudBudgetError)), None)
         if budget is not None:
             # The limit is why nothing answered, and what the user can act on: say it first.
-            refused = CloudBudgetError(
-                f"{budget.message} (all backends: {lines})",
-                backend=budget.backend,
-                hint=budget.hint,
-            )
-            refused.__cause__ = failures[-1][1]
-            return refused
+            return _restated(budget, f"{budget.message} (all backends: {lines})", last)
         overflow = next((err for _, err in failures if isinstance(err, ContextOverflowError)), None)
         if overflow is not None and all(_too_big_or_absent(err) for _, err in failures):
             # Every model that could be asked is reachable; the message is too long for each.
-            too_big = ContextOverflowError(
-                f"The message is too long for every model that could answer it ({lines})",
-                backend=overflow.backend,
-                hint=overflow.hint,
-            )
-            too_big.__cause__ = failures[-1][1]
-            return too_big
+            too_long = f"The message is too long for every model that could answer it ({lines})"
+            return _restated(overflow, too_long, last)
         hints = [err.hint for _, err in failures if err.hint]
         hint = " ".join(dict.fromkeys([*hints, CONFIGURE_HINT]))
         error = NoBackendError(f"no backend could answer — {lines}", hint=hint)
-        error.__cause__ = failures[-1][1]
+        error.__cause__ = last
         return error
 
     async def list_models(self, name: str) -> list[ModelInfo]:
@@ -608,6 +599,13 @@ def _without_native_tools(name: str, model: str, request: ChatRequest) -> ChatRe
         "%s (%s) has no native tool calls: the required call is structured output", name, model
     )
     return dataclasses.replace(request, tools=(), tool_choice=None, response_format=forced)
+
+
+def _restated(error: _E, message: str, cause: LLMError) -> _E:
+    """``error`` with ``message``, keeping its kind (what callers act on), backend and hint."""
+    restated = type(error)(message, backend=error.backend, hint=error.hint)
+    restated.__cause__ = cause
+    return restated
 
 
 def _too_big_or_absent(error: LLMError) -> bool:
