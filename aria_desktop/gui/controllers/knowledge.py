@@ -11,7 +11,7 @@ import html
 from collections.abc import Coroutine
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, QUrl
+from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QIcon
 from PySide6.QtWidgets import QTableWidgetItem
 
@@ -21,6 +21,7 @@ from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, Knowledg
 from aria_desktop.domain.memory_events import KnowledgeChanged
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import knowledge_of
+from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.views.knowledge import KnowledgeView
 
 __all__ = ["KnowledgeController", "describe_report"]
@@ -41,14 +42,12 @@ def describe_report(report: IngestReport) -> str:
     return text
 
 
-class KnowledgeController(QObject):
+class KnowledgeController(WindowController[KnowledgeView]):
     """Opens the Knowledge window and drives it through ``KnowledgeAccess``."""
 
     def __init__(self, context: GuiContext, icon: QIcon) -> None:
-        super().__init__()
+        super().__init__(icon)
         self.context = context
-        self._icon = icon
-        self.view: KnowledgeView | None = None
         self.sources: list[KnowledgeSource] = []
         self._poll = QTimer(self)
         self._poll.setInterval(_POLL_MS)
@@ -66,16 +65,8 @@ class KnowledgeController(QObject):
 
     def open(self) -> None:
         """Show the window and load the sources."""
-        view = self._ensure_view()
-        view.show()
-        view.raise_()
-        view.activateWindow()
+        self._bring_up(self._ensure_view())
         self.reload()
-
-    def close(self) -> None:
-        """Hide the window."""
-        if self.view is not None:
-            self.view.hide()
 
     def _ensure_view(self) -> KnowledgeView:
         if self.view is None:

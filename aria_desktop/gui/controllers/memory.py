@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem
 
@@ -30,6 +30,7 @@ from aria_desktop.domain.memory import (
 )
 from aria_desktop.domain.memory_events import MemoryChanged
 from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.tasks import describe_error
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView
 from aria_desktop.gui.views.question import ask_before
@@ -58,7 +59,7 @@ def _day(seconds: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(seconds))
 
 
-class MemoryController(QObject):
+class MemoryController(WindowController[MemoryBrowserView]):
     """Opens the browser and sends every edit to the Assistant's memory methods."""
 
     open_conversation = Signal(str)
@@ -69,11 +70,9 @@ class MemoryController(QObject):
     def __init__(
         self, context: GuiContext, icon: QIcon, status: Callable[[], CapabilityStatus]
     ) -> None:
-        super().__init__()
+        super().__init__(icon)
         self.context = context
-        self._icon = icon
         self._status = status
-        self.view: MemoryBrowserView | None = None
         self.memories: list[Memory] = []
         self.inbox: list[MemoryCandidate] = []
         self.selected: Memory | None = None
@@ -95,16 +94,9 @@ class MemoryController(QObject):
         status = self._status()
         view.set_available(status.available, status.reason)
         self._note = f" · {status.reason}" if status.available and status.reason else ""
-        view.show()
-        view.raise_()
-        view.activateWindow()
+        self._bring_up(view)
         if status.available:
             self.reload()
-
-    def close(self) -> None:
-        """Hide the browser."""
-        if self.view is not None:
-            self.view.hide()
 
     def _ensure_view(self) -> MemoryBrowserView:
         if self.view is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QLineEdit, QListWidgetItem
 
@@ -12,6 +12,7 @@ from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.config import SettingInfo
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.gui.controllers.secret_field import SecretField
+from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.tasks import TaskOwner
 from aria_desktop.gui.views.question import ask_before
 from aria_desktop.gui.views.settings_dialog import SettingsDialogView
@@ -75,17 +76,15 @@ def join_chains(chains: dict[str, list[str]]) -> str:
     return ";".join(f"{agent}={','.join(backends)}" for agent, backends in chains.items())
 
 
-class SettingsController(QObject):
+class SettingsController(WindowController[SettingsDialogView]):
     """Opens the dialog; Save writes only what changed, after the service validated it."""
 
     saved = Signal()
     run_wizard = Signal()
 
     def __init__(self, services: SettingsService, icon: QIcon) -> None:
-        super().__init__()
+        super().__init__(icon)
         self.services = services
-        self._icon = icon
-        self.view: SettingsDialogView | None = None
         self.values: dict[str, SettingInfo] = {}
         self.tasks = TaskOwner(self._report)
 
@@ -101,15 +100,8 @@ class SettingsController(QObject):
         except AriaError as exc:
             view.form_error.setText(f"{exc.message} {exc.hint}".strip())
         view.hotkey_status.setText(hotkey_status)
-        view.show()
-        view.raise_()
-        view.activateWindow()
+        self._bring_up(view)
         return view
-
-    def close(self) -> None:
-        """Close without saving."""
-        if self.view is not None:
-            self.view.hide()
 
     def _build(self) -> SettingsDialogView:
         view = SettingsDialogView(self._icon)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QIcon, QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.gui.controllers.settings import join_chains, split_chains
+from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.tasks import TaskOwner
 from aria_desktop.gui.views.wizard import WizardView
 
@@ -21,16 +22,14 @@ _LOCAL_OLLAMA = "http://127.0.0.1:11434"
 _SERVER_PAGE, _CLOUD_PAGE, _HA_PAGE, _PERMISSIONS_PAGE, _HOTKEYS_PAGE = range(5)
 
 
-class WizardController(QObject):
+class WizardController(WindowController[WizardView]):
     """Shows the wizard and writes the choices through the SettingsService."""
 
     completed_signal = Signal()
 
     def __init__(self, services: SettingsService, icon: QIcon) -> None:
-        super().__init__()
+        super().__init__(icon)
         self.services = services
-        self._icon = icon
-        self.view: WizardView | None = None
         self.tasks = TaskOwner(lambda message, hint: None)
         self.server_ok = False
 
@@ -71,11 +70,6 @@ class WizardController(QObject):
         view.raise_()
         self.test(configured)
         return view
-
-    def close(self) -> None:
-        """Hide without saving."""
-        if self.view is not None:
-            self.view.hide()
 
     def test(self, url: str) -> None:
         """Probe an Ollama address and show the result."""
