@@ -26,9 +26,10 @@ def build_router(settings: Settings, *, ledger: UsageLedger | None = None) -> Ro
     """
     from aria_desktop import keystore
     from aria_desktop.adapters.llm.anthropic import AnthropicBackend
+    from aria_desktop.adapters.llm.breaker import BreakerPolicy, RetryPolicy
     from aria_desktop.adapters.llm.ollama import OllamaBackend
     from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
-    from aria_desktop.adapters.llm.router import BreakerPolicy, RetryPolicy, Router, Timeouts
+    from aria_desktop.adapters.llm.router import Router, Timeouts
     from aria_desktop.compose.usage import build_meter
 
     llm = settings.llm

@@ -14,7 +14,7 @@ import contextlib
 import pytest
 
 from aria_desktop.adapters.llm import OllamaBackend, OpenAICompatBackend, Router
-from aria_desktop.adapters.llm.router import RetryPolicy
+from aria_desktop.adapters.llm.breaker import RetryPolicy
 from aria_desktop.domain.chat import StreamEnd, TextDelta
 from aria_desktop.domain.errors import NoBackendError
 from tests.fakes import FakeOllama, FakeOpenAI, Hang, Reply, Send, Vanish

@@ -14,9 +14,10 @@ the Anthropic backend is imported from ``adapters.llm.anthropic`` when configure
 from __future__ import annotations
 
 from aria_desktop.adapters.llm._timing import Timeouts
+from aria_desktop.adapters.llm.breaker import BreakerPolicy, CircuitBreaker, RetryPolicy
 from aria_desktop.adapters.llm.ollama import OllamaBackend
 from aria_desktop.adapters.llm.openai_compat import OpenAICompatBackend
-from aria_desktop.adapters.llm.router import BreakerPolicy, CircuitBreaker, RetryPolicy, Router
+from aria_desktop.adapters.llm.router import Router
 
 __all__ = [
     "BreakerPolicy",

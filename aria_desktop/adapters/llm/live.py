@@ -17,7 +17,8 @@ import logging
 import weakref
 from collections.abc import AsyncGenerator
 
-from aria_desktop.adapters.llm.router import BreakerState, ChatBackend, Router
+from aria_desktop.adapters.llm.breaker import BreakerState
+from aria_desktop.adapters.llm.router import ChatBackend, Router
 from aria_desktop.domain.chat import ChatRequest, LLMChunk, ModelInfo
 
 __all__ = ["LiveRouter"]
