@@ -11,7 +11,7 @@ import contextlib
 import gc
 import os
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -102,11 +102,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Run the real-model tests (marker ``llama``) last.
 
     In CI llama-server is still being built in the background while the rest of the suite runs
-    (packaging/setup.sh); last, they wait for it the least. The first of them carries the wait,
-    so it gets a timeout long enough for a whole build.
+    (packaging/setup.sh); last, they wait for it the least.
     """
     llama = [item for item in items if item.get_closest_marker("llama")]
-    if not llama:
-        return
-    items[:] = [item for item in items if not item.get_closest_marker("llama")] + llama
-    llama[0].add_marker(pytest.mark.timeout(LLAMA_BUILD_WAIT_S), append=False)
+    if llama:
+        items[:] = [item for item in items if not item.get_closest_marker("llama")] + llama
+
+
+_LLAMA_WAIT_GIVEN = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Generator[None, object, object]:
+    """Give the first real-model test a process runs a timeout long enough for a whole build.
+
+    That test carries the wait for CI's llama-server build. With ``pytest -n`` every worker
+    has its own first one. Outermost, so pytest-timeout reads the marker after it is added.
+    """
+    if item.get_closest_marker("llama") and not item.config.stash.get(_LLAMA_WAIT_GIVEN, False):
+        item.config.stash[_LLAMA_WAIT_GIVEN] = True
+        item.add_marker(pytest.mark.timeout(LLAMA_BUILD_WAIT_S), append=False)
+    return (yield)

@@ -14,6 +14,7 @@ tray. The no-tray-host path is covered by test_desktop_process.py.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import signal
@@ -222,7 +223,7 @@ def find_phrase(display: str, region: tuple[int, int, int, int], phrase: str) ->
     left, top, width, height = region
     image = grab(display, left, top, width, height).convert("L")
     image = image.resize((width * 2, height * 2), Image.Resampling.LANCZOS)
-    path = ARTIFACTS / ".ocr-region.png"
+    path = ARTIFACTS / f".ocr-region-{os.getpid()}.png"  # one per process (pytest -n)
     ARTIFACTS.mkdir(exist_ok=True)
     image.save(path)
     result = subprocess.run(
