@@ -19,6 +19,7 @@ from aria_desktop.compose.config import config_from
 from aria_desktop.compose.knowledge import build_knowledge
 from aria_desktop.compose.llm import build_router
 from aria_desktop.compose.memory import build_embedder, build_memory
+from aria_desktop.compose.skills import Skills, install_skills
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ class App:
     voice: VoicePipeline | None = None
     vocabulary_events: Subscription | None = None
     usage_ledger: UsageLedger | None = None
+    skills: Skills | None = None
     _assistant: LocalAssistant | None = field(default=None, init=False, repr=False)
 
     @property
@@ -165,6 +167,7 @@ async def build_app(
     embedder, memory, knowledge = await _install_memory_and_knowledge(
         settings, orchestrator, database, router, store
     )
+    skills = await install_skills(settings, orchestrator, database, memory)
     computer.install(orchestrator)
     computer_agent = _install_tools(settings, orchestrator, database, router, computer)
     if homeassistant is not None:
@@ -186,6 +189,7 @@ async def build_app(
         homeassistant=homeassistant,
         settings_access=settings_access or FileSettingsAccess(),
         mcp=mcp,
+        skills=skills,
     )
 
 

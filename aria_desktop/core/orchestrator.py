@@ -19,7 +19,9 @@ from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult, AgentSe
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.confirm import ConfirmationBroker
+from aria_desktop.core.local_answer import publish_local_answer
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
+from aria_desktop.core.skills.router import SkillRouter, SkillTurn
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
 from aria_desktop.core.turn_plan import PreparedTurn, TurnPlan, plan_turn
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage
@@ -43,6 +45,7 @@ from aria_desktop.domain.events import (
     RunStatus,
     StateChanged,
 )
+from aria_desktop.domain.intents import IntentMatch
 from aria_desktop.domain.locality import Locality
 
 __all__ = [
@@ -169,6 +172,16 @@ class Orchestrator:
         self._background: set[asyncio.Task[Any]] = set()
         self._stop_hooks: list[StopHook] = []
         self._capabilities: dict[str, CapabilityProbe] = {}
+        self._skills: SkillRouter | None = None
+
+    def set_skills(self, skills: SkillRouter | None) -> None:
+        """Answer the sentences ``skills`` recognise locally, before any model (None: never)."""
+        self._skills = skills
+
+    @property
+    def skills(self) -> SkillRouter | None:
+        """The everyday skills turns ask first (None when there are none)."""
+        return self._skills
 
     def add_stop_hook(self, hook: StopHook) -> None:
         """Run ``hook`` when the kill switch fires (must finish quickly: target 200 ms)."""
@@ -280,11 +293,12 @@ class Orchestrator:
             command, store=self.store, config=self.config, tools=self.tools, clock=self._clock
         )
         run_id, conversation_id = secrets.token_hex(8), plan.conversation.id
+        local = self._local_match(plan)
         # Recall starts here, before the turn's task: it runs first and is usually done by the
-        # time the turn asks (ARCHITECTURE.md: first-chunk latency).
-        context = self._start_context(plan.text, conversation_id) if plan.text else []
+        # time the turn asks (ARCHITECTURE.md: first-chunk latency). A local answer needs none.
+        context = self._start_context(plan.text, conversation_id) if plan.text and not local else []
         task = asyncio.create_task(
-            self._run_turn(run_id, plan, context), name=f"aria-turn-{run_id}"
+            self._run_turn(run_id, plan, context, local), name=f"aria-turn-{run_id}"
         )
         handle = TurnHandle(run_id=run_id, conversation_id=conversation_id, task=task)
         self._turns[run_id] = handle
@@ -298,6 +312,7 @@ class Orchestrator:
         run_id: str,
         plan: TurnPlan,
         recall: Sequence[asyncio.Task[list[ChatMessage]]] = (),
+        local: IntentMatch | None = None,
     ) -> RunStatus:
         """Run one turn to its end: a failure becomes one ``error`` event, never an exception."""
         started = self._clock.monotonic()
@@ -316,7 +331,7 @@ class Orchestrator:
         try:
             prepared = await plan.prepare(await self._context(recall))
             user_saved = asyncio.create_task(prepared.saving, name=f"aria-user-message-{run_id}")
-            result = await self._answer(run_id, plan, prepared, user_saved)
+            result = await self._answer(run_id, plan, prepared, user_saved, local)
             self._last_backend, self._last_locality = result.backend, result.locality
             status = "complete"
         except asyncio.CancelledError:
@@ -348,10 +363,27 @@ class Orchestrator:
         plan: TurnPlan,
         prepared: PreparedTurn,
         user_saved: asyncio.Task[object],
+        local: IntentMatch | None = None,
     ) -> AgentResult:
-        """The agent's answer and the plan's finish, both within the turn deadline."""
+        """The agent's (or a local skill's) answer and the plan's finish, within the deadline."""
         try:
             async with asyncio.timeout(self.config.turn_deadline_s):
+                if local is not None and self._skills is not None:
+                    turn = SkillTurn(
+                        source=plan.command.source, conversation_id=plan.conversation.id
+                    )
+                    reply = await self._skills.run(local, turn)
+                    result = await publish_local_answer(
+                        reply,
+                        run_id=run_id,
+                        conversation_id=plan.conversation.id,
+                        bus=self.bus,
+                        store=self.store,
+                        clock=self._clock,
+                        user_saved=user_saved,
+                    )
+                    await plan.finish(result)
+                    return result
                 result = await self._agent.run(
                     run_id=run_id,
                     conversation_id=plan.conversation.id,
@@ -407,6 +439,21 @@ class Orchestrator:
             )
             for observer in self._observers:
                 self.spawn(observer(outcome), name=f"aria-turn-observer-{run_id}")
+
+    def _local_match(self, plan: TurnPlan) -> IntentMatch | None:
+        """The everyday command the turn states, when a local skill answers it (else None).
+
+        Asked before recall starts, so a local answer waits for nothing: a recogniser that
+        fails sends the sentence to the model rather than failing the turn.
+        """
+        text = plan.local_text
+        if self._skills is None or not text or plan.command.backend is not None:
+            return None
+        try:
+            return self._skills.match(text, plan.command.source)
+        except Exception:
+            _LOGGER.exception("Recognising %r failed; the model answers it", text[:80])
+            return None
 
     def _start_context(
         self, text: str, conversation_id: str

@@ -81,6 +81,11 @@ class TurnPlan(Protocol):
         """The turn must not be mined for long-term memories."""
         ...
 
+    @property
+    def local_text(self) -> str:
+        """The sentence a local skill may answer ("" when only the model may answer)."""
+        ...
+
     async def prepare(self, context: Sequence[ChatMessage]) -> PreparedTurn:
         """The prompt (with ``context`` from the providers), the storing and the tools."""
         ...
@@ -104,6 +109,11 @@ class OwnTurnPlan:
     @property
     def user_text(self) -> str:
         """The command's text, stripped."""
+        return self.text
+
+    @property
+    def local_text(self) -> str:
+        """The command's text: any own turn may be an everyday command."""
         return self.text
 
     async def prepare(self, context: Sequence[ChatMessage]) -> PreparedTurn:
@@ -146,6 +156,21 @@ class ClientTurnPlan:
     def private(self) -> bool:
         """Whether the client asked not to be remembered."""
         return self.command.private
+
+    @property
+    def local_text(self) -> str:
+        """The user's new words, unless the client needs the model's own reply.
+
+        A client that demands JSON or a call of one of its tools, or that brings tool results
+        back, is answered by the model; a plain question ("what time is it") may be local.
+        """
+        options = self.command.options
+        if options.response_format is not None or options.tool_choice is not None:
+            return ""
+        messages = self.command.messages
+        if not messages or messages[-1].role != "user":
+            return ""
+        return self.user_text.strip()
 
     async def prepare(self, context: Sequence[ChatMessage]) -> PreparedTurn:
         """The client's messages with context, storing only what is new, the client's tools."""

@@ -5,7 +5,8 @@ This is the single description of what ARIA can be configured to do; loading, va
 ``aria_desktop/ARCHITECTURE.md``). ``llm.chains`` and ``automations.rules`` are stored
 read-only (``MappingProxyType``) so the frozen dataclasses stay immutable. The larger sections
 live beside this module (``schema_llm``, ``schema_voice``, ``schema_cost``, ``schema_tools``,
-``schema_web``, ``schema_ha``, ``schema_compat``, ``schema_knowledge``, ``schema_mcp``);
+``schema_web``, ``schema_ha``, ``schema_compat``, ``schema_knowledge``, ``schema_mcp``,
+``schema_assist``);
 ``Settings`` gathers them all.
 """
 
@@ -18,6 +19,7 @@ from types import MappingProxyType
 
 from aria_desktop import paths
 from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rules
+from aria_desktop.settings.schema_assist import AssistSettings
 from aria_desktop.settings.schema_compat import CompatSettings
 from aria_desktop.settings.schema_ha import HomeAssistantSettings
 from aria_desktop.settings.schema_knowledge import KnowledgeSettings
@@ -336,6 +338,7 @@ class Settings:
     compat: CompatSettings = field(default_factory=CompatSettings)
     knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
     mcp: McpSettings = field(default_factory=McpSettings)
+    assist: AssistSettings = field(default_factory=AssistSettings)
 
 
 def resolve_database_path(settings: Settings) -> Path:

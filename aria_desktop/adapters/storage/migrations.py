@@ -249,6 +249,64 @@ KNOWLEDGE_SOURCE_STATE = Migration(
 """Scanned pages read by OCR per file, and a source found missing (since when, and the mount
 point it was under: a folder on an unmounted drive keeps its passages)."""
 
+EVERYDAY_SKILLS = Migration(
+    name="everyday_skills",
+    statements=(
+        """
+        CREATE TABLE timers (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL DEFAULT '',
+            duration_s REAL NOT NULL CHECK (duration_s > 0),
+            state TEXT NOT NULL CHECK (state IN ('running', 'paused', 'finished', 'cancelled')),
+            ends_at REAL,
+            remaining_s REAL NOT NULL,
+            created_at REAL NOT NULL,
+            finished_at REAL,
+            announced INTEGER NOT NULL DEFAULT 0,
+            language TEXT NOT NULL DEFAULT 'en'
+        )
+        """,
+        "CREATE INDEX timers_by_state ON timers (state, ends_at)",
+        """
+        CREATE TABLE reminders (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('reminder', 'alarm')),
+            text TEXT NOT NULL DEFAULT '',
+            due_at REAL NOT NULL,
+            recurrence TEXT NOT NULL DEFAULT '',
+            timezone TEXT NOT NULL DEFAULT '',
+            state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'cancelled')),
+            created_at REAL NOT NULL,
+            delivered_at REAL,
+            late INTEGER NOT NULL DEFAULT 0,
+            language TEXT NOT NULL DEFAULT 'en'
+        )
+        """,
+        "CREATE INDEX reminders_by_state ON reminders (state, due_at)",
+        """
+        CREATE TABLE lists (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            created_at REAL NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE list_items (
+            id INTEGER PRIMARY KEY,
+            list_id INTEGER NOT NULL REFERENCES lists (id) ON DELETE CASCADE,
+            text TEXT NOT NULL,
+            done INTEGER NOT NULL DEFAULT 0,
+            added_at REAL NOT NULL,
+            done_at REAL
+        )
+        """,
+        "CREATE INDEX list_items_by_list ON list_items (list_id, done, id)",
+    ),
+)
+"""Timers, reminders and alarms, and lists of the everyday skills (``adapters/skills/``):
+timers and reminders persist so they survive a restart (and one due while ARIA was off is
+announced late, never lost)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     CONVERSATIONS,
     LONG_TERM_MEMORY,
@@ -256,6 +314,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     KNOWLEDGE_BASE,
     THINKING_AND_USAGE,
     KNOWLEDGE_SOURCE_STATE,
+    EVERYDAY_SKILLS,
 )
 """Every migration, oldest first. Append only."""
 

@@ -1,0 +1,119 @@
+"""Builds the everyday skills and hands them to the orchestrator.
+
+ARCHITECTURE.md: everyday skills. The recogniser (hassil over Home Assistant's templates and
+ARIA's), the reply sentences and each skill's store are made here; turns then ask the skills
+first (``assist.prefer_local``). Templates compile in a worker thread at start, so the first
+command waits for nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from aria_desktop.domain.lists import LIST_ALIASES
+
+if TYPE_CHECKING:
+    from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
+    from aria_desktop.adapters.skills.list_store import SQLiteListStore
+    from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
+    from aria_desktop.adapters.storage.database import Database
+    from aria_desktop.core.memory.service import MemoryService
+    from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.skills.router import Skill, SkillRouter
+    from aria_desktop.settings.schema import Settings
+
+__all__ = ["Skills", "install_skills", "skill_languages"]
+
+_LOGGER = logging.getLogger(__name__)
+_WARM_SENTENCE = "what time is it"
+
+
+@dataclass(kw_only=True)
+class Skills:
+    """The everyday skills of a running ARIA, and the stores the surfaces read."""
+
+    router: SkillRouter
+    recognizer: HassilRecognizer
+    phrases: YamlPhrasebook
+    lists: SQLiteListStore
+    list_names: set[str] = field(default_factory=set)
+
+    async def refresh_list_names(self) -> None:
+        """Let the recogniser know the user's own lists ("add screws to my hardware list")."""
+        names = await self.lists.names()
+        self.list_names.clear()
+        self.list_names.update(names)
+
+
+def skill_languages(settings: Settings) -> tuple[str, ...]:
+    """The languages sentences are tried in: the setting, else the STT language and English."""
+    if settings.assist.languages:
+        return tuple(settings.assist.languages)
+    stt = (settings.voice.stt.language or "en").split("-")[0]
+    return tuple(dict.fromkeys((stt, "en")))
+
+
+def build_skill_list(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    phrases: YamlPhrasebook,
+    lists: SQLiteListStore,
+    memory: MemoryService | None,
+) -> list[Skill]:
+    """Every everyday skill, each with its store and desktop parts."""
+    from aria_desktop.core.clock import SystemClock
+    from aria_desktop.core.skills.clock import ClockSkill
+    from aria_desktop.core.skills.conversation import NevermindSkill
+    from aria_desktop.core.skills.lists import ListSkill
+    from aria_desktop.core.skills.memory import MemorySkill
+
+    return [
+        ClockSkill(SystemClock(), phrases),
+        NevermindSkill(),
+        MemorySkill(memory, phrases),
+        ListSkill(lists, phrases),
+    ]
+
+
+async def install_skills(
+    settings: Settings,
+    orchestrator: Orchestrator,
+    database: Database,
+    memory: MemoryService | None,
+) -> Skills:
+    """Build the skills, let turns ask them first, and compile the templates in the background."""
+    from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
+    from aria_desktop.adapters.skills.list_store import SQLiteListStore
+    from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
+    from aria_desktop.core.skills.router import SkillRouter
+
+    phrases = YamlPhrasebook()
+    lists = SQLiteListStore(database)
+    names: set[str] = set()
+    recognizer = HassilRecognizer(list_names=lambda: [*LIST_ALIASES, *names])
+    skills = build_skill_list(settings, orchestrator, phrases, lists, memory)
+    languages = skill_languages(settings)
+    fuzzy = frozenset({"voice"}) if settings.assist.fuzzy_voice else frozenset()
+    router = SkillRouter(recognizer, skills, languages=languages, fuzzy_sources=fuzzy)
+    router.prefer_local = settings.assist.prefer_local
+    installed = Skills(
+        router=router, recognizer=recognizer, phrases=phrases, lists=lists, list_names=names
+    )
+    await installed.refresh_list_names()
+    orchestrator.set_skills(router)
+    orchestrator.spawn(_warm(recognizer, languages), name="aria-skills-warm")
+    return installed
+
+
+async def _warm(recognizer: HassilRecognizer, languages: tuple[str, ...]) -> None:
+    """Compile the templates and match one sentence per language (hassil's first is slow)."""
+
+    def warm() -> None:
+        for language in languages:
+            recognizer.recognize(_WARM_SENTENCE, language)
+
+    await asyncio.to_thread(warm)
+    _LOGGER.debug("Everyday-skill templates ready for %s", ", ".join(languages))

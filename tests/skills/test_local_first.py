@@ -1,0 +1,124 @@
+"""Everyday commands are answered locally before any model, and only those.
+
+Through the composed app with no model reachable: a command the templates state is answered
+by its skill (and says so), a sentence that merely contains a command word goes to the model
+(and so fails here with no backend), and ``assist.prefer_local = false`` sends everything on.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
+from aria_desktop.compose.app import App, build_app
+from tests.skills.conftest import ask, no_model_settings
+
+CONTAINS_A_COMMAND_WORD = [
+    "Which timer app is best for cooking?",
+    "Remind me what you said about the budget",
+    "Should I open the window at night?",
+    "How do I set a timer in Python?",
+    "What's the time in Tokyo?",
+    "Can you explain how a shopping list app stores data?",
+    "Is it better to pause a download or cancel it?",
+    "What do you know about volume in physics?",
+    "Tell me about the history of the calendar",
+    "Next time, remind me to be more concise",
+]
+
+
+@pytest.mark.parametrize("sentence", CONTAINS_A_COMMAND_WORD)
+def test_a_sentence_that_only_contains_a_command_word_is_not_a_command(
+    recognizer: HassilRecognizer, sentence: str
+) -> None:
+    for language in ("en", "de"):
+        assert recognizer.recognize(sentence, language) is None
+        assert recognizer.recognize(sentence, language, fuzzy=True) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "intent", "slots"),
+    [
+        ("set a timer for five minutes", "HassStartTimer", {"minutes": 5}),
+        ("Set a timer for 15 minutes.", "HassStartTimer", {"minutes": 15}),
+        ("what time is it?", "HassGetCurrentTime", {}),
+        (
+            "add milk, eggs and bread to my shopping list",
+            "HassListAddItem",
+            {"item": "milk, eggs and bread", "name": "shopping"},
+        ),
+        ("what's on my to-do list", "AriaListRead", {"name": "to-do"}),
+        ("never mind", "HassNevermind", {}),
+        ("what do you remember about my sister", "AriaRecall", {"topic": "my sister"}),
+    ],
+)
+def test_commands_are_recognised_with_their_slots(
+    recognizer: HassilRecognizer, sentence: str, intent: str, slots: dict[str, object]
+) -> None:
+    found = recognizer.recognize(sentence, "en")
+    assert found is not None
+    assert found.intent == intent
+    assert dict(found.slots) == slots
+
+
+def test_german_commands_are_recognised_with_home_assistants_german_templates(
+    recognizer: HassilRecognizer,
+) -> None:
+    found = recognizer.recognize("Stelle einen Timer auf fünf Minuten", "de")
+    assert found is not None
+    assert found.intent == "HassStartTimer"
+    assert found.number_slot("minutes") == 5
+    time = recognizer.recognize("Wie spät ist es?", "de")
+    assert time is not None
+    assert time.intent == "HassGetCurrentTime"
+
+
+def test_a_near_miss_transcript_matches_only_when_fuzzy(recognizer: HassilRecognizer) -> None:
+    assert recognizer.recognize("set a timmer for five minuets", "en") is None
+    found = recognizer.recognize("set a timmer for five minuets", "en", fuzzy=True)
+    assert found is not None
+    assert found.intent == "HassStartTimer"
+    assert found.fuzzy
+
+
+async def test_the_time_is_answered_with_no_model_and_says_who_answered(app: App) -> None:
+    answered = await ask(app, "What time is it?")
+    assert answered.status == "complete", answered
+    assert answered.text.startswith("It's ")
+    assert (answered.backend, answered.model) == ("skills", "clock")
+
+
+async def test_a_question_with_a_command_word_goes_to_the_model(app: App) -> None:
+    answered = await ask(app, "Which timer app is best for cooking?")
+    assert answered.status == "error"
+    assert answered.backend != "skills"
+
+
+async def test_list_items_said_in_one_sentence_are_stored_one_by_one_and_read_back(
+    app: App,
+) -> None:
+    added = await ask(app, "add milk, eggs and bread to my shopping list")
+    assert added.text == "Added milk, eggs and bread to your shopping list."
+    assert [i.text for i in await app.skills.lists.items("shopping")] == ["milk", "eggs", "bread"]
+    await ask(app, "check off eggs from my shopping list")
+    read = await ask(app, "what's on my shopping list")
+    assert read.text == "On your shopping list: milk and bread."
+    assert (read.backend, read.model) == ("skills", "lists")
+
+
+async def test_never_mind_ends_the_turn_quietly(app: App) -> None:
+    answered = await ask(app, "never mind")
+    assert (answered.status, answered.text, answered.backend) == ("complete", "", "skills")
+
+
+async def test_prefer_local_off_sends_commands_to_the_model(tmp_path: Path) -> None:
+    settings = no_model_settings(tmp_path, ARIA_ASSIST__PREFER_LOCAL="false")
+    app = await build_app(settings)  # type: ignore[arg-type]
+    try:
+        answered = await ask(app, "what time is it")
+        assert answered.status == "error"
+        assert answered.backend != "skills"
+    finally:
+        await app.aclose()
