@@ -16,6 +16,7 @@ from aria_desktop.domain import (
     events,
     memory_events,
     settings_events,
+    skill_events,
     voice_events,
 )
 from aria_desktop.domain.chat import PromptBudgeted, Usage
@@ -29,6 +30,7 @@ EVENT_FAMILIES = (
     memory_events,
     automation_events,
     settings_events,
+    skill_events,
 )
 """Every module of event classes: the turn's (with the base ``Event``) and each family's."""
 
