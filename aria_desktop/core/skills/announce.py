@@ -56,6 +56,5 @@ class Notifier(Protocol):
     """Desktop notifications (freedesktop ``org.freedesktop.Notifications`` on Linux)."""
 
     async def notify(self, title: str, body: str, *, urgent: bool = False) -> bool:
-        """Show a notification; False (never an exception) when there is no notification
-        service on this desktop."""
+        """Show a notification; False (never an exception) when this desktop has none."""
         ...
