@@ -15,12 +15,9 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import Clock, ConversationStore
 from aria_desktop.domain import events
 from aria_desktop.domain.chat import NewMessage
-from aria_desktop.domain.intents import SkillReply
+from aria_desktop.domain.intents import SKILLS_BACKEND, SkillReply
 
 __all__ = ["SKILLS_BACKEND", "publish_local_answer"]
-
-SKILLS_BACKEND = "skills"
-"""The backend name of a reply a local skill gave (its model is the skill's name)."""
 
 
 async def publish_local_answer(

@@ -11,9 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-__all__ = ["IntentMatch", "SkillReply", "SlotValue"]
+__all__ = ["SKILLS_BACKEND", "IntentMatch", "SkillReply", "SlotValue"]
 
 SlotValue = str | int | float
+
+SKILLS_BACKEND = "skills"
+"""The backend name of a reply a local skill gave (its model is the skill's name)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -42,6 +42,7 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.commands import ForgetMemory
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
+from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.memory_events import MemoryChanged
 
 if TYPE_CHECKING:
@@ -294,6 +295,8 @@ class MemoryService:
         config = self.config
         if not config.auto_extract or outcome.status != "complete":
             return False
+        if outcome.backend == SKILLS_BACKEND:
+            return False  # a command holds no fact, and "remember that …" was stored as said
         if outcome.conversation_id in config.private_conversations:
             _LOGGER.debug("Not mining private conversation %s", outcome.conversation_id)
             return False

@@ -6,6 +6,7 @@ the same hybrid search the memory window uses.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from aria_desktop.core.skills.ports import Phrasebook
@@ -16,6 +17,11 @@ from aria_desktop.domain.intents import IntentMatch, SkillReply
 __all__ = ["MemorySkill", "RememberingService"]
 
 _RECALL_LIMIT = 3
+_REMINISCING = re.compile(
+    r"^(the |that )?(time|day|night|one|place|movie|film|song|book|game|guy|girl|trip)\b",
+    re.IGNORECASE,
+)
+"""``remember that time we…`` asks the user to recall something: a question, not a fact."""
 _MIN_SIMILARITY = 0.35
 
 
@@ -50,8 +56,12 @@ class MemorySkill:
 
     def accepts(self, match: IntentMatch) -> bool:
         """A match with something to remember or a topic to recall."""
-        slot = "content" if match.intent == "AriaRemember" else "topic"
-        return len(match.text_slot(slot)) >= 2
+        if match.intent == "AriaRecall":
+            return len(match.text_slot("topic")) >= 2
+        content = match.text_slot("content")
+        if match.text.rstrip().endswith("?") or _REMINISCING.match(content):
+            return False
+        return len(content.split()) >= 2
 
     async def handle(self, match: IntentMatch, turn: SkillTurn) -> SkillReply:
         """Store the statement, or read back what is remembered about the topic."""
