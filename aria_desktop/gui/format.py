@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from aria_desktop.domain.intents import SKILLS_BACKEND
+
 __all__ = [
     "model_place",
     "reply_badge",
+    "skill_title",
     "state_label",
     "tool_card",
     "tool_output",
@@ -70,8 +73,38 @@ def model_status_line(status: str, model: str, code: str = "", error: str = "") 
     return f"Model {model} not loaded: {error[:80]}"
 
 
+_SKILL_TITLES = {
+    "timers": "Timers",
+    "reminders": "Reminders",
+    "alarms": "Alarms",
+    "lists": "Lists",
+    "clock": "Clock",
+    "memory": "Memory",
+    "conversation": "Conversation",
+    "apps": "Apps",
+    "media": "Media",
+    "volume": "Volume",
+}
+
+
+def skill_title(skill: str) -> str:
+    """A local skill's name as a person reads it (``lists`` -> ``Lists``)."""
+    return _SKILL_TITLES.get(skill, skill.replace("_", " ").replace("-", " ").capitalize())
+
+
 def reply_badge(model: str, backend: str, locality: str, latency_ms: float | None) -> str:
-    """``llama3.2 · local (ollama) · 1.4 s`` under a reply."""
+    """Who answered, under a reply: ``llama3.2 · local (ollama) · 1.4 s``.
+
+    A reply a local skill gave (backend ``skills``, the skill as its model) says so in plain
+    words — "Answered on this computer · Timers" — never the internal backend name; a stored
+    reply carries the same two fields, so history shows the same badge after a restart.
+    """
+    if backend == SKILLS_BACKEND:
+        return (
+            f"Answered on this computer · {skill_title(model)}"
+            if model
+            else "Answered on this computer"
+        )
     parts = []
     if model:
         parts.append(model)
