@@ -101,6 +101,7 @@ class App:
                 memory=self.memory,
                 settings=self.settings_access,
                 knowledge=self.knowledge,
+                lists=self.skills.list_access if self.skills is not None else None,
             )
         return self._assistant
 
@@ -167,7 +168,9 @@ async def build_app(
     embedder, memory, knowledge = await _install_memory_and_knowledge(
         settings, orchestrator, database, router, store
     )
-    skills = await install_skills(settings, orchestrator, database, memory)
+    skills = await install_skills(
+        settings, orchestrator, database, memory, homeassistant=homeassistant
+    )
     computer.install(orchestrator)
     computer_agent = _install_tools(settings, orchestrator, database, router, computer)
     if homeassistant is not None:

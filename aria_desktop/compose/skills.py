@@ -20,8 +20,11 @@ if TYPE_CHECKING:
     from aria_desktop.adapters.skills.list_store import SQLiteListStore
     from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
     from aria_desktop.adapters.storage.database import Database
+    from aria_desktop.core.homeassistant.control import HomeAssistantControl
     from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.skills.list_service import ListService
+    from aria_desktop.core.skills.ports import ListAccess
     from aria_desktop.core.skills.router import Skill, SkillRouter
     from aria_desktop.settings.schema import Settings
 
@@ -39,6 +42,8 @@ class Skills:
     recognizer: HassilRecognizer
     phrases: YamlPhrasebook
     lists: SQLiteListStore
+    list_access: ListService
+    """The lists as every surface changes them (``LocalAssistant.lists``; events, names)."""
     list_names: set[str] = field(default_factory=set)
 
     async def refresh_list_names(self) -> None:
@@ -60,7 +65,7 @@ def build_skill_list(
     settings: Settings,
     orchestrator: Orchestrator,
     phrases: YamlPhrasebook,
-    lists: SQLiteListStore,
+    lists: ListAccess,
     memory: MemoryService | None,
 ) -> list[Skill]:
     """Every everyday skill, each with its store and desktop parts."""
@@ -83,24 +88,43 @@ async def install_skills(
     orchestrator: Orchestrator,
     database: Database,
     memory: MemoryService | None,
+    *,
+    homeassistant: HomeAssistantControl | None = None,
 ) -> Skills:
-    """Build the skills, let turns ask them first, and compile the templates in the background."""
+    """Build the skills, let turns ask them first, and compile the templates in the background.
+
+    ``homeassistant``: where the shopping list may live (``assist.shopping_list``).
+    """
     from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
     from aria_desktop.adapters.skills.list_store import SQLiteListStore
     from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
+    from aria_desktop.compose.lists import build_list_service, install_list_tool
     from aria_desktop.core.skills.router import SkillRouter
 
     phrases = YamlPhrasebook()
     lists = SQLiteListStore(database)
     names: set[str] = set()
     recognizer = HassilRecognizer(list_names=lambda: [*LIST_ALIASES, *names])
-    skills = build_skill_list(settings, orchestrator, phrases, lists, memory)
+    list_access = build_list_service(
+        settings,
+        orchestrator,
+        lists,
+        homeassistant,
+        refresh_names=lambda: installed.refresh_list_names(),
+    )
+    install_list_tool(orchestrator, list_access)
+    skills = build_skill_list(settings, orchestrator, phrases, list_access, memory)
     languages = skill_languages(settings)
     fuzzy = frozenset({"voice"}) if settings.assist.fuzzy_voice else frozenset()
     router = SkillRouter(recognizer, skills, languages=languages, fuzzy_sources=fuzzy)
     router.prefer_local = settings.assist.prefer_local
     installed = Skills(
-        router=router, recognizer=recognizer, phrases=phrases, lists=lists, list_names=names
+        router=router,
+        recognizer=recognizer,
+        phrases=phrases,
+        lists=lists,
+        list_access=list_access,
+        list_names=names,
     )
     await installed.refresh_list_names()
     orchestrator.set_skills(router)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.memory.service import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import KnowledgeAccess, SettingsAccess
+from aria_desktop.core.ports import KnowledgeAccess, ListAccess, SettingsAccess
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
@@ -36,14 +36,16 @@ class LocalAssistant:
         memory: MemoryService | None = None,
         settings: SettingsAccess | None = None,
         knowledge: KnowledgeAccess | None = None,
+        lists: ListAccess | None = None,
     ) -> None:
         """Front ``orchestrator``; ``memory`` None means long-term memory is not set up.
 
         ``knowledge`` is the knowledge base the API's ``/knowledge`` routes drive (None: not
-        set up).
+        set up); ``lists`` the shopping, to-do and the user's lists (``/lists``, MCP tools).
         """
         self.orchestrator = orchestrator
         self.knowledge = knowledge
+        self.lists = lists
         self._store = orchestrator.store
         self._memory = memory
         self._settings = settings

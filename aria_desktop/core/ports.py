@@ -18,6 +18,7 @@ from aria_desktop.core.homeassistant.ports import HomeAssistantPort
 from aria_desktop.core.knowledge.ports import KnowledgeAccess, KnowledgeStore
 from aria_desktop.core.mcp.ports import McpHub, PinStore
 from aria_desktop.core.memory.ports import MemoryStore
+from aria_desktop.core.skills.ports import ListAccess
 from aria_desktop.core.voice.ports import (
     AudioSink,
     AudioSource,
@@ -70,6 +71,7 @@ __all__ = [
     "HomeAssistantPort",
     "KnowledgeAccess",
     "KnowledgeStore",
+    "ListAccess",
     "McpHub",
     "MemoryStore",
     "PathFacts",

@@ -339,6 +339,12 @@ class KnowledgeUnavailableError(AriaError):
     code = "knowledge_unavailable"
 
 
+class ListInvalidError(AriaError):
+    """A list change that cannot be made: a bad name or entry, or deleting shopping or to-do."""
+
+    code = "list_invalid"
+
+
 class DocumentError(AriaError):
     """One document cannot be indexed; the ingest reports it and goes on with the others."""
 

@@ -6,11 +6,19 @@ Kept in its own module so the section's fields, defaults and limits sit together
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from aria_desktop.settings.rules import rules
 
 __all__ = ["AssistSettings"]
+
+
+def _check_shopping_list(value: object) -> str | None:
+    text = str(value).strip()
+    if text == "aria" or re.fullmatch(r"todo\.[a-z0-9_]{1,255}", text):
+        return None
+    return f"{value!r} is neither aria nor a Home Assistant to-do entity (todo.shopping_list)"
 
 
 def _check_languages(value: object) -> str | None:
@@ -34,8 +42,13 @@ class AssistSettings:
             speech-to-text language (``voice.stt.language``) and English.
         fuzzy_voice: on voice turns, also match a transcript a few letters away from a
             template (small speech-to-text errors).
+        shopping_list: where the shopping list lives: ``aria`` (ARIA's database) or a Home
+            Assistant to-do entity (``todo.shopping_list``), used while Home Assistant is set
+            up (``homeassistant.url``). Items said while it cannot be reached wait in ARIA and
+            move there when it answers, as do items already on ARIA's shopping list.
     """
 
     prefer_local: bool = True
     languages: tuple[str, ...] = field(default=(), metadata=rules(check=_check_languages))
     fuzzy_voice: bool = True
+    shopping_list: str = field(default="aria", metadata=rules(check=_check_shopping_list))

@@ -6,6 +6,7 @@ Tables ``lists`` and ``list_items`` (migration ``everyday_skills``); satisfies
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -21,7 +22,7 @@ _ITEM_COLUMNS = "i.id, l.name, i.text, i.done, i.added_at, i.done_at"
 
 def _item(row: Sequence[Any]) -> ListItem:
     return ListItem(
-        id=int(row[0]),
+        id=str(row[0]),
         list=str(row[1]),
         text=str(row[2]),
         done=bool(row[3]),
@@ -40,12 +41,21 @@ def _list_id(conn: Connection, name: str, *, create: bool) -> int | None:
     return int(cursor.lastrowid or 0)
 
 
-def _find(conn: Connection, name: str, text: str, *, open_only: bool) -> ListItem | None:
-    done = "AND i.done = 0" if open_only else ""
+def _find(
+    conn: Connection, name: str, item: str, *, by_id: bool, done: bool | None
+) -> ListItem | None:
+    """The entry of list ``name`` reading ``item`` (or with id ``item``), open ones first.
+
+    ``done`` narrows it to open (False) or checked-off (True) entries; None takes either.
+    """
+    if by_id and not item.isdigit():
+        return None
+    state = "" if done is None else f"AND i.done = {int(done)}"
+    match = "i.id = ?" if by_id else "lower(i.text) = lower(?)"
     row = conn.execute(
         f"SELECT {_ITEM_COLUMNS} FROM list_items i JOIN lists l ON l.id = i.list_id "
-        f"WHERE l.name = ? AND lower(i.text) = lower(?) {done} ORDER BY i.done, i.id LIMIT 1",
-        (name, text.strip()),
+        f"WHERE l.name = ? AND {match} {state} ORDER BY i.done, i.id LIMIT 1",
+        (name, int(item) if by_id else item.strip()),
     ).fetchone()
     return None if row is None else _item(row)
 
@@ -70,47 +80,54 @@ class SQLiteListStore:
                     (list_id, text.strip(), now),
                 )
                 added.append(
-                    ListItem(id=int(cursor.lastrowid or 0), list=list_name, text=text, added_at=now)
+                    ListItem(
+                        id=str(cursor.lastrowid or 0),
+                        list=list_name,
+                        text=text.strip(),
+                        added_at=now,
+                    )
                 )
             return added
 
         return await self._db.write(insert)
 
-    async def remove(self, list_name: str, item: str) -> ListItem | None:
-        """Delete the entry reading ``item``."""
+    async def remove(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem | None:
+        """Delete the entry reading ``item`` (or with id ``item``)."""
 
         def delete(conn: Connection) -> ListItem | None:
-            found = _find(conn, list_name, item, open_only=False)
+            found = _find(conn, list_name, item, by_id=by_id, done=None)
             if found is not None:
-                conn.execute("DELETE FROM list_items WHERE id = ?", (found.id,))
+                conn.execute("DELETE FROM list_items WHERE id = ?", (int(found.id),))
             return found
 
         return await self._db.write(delete)
 
-    async def complete(self, list_name: str, item: str) -> ListItem | None:
+    async def complete(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem | None:
         """Check off the open entry reading ``item``."""
+        return await self._set_done(list_name, item, by_id=by_id, done=True)
 
-        def check(conn: Connection) -> ListItem | None:
-            found = _find(conn, list_name, item, open_only=True)
+    async def reopen(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem | None:
+        """Open the checked-off entry reading ``item`` again."""
+        return await self._set_done(list_name, item, by_id=by_id, done=False)
+
+    async def _set_done(
+        self, list_name: str, item: str, *, by_id: bool, done: bool
+    ) -> ListItem | None:
+        def update(conn: Connection) -> ListItem | None:
+            found = _find(conn, list_name, item, by_id=by_id, done=not done)
             if found is None:
                 return None
-            now = time.time()
+            done_at = time.time() if done else None
             conn.execute(
-                "UPDATE list_items SET done = 1, done_at = ? WHERE id = ?", (now, found.id)
+                "UPDATE list_items SET done = ?, done_at = ? WHERE id = ?",
+                (int(done), done_at, int(found.id)),
             )
-            return ListItem(
-                id=found.id,
-                list=found.list,
-                text=found.text,
-                done=True,
-                added_at=found.added_at,
-                done_at=now,
-            )
+            return dataclasses.replace(found, done=done, done_at=done_at)
 
-        return await self._db.write(check)
+        return await self._db.write(update)
 
     async def items(self, list_name: str, *, include_done: bool = False) -> list[ListItem]:
-        """The entries of ``list_name``, oldest first."""
+        """The entries of ``list_name``, open ones first, oldest first."""
         done = "" if include_done else "AND i.done = 0"
 
         def select(conn: Connection) -> list[ListItem]:
@@ -141,6 +158,32 @@ class SQLiteListStore:
             return first + sorted(found.values(), key=lambda s: s.name)
 
         return await self._db.read(select)
+
+    async def clear_done(self, list_name: str) -> int:
+        """Delete the checked-off entries of ``list_name``; how many."""
+
+        def delete(conn: Connection) -> int:
+            cursor = conn.execute(
+                "DELETE FROM list_items WHERE done = 1 AND list_id = "
+                "(SELECT id FROM lists WHERE name = ?)",
+                (list_name,),
+            )
+            return int(cursor.rowcount)
+
+        return await self._db.write(delete)
+
+    async def delete_list(self, list_name: str) -> int | None:
+        """Delete ``list_name`` and its entries; how many entries (None: no such list)."""
+
+        def delete(conn: Connection) -> int | None:
+            list_id = _list_id(conn, list_name, create=False)
+            if list_id is None:
+                return None
+            cursor = conn.execute("DELETE FROM list_items WHERE list_id = ?", (list_id,))
+            conn.execute("DELETE FROM lists WHERE id = ?", (list_id,))
+            return int(cursor.rowcount)
+
+        return await self._db.write(delete)
 
     async def names(self) -> list[str]:
         """The stored names of every list (for the recogniser's list of names)."""

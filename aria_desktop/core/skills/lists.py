@@ -11,38 +11,65 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from aria_desktop.core.skills.ports import Phrasebook
+from aria_desktop.core.skills.ports import ListAccess, Phrasebook
 from aria_desktop.core.skills.router import SkillTurn
 from aria_desktop.core.skills.wording import join_spoken
+from aria_desktop.domain.errors import HomeAssistantError, ListInvalidError, NotFoundError
 from aria_desktop.domain.intents import IntentMatch, SkillReply
-from aria_desktop.domain.lists import SHOPPING, TODO, ListItem, ListSummary, canonical_list_name
+from aria_desktop.domain.lists import (
+    SHOPPING,
+    TODO,
+    ListItem,
+    ListSummary,
+    canonical_list_name,
+    list_name_problem,
+)
 
 __all__ = ["ListSkill", "ListStore", "split_items"]
 
 _AND = {"en": "and", "de": "und"}
+_CAPITALISED_NOUNS = frozenset({"de"})
 
 
 class ListStore(Protocol):
-    """Where lists live (``adapters/skills/list_store.py``)."""
+    """Where lists live: ARIA's database, or Home Assistant's to-do entity for shopping.
+
+    ARIA's database is ``adapters/skills/list_store.py``; the shopping list routed to Home
+    Assistant is ``core/skills/ha_lists.py``. ``item`` is an entry's text (case-insensitive),
+    or its id with ``by_id``; a method that finds no such entry answers None.
+    ``ListService`` is what the surfaces use.
+    """
 
     async def add(self, list_name: str, items: Sequence[str]) -> list[ListItem]:
         """Append ``items`` (the list is created when new)."""
         ...
 
-    async def remove(self, list_name: str, item: str) -> ListItem | None:
-        """Delete the entry that reads ``item`` (case-insensitive); None when absent."""
+    async def remove(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem | None:
+        """Delete one entry (an open one before a checked-off one of the same text)."""
         ...
 
-    async def complete(self, list_name: str, item: str) -> ListItem | None:
-        """Check off the open entry that reads ``item``; None when absent."""
+    async def complete(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem | None:
+        """Check off an open entry."""
+        ...
+
+    async def reopen(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem | None:
+        """Make a checked-off entry open again."""
         ...
 
     async def items(self, list_name: str, *, include_done: bool = False) -> list[ListItem]:
-        """A list's entries, oldest first (open ones only unless ``include_done``)."""
+        """A list's entries, open ones first, oldest first (open only unless ``include_done``)."""
         ...
 
     async def lists(self) -> list[ListSummary]:
         """Every list with its counts (shopping and to-do always among them)."""
+        ...
+
+    async def clear_done(self, list_name: str) -> int:
+        """Delete the checked-off entries; how many."""
+        ...
+
+    async def delete_list(self, list_name: str) -> int | None:
+        """Delete a list and its entries (how many); None when there is no such list."""
         ...
 
 
@@ -54,7 +81,11 @@ def split_items(text: str, language: str) -> list[str]:
 
 
 class ListSkill:
-    """Changes and reads lists."""
+    """Changes and reads lists by voice and chat.
+
+    Through the same ``ListAccess`` as every surface, so a change said aloud is told on the
+    bus like one made in the CLI.
+    """
 
     name = "lists"
     intents = frozenset(
@@ -68,41 +99,61 @@ class ListSkill:
         }
     )
 
-    def __init__(self, store: ListStore, phrases: Phrasebook) -> None:
-        """Keep lists in ``store``."""
-        self._store = store
+    def __init__(self, lists: ListAccess, phrases: Phrasebook) -> None:
+        """Keep lists through ``lists``."""
+        self._lists = lists
         self._phrases = phrases
 
     def accepts(self, match: IntentMatch) -> bool:
-        """A match with an item (reading a list needs none)."""
-        return match.intent == "AriaListRead" or bool(match.text_slot("item"))
+        """A match with an item (reading a list needs none) and a name that can be a list's."""
+        if list_name_problem(self._list(match)):
+            return False
+        return match.intent == "AriaListRead" or bool(match.text_slot("item").strip(" ,."))
 
     async def handle(self, match: IntentMatch, turn: SkillTurn) -> SkillReply:
-        """Carry out the list command and say what changed."""
-        lang, say = match.language, self._phrases.say
+        """Carry out the list command and say what changed (or, plainly, why nothing did)."""
+        lang = match.language
         list_name = self._list(match)
         spoken = self._spoken_name(list_name, lang)
-        item = match.text_slot("item")
-        if match.intent in ("HassShoppingListAddItem", "HassListAddItem"):
-            added = await self._store.add(list_name, split_items(item, lang))
-            items = join_spoken([entry.text for entry in added], self._phrases, lang)
-            text = say("lists.added", lang, items=items, list=spoken)
-        elif match.intent == "AriaListRead":
-            entries = await self._store.items(list_name)
-            if not entries:
-                text = say("lists.empty", lang, list=spoken)
-            else:
-                items = join_spoken([entry.text for entry in entries], self._phrases, lang)
-                text = say("lists.read", lang, items=items, list=spoken)
-        elif match.intent == "HassListRemoveItem":
-            found = await self._store.remove(list_name, item)
-            key = "lists.removed" if found else "lists.not_on_list"
-            text = say(key, lang, item=found.text if found else item, list=spoken)
-        else:
-            found = await self._store.complete(list_name, item)
-            key = "lists.checked" if found else "lists.not_on_list"
-            text = say(key, lang, item=found.text if found else item, list=spoken)
+        try:
+            text = await self._carry_out(match, list_name, spoken)
+        except HomeAssistantError:
+            text = self._phrases.say("lists.unreachable", lang, list=spoken)
+        except ListInvalidError:
+            text = self._phrases.say("lists.not_changed", lang, list=spoken)
         return SkillReply(text=_capitalised(text), skill=self.name)
+
+    async def _carry_out(self, match: IntentMatch, list_name: str, spoken: str) -> str:
+        lang, say = match.language, self._phrases.say
+        item = match.text_slot("item").strip(" ,.")
+        if match.intent in ("HassShoppingListAddItem", "HassListAddItem"):
+            added = await self._lists.add(list_name, split_items(item, lang))
+            items = join_spoken([entry.text for entry in added], self._phrases, lang)
+            key = "lists.added" if len(added) == 1 else "lists.added_many"
+            if any(entry.pending for entry in added):
+                key = "lists.added_pending"
+            return say(key, lang, items=items, list=spoken)
+        if match.intent == "AriaListRead":
+            entries = await self._read(list_name)
+            if not entries:
+                return say("lists.empty", lang, list=spoken)
+            items = join_spoken([entry.text for entry in entries], self._phrases, lang)
+            return say("lists.read", lang, items=items, list=spoken)
+        change = (
+            self._lists.remove if match.intent == "HassListRemoveItem" else self._lists.complete
+        )
+        key = "lists.removed" if match.intent == "HassListRemoveItem" else "lists.checked"
+        try:
+            found = await change(list_name, item)
+        except NotFoundError:
+            return say("lists.not_on_list", lang, item=item, list=spoken)
+        return say(key, lang, item=found.text, list=spoken)
+
+    async def _read(self, list_name: str) -> list[ListItem]:
+        try:
+            return await self._lists.items(list_name)
+        except NotFoundError:
+            return []
 
     @staticmethod
     def _list(match: IntentMatch) -> str:
@@ -115,7 +166,9 @@ class ListSkill:
             return self._phrases.say("lists.shopping", language)
         if list_name == TODO:
             return self._phrases.say("lists.todo", language)
-        return self._phrases.say("lists.named", language, name=list_name)
+        # German writes nouns capitalised ("deine Liste Baumarkt").
+        shown = list_name.capitalize() if language in _CAPITALISED_NOUNS else list_name
+        return self._phrases.say("lists.named", language, name=shown)
 
 
 def _capitalised(text: str) -> str:

@@ -6,12 +6,13 @@ shared by all of them (ARCHITECTURE.md: everyday skills).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from aria_desktop.domain.intents import IntentMatch
+from aria_desktop.domain.lists import ListItem, ListSummary
 
-__all__ = ["IntentRecognizer", "Phrasebook"]
+__all__ = ["IntentRecognizer", "ListAccess", "Phrasebook"]
 
 
 class IntentRecognizer(Protocol):
@@ -52,3 +53,49 @@ class Phrasebook(Protocol):
 
 PhraseTable = Mapping[str, Mapping[str, str]]
 """``{language: {key: sentence}}``: what a phrasebook is built from."""
+
+
+class ListAccess(Protocol):
+    """The lists as every surface changes and reads them (``core/skills/list_service.py``).
+
+    The same calls in the owner (``LocalAssistant.lists``) and over its API
+    (``ApiClient.lists``). Names are taken as people say them ("to-do list" is ``todo``);
+    ``item`` is an entry's text (case-insensitive), or its id with ``by_id``. Every change is
+    told on the event bus (``skill-data-changed``, kind ``lists``).
+
+    Raises (every method): ``NotFoundError`` for an unknown list or entry, ``ListInvalidError``
+    for a bad name or item, ``HomeAssistantError`` when the list lives in Home Assistant and it
+    cannot be reached (nothing was changed then, except an add, which is kept: ``pending``).
+    """
+
+    async def lists(self) -> list[ListSummary]:
+        """Every list with its counts; shopping and to-do first, always there."""
+        ...
+
+    async def items(self, list_name: str, *, include_done: bool = False) -> list[ListItem]:
+        """A list's entries, open ones first, oldest first (``include_done``: checked off too)."""
+        ...
+
+    async def add(self, list_name: str, items: Sequence[str]) -> list[ListItem]:
+        """Append ``items`` (a new list is created by its first item)."""
+        ...
+
+    async def remove(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem:
+        """Delete one entry."""
+        ...
+
+    async def complete(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem:
+        """Check off one open entry."""
+        ...
+
+    async def reopen(self, list_name: str, item: str, *, by_id: bool = False) -> ListItem:
+        """Make a checked-off entry open again."""
+        ...
+
+    async def clear_done(self, list_name: str) -> int:
+        """Delete a list's checked-off entries; how many there were."""
+        ...
+
+    async def delete_list(self, list_name: str) -> int:
+        """Delete one of the user's own lists and its entries (how many); never shopping, to-do."""
+        ...
