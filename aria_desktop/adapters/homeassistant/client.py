@@ -222,6 +222,30 @@ class HomeAssistantClient:
             changed = changed.get("changed_states", [])
         return [parse_state(item) for item in changed] if isinstance(changed, list) else []
 
+    async def call_service_response(
+        self, domain: str, service: str, data: Mapping[str, Any]
+    ) -> Any:
+        """``POST /api/services/<domain>/<service>?return_response``; the service's answer.
+
+        Services that only answer with data (``todo.get_items``) refuse a call without
+        ``return_response`` (HTTP 400); the answer is ``{"changed_states": [...],
+        "service_response": {...}}``.
+        """
+        path = f"/api/services/{domain}/{service}?return_response"
+        response = await self._request("POST", path, data)
+        if response.status_code == 404:
+            raise HomeAssistantError(
+                f"Home Assistant has no action {domain}.{service}.",
+                hint="Check the name in Home Assistant's Developer tools > Actions.",
+            )
+        answer = self._json(response)
+        if not isinstance(answer, dict) or "service_response" not in answer:
+            raise HomeAssistantError(
+                f"Home Assistant's {domain}.{service} sent no response data.",
+                hint="Home Assistant 2024.1 or newer answers to-do lists over its REST API.",
+            )
+        return answer["service_response"]
+
     async def aclose(self) -> None:
         """Close the connection pool."""
         if self._http is not None:

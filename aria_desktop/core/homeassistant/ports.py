@@ -35,6 +35,12 @@ class HomeAssistantPort(Protocol):
         """Call ``domain.service`` with ``data``; the states it changed."""
         ...
 
+    async def call_service_response(
+        self, domain: str, service: str, data: Mapping[str, Any]
+    ) -> Any:
+        """Call a service that answers with data (``todo.get_items``); its ``service_response``."""
+        ...
+
     async def aclose(self) -> None:
         """Close the connections."""
         ...
