@@ -69,6 +69,7 @@ def build_skill_list(
     memory: MemoryService | None,
 ) -> list[Skill]:
     """Every everyday skill, each with its store and desktop parts."""
+    from aria_desktop.compose.desktop_skills import build_desktop_skills
     from aria_desktop.core.clock import SystemClock
     from aria_desktop.core.skills.clock import ClockSkill
     from aria_desktop.core.skills.conversation import NevermindSkill
@@ -80,6 +81,7 @@ def build_skill_list(
         NevermindSkill(),
         MemorySkill(memory, phrases),
         ListSkill(lists, phrases),
+        *build_desktop_skills(orchestrator, phrases),
     ]
 
 

@@ -4,8 +4,8 @@ Each check returns OK, WARN (works, with less) or FAIL (ARIA cannot work until f
 one-line fix (``result``); checks never raise, a check that crashes is itself reported as FAIL.
 Like ``cli`` it may touch any adapter, built through ``compose``. The checks are grouped by
 area (``storage``, ``llm``, ``model_load``, ``voice``, ``api``, ``computer``, ``desktop``,
-``knowledge``, ``homeassistant``, ``mcp``); a new capability adds its checks to its area's
-module and one line to :func:`run_checks`.
+``skills``, ``knowledge``, ``homeassistant``, ``mcp``); a new capability adds its checks to its
+area's module and one line to :func:`run_checks`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from aria_desktop.doctor.llm import check_backends
 from aria_desktop.doctor.mcp import check_mcp
 from aria_desktop.doctor.model_load import check_model_load
 from aria_desktop.doctor.result import CheckResult
+from aria_desktop.doctor.skills import check_desktop_skills
 from aria_desktop.doctor.storage import (
     check_audit,
     check_config,
@@ -70,5 +71,6 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     await guarded("computer use", lambda: asyncio.to_thread(check_computer, settings))
     await guarded("home assistant", lambda: check_homeassistant(settings))
     await guarded("desktop app", lambda: asyncio.to_thread(check_desktop_app))
+    await guarded("desktop skills", check_desktop_skills)
     await guarded("MCP", lambda: check_mcp(settings))
     return results

@@ -1,0 +1,133 @@
+"""The desktop skills as model tools: ``open_app``, ``media`` and ``volume``.
+
+A request the templates do not cover ("put on some quiet music and open the calculator") still
+reaches the desktop through the model, under the tool policy and the audit log like every other
+tool. Each tool runs the same decision as the spoken command and gives the model the sentence
+the user would have heard, so a tool result and a local answer never disagree. All three are
+``reversible``: what they do is undone by one more command (close the app, resume, turn it up).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aria_desktop.core.skills.apps import AppCatalog, AppLauncher, open_app
+from aria_desktop.core.skills.media import MEDIA_ACTIONS, MediaPlayers, control_media
+from aria_desktop.core.skills.ports import Phrasebook
+from aria_desktop.core.skills.volume import VOLUME_ACTIONS, VolumeControl, change_volume
+from aria_desktop.core.tools import Tool
+
+__all__ = ["media_tool", "open_app_tool", "volume_tool"]
+
+_LANGUAGE = "en"
+"""Tool results are read by the model, which words its own reply in the user's language."""
+
+
+def open_app_tool(catalog: AppCatalog, launcher: AppLauncher, phrases: Phrasebook) -> Tool:
+    """``open_app``: start an installed application by its name."""
+
+    async def handle(arguments: dict[str, Any]) -> str:
+        return await open_app(str(arguments["name"]), _LANGUAGE, catalog, launcher, phrases)
+
+    return Tool(
+        name="open_app",
+        description=(
+            "Open an application installed on the user's computer by its name or kind "
+            '("firefox", "calculator", "text editor"). Says which app opened, or that none '
+            "by that name is installed."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "name": {
+                    "type": "string",
+                    "description": "The app's name as the user said it.",
+                    "minLength": 1,
+                    "maxLength": 200,
+                }
+            },
+            "required": ["name"],
+            "additionalProperties": False,
+        },
+        permission="reversible",
+        handler=handle,
+        summarize=lambda a: f"open the app {a.get('name', '')}",
+    )
+
+
+def media_tool(media: MediaPlayers, phrases: Phrasebook) -> Tool:
+    """``media``: pause, resume, skip or describe what the desktop's media player plays."""
+
+    async def handle(arguments: dict[str, Any]) -> str:
+        return await control_media(arguments["action"], media, phrases, _LANGUAGE)
+
+    return Tool(
+        name="media",
+        description=(
+            "Control the media player playing on the user's computer (music, videos): pause, "
+            "resume, next or previous track, or status (what is playing)."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {"action": {"type": "string", "enum": list(MEDIA_ACTIONS)}},
+            "required": ["action"],
+            "additionalProperties": False,
+        },
+        permission="reversible",
+        handler=handle,
+        summarize=lambda a: f"media {a.get('action', '')}",
+    )
+
+
+def volume_tool(volume: VolumeControl, phrases: Phrasebook) -> Tool:
+    """``volume``: read, set, raise, lower, mute or unmute the computer's speaker."""
+
+    async def handle(arguments: dict[str, Any]) -> str:
+        return await change_volume(
+            arguments["action"],
+            volume,
+            phrases,
+            _LANGUAGE,
+            level=arguments.get("level"),
+            step=arguments.get("step"),
+        )
+
+    return Tool(
+        name="volume",
+        description=(
+            "The volume of the user's computer speaker: get it, set it to a level (0-100 "
+            "percent), turn it up or down by a step (default 10), mute or unmute it."
+        ),
+        parameters={
+            "type": "object",
+            "properties": {
+                "action": {"type": "string", "enum": list(VOLUME_ACTIONS)},
+                "level": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 100,
+                    "description": "For set: the new level in percent.",
+                },
+                "step": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 100,
+                    "description": "For up and down: how many percent points.",
+                },
+            },
+            "required": ["action"],
+            "additionalProperties": False,
+        },
+        permission="reversible",
+        handler=handle,
+        summarize=_describe_volume,
+    )
+
+
+def _describe_volume(arguments: dict[str, Any]) -> str:
+    action = str(arguments.get("action", ""))
+    if action == "set" and "level" in arguments:
+        return f"set the volume to {arguments['level']}%"
+    if action in ("up", "down") and "step" in arguments:
+        return f"turn the volume {action} by {arguments['step']}%"
+    return f"volume {action}"
