@@ -345,6 +345,12 @@ class ListInvalidError(AriaError):
     code = "list_invalid"
 
 
+class TimerError(AriaError):
+    """A timer change that cannot be made: no duration, too long, or not in the right state."""
+
+    code = "timer_invalid"
+
+
 class DocumentError(AriaError):
     """One document cannot be indexed; the ingest reports it and goes on with the others."""
 

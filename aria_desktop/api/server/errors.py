@@ -59,6 +59,7 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.KnowledgeError: 422,
     e.DocumentError: 422,
     e.KnowledgeUnavailableError: 503,
+    e.TimerError: 422,
     e.ListInvalidError: 422,
     e.HomeAssistantError: 502,  # the list lives in Home Assistant and it failed
     e.AudioFormatError: 422,

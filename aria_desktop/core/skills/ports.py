@@ -11,8 +11,9 @@ from typing import Protocol
 
 from aria_desktop.domain.intents import IntentMatch
 from aria_desktop.domain.lists import ListItem, ListSummary
+from aria_desktop.domain.timers import Timer
 
-__all__ = ["IntentRecognizer", "ListAccess", "Phrasebook"]
+__all__ = ["IntentRecognizer", "ListAccess", "Phrasebook", "TimerAccess", "TimerStore"]
 
 
 class IntentRecognizer(Protocol):
@@ -98,4 +99,50 @@ class ListAccess(Protocol):
 
     async def delete_list(self, list_name: str) -> int:
         """Delete one of the user's own lists and its entries (how many); never shopping, to-do."""
+        ...
+
+
+class TimerStore(Protocol):
+    """Where timers live, so they outlast the process (``adapters/skills/timer_store.py``)."""
+
+    async def save(self, timer: Timer) -> None:
+        """Write ``timer`` (new or changed) before the change is told to anyone."""
+        ...
+
+    async def pending(self) -> list[Timer]:
+        """Running and paused timers, and ended ones never announced (the next start's work)."""
+        ...
+
+
+class TimerAccess(Protocol):
+    """Timers as front-ends use them (``core/skills/timers.py`` ``TimerService``).
+
+    ``timer`` arguments are a timer's id or its name ("pasta"); a name two timers share is
+    refused with their ids.
+    """
+
+    async def list_timers(self) -> list[Timer]:
+        """Running and paused timers, soonest end first, ``remaining_s`` as of now."""
+        ...
+
+    async def start_timer(
+        self, duration_s: float, *, name: str = "", language: str = "en"
+    ) -> Timer:
+        """Start a timer (TimerError: no duration, or longer than a day)."""
+        ...
+
+    async def pause_timer(self, timer: str) -> Timer:
+        """Pause a running timer (NotFoundError, TimerError when it is not running)."""
+        ...
+
+    async def resume_timer(self, timer: str) -> Timer:
+        """Let a paused timer run again."""
+        ...
+
+    async def cancel_timer(self, timer: str) -> Timer:
+        """Cancel a running or paused timer."""
+        ...
+
+    async def cancel_all_timers(self) -> list[Timer]:
+        """Cancel every running and paused timer; returns them."""
         ...

@@ -9,14 +9,14 @@ drives it with plain strings and fake skills.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from aria_desktop.core.skills.ports import IntentRecognizer
 from aria_desktop.domain.intents import IntentMatch, SkillReply
 
-__all__ = ["Skill", "SkillRouter", "SkillTurn"]
+__all__ = ["Skill", "SkillRouter", "SkillTurn", "UrgentSkill"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -56,6 +56,20 @@ class Skill(Protocol):
         ...
 
 
+@runtime_checkable
+class UrgentSkill(Skill, Protocol):
+    """A skill whose sentences go before every other reading while it says so.
+
+    "stop" is the media's pause, except while a timer rings: then it is the ring's. The
+    router asks these skills first, and only while :meth:`urgent` holds, so the rest of the
+    time they cost nothing.
+    """
+
+    def urgent(self) -> bool:
+        """Whether this skill's intents go first now."""
+        ...
+
+
 class SkillRouter:
     """The skills by intent, and the recogniser that finds the intent."""
 
@@ -81,6 +95,7 @@ class SkillRouter:
                     )
                 table[intent] = skill
         self._skills: Mapping[str, Skill] = table
+        self._urgent = [skill for skill in skills if isinstance(skill, UrgentSkill)]
         self._recognizer = recognizer
         known = set(recognizer.languages())
         self._languages = tuple(lang for lang in dict.fromkeys(languages) if lang in known)
@@ -102,12 +117,20 @@ class SkillRouter:
         """The intent ``text`` states, when a skill here answers it (else None)."""
         if not self.prefer_local:
             return None
+        urgent = frozenset(i for skill in self._urgent if skill.urgent() for i in skill.intents)
+        if urgent:
+            found = self._recognize(text, source, lambda m: m.intent in urgent and self._accepts(m))
+            if found is not None:
+                return found
+        return self._recognize(text, source, self._accepts)
+
+    def _recognize(
+        self, text: str, source: str, accept: Callable[[IntentMatch], bool]
+    ) -> IntentMatch | None:
         attempts = (False, True) if source in self._fuzzy_sources else (False,)
         for language in self._languages:
             for fuzzy in attempts:
-                found = self._recognizer.recognize(
-                    text, language, fuzzy=fuzzy, accept=self._accepts
-                )
+                found = self._recognizer.recognize(text, language, fuzzy=fuzzy, accept=accept)
                 if found is not None:
                     return found
         return None
