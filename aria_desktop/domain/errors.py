@@ -351,6 +351,12 @@ class TimerError(AriaError):
     code = "timer_invalid"
 
 
+class ReminderError(AriaError):
+    """A reminder that cannot be set: nothing to remind of, or a time that is not understood."""
+
+    code = "reminder_invalid"
+
+
 class DocumentError(AriaError):
     """One document cannot be indexed; the ingest reports it and goes on with the others."""
 

@@ -60,6 +60,7 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.DocumentError: 422,
     e.KnowledgeUnavailableError: 503,
     e.TimerError: 422,
+    e.ReminderError: 422,
     e.ListInvalidError: 422,
     e.HomeAssistantError: 502,  # the list lives in Home Assistant and it failed
     e.AudioFormatError: 422,
