@@ -102,6 +102,7 @@ class App:
                 settings=self.settings_access,
                 knowledge=self.knowledge,
                 lists=self.skills.list_access if self.skills is not None else None,
+                timers=self.skills.timers if self.skills is not None else None,
             )
         return self._assistant
 

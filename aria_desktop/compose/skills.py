@@ -23,9 +23,11 @@ if TYPE_CHECKING:
     from aria_desktop.core.homeassistant.control import HomeAssistantControl
     from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.orchestrator import Orchestrator
+    from aria_desktop.core.skills.announcing import DesktopAnnouncer
     from aria_desktop.core.skills.list_service import ListService
     from aria_desktop.core.skills.ports import ListAccess
     from aria_desktop.core.skills.router import Skill, SkillRouter
+    from aria_desktop.core.skills.timers import TimerService
     from aria_desktop.settings.schema import Settings
 
 __all__ = ["Skills", "install_skills", "skill_languages"]
@@ -45,6 +47,10 @@ class Skills:
     list_access: ListService
     """The lists as every surface changes them (``LocalAssistant.lists``; events, names)."""
     list_names: set[str] = field(default_factory=set)
+    timers: TimerService | None = None
+    """The timers (``LocalAssistant.timers``: the API, the tray's countdown, the CLI)."""
+    announcer: DesktopAnnouncer | None = None
+    """Rings, speaks and notifies when a timer (or a reminder) is due."""
 
     async def refresh_list_names(self) -> None:
         """Let the recogniser know the user's own lists ("add screws to my hardware list")."""
@@ -101,6 +107,7 @@ async def install_skills(
     from aria_desktop.adapters.skills.list_store import SQLiteListStore
     from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
     from aria_desktop.compose.lists import build_list_service, install_list_tool
+    from aria_desktop.compose.timers import build_timer_skills, start_timers
     from aria_desktop.core.skills.router import SkillRouter
 
     phrases = YamlPhrasebook()
@@ -116,6 +123,8 @@ async def install_skills(
     )
     install_list_tool(orchestrator, list_access)
     skills = build_skill_list(settings, orchestrator, phrases, list_access, memory)
+    announcer, timers, timer_skills = build_timer_skills(settings, orchestrator, database, phrases)
+    skills += timer_skills
     languages = skill_languages(settings)
     fuzzy = frozenset({"voice"}) if settings.assist.fuzzy_voice else frozenset()
     router = SkillRouter(recognizer, skills, languages=languages, fuzzy_sources=fuzzy)
@@ -127,9 +136,12 @@ async def install_skills(
         lists=lists,
         list_access=list_access,
         list_names=names,
+        timers=timers,
+        announcer=announcer,
     )
     await installed.refresh_list_names()
     orchestrator.set_skills(router)
+    await start_timers(orchestrator, timers)
     orchestrator.spawn(_warm(recognizer, languages), name="aria-skills-warm")
     return installed
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.memory.service import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import KnowledgeAccess, ListAccess, SettingsAccess
+from aria_desktop.core.ports import KnowledgeAccess, ListAccess, SettingsAccess, TimerAccess
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
@@ -37,6 +37,7 @@ class LocalAssistant:
         settings: SettingsAccess | None = None,
         knowledge: KnowledgeAccess | None = None,
         lists: ListAccess | None = None,
+        timers: TimerAccess | None = None,
     ) -> None:
         """Front ``orchestrator``; ``memory`` None means long-term memory is not set up.
 
@@ -46,6 +47,8 @@ class LocalAssistant:
         self.orchestrator = orchestrator
         self.knowledge = knowledge
         self.lists = lists
+        self.timers = timers
+        """The timers (``/timers``, ``aria timers``, the tray's countdown); None: not set up."""
         self._store = orchestrator.store
         self._memory = memory
         self._settings = settings
