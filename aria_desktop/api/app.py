@@ -30,6 +30,7 @@ from aria_desktop.api.routes import (
     knowledge,
     memory,
     settings,
+    timers,
     usage,
     voice,
 )
@@ -56,6 +57,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     conversations.router,
     memory.router,
     knowledge.router,
+    timers.router,
     voice.router,
     computer.router,
     settings.router,

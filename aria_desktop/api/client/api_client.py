@@ -25,6 +25,7 @@ from aria_desktop.domain.errors import AriaError, NotFoundError
 if TYPE_CHECKING:
     from aria_desktop.api.client.knowledge import KnowledgeClient
     from aria_desktop.api.client.subscription import ApiSubscription
+    from aria_desktop.api.client.timers import TimersClient
     from aria_desktop.core.ports import Assistant
     from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
     from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
@@ -194,6 +195,13 @@ class ApiClient:
         from aria_desktop.api.client.knowledge import KnowledgeClient
 
         return KnowledgeClient(self._transport)
+
+    @property
+    def timers(self) -> TimersClient:
+        """The owner's timers (``core.ports.TimerAccess``) over this client."""
+        from aria_desktop.api.client.timers import TimersClient
+
+        return TimersClient(self._transport)
 
     # --- long-term memory -------------------------------------------------------------------
 
