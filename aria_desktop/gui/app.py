@@ -31,6 +31,8 @@ from aria_desktop.gui.bridge import EventBridge
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.chat import ChatController
 from aria_desktop.gui.controllers.confirm import ConfirmController
+from aria_desktop.gui.controllers.everyday import EverydayController
+from aria_desktop.gui.controllers.everyday_sync import EverydaySync
 from aria_desktop.gui.controllers.knowledge import KnowledgeController
 from aria_desktop.gui.controllers.mcp import McpController
 from aria_desktop.gui.controllers.memory import MemoryController
@@ -155,6 +157,8 @@ class Desktop(QObject):
         self.memory = MemoryController(self.context, self.icons.app, self.tray.memory_status)
         self.memory.open_conversation.connect(self._open_conversation)
         self.knowledge = KnowledgeController(self.context, self.icons.app)
+        self.everyday_sync = EverydaySync(self.context)
+        self.everyday = EverydayController(self.everyday_sync, self.icons.app)
         self.settings = SettingsController(services, self.icons.app) if services else None
         self.mcp = McpController(self.context)
         self.wizard = WizardController(services, self.icons.app) if services else None
@@ -172,6 +176,7 @@ class Desktop(QObject):
         self.actions.settings.triggered.connect(self.open_settings)
         self.actions.memory.triggered.connect(self.open_memory)
         self.actions.knowledge.triggered.connect(self.knowledge.open)
+        self.actions.everyday.triggered.connect(lambda: self.everyday.open())
         self.actions.quit.triggered.connect(self.request_quit)
         self.chat_view.close_requested.connect(self._on_chat_close)
         self.bridge.stream_lost.connect(self._on_stream_lost)
@@ -279,6 +284,7 @@ class Desktop(QObject):
             widget.hide()
         self.memory.close()
         self.knowledge.close()
+        self.everyday.close()
         if self.settings is not None:
             self.settings.close()
         if self.wizard is not None:

@@ -23,6 +23,7 @@ class ActionSet(QObject):
         self.stop_everything = QAction("Stop everything", self)
         self.memory = QAction("Memory…", self)
         self.knowledge = QAction("Knowledge…", self)
+        self.everyday = QAction("Reminders && lists…", self)
         self.settings = QAction("Settings…", self)
         self.quit = QAction("Quit ARIA", self)
         self.quit.setShortcut(QKeySequence.StandardKey.Quit)

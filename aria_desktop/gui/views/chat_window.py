@@ -101,6 +101,7 @@ class ChatWindowView(QMainWindow):
         menu.addAction(actions.computer_control)
         menu.addAction(actions.stop_everything)
         menu.addSeparator()
+        menu.addAction(actions.everyday)
         menu.addAction(actions.memory)
         menu.addAction(actions.knowledge)
         menu.addAction(actions.settings)

@@ -26,6 +26,7 @@ class TrayView(QObject):
         self.menu.addAction(actions.computer_control)
         self.menu.addAction(actions.stop_everything)
         self.menu.addSeparator()
+        self.menu.addAction(actions.everyday)
         self.menu.addAction(actions.memory)
         self.menu.addAction(actions.knowledge)
         self.menu.addAction(actions.settings)
