@@ -24,6 +24,7 @@ from aria_desktop.domain.errors import AriaError, NotFoundError
 
 if TYPE_CHECKING:
     from aria_desktop.api.client.knowledge import KnowledgeClient
+    from aria_desktop.api.client.lists import ListsClient
     from aria_desktop.api.client.subscription import ApiSubscription
     from aria_desktop.api.client.timers import TimersClient
     from aria_desktop.core.ports import Assistant
@@ -195,6 +196,13 @@ class ApiClient:
         from aria_desktop.api.client.knowledge import KnowledgeClient
 
         return KnowledgeClient(self._transport)
+
+    @property
+    def lists(self) -> ListsClient:
+        """The owner's lists (``core.ports.ListAccess``) over this client."""
+        from aria_desktop.api.client.lists import ListsClient
+
+        return ListsClient(self._transport)
 
     @property
     def timers(self) -> TimersClient:

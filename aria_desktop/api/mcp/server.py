@@ -10,7 +10,9 @@ Tools: ``remember``, ``recall`` (memory and the knowledge base, ``knowledge_sour
 ``forget`` (the user confirms in ARIA, out of band: the MCP client never can), ``ask`` (a turn
 through ARIA's routing) and, only while computer use is on, ``screen_read`` (the screen's text,
 refused while a window the computer policy protects is visible: ``ReadScreen`` with
-``unless_protected``). Memories are resources (``memory://<id>``; ``memory://all`` lists them).
+``unless_protected``); the lists' tools (``list_items``, ``add_list_items``,
+``check_off_list_item``, ``remove_list_item``, ``list_lists``: ``list_tools.py``). Memories
+are resources (``memory://<id>``; ``memory://all`` lists them).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from aria_desktop.api.mcp.list_tools import add_list_tools, list_access
 from aria_desktop.core.ports import Assistant, KnowledgeAccess
 from aria_desktop.domain.commands import ForgetMemory, ReadScreen, StartTurn
 from aria_desktop.domain.errors import AriaError, KnowledgeUnavailableError
@@ -111,6 +114,9 @@ def build_mcp_server(
     )
     _add_memory_tools(server, assistant, recall_sources)
     _add_ask_tool(server, assistant)
+    lists = list_access(assistant)
+    if lists is not None:
+        add_list_tools(server, lists)
     if computer_on:
         _add_screen_read_tool(server, assistant)
     _add_memory_resources(server, assistant)
