@@ -26,8 +26,9 @@ class AppEntry:
         name: ``Name`` (the name menus show).
         generic_name: ``GenericName`` ("Web Browser"), "" when absent.
         keywords: ``Keywords`` (search words the entry offers).
-        localized_names: ``Name[xx]`` and ``GenericName[xx]`` by language (``de``: the
-            German names), so "öffne den Taschenrechner" finds the calculator.
+        localized_names: ``Name[xx]`` by language (``de``: "Taschenrechner"), so "öffne den
+            Taschenrechner" finds the calculator and the reply names it so.
+        localized_generic_names: ``GenericName[xx]`` by language.
         command: the program and its arguments, field codes (``%u``, ``%f``…) already removed.
         working_dir: ``Path`` (where the program starts), "" for the home folder.
     """
@@ -36,11 +37,14 @@ class AppEntry:
     name: str
     generic_name: str = ""
     keywords: tuple[str, ...] = ()
-    localized_names: Mapping[str, tuple[str, ...]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
+    localized_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    localized_generic_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     command: tuple[str, ...] = ()
     working_dir: str = ""
+
+    def name_in(self, language: str) -> str:
+        """The name menus show in ``language`` (``Name[de]``), else ``Name``."""
+        return self.localized_names.get(language.split("-")[0]) or self.name
 
 
 @dataclass(frozen=True, kw_only=True)

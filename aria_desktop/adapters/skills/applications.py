@@ -162,16 +162,13 @@ def _read_entry(path: Path, app_id: str, desktops: set[str]) -> _Read:
         if terminal is None:
             return _Read(None)  # a terminal program with no terminal to show it in
         argv = [terminal, "-e", *argv]
-    localized: dict[str, tuple[str, ...]] = {}
-    for key in ("Name", "GenericName"):
-        for language, value in _localized(section, key).items():
-            localized[language] = (*localized.get(language, ()), value)
     app = AppEntry(
         app_id=app_id,
         name=name,
         generic_name=_unescape(section.get("GenericName", "")).strip(),
         keywords=_list(section.get("Keywords", "")),
-        localized_names=MappingProxyType(localized),
+        localized_names=MappingProxyType(_localized(section, "Name")),
+        localized_generic_names=MappingProxyType(_localized(section, "GenericName")),
         command=tuple(argv),
         working_dir=section.get("Path", "").strip(),
     )

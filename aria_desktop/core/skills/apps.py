@@ -136,8 +136,8 @@ def spoken_app_name(said: str, language: str) -> tuple[str, bool]:
 def _aliases(app: AppEntry, language: str) -> tuple[set[str], set[str]]:
     """The names ``app`` answers to exactly, and the kinds of thing it is ("browser")."""
     exact: set[str] = set()
-    generics = [app.generic_name, *app.localized_names.get(language, ())]
-    for name in (app.name, *generics):
+    generics = [app.generic_name, app.localized_generic_names.get(language, "")]
+    for name in (app.name, app.localized_names.get(language, ""), *generics):
         if name:
             exact.add(_words(name))
     name = _words(app.name)
@@ -212,8 +212,8 @@ async def open_app(
         spoken, _ = spoken_app_name(said, language)
         return phrases.say("apps.not_found", language, name=spoken or said.strip())
     if not await launcher.launch(choice.app):
-        return phrases.say("apps.failed", language, name=choice.app.name)
-    return phrases.say("apps.opened", language, name=choice.app.name)
+        return phrases.say("apps.failed", language, name=choice.app.name_in(language))
+    return phrases.say("apps.opened", language, name=choice.app.name_in(language))
 
 
 class AppSkill:
