@@ -4,6 +4,12 @@
 /api/states/<entity_id>`` (404 for an unknown one), ``POST /api/services/<domain>/<service>``
 (the states it changed; 400 for a service HA does not have), and ``POST /api/template`` for
 ARIA's area template (answered from the server's area table: this fake renders no Jinja).
+To-do lists (``todo.*`` entities, items in :attr:`FakeHomeAssistant.todo_items`) speak HA's
+documented services: ``todo.add_item``, ``todo.update_item`` (``status``, ``rename``; the item
+by uid or summary), ``todo.remove_item`` (a list of uids or summaries),
+``todo.remove_completed_items`` and ``todo.get_items``, which answers only with
+``?return_response`` (``{"changed_states": [], "service_response": {entity: {"items": [...]}}}``)
+as HA's REST API does; a response asked of another service is HA's 400.
 Every route needs ``Authorization: Bearer <token>``; anything else gets HA's plain-text
 ``401: Unauthorized``. ``script(path, Reply(...))`` from the base class makes a route slow or
 broken.
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import json
+import uuid
 from typing import Any
 
 from tests.fakes.http_server import FakeHTTPServer, RecordedRequest, Reply, json_reply
@@ -40,6 +47,7 @@ DEFAULT_ENTITIES: list[dict[str, Any]] = [
     _entity("cover.garage_door", "closed", "Garage Door", device_class="garage"),
     _entity("sensor.kitchen_temperature", "21.5", "Kitchen Temperature", unit_of_measurement="°C"),
     _entity("media_player.living_room_tv", "idle", "Living Room TV"),
+    _entity("todo.shopping_list", "0", "Shopping List", supported_features=15),
 ]
 
 DEFAULT_AREAS: dict[str, list[str]] = {
@@ -81,6 +89,10 @@ class FakeHomeAssistant(FakeHTTPServer):
         self.states = {e["entity_id"]: e for e in copy.deepcopy(entities or DEFAULT_ENTITIES)}
         self.areas = copy.deepcopy(DEFAULT_AREAS if areas is None else areas)
         self.service_calls: list[tuple[str, str, dict[str, Any]]] = []
+        self.todo_items: dict[str, list[dict[str, Any]]] = {
+            entity_id: [] for entity_id in self.states if entity_id.startswith("todo.")
+        }
+        """To-do entity -> its items (``uid``, ``summary``, ``status``), in order."""
 
     def _next_reply(self, request: RecordedRequest) -> Reply:
         with self._lock:
@@ -108,7 +120,13 @@ class FakeHomeAssistant(FakeHTTPServer):
             return self._template(request)
         if method == "POST" and path.startswith("/api/services/"):
             domain, _, service = path.removeprefix("/api/services/").partition("/")
-            return self._service(domain, service, request.json() if request.body else {})
+            data = request.json() if request.body else {}
+            wants = "return_response" in request.query.split("&")
+            if domain == "todo":
+                return self._todo(service, data, wants_response=wants)
+            if wants:
+                return json_reply(400, {"message": "Service does not support responses."})
+            return self._service(domain, service, data)
         return json_reply(404, {"message": f"no route {method} {path}"})
 
     def _template(self, request: RecordedRequest) -> Reply:
@@ -137,3 +155,89 @@ class FakeHomeAssistant(FakeHTTPServer):
                 state["attributes"]["brightness"] = round(int(data["brightness_pct"]) * 2.55)
             changed.append(state)
         return json_reply(200, changed)
+
+    # --- to-do lists ---------------------------------------------------------------------
+
+    def add_todo_item(self, entity_id: str, summary: str, *, done: bool = False) -> str:
+        """Put an item on a to-do list as if added in Home Assistant; its uid."""
+        uid = uuid.uuid4().hex
+        status = "completed" if done else "needs_action"
+        with self._lock:
+            self.todo_items[entity_id].append({"uid": uid, "summary": summary, "status": status})
+            self._count_open(entity_id)
+        return uid
+
+    def todo_summaries(self, entity_id: str, *, status: str | None = None) -> list[str]:
+        """The summaries on a to-do list (only those of ``status`` when given)."""
+        with self._lock:
+            items = self.todo_items[entity_id]
+            return [i["summary"] for i in items if status is None or i["status"] == status]
+
+    def _todo(self, service: str, data: dict[str, Any], *, wants_response: bool) -> Reply:
+        entity_ids = data.get("entity_id", [])
+        entity_ids = [entity_ids] if isinstance(entity_ids, str) else list(entity_ids)
+        if service == "get_items" and not wants_response:
+            return json_reply(
+                400,
+                {
+                    "message": "Service call requires responses but caller did not ask for "
+                    "responses. Add ?return_response to query parameters."
+                },
+            )
+        if service != "get_items" and wants_response:
+            return json_reply(400, {"message": "Service does not support responses."})
+        if not entity_ids or any(e not in self.todo_items for e in entity_ids):
+            return json_reply(400, {"message": f"No to-do list {entity_ids}."})
+        self.service_calls.append(("todo", service, dict(data)))
+        with self._lock:
+            if service == "get_items":
+                return self._todo_get(entity_ids, data)
+            for entity_id in entity_ids:
+                problem = self._todo_change(entity_id, service, data)
+                if problem:
+                    return json_reply(400, {"message": problem})
+                self._count_open(entity_id)
+            return json_reply(200, [self.states[e] for e in entity_ids])
+
+    def _todo_get(self, entity_ids: list[str], data: dict[str, Any]) -> Reply:
+        statuses = data.get("status", ["needs_action"])
+        statuses = [statuses] if isinstance(statuses, str) else list(statuses)
+        answer = {
+            e: {"items": [dict(i) for i in self.todo_items[e] if i["status"] in statuses]}
+            for e in entity_ids
+        }
+        return json_reply(200, {"changed_states": [], "service_response": answer})
+
+    def _todo_change(self, entity_id: str, service: str, data: dict[str, Any]) -> str:
+        """Carry out one to-do service on ``entity_id``; HA's error message, or ""."""
+        items = self.todo_items[entity_id]
+
+        def find(key: str) -> dict[str, Any] | None:
+            return next((i for i in items if key in (i["uid"], i["summary"])), None)
+
+        if service == "add_item":
+            uid = uuid.uuid4().hex
+            items.append({"uid": uid, "summary": str(data["item"]), "status": "needs_action"})
+        elif service == "update_item":
+            found = find(str(data["item"]))
+            if found is None:
+                return f"Unable to find To-do item: {data['item']}"
+            found["status"] = data.get("status", found["status"])
+            found["summary"] = data.get("rename", found["summary"])
+        elif service == "remove_item":
+            keys = data["item"] if isinstance(data["item"], list) else [data["item"]]
+            for key in keys:
+                found = find(str(key))
+                if found is None:
+                    return f"Unable to find To-do item: {key}"
+                items.remove(found)
+        elif service == "remove_completed_items":
+            items[:] = [i for i in items if i["status"] != "completed"]
+        else:
+            return f"Service todo.{service} not found."
+        return ""
+
+    def _count_open(self, entity_id: str) -> None:
+        """A to-do entity's state is its number of open items, as in HA."""
+        items = self.todo_items[entity_id]
+        self.states[entity_id]["state"] = str(sum(i["status"] == "needs_action" for i in items))

@@ -114,6 +114,8 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: bytes
+    query: str = ""
+    """The query string (without ``?``): the route is found by ``path`` alone."""
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -290,9 +292,10 @@ class FakeHTTPServer:
         if "://" in target:
             # Absolute form (RFC 9112 §3.2.2): a client uses this server as its HTTP proxy, so
             # a test can give a backend a non-loopback URL while all traffic stays on loopback.
-            target = urlsplit(target).path or "/"
-        path = target.split("?", 1)[0]
-        return RecordedRequest(method=method, path=path, headers=headers, body=body)
+            split = urlsplit(target)
+            target = (split.path or "/") + (f"?{split.query}" if split.query else "")
+        path, _, query = target.partition("?")
+        return RecordedRequest(method=method, path=path, headers=headers, body=body, query=query)
 
     def _mark_disconnect(self) -> None:
         with self._lock:
