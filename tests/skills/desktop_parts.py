@@ -10,6 +10,7 @@ the bus itself — a name appearing, a property's change signal — with a timeo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import math
 import os
@@ -18,18 +19,29 @@ import stat
 import struct
 import subprocess
 import wave
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from jeepney import DBusAddress, MatchRule, Properties, message_bus
-from jeepney.io.asyncio import open_dbus_router
+from jeepney import (
+    DBusAddress,
+    HeaderFields,
+    MatchRule,
+    Message,
+    MessageType,
+    Monitoring,
+    Properties,
+    message_bus,
+    new_method_call,
+)
+from jeepney.io.asyncio import open_dbus_connection, open_dbus_router
 
 MPRIS_MPV = "org.mpris.MediaPlayer2.mpv"
 MPRIS_PATH = "/org/mpris/MediaPlayer2"
 PLAYER = "org.mpris.MediaPlayer2.Player"
 NOTIFICATIONS = "org.freedesktop.Notifications"
+_NOTIFY_PATH = "/org/freedesktop/Notifications"
 _WAIT_S = 15.0
 _MPRIS_PLUGIN = Path("/usr/lib/mpv-mpris/mpris.so")
 _BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -141,6 +153,56 @@ async def wait_for_property(
                     if changed_interface == interface and name in changed:
                         value = changed[name][1]
     return value
+
+
+@contextlib.asynccontextmanager
+async def watch_calls(
+    interface: str, member: str, timeout_s: float = _WAIT_S
+) -> AsyncIterator[Callable[[], Awaitable[Message]]]:
+    """Watch the bus for calls of ``interface.member`` (a D-Bus monitor, as dbus-monitor is).
+
+    Yields a function that returns the next such call as it went over the bus, once it did.
+    """
+    rule = MatchRule(type="method_call", interface=interface, member=member)
+    connection = await open_dbus_connection()
+    try:
+        request = Monitoring().BecomeMonitor([rule.serialise()])
+        await connection.send(request, serial=1000)
+        async with asyncio.timeout(timeout_s):
+            while True:  # monitoring starts with the reply
+                reply = await connection.receive()
+                if reply.header.fields.get(HeaderFields.reply_serial) == 1000:
+                    break
+
+        async def next_call() -> Message:
+            async with asyncio.timeout(timeout_s):
+                while True:
+                    message = await connection.receive()
+                    fields = message.header.fields
+                    if (
+                        message.header.message_type == MessageType.method_call
+                        and fields.get(HeaderFields.member) == member
+                    ):
+                        return message
+
+        yield next_call
+    finally:
+        await connection.close()
+
+
+async def dunst_history() -> list[dict[str, Any]]:
+    """What dunst has shown, newest first, after closing every notification.
+
+    dunst moves the notifications to its history while it handles ``NotificationCloseAll``
+    (before it replies), so the history read after the reply holds them all.
+    """
+    commands = DBusAddress(_NOTIFY_PATH, bus_name=NOTIFICATIONS, interface="org.dunstproject.cmd0")
+    async with open_dbus_router() as router:
+        await router.send_and_get_reply(new_method_call(commands, "NotificationCloseAll"))
+        reply = await router.send_and_get_reply(
+            new_method_call(commands, "NotificationListHistory")
+        )
+    return [{key: value[1] for key, value in entry.items()} for entry in reply.body[0]]
 
 
 def tagged_wav(path: Path, title: str, artist: str, pitch: float, seconds: float = 30.0) -> Path:
