@@ -38,6 +38,11 @@ apt_test+=(trayer)
 if ! command -v npm >/dev/null; then
   apt_test+=(nodejs npm)
 fi
+# Desktop skills: volume commands use pactl (PulseAudio's and PipeWire's pulse server alike).
+# Their tests run a private session bus (dbus-daemon), a real MPRIS player (mpv with its MPRIS
+# plugin) and a real notification service (dunst, on Xvfb).
+apt_runtime+=(pulseaudio-utils)
+apt_test+=(dbus-daemon mpv mpv-mpris dunst)
 # Real-model tests (tests/llama): llama.cpp's llama-server is built from source (one job, in the
 # background while the other checks run; packaging/build_llama_server.sh).
 apt_test+=(cmake ninja-build g++)
