@@ -103,6 +103,7 @@ class App:
                 knowledge=self.knowledge,
                 lists=self.skills.list_access if self.skills is not None else None,
                 timers=self.skills.timers if self.skills is not None else None,
+                reminders=self.skills.reminders if self.skills is not None else None,
             )
         return self._assistant
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from aria_desktop.core.skills.announcing import DesktopAnnouncer
     from aria_desktop.core.skills.list_service import ListService
     from aria_desktop.core.skills.ports import ListAccess
+    from aria_desktop.core.skills.reminders import ReminderService
     from aria_desktop.core.skills.router import Skill, SkillRouter
     from aria_desktop.core.skills.timers import TimerService
     from aria_desktop.settings.schema import Settings
@@ -51,6 +52,8 @@ class Skills:
     """The timers (``LocalAssistant.timers``: the API, the tray's countdown, the CLI)."""
     announcer: DesktopAnnouncer | None = None
     """Rings, speaks and notifies when a timer (or a reminder) is due."""
+    reminders: ReminderService | None = None
+    """Reminders and alarms (``LocalAssistant.reminders``: the API, the CLI, MCP)."""
 
     async def refresh_list_names(self) -> None:
         """Let the recogniser know the user's own lists ("add screws to my hardware list")."""
@@ -107,6 +110,7 @@ async def install_skills(
     from aria_desktop.adapters.skills.list_store import SQLiteListStore
     from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
     from aria_desktop.compose.lists import build_list_service, install_list_tool
+    from aria_desktop.compose.reminders import build_reminder_skills, start_reminders
     from aria_desktop.compose.timers import build_timer_skills, start_timers
     from aria_desktop.core.skills.router import SkillRouter
 
@@ -125,6 +129,8 @@ async def install_skills(
     skills = build_skill_list(settings, orchestrator, phrases, list_access, memory)
     announcer, timers, timer_skills = build_timer_skills(settings, orchestrator, database, phrases)
     skills += timer_skills
+    reminders, reminder_skills = build_reminder_skills(orchestrator, database, phrases, announcer)
+    skills += reminder_skills
     languages = skill_languages(settings)
     fuzzy = frozenset({"voice"}) if settings.assist.fuzzy_voice else frozenset()
     router = SkillRouter(recognizer, skills, languages=languages, fuzzy_sources=fuzzy)
@@ -138,10 +144,12 @@ async def install_skills(
         list_names=names,
         timers=timers,
         announcer=announcer,
+        reminders=reminders,
     )
     await installed.refresh_list_names()
     orchestrator.set_skills(router)
     await start_timers(orchestrator, timers)
+    start_reminders(orchestrator, reminders)
     orchestrator.spawn(_warm(recognizer, languages), name="aria-skills-warm")
     return installed
 

@@ -16,7 +16,13 @@ from typing import Any, TypeVar
 from aria_desktop.core.bus import Subscription
 from aria_desktop.core.memory.service import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
-from aria_desktop.core.ports import KnowledgeAccess, ListAccess, SettingsAccess, TimerAccess
+from aria_desktop.core.ports import (
+    KnowledgeAccess,
+    ListAccess,
+    ReminderAccess,
+    SettingsAccess,
+    TimerAccess,
+)
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
@@ -38,6 +44,7 @@ class LocalAssistant:
         knowledge: KnowledgeAccess | None = None,
         lists: ListAccess | None = None,
         timers: TimerAccess | None = None,
+        reminders: ReminderAccess | None = None,
     ) -> None:
         """Front ``orchestrator``; ``memory`` None means long-term memory is not set up.
 
@@ -49,6 +56,8 @@ class LocalAssistant:
         self.lists = lists
         self.timers = timers
         """The timers (``/timers``, ``aria timers``, the tray's countdown); None: not set up."""
+        self.reminders = reminders
+        """Reminders and alarms (``/reminders``, ``aria reminders``, MCP); None: not set up."""
         self._store = orchestrator.store
         self._memory = memory
         self._settings = settings

@@ -18,7 +18,7 @@ from aria_desktop.core.homeassistant.ports import HomeAssistantPort
 from aria_desktop.core.knowledge.ports import KnowledgeAccess, KnowledgeStore
 from aria_desktop.core.mcp.ports import McpHub, PinStore
 from aria_desktop.core.memory.ports import MemoryStore
-from aria_desktop.core.skills.ports import ListAccess, TimerAccess
+from aria_desktop.core.skills.ports import ListAccess, ReminderAccess, TimerAccess
 from aria_desktop.core.voice.ports import (
     AudioSink,
     AudioSource,
@@ -76,6 +76,7 @@ __all__ = [
     "MemoryStore",
     "PathFacts",
     "PinStore",
+    "ReminderAccess",
     "ResultSender",
     "SettingsAccess",
     "SettingsFrontEnd",

@@ -25,12 +25,11 @@ import datetime as dt
 import logging
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Protocol
 
 from aria_desktop.core.ports import Clock
 from aria_desktop.core.skills.announce import Announcement, Announcer
 from aria_desktop.core.skills.local_zone import local_zone, zone_name
-from aria_desktop.core.skills.ports import Phrasebook
+from aria_desktop.core.skills.ports import Phrasebook, ReminderAccess, ReminderStore
 from aria_desktop.core.skills.reminder_words import announcement_text
 from aria_desktop.core.skills.when import BareHour, When, next_occurrence, parse_when
 from aria_desktop.domain.cron import CronSchedule
@@ -48,6 +47,7 @@ from aria_desktop.domain.skill_events import ReminderDue, SkillDataChanged
 
 __all__ = ["ReminderAccess", "ReminderService", "ReminderStore"]
 
+
 _LOGGER = logging.getLogger(__name__)
 
 _LONGEST_WAIT_S = 30.0
@@ -59,71 +59,6 @@ RING_LATE_S = 15 * 60.0
 _RETRY_S = 5.0
 """After the store failed, the scheduler tries again this much later."""
 _HINT_WHEN = 'Say when as "tomorrow at 9 am", "in 20 minutes" or "every weekday at 7".'
-
-
-class ReminderStore(Protocol):
-    """Where reminders live, so they outlast the process (``adapters/skills/reminder_store.py``)."""
-
-    async def add(self, reminder: Reminder) -> None:
-        """Write a new reminder."""
-        ...
-
-    async def get(self, reminder_id: str) -> Reminder | None:
-        """One reminder by id, in any state."""
-        ...
-
-    async def pending(self) -> list[Reminder]:
-        """Pending reminders and alarms, soonest first."""
-        ...
-
-    async def delivered_since(self, since: float) -> list[Reminder]:
-        """Those delivered (for the last time) at ``since`` or later, newest first."""
-        ...
-
-    async def due(self, now: float) -> list[Reminder]:
-        """Pending ones due at ``now`` or before, oldest first."""
-        ...
-
-    async def next_due_at(self) -> float | None:
-        """When the soonest pending one is due (None: none pending)."""
-        ...
-
-    async def cancel(self, reminder_ids: Sequence[str]) -> list[Reminder]:
-        """Cancel those of ``reminder_ids`` still pending; returns them as cancelled."""
-        ...
-
-    async def mark_delivered(
-        self, reminder: Reminder, *, delivered_at: float, late: bool, next_due_at: float | None
-    ) -> bool:
-        """Record a delivery: delivered, or pending at ``next_due_at`` when it recurs.
-
-        Only when it is still pending and due at ``reminder.due_at`` (False otherwise: it was
-        cancelled or changed meanwhile, and is left as it is).
-        """
-        ...
-
-
-class ReminderAccess(Protocol):
-    """Reminders as every surface uses them (``LocalAssistant.reminders``, ``ApiClient.reminders``).
-
-    Every change is told on the bus (``skill-data-changed``, kind ``reminders``).
-    """
-
-    async def list_reminders(self, *, kind: ReminderKind | None = None) -> list[Reminder]:
-        """Pending ones (soonest first), then those delivered in the last 7 days (newest first)."""
-        ...
-
-    async def add_reminder(self, new: NewReminder) -> Reminder:
-        """Set a reminder or an alarm (ReminderError: no text, or ``when`` is not a time)."""
-        ...
-
-    async def cancel_reminder(self, reminder_id: str) -> Reminder:
-        """Cancel a pending one (NotFoundError: no pending reminder has that id)."""
-        ...
-
-    async def cancel_all_reminders(self, kind: ReminderKind | None = None) -> list[Reminder]:
-        """Cancel every pending one (of ``kind``); returns them."""
-        ...
 
 
 def _new_id() -> str:

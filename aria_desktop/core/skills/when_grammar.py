@@ -237,25 +237,42 @@ def read_parts(grammar: Grammar, text: str) -> Parts | None:
     return Parts(minute=minute, **{k: v for k, v in values.items() if k != "minute"})  # type: ignore[arg-type]
 
 
-def _english() -> Grammar:
-    v = ENGLISH
+_END = r"(?=\s|$)"
+"""Every part ends at a word's end (so "monday" is not read out of "mondays")."""
+
+_EN_PERIODS = {p: p for p in ("morning", "afternoon", "evening", "night")}
+_DE_PERIODS = {
+    "morgen": "morning",
+    "früh": "morning",
+    "frueh": "morning",
+    "morgens": "morning",
+    "vormittag": "morning",
+    "vormittags": "morning",
+    "mittag": "noon",
+    "mittags": "noon",
+    "nachmittag": "afternoon",
+    "nachmittags": "afternoon",
+    "abend": "evening",
+    "abends": "evening",
+    "nacht": "night",
+    "nachts": "night",
+}
+
+
+def _english_components(v: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], ...]:
     wd = v.weekday_pattern()
-    units = v.unit_pattern()
-    periods = {"morning": "morning", "afternoon": "afternoon", "evening": "evening"}
-    periods["night"] = "night"
-    end = r"(?=\s|$)"
     time = (
         r"(?:(?:at|by|for|around|about|from) )?(?:(?P<noon>12 noon|noon|midday)"
         r"|(?P<midnight>12 midnight|midnight)"
         r"|(?P<frac>half|(?:1 )?quarter|\d{1,2}(?: minutes?)?)"
         r" (?P<dir>past|after|to|before|till|of) (?P<fh>\d{1,2})"
         r"|(?P<h>\d{1,2})(?:[:.](?P<m>\d{2})| (?P<m2>\d{2})| oh (?P<m3>\d))?(?: oclock)?)"
-        r"(?: (?P<ampm>am|pm))?" + end
+        r"(?: (?P<ampm>am|pm))?"
     )
     day = (
         r"(?:(?P<after>(?:the )?day after tomorrow)|(?P<today>today)|(?P<tomorrow>tomorrow)"
         rf"|(?:(?P<wdprefix>on the next|on next|this coming|on|this|next|coming) )?(?P<wd>{wd}))"
-        r"(?: (?P<dayperiod>morning|afternoon|evening|night))?" + end
+        r"(?: (?P<dayperiod>morning|afternoon|evening|night))?"
     )
     every = (
         r"(?:(?:every|each) (?P<every_unit>day|morning|afternoon|evening|night)"
@@ -263,15 +280,68 @@ def _english() -> Grammar:
         r"|(?:(?:every|each) (?P<weekdays>weekday|work day|workday|working day|business day))"
         r"|(?:(?:every|on) )?(?P<weekends>weekends|weekend)"
         rf"|(?:every|each) (?P<every_wd>(?:{wd})(?:(?: and | )(?:{wd}))*)"
-        rf"|(?:on )?(?P<wd_plural>(?:{wd})s(?:(?: and | )(?:{wd})s)*))" + end
+        rf"|(?:on )?(?P<wd_plural>(?:{wd})s(?:(?: and | )(?:{wd})s)*))"
     )
-    weekdays_plural = (
+    workdays = (
         r"(?:(?:every|on) )?(?P<weekdays>weekdays|workdays|work days|working days|business days)"
     )
     period = (
         r"(?:(?P<tonight>tonight)|(?:(?P<this>this )|(?:in the|at|during the) )?"
-        r"(?P<period>morning|afternoon|evening|night))" + end
+        r"(?P<period>morning|afternoon|evening|night))"
     )
+    return _compiled(workdays, every, day, time, period)
+
+
+def _german_components(v: Vocabulary) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    wd = v.weekday_pattern()
+    time = (
+        r"(?:(?:um|für|fuer|auf|gegen|ab|zu|bis) )?(?:(?P<noon>mittag)|(?P<midnight>mitternacht)"
+        r"|halb (?P<halb>\d{1,2})|dreiviertel (?P<dv>\d{1,2})"
+        r"|(?P<frac>viertel|\d{1,2}(?: minuten?)?) (?P<dir>nach|vor) (?P<fh>\d{1,2})"
+        r"|(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?(?: uhr(?: (?P<m2>\d{1,2}))?)?)"
+    )
+    day = (
+        r"(?:(?P<after>übermorgen|uebermorgen)|(?P<today>heute)|(?P<tomorrow>morgen)"
+        r"|(?:(?P<wdprefix>am nächsten|am naechsten|am kommenden|nächsten|naechsten|nächste"
+        rf"|kommenden|diesen|am) )?(?P<wd>{wd}))"
+    )
+    every = (
+        r"(?:(?:jeden|jede|jedes|an jedem|immer) (?P<every_unit>tag|morgen|vormittag|mittag"
+        r"|nachmittag|abend|nacht)"
+        r"|(?P<daily>täglich|taeglich)"
+        r"|(?:(?:jeden|an jedem) (?P<weekdays>werktag|wochentag|arbeitstag))"
+        r"|(?P<weekends>jedes wochenende|an wochenenden|wochenends)"
+        rf"|(?:jeden|immer|an jedem) (?P<every_wd>(?:{wd})(?: und (?:{wd}))*)"
+        rf"|(?:immer )?(?P<wd_plural>(?:{wd})s(?: und (?:{wd})s)*))"
+    )
+    workdays = (
+        r"(?P<weekdays>werktags|wochentags|an werktagen|an wochentagen|montags bis freitags"
+        r"|von montag bis freitag)"
+    )
+    period = rf"(?:(?:am|in der|gegen) )?(?P<period>{_alternation(_DE_PERIODS)})"
+    return _compiled(workdays, every, day, time, period)
+
+
+def _compiled(
+    workdays: str, every: str, day: str, time: str, period: str
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """The part patterns in the order they are tried (a recurrence before a day…)."""
+    return (
+        ("every", re.compile(workdays + _END)),
+        ("every", re.compile(every + _END)),
+        ("day", re.compile(day + _END)),
+        ("time", re.compile(time + _END)),
+        ("period", re.compile(period + _END)),
+    )
+
+
+def _starters(words: str, v: Vocabulary) -> frozenset[str]:
+    return frozenset(words.split()) | frozenset(v.weekdays) | {d + "s" for d in v.weekdays}
+
+
+def _english() -> Grammar:
+    v = ENGLISH
+    units = v.unit_pattern()
     return Grammar(
         vocabulary=v,
         relative=(
@@ -284,46 +354,15 @@ def _english() -> Grammar:
             rf"|half (?:(?:a|an|1) )?(?P<hu>{units})"
             r"|(?:1 )?quarter (?:of )?(?:(?:an|a|1) )?(?P<qu>hour)"
         ),
-        components=(
-            ("every", re.compile(weekdays_plural + end)),
-            ("every", re.compile(every)),
-            ("day", re.compile(day)),
-            ("time", re.compile(time)),
-            ("period", re.compile(period)),
+        components=_english_components(v),
+        starters=_starters(
+            "at in on by around tomorrow today tonight this next every each daily nightly "
+            "weekdays noon midnight the coming",
+            v,
         ),
-        starters=frozenset(
-            [
-                "at",
-                "in",
-                "on",
-                "by",
-                "around",
-                "tomorrow",
-                "today",
-                "tonight",
-                "this",
-                "next",
-                "every",
-                "each",
-                "daily",
-                "nightly",
-                "weekdays",
-                "noon",
-                "midnight",
-                "the",
-                "coming",
-            ]
-        )
-        | frozenset(v.weekdays)
-        | {name + "s" for name in v.weekdays},
-        periods=periods,
-        every_units={
-            "day": (_ALL_DAYS, None),
-            "morning": (_ALL_DAYS, "morning"),
-            "afternoon": (_ALL_DAYS, "afternoon"),
-            "evening": (_ALL_DAYS, "evening"),
-            "night": (_ALL_DAYS, "night"),
-        },
+        periods=_EN_PERIODS,
+        every_units={"day": (_ALL_DAYS, None)}
+        | {p: (_ALL_DAYS, p) for p in ("morning", "afternoon", "evening", "night")},
         strict=frozenset({"next", "on next", "on the next", "coming", "this coming"}),
         past_words=frozenset({"past", "after"}),
     )
@@ -331,51 +370,7 @@ def _english() -> Grammar:
 
 def _german() -> Grammar:
     v = GERMAN
-    wd = v.weekday_pattern()
     units = v.unit_pattern()
-    periods = {
-        "morgen": "morning",
-        "früh": "morning",
-        "frueh": "morning",
-        "morgens": "morning",
-        "vormittag": "morning",
-        "vormittags": "morning",
-        "mittag": "noon",
-        "mittags": "noon",
-        "nachmittag": "afternoon",
-        "nachmittags": "afternoon",
-        "abend": "evening",
-        "abends": "evening",
-        "nacht": "night",
-        "nachts": "night",
-    }
-    period_words = _alternation(periods)
-    end = r"(?=\s|$)"
-    time = (
-        r"(?:(?:um|für|fuer|auf|gegen|ab|zu|bis) )?(?:(?P<noon>mittag)|(?P<midnight>mitternacht)"
-        r"|halb (?P<halb>\d{1,2})|dreiviertel (?P<dv>\d{1,2})"
-        r"|(?P<frac>viertel|\d{1,2}(?: minuten?)?) (?P<dir>nach|vor) (?P<fh>\d{1,2})"
-        r"|(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?(?: uhr(?: (?P<m2>\d{1,2}))?)?)" + end
-    )
-    day = (
-        r"(?:(?P<after>übermorgen|uebermorgen)|(?P<today>heute)|(?P<tomorrow>morgen)"
-        r"|(?:(?P<wdprefix>am nächsten|am naechsten|am kommenden|nächsten|naechsten|nächste"
-        rf"|kommenden|diesen|am) )?(?P<wd>{wd}))" + end
-    )
-    every = (
-        r"(?:(?:jeden|jede|jedes|an jedem|immer) (?P<every_unit>tag|morgen|vormittag|mittag"
-        r"|nachmittag|abend|nacht)"
-        r"|(?P<daily>täglich|taeglich)"
-        r"|(?:(?:jeden|an jedem) (?P<weekdays>werktag|wochentag|arbeitstag))"
-        r"|(?P<weekends>jedes wochenende|an wochenenden|wochenends)"
-        rf"|(?:jeden|immer|an jedem) (?P<every_wd>(?:{wd})(?: und (?:{wd}))*)"
-        rf"|(?:immer )?(?P<wd_plural>(?:{wd})s(?: und (?:{wd})s)*))" + end
-    )
-    weekdays_plural = (
-        r"(?P<weekdays>werktags|wochentags|an werktagen|an wochentagen|montags bis freitags"
-        r"|von montag bis freitag)"
-    )
-    period = rf"(?:(?:am|in der|gegen) )?(?P<period>{period_words})" + end
     return Grammar(
         vocabulary=v,
         relative=(re.compile(r"in (?P<dur>.+)"),),
@@ -385,42 +380,13 @@ def _german() -> Grammar:
             r"|(?:1 )?(?P<vs>viertelstunde|dreiviertelstunde)"
             r"|(?:1 )?(?P<vq>viertel|dreiviertel) (?P<qu>stunde)"
         ),
-        components=(
-            ("every", re.compile(weekdays_plural + end)),
-            ("every", re.compile(every)),
-            ("day", re.compile(day)),
-            ("time", re.compile(time)),
-            ("period", re.compile(period)),
+        components=_german_components(v),
+        starters=_starters(
+            "um in am ab gegen morgen heute übermorgen uebermorgen jeden jede jedes täglich "
+            "taeglich werktags wochentags nächsten naechsten nächste kommenden immer an",
+            v,
         ),
-        starters=frozenset(
-            [
-                "um",
-                "in",
-                "am",
-                "ab",
-                "gegen",
-                "morgen",
-                "heute",
-                "übermorgen",
-                "uebermorgen",
-                "jeden",
-                "jede",
-                "jedes",
-                "täglich",
-                "taeglich",
-                "werktags",
-                "wochentags",
-                "nächsten",
-                "naechsten",
-                "nächste",
-                "kommenden",
-                "immer",
-                "an",
-            ]
-        )
-        | frozenset(v.weekdays)
-        | {name + "s" for name in v.weekdays},
-        periods=periods,
+        periods=_DE_PERIODS,
         every_units={
             "tag": (_ALL_DAYS, None),
             "morgen": (_ALL_DAYS, "morning"),
@@ -432,8 +398,8 @@ def _german() -> Grammar:
         },
         strict=frozenset(
             {"nächsten", "naechsten", "nächste", "am nächsten", "am naechsten", "kommenden"}
-        )
-        | {"am kommenden"},
+            | {"am kommenden"}
+        ),
         past_words=frozenset({"nach"}),
     )
 
