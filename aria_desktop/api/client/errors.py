@@ -25,6 +25,7 @@ _ERRORS: dict[str, type[AriaError]] = {
         e.KnowledgeError,
         e.KnowledgeUnavailableError,
         e.ListInvalidError,
+        e.TimerError,
         e.HomeAssistantError,
         e.HomeAssistantAuthError,
         e.HomeAssistantUnreachableError,

@@ -230,6 +230,7 @@ class TimerService:
             await self._store.save(done)
         except AriaError as exc:
             _LOGGER.error("Could not store the end of timer %s: %s", timer.id, exc)
+        _LOGGER.info("Timer %s ended%s", timer.id, " while ARIA was not running" if missed else "")
         self._publish(
             TimerFinished(
                 timer_id=timer.id, name=timer.name, duration_s=timer.duration_s, missed=missed
