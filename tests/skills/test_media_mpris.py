@@ -11,6 +11,7 @@ import pytest
 from aria_desktop.adapters.skills.mpris import MprisPlayers
 from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
 from aria_desktop.compose.app import App
+from aria_desktop.core.skills.announce import Announcement
 from aria_desktop.core.skills.media import MediaSkill
 from aria_desktop.domain.intents import IntentMatch
 from tests.skills.conftest import ask
@@ -103,16 +104,18 @@ async def test_no_session_bus_at_all_is_said_plainly(
     assert not await MprisPlayers().command(MPRIS_MPV, "pause")
 
 
-def test_stop_said_while_a_timer_rings_is_left_to_the_ring() -> None:
-    ringing = False
-    skill = MediaSkill(MprisPlayers(), YamlPhrasebook(), ringing=lambda: ringing)
-    stop = IntentMatch(intent="HassMediaPause", text="stop")
-    pause = IntentMatch(intent="HassMediaPause", text="pause the music")
-    assert skill.accepts(stop)
-    ringing = True
-    assert not skill.accepts(stop)
-    assert not skill.accepts(IntentMatch(intent="HassMediaPause", text="Stopp!", language="de"))
-    assert skill.accepts(pause)
+@pytest.mark.usefixtures("mpv_player")
+async def test_stop_said_while_a_timer_rings_silences_the_ring_not_the_music(app: App) -> None:
+    assert app.skills.announcer is not None
+    await app.skills.announcer.announce(
+        Announcement(kind="timer", title="Timer", text="Your tea timer is done.", ring=True)
+    )
+    assert app.skills.announcer.ringing
+    answered = await ask(app, "stop")
+    assert answered.model == "ringing"
+    assert not app.skills.announcer.ringing
+    assert await get_property(MPRIS_MPV, PLAYER, "PlaybackStatus") == "Playing"
+    assert (await ask(app, "stop")).text == "Paused mpv."  # nothing rings: the music's
 
 
 def test_a_named_home_assistant_player_is_not_this_desktops() -> None:

@@ -8,7 +8,7 @@ all — the answer says so plainly (ARCHITECTURE.md: everyday skills).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from aria_desktop.core.skills.ports import Phrasebook
@@ -29,9 +29,6 @@ _BY_INTENT: dict[str, MediaAction] = {
     "HassMediaPrevious": "previous",
     "AriaMediaWhatsPlaying": "status",
 }
-
-_STOP_WORDS = frozenset({"stop", "stopp", "stoppe", "halt", "halte"})
-"""Words that stop a ringing timer as well as the music: while one rings, they are its."""
 
 
 class MediaPlayers(Protocol):
@@ -106,31 +103,18 @@ class MediaSkill:
     name = "media"
     intents = frozenset(_BY_INTENT)
 
-    def __init__(
-        self,
-        media: MediaPlayers,
-        phrases: Phrasebook,
-        *,
-        ringing: Callable[[], bool] = lambda: False,
-    ) -> None:
+    def __init__(self, media: MediaPlayers, phrases: Phrasebook) -> None:
         """Control the players ``media`` finds.
 
-        Args:
-            media: the players.
-            phrases: the reply sentences.
-            ringing: whether a timer or alarm rings now: then "stop" is for the ring, not
-                the music (the announcer's ``ringing``).
+        "stop" said while a timer rings is the ring's: the router asks the ring's skill first
+        then (``UrgentSkill``).
         """
         self._media = media
         self._phrases = phrases
-        self.ringing = ringing
 
     def accepts(self, match: IntentMatch) -> bool:
-        """This desktop's media, not a named HA player, nor "stop" said to a ringing timer."""
-        if "name" in match.slots or "area" in match.slots:
-            return False
-        first = (match.text.strip().lower().split() or [""])[0].strip(" ,.!?")
-        return not (match.intent == "HassMediaPause" and first in _STOP_WORDS and self.ringing())
+        """This desktop's media: not a named Home Assistant player ("pause the kitchen TV")."""
+        return "name" not in match.slots and "area" not in match.slots
 
     async def handle(self, match: IntentMatch, turn: SkillTurn) -> SkillReply:
         """Send the command to the player it means; say what happened or that none plays."""
