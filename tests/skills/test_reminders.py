@@ -29,8 +29,8 @@ from aria_desktop.domain.skill_events import ReminderDue, SkillDataChanged
 BERLIN = ZoneInfo("Europe/Berlin")
 
 
-def _at(*args: int) -> float:
-    return dt.datetime(*args, tzinfo=BERLIN).timestamp()  # type: ignore[misc]
+def _at(year: int, month: int, day: int, hour: int, minute: int, second: int = 0) -> float:
+    return dt.datetime(year, month, day, hour, minute, second, tzinfo=BERLIN).timestamp()
 
 
 class FakeClock:
