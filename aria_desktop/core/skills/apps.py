@@ -27,6 +27,7 @@ __all__ = [
     "AppCatalog",
     "AppChoice",
     "AppLauncher",
+    "AppMatcher",
     "AppSkill",
     "choose_app",
     "open_app",
@@ -133,7 +134,17 @@ def spoken_app_name(said: str, language: str) -> tuple[str, bool]:
     return text, explicit
 
 
-def _aliases(app: AppEntry, language: str) -> tuple[set[str], set[str]]:
+@dataclass(frozen=True)
+class _Names:
+    """What one app answers to in one language, worked out once per catalog."""
+
+    app: AppEntry
+    exact: frozenset[str]
+    compact: frozenset[str]
+    kinds: frozenset[str]
+
+
+def _names(app: AppEntry, language: str) -> _Names:
     """The names ``app`` answers to exactly, and the kinds of thing it is ("browser")."""
     exact: set[str] = set()
     generics = [app.generic_name, app.localized_generic_names.get(language, "")]
@@ -159,44 +170,76 @@ def _aliases(app: AppEntry, language: str) -> tuple[set[str], set[str]]:
         if len(words) >= 2 and len(words[-1]) >= 4:  # "Web Browser" -> "browser"
             kinds.add(words[-1])
     exact.discard("")
-    return exact, kinds - exact
+    return _Names(
+        app=app,
+        exact=frozenset(exact),
+        compact=frozenset(alias.replace(" ", "") for alias in exact),
+        kinds=frozenset(kinds - exact),
+    )
 
 
-def _score(spoken: str, app: AppEntry, language: str) -> float:
-    exact, kinds = _aliases(app, language)
-    if spoken in exact:
+def _slip(said: difflib.SequenceMatcher[str], compact: str, alias: str) -> float:
+    """How alike ``alias`` is to ``compact`` (the name said: ``said``'s second sequence).
+
+    The ratio when ``alias`` is the name with a speech-to-text slip, else 0.
+    """
+    shorter, longer = sorted((len(compact), len(alias)))
+    if shorter < 5 or 2 * shorter / (shorter + longer) < _FUZZY_MIN:
+        return 0.0  # short names: one letter off is another word; or too different in length
+    said.set_seq1(alias)
+    if said.real_quick_ratio() < _FUZZY_MIN or said.quick_ratio() < _FUZZY_MIN:
+        return 0.0
+    ratio = said.ratio()
+    return ratio if ratio >= _FUZZY_MIN else 0.0
+
+
+def _score(spoken: str, slips: difflib.SequenceMatcher[str], names: _Names) -> float:
+    if spoken in names.exact:
         return 1.0
     compact = spoken.replace(" ", "")
-    if any(compact == alias.replace(" ", "") for alias in exact):
+    if compact in names.compact:
         return 0.97  # "libre office writer", "fire fox"
-    if spoken in kinds:
+    if spoken in names.kinds:
         return 0.86  # "the browser" when it is the one web browser
-    best = 0.0
-    for alias in exact:
-        other = alias.replace(" ", "")
-        if min(len(other), len(compact)) < 5:
-            continue  # short names: one letter off is another word
-        ratio = difflib.SequenceMatcher(None, compact, other).ratio()
-        if ratio >= _FUZZY_MIN:
-            best = max(best, ratio * 0.96)
-    return best
+    return max((_slip(slips, compact, alias) * 0.96 for alias in names.compact), default=0.0)
+
+
+class AppMatcher:
+    """Finds the app a spoken name means.
+
+    What each app answers to is worked out once per catalog: the catalog hands out the same
+    sequence until an app is installed or removed.
+    """
+
+    def __init__(self) -> None:
+        """An empty cache."""
+        self._cache: dict[str, tuple[Sequence[AppEntry], tuple[_Names, ...]]] = {}
+
+    def choose(self, said: str, apps: Sequence[AppEntry], language: str) -> AppChoice | None:
+        """The installed app ``said`` names, when one matches strongly (else None).
+
+        Ties go to the app whose name is shortest, then the first by name: a stable choice.
+        """
+        spoken, _ = spoken_app_name(said, language)
+        if not spoken or spoken in _OTHER_SKILLS:
+            return None
+        lang = language.split("-")[0]
+        cached = self._cache.get(lang)
+        if cached is None or cached[0] is not apps:
+            cached = (apps, tuple(_names(app, lang) for app in apps))
+            self._cache[lang] = cached
+        slips = difflib.SequenceMatcher(None, "", spoken.replace(" ", ""), autojunk=False)
+        scored = [(_score(spoken, slips, names), names.app) for names in cached[1]]
+        scored = [(score, app) for score, app in scored if score >= STRONG_MATCH]
+        if not scored:
+            return None
+        score, app = min(scored, key=lambda pair: (-pair[0], len(pair[1].name), pair[1].name))
+        return AppChoice(app, score)
 
 
 def choose_app(said: str, apps: Sequence[AppEntry], language: str) -> AppChoice | None:
-    """The installed app ``said`` names, when one matches strongly (else None).
-
-    Ties go to the app whose name is shortest, then the first by name, so the choice is stable.
-    """
-    spoken, _ = spoken_app_name(said, language)
-    if not spoken or spoken in _OTHER_SKILLS:
-        return None
-    lang = language.split("-")[0]
-    scored = [(_score(spoken, app, lang), app) for app in apps]
-    scored = [(score, app) for score, app in scored if score >= STRONG_MATCH]
-    if not scored:
-        return None
-    score, app = min(scored, key=lambda pair: (-pair[0], len(pair[1].name), pair[1].name))
-    return AppChoice(app, score)
+    """The installed app ``said`` names, when one matches strongly (see :class:`AppMatcher`)."""
+    return AppMatcher().choose(said, apps, language)
 
 
 async def open_app(
@@ -205,9 +248,10 @@ async def open_app(
     catalog: AppCatalog,
     launcher: AppLauncher,
     phrases: Phrasebook,
+    matcher: AppMatcher | None = None,
 ) -> str:
     """Open the app ``said`` names and say so; the plain reply when none matches or it fails."""
-    choice = choose_app(said, catalog.apps(), language)
+    choice = (matcher or AppMatcher()).choose(said, catalog.apps(), language)
     if choice is None:
         spoken, _ = spoken_app_name(said, language)
         return phrases.say("apps.not_found", language, name=spoken or said.strip())
@@ -227,6 +271,7 @@ class AppSkill:
         self._catalog = catalog
         self._launcher = launcher
         self._phrases = phrases
+        self._matcher = AppMatcher()
 
     def accepts(self, match: IntentMatch) -> bool:
         """A name that matches an installed app strongly, or one the user called an app."""
@@ -236,11 +281,16 @@ class AppSkill:
             return False
         if explicit:
             return True
-        return choose_app(said, self._catalog.apps(), match.language) is not None
+        return self._matcher.choose(said, self._catalog.apps(), match.language) is not None
 
     async def handle(self, match: IntentMatch, turn: SkillTurn) -> SkillReply:
         """Start the app; say which, or plainly that there is none by that name."""
         text = await open_app(
-            match.text_slot("app"), match.language, self._catalog, self._launcher, self._phrases
+            match.text_slot("app"),
+            match.language,
+            self._catalog,
+            self._launcher,
+            self._phrases,
+            self._matcher,
         )
         return SkillReply(text=text, skill=self.name)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aria_desktop.core.skills.apps import AppCatalog, AppLauncher, open_app
+from aria_desktop.core.skills.apps import AppCatalog, AppLauncher, AppMatcher, open_app
 from aria_desktop.core.skills.media import MEDIA_ACTIONS, MediaPlayers, control_media
 from aria_desktop.core.skills.ports import Phrasebook
 from aria_desktop.core.skills.volume import VOLUME_ACTIONS, VolumeControl, change_volume
@@ -25,9 +25,11 @@ _LANGUAGE = "en"
 
 def open_app_tool(catalog: AppCatalog, launcher: AppLauncher, phrases: Phrasebook) -> Tool:
     """``open_app``: start an installed application by its name."""
+    matcher = AppMatcher()
 
     async def handle(arguments: dict[str, Any]) -> str:
-        return await open_app(str(arguments["name"]), _LANGUAGE, catalog, launcher, phrases)
+        said = str(arguments["name"])
+        return await open_app(said, _LANGUAGE, catalog, launcher, phrases, matcher)
 
     return Tool(
         name="open_app",
