@@ -172,6 +172,14 @@ class SQLiteListStore:
 
         return await self._db.write(delete)
 
+    async def has_list(self, list_name: str) -> bool:
+        """Whether ``list_name`` exists here."""
+
+        def select(conn: Connection) -> bool:
+            return _list_id(conn, list_name, create=False) is not None
+
+        return await self._db.read(select)
+
     async def delete_list(self, list_name: str) -> int | None:
         """Delete ``list_name`` and its entries; how many entries (None: no such list)."""
 

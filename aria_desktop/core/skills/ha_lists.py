@@ -228,6 +228,10 @@ class RoutedListStore:
             return await self._local.clear_done(list_name)
         return await self._remote.clear_done()
 
+    async def has_list(self, list_name: str) -> bool:
+        """Whether ``list_name`` exists (the user's lists are all in ARIA's database)."""
+        return list_name == self._remote.list_name or await self._local.has_list(list_name)
+
     async def delete_list(self, list_name: str) -> int | None:
         """Delete one of the user's own lists (they all live in ARIA's database)."""
         return await self._local.delete_list(list_name)

@@ -116,7 +116,7 @@ class ListService:
         return removed
 
     async def _existing(self, name: str) -> None:
-        if name not in {summary.name for summary in await self._store.lists()}:
+        if not await self._store.has_list(name):
             raise _no_list(name)
 
     async def _found(

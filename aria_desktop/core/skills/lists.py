@@ -68,6 +68,10 @@ class ListStore(Protocol):
         """Delete the checked-off entries; how many."""
         ...
 
+    async def has_list(self, list_name: str) -> bool:
+        """Whether a list of that name exists (asked of ARIA's database only: it is quick)."""
+        ...
+
     async def delete_list(self, list_name: str) -> int | None:
         """Delete a list and its entries (how many); None when there is no such list."""
         ...
