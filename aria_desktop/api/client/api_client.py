@@ -25,6 +25,7 @@ from aria_desktop.domain.errors import AriaError, NotFoundError
 if TYPE_CHECKING:
     from aria_desktop.api.client.knowledge import KnowledgeClient
     from aria_desktop.api.client.lists import ListsClient
+    from aria_desktop.api.client.reminders import RemindersClient
     from aria_desktop.api.client.subscription import ApiSubscription
     from aria_desktop.api.client.timers import TimersClient
     from aria_desktop.core.ports import Assistant
@@ -210,6 +211,13 @@ class ApiClient:
         from aria_desktop.api.client.timers import TimersClient
 
         return TimersClient(self._transport)
+
+    @property
+    def reminders(self) -> RemindersClient:
+        """The owner's reminders and alarms (``core.ports.ReminderAccess``) over this client."""
+        from aria_desktop.api.client.reminders import RemindersClient
+
+        return RemindersClient(self._transport)
 
     # --- long-term memory -------------------------------------------------------------------
 

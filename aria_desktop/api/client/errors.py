@@ -26,6 +26,7 @@ _ERRORS: dict[str, type[AriaError]] = {
         e.KnowledgeUnavailableError,
         e.ListInvalidError,
         e.TimerError,
+        e.ReminderError,
         e.HomeAssistantError,
         e.HomeAssistantAuthError,
         e.HomeAssistantUnreachableError,

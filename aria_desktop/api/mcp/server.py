@@ -11,8 +11,10 @@ Tools: ``remember``, ``recall`` (memory and the knowledge base, ``knowledge_sour
 through ARIA's routing) and, only while computer use is on, ``screen_read`` (the screen's text,
 refused while a window the computer policy protects is visible: ``ReadScreen`` with
 ``unless_protected``); the lists' tools (``list_items``, ``add_list_items``,
-``check_off_list_item``, ``remove_list_item``, ``list_lists``: ``list_tools.py``). Memories
-are resources (``memory://<id>``; ``memory://all`` lists them).
+``check_off_list_item``, ``remove_list_item``, ``list_lists``: ``list_tools.py``); the
+reminders' (``list_reminders``, ``add_reminder``, ``cancel_reminder``:
+``reminder_tools.py``). Memories are resources (``memory://<id>``; ``memory://all`` lists
+them).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.api.mcp.list_tools import add_list_tools, list_access
+from aria_desktop.api.mcp.reminder_tools import add_reminder_tools, reminder_access
 from aria_desktop.core.ports import Assistant, KnowledgeAccess
 from aria_desktop.domain.commands import ForgetMemory, ReadScreen, StartTurn
 from aria_desktop.domain.errors import AriaError, KnowledgeUnavailableError
@@ -117,6 +120,9 @@ def build_mcp_server(
     lists = list_access(assistant)
     if lists is not None:
         add_list_tools(server, lists)
+    reminders = reminder_access(assistant)
+    if reminders is not None:
+        add_reminder_tools(server, reminders)
     if computer_on:
         _add_screen_read_tool(server, assistant)
     _add_memory_resources(server, assistant)
