@@ -75,9 +75,7 @@ class VolumeState:
     Attributes:
         percent: 0-100 (the sound server's scale: 100 is the device's full volume).
         muted: whether it is muted.
-        device: the speaker's description ("Built-in Audio Analog Stereo").
     """
 
     percent: int
     muted: bool = False
-    device: str = ""

@@ -73,30 +73,25 @@ class PactlVolume:
     """The volume port (``core/skills/volume.py``) over ``pactl``."""
 
     async def state(self) -> VolumeState | None:
-        """The default speaker's volume (its channels' average) and mute state."""
-        volume = await _pactl("get-sink-volume", _SINK)
+        """The default speaker's volume (its channels' average) and mute state (asked at once)."""
+        volume, mute = await asyncio.gather(
+            _pactl("get-sink-volume", _SINK), _pactl("get-sink-mute", _SINK)
+        )
         if volume is None:
             return None
         levels = [int(p) for p in _PERCENT.findall(volume.split("balance")[0])]
         if not levels:
             return None
-        mute = await _pactl("get-sink-mute", _SINK)
-        sink = await _pactl("get-default-sink")
         return VolumeState(
             percent=round(sum(levels) / len(levels)),
             muted=mute is not None and "yes" in mute.lower(),
-            device=(sink or "").strip(),
         )
 
-    async def set_volume(self, percent: int) -> VolumeState | None:
-        """Set every channel of the default speaker to ``percent`` (0-100)."""
+    async def set_volume(self, percent: int) -> bool:
+        """Set every channel of the default speaker to ``percent`` (0-100); whether it worked."""
         level = max(0, min(100, int(percent)))
-        if await _pactl("set-sink-volume", _SINK, f"{level}%") is None:
-            return None
-        return await self.state()
+        return await _pactl("set-sink-volume", _SINK, f"{level}%") is not None
 
-    async def set_muted(self, muted: bool) -> VolumeState | None:
-        """Mute or unmute the default speaker."""
-        if await _pactl("set-sink-mute", _SINK, "1" if muted else "0") is None:
-            return None
-        return await self.state()
+    async def set_muted(self, muted: bool) -> bool:
+        """Mute or unmute the default speaker; whether it worked."""
+        return await _pactl("set-sink-mute", _SINK, "1" if muted else "0") is not None

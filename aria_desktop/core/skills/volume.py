@@ -39,12 +39,12 @@ class VolumeControl(Protocol):
         """The volume now; None when there is no sound server."""
         ...
 
-    async def set_volume(self, percent: int) -> VolumeState | None:
-        """Set the volume (0-100); the new state, None when there is no sound server."""
+    async def set_volume(self, percent: int) -> bool:
+        """Set the volume (0-100); False when there is no sound server (mute is left as it is)."""
         ...
 
-    async def set_muted(self, muted: bool) -> VolumeState | None:
-        """Mute or unmute; the new state, None when there is no sound server."""
+    async def set_muted(self, muted: bool) -> bool:
+        """Mute or unmute; False when there is no sound server."""
         ...
 
 
@@ -52,9 +52,7 @@ def _clamp(percent: float) -> int:
     return max(0, min(100, round(percent)))
 
 
-def _said(state: VolumeState | None, phrases: Phrasebook, language: str) -> str:
-    if state is None:
-        return phrases.say("volume.unavailable", language)
+def _said(state: VolumeState, phrases: Phrasebook, language: str) -> str:
     key = "volume.level_muted" if state.muted else "volume.level"
     return phrases.say(key, language, level=state.percent)
 
@@ -85,12 +83,11 @@ async def change_volume(
     if action == "get":
         return _said(state, phrases, language)
     if action in ("mute", "unmute"):
-        muted = await volume.set_muted(action == "mute")
-        if muted is None:
+        if not await volume.set_muted(action == "mute"):
             return say("volume.unavailable", language)
-        if muted.muted:
+        if action == "mute":
             return say("volume.muted", language)
-        return say("volume.unmuted", language, level=muted.percent)
+        return say("volume.unmuted", language, level=state.percent)
     if action == "set":
         if level is None:
             return _said(state, phrases, language)
@@ -98,10 +95,12 @@ async def change_volume(
     else:
         amount = abs(step) if step else DEFAULT_STEP
         target = _clamp(state.percent + (amount if action == "up" else -amount))
-    changed = await volume.set_volume(target)
-    if changed is not None and changed.muted and action != "down":
-        changed = await volume.set_muted(False)
-    return _said(changed, phrases, language)
+    if not await volume.set_volume(target):
+        return say("volume.unavailable", language)
+    muted = state.muted
+    if muted and action != "down":
+        muted = not await volume.set_muted(False)
+    return _said(VolumeState(percent=target, muted=muted), phrases, language)
 
 
 def _relative(match: IntentMatch) -> tuple[VolumeAction, float | None] | None:
