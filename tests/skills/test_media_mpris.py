@@ -158,3 +158,40 @@ def test_questions_about_other_playing_things_are_not_media_status(
 ) -> None:
     found = recognizer.recognize(sentence, language)  # type: ignore[attr-defined]
     assert found is None or found.intent != "AriaMediaWhatsPlaying"
+
+
+_DESKTOP_INTENTS = frozenset(
+    {
+        "HassMediaPause", "HassMediaUnpause", "HassMediaNext", "HassMediaPrevious",
+        "HassMediaPlayerMute", "HassMediaPlayerUnmute", "HassSetVolume",
+        "HassSetVolumeRelative", "AriaMediaWhatsPlaying",
+    }
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "stop talking"),
+        ("en", "skip the intro"),
+        ("en", "what's next on my agenda"),
+        ("en", "mute the microphone"),
+        ("en", "pause for a second, I need to think"),
+        ("en", "should I turn up the volume on my speech"),
+        ("en", "resume my job application"),
+        ("en", "go back to the previous topic"),
+        ("en", "next question"),
+        ("en", "play the previous episode of the podcast"),
+        ("en", "set the volume of the cylinder to 40"),
+        ("de", "weiter im Text"),
+        ("de", "mach mal Pause"),
+        ("de", "nächste Frage"),
+    ],
+)
+def test_sentences_with_media_words_are_not_media_commands(
+    recognizer: object, language: str, sentence: str
+) -> None:
+    found = recognizer.recognize(  # type: ignore[attr-defined]
+        sentence, language, accept=lambda m: m.intent in _DESKTOP_INTENTS
+    )
+    assert found is None, (sentence, found)
