@@ -61,6 +61,8 @@ def build_announcer(
     from aria_desktop.core.clock import SystemClock
     from aria_desktop.core.skills.announcing import CommandSpeaker, DesktopAnnouncer
     from aria_desktop.core.skills.ring import SinkRingPlayer
+    from aria_desktop.domain.commands import StopRinging
+    from aria_desktop.domain.skill_events import RingingChanged
 
     device = settings.voice.output_device
 
@@ -75,12 +77,17 @@ def build_announcer(
         notifier=notifier or build_notifier(),
         clock=SystemClock(),
         spawn=orchestrator.spawn,
+        on_ringing=lambda ringing: orchestrator.bus.publish(RingingChanged(ringing=ringing)),
     )
 
     async def silence() -> None:
         await announcer.silence()
 
+    async def stop_ringing(_command: StopRinging) -> bool:
+        return await announcer.silence()
+
     orchestrator.add_stop_hook(silence)
+    orchestrator.register_command(StopRinging, stop_ringing)
     return announcer
 
 

@@ -113,6 +113,14 @@ class StopEverything(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class StopRinging(Command):
+    """Silence a ringing timer or alarm now (the tray's "Stop ringing"); returns whether one rang.
+
+    Only the ring: turns, speech and computer actions go on (the kill switch stops those too).
+    """
+
+
+@dataclass(frozen=True, kw_only=True)
 class PushToTalk(Command):
     """Push-to-talk from the hotkey, the tray or the API (voice capability).
 

@@ -11,7 +11,7 @@ from typing import ClassVar, Literal
 
 from aria_desktop.domain.events import Event
 
-__all__ = ["ReminderDue", "SkillDataChanged", "TimerFinished"]
+__all__ = ["ReminderDue", "RingingChanged", "SkillDataChanged", "TimerFinished"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,3 +62,17 @@ class SkillDataChanged(Event):
 
     type: ClassVar[str] = "skill-data-changed"
     kind: Literal["timers", "reminders", "lists"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RingingChanged(Event):
+    """A timer's or an alarm's ring started, or ended (stopped, or its minute was up).
+
+    The tray offers "Stop ringing" exactly while one sounds.
+
+    Attributes:
+        ringing: whether a ring sounds now.
+    """
+
+    type: ClassVar[str] = "ringing-changed"
+    ringing: bool

@@ -120,11 +120,13 @@ class DesktopAnnouncer:
         clock: Clock,
         spawn: Spawn,
         gap_s: float = 0.8,
+        on_ringing: Callable[[bool], None] | None = None,
     ) -> None:
         """Ring with ``ring``, speak with ``speaker``, notify with ``notifier``.
 
         ``gap_s``: the pause between two rings. Tasks run under ``spawn`` (the orchestrator's,
-        so they end with it).
+        so they end with it). ``on_ringing`` is told when a ring starts (True) and ends (False):
+        the composition root publishes it, so the tray can offer "Stop ringing".
         """
         self.ring = ring
         self.speaker = speaker
@@ -132,6 +134,7 @@ class DesktopAnnouncer:
         self._clock = clock
         self._spawn = spawn
         self._gap_s = gap_s
+        self._on_ringing = on_ringing
         self._ring_task: asyncio.Task[Any] | None = None
         self._ring_until = 0.0
         self._silenced = asyncio.Event()
@@ -155,6 +158,7 @@ class DesktopAnnouncer:
             return
         self._silenced = asyncio.Event()
         self._ring_task = self._spawn(self._ring(announcement.text), name="aria-ring")
+        self._tell_ringing(True)
 
     async def silence(self) -> bool:
         """Stop the ring now; whether one was sounding."""
@@ -188,8 +192,16 @@ class DesktopAnnouncer:
                         await self._silenced.wait()
         finally:
             self._ring_until = 0.0
+            self._tell_ringing(False)
             with contextlib.suppress(Exception):
                 await self.ring.aclose()
+
+    def _tell_ringing(self, ringing: bool) -> None:
+        if self._on_ringing is not None:
+            try:
+                self._on_ringing(ringing)
+            except Exception:  # telling must never stop the ring (or its end)
+                _LOGGER.exception("Telling the ring's state failed")
 
     async def _say(self, text: str) -> None:
         try:
