@@ -202,3 +202,34 @@ def _has_config_option() -> bool:
     from aria_desktop.cli import build_parser
 
     return "--config" in build_parser().format_help()
+
+
+async def test_the_model_sets_a_reminder_with_its_tool_under_the_policy_and_audit_log(
+    tmp_path: Path,
+) -> None:
+    """ "When the pasta is done, remind me to call mom": no template says it; the model does."""
+    from tests.fakes import FakeOllama
+    from tests.fakes.ollama_server import ollama_text, ollama_tool_calls
+
+    arguments = {"action": "add", "text": "call mom", "when": "in 7 minutes"}
+    with FakeOllama() as ollama:
+        ollama.script(
+            "/api/chat",
+            ollama_tool_calls([("reminder", arguments)]),
+            ollama_text("I'll remind you to call mom in 7 minutes."),
+        )
+        settings = no_model_settings(tmp_path, ARIA_LLM__OLLAMA__URL=ollama.url)
+        built = await build_app(settings)  # type: ignore[arg-type]
+        try:
+            answered = await ask(built, "when the pasta is done, remind me to call mom")
+            records = list(built.audit.records())
+            pending = await built.assistant.reminders.list_reminders()  # type: ignore[union-attr]
+        finally:
+            await built.aclose()
+    assert answered.backend != "skills"
+    assert answered.text == "I'll remind you to call mom in 7 minutes."
+    assert [(r.text, r.state) for r in pending] == [("call mom", "pending")]
+    assert 6 * 60 < pending[0].due_at - time.time() <= 7 * 60
+    calls = [r.data for r in records if r.data.get("tool") == "reminder"]
+    assert any(r.get("verdict") == "allow" for r in calls), calls
+    assert any(r.get("arguments") == arguments for r in calls), calls
