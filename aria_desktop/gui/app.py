@@ -39,6 +39,7 @@ from aria_desktop.gui.controllers.memory import MemoryController
 from aria_desktop.gui.controllers.quick_ask import QuickAskController
 from aria_desktop.gui.controllers.settings import SettingsController
 from aria_desktop.gui.controllers.tray import TrayController
+from aria_desktop.gui.controllers.tray_skills import TraySkills
 from aria_desktop.gui.controllers.wizard import WizardController
 from aria_desktop.gui.hotkeys import GlobalHotkeys
 from aria_desktop.gui.icons import IconSet
@@ -159,6 +160,7 @@ class Desktop(QObject):
         self.knowledge = KnowledgeController(self.context, self.icons.app)
         self.everyday_sync = EverydaySync(self.context)
         self.everyday = EverydayController(self.everyday_sync, self.icons.app)
+        self.tray_skills = TraySkills(self.everyday_sync, self.tray)
         self.settings = SettingsController(services, self.icons.app) if services else None
         self.mcp = McpController(self.context)
         self.wizard = WizardController(services, self.icons.app) if services else None
@@ -374,6 +376,7 @@ class Desktop(QObject):
         view.icon.activated.connect(self._on_tray_activated)
         self.tray_view = view
         self.tray.attach_tray(view)
+        self.tray_skills.render()
         view.show()
         if self.chat_view.banner.text() == NO_TRAY_MESSAGE:
             self.chat_view.show_banner("")

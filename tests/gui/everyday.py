@@ -6,6 +6,7 @@ SQLite file, the model pointed at a closed port, so every answer the tests see i
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,9 +31,18 @@ def skills_app(isolated_env: Path, monkeypatch: pytest.MonkeyPatch, run: Runner)
     previous = keyring.get_keyring()
     keyring.set_keyring(keyring.backends.fail.Keyring())  # type: ignore[no-untyped-call]
     app = run(build_app(no_model_settings(isolated_env)), timeout_s=60)  # type: ignore[arg-type]
+    run(_warmed(), timeout_s=60)
     try:
         yield app
     finally:
         run(app.aclose(), timeout_s=30)
         keyring.set_keyring(previous)
         log.clear_registered_secrets()
+
+
+async def _warmed() -> None:
+    """Wait for the templates' warm-up thread: one still running at the end would call back
+    into the closed loop (it cannot be cancelled, only waited for)."""
+    warming = [t for t in asyncio.all_tasks() if t.get_name() == "aria-skills-warm"]
+    if warming:
+        await asyncio.wait(warming)

@@ -16,6 +16,7 @@ from aria_desktop.domain.commands import (
     StopEverything,
 )
 from aria_desktop.domain.computer_events import ComputerControlChanged
+from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import model_status_line, tray_tooltip
@@ -63,6 +64,8 @@ class TrayController(QObject):
         """The chat model, as a settings change last named it (the badge)."""
         self.model_line = ""
         """The warm-up's line: "Loading model …" or why it failed ("" once loaded)."""
+        self.skill_lines: list[str] = []
+        """What counts down or rings now ("Pasta — 4:12 left"), under the state."""
         self.capabilities: dict[str, CapabilityStatus] = {}
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setInterval(CAPABILITY_REFRESH_MS)
@@ -109,7 +112,8 @@ class TrayController(QObject):
         last known pair): the tooltip shows where the model runs as decided, never guessed.
         """
         self.state = state
-        if backend:
+        # A local skill's answer is not the model's: the tooltip keeps naming the model.
+        if backend and backend != SKILLS_BACKEND:
             if backend != self.backend:
                 self.model = ""  # another backend answered (a fallback): its model is unknown
             self.backend, self.locality = backend, locality
@@ -129,7 +133,8 @@ class TrayController(QObject):
     @property
     def tooltip(self) -> str:
         """The tooltip as shown now."""
-        detail = "\n".join(line for line in (self.detail, self.model_line) if line)
+        lines = (*self.skill_lines, self.detail, self.model_line)
+        detail = "\n".join(line for line in lines if line)
         return tray_tooltip(self.state, self.backend, self.locality, detail, model=self.model)
 
     # --- capabilities -------------------------------------------------------------------------
@@ -165,7 +170,10 @@ class TrayController(QObject):
             self.model_line = model_status_line(event.status, event.model, event.code, event.error)
         elif event.model:
             self.model, self.backend, self.locality = event.model, event.backend, event.locality
-        # Only the tooltip changes: the state (icon, overlay, ``state_shown``) stays as it is.
+        self.refresh_tooltip()
+
+    def refresh_tooltip(self) -> None:
+        """Show the tooltip anew; the state (icon, overlay, ``state_shown``) stays as it is."""
         if self.tray is not None:
             self.tray.set_state(self.icons.for_state(self.state), self.tooltip)
 

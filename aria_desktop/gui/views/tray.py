@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QAction, QIcon
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 
 from aria_desktop.gui.views.actions import ActionSet
@@ -18,6 +18,9 @@ class TrayView(QObject):
         super().__init__(parent)
         self.menu = QMenu()
         self.menu.setToolTipsVisible(True)
+        self._first = actions.open_chat
+        self._skill_items: list[QAction] = []
+        self._skill_separator: QAction | None = None
         self.menu.addAction(actions.open_chat)
         self.menu.addAction(actions.quick_ask)
         self.menu.addSeparator()
@@ -34,6 +37,24 @@ class TrayView(QObject):
         self.menu.addAction(actions.quit)
         self.icon = QSystemTrayIcon(icon, self)
         self.icon.setContextMenu(self.menu)
+
+    def set_skill_items(self, items: list[QAction]) -> None:
+        """The menu's top section: "Stop ringing" and the running timers ([] removes it).
+
+        What is counting down or ringing now is what a glance at the menu is for, so it comes
+        first, above a separator.
+        """
+        if items == self._skill_items:
+            return
+        for item in self._skill_items:
+            self.menu.removeAction(item)
+        if self._skill_separator is not None:
+            self.menu.removeAction(self._skill_separator)
+            self._skill_separator = None
+        self._skill_items = list(items)
+        if items:
+            self.menu.insertActions(self._first, items)
+            self._skill_separator = self.menu.insertSeparator(self._first)
 
     def show(self) -> None:
         """Put the icon in the tray."""
