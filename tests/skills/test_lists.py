@@ -88,16 +88,16 @@ async def test_german_list_commands_are_carried_out_and_answered_in_german(germa
         )
     ]
     assert replies == [
-        "Milch und Eier stehen jetzt auf deiner Einkaufsliste.",
-        "Brot steht jetzt auf deiner Einkaufsliste.",
+        "Ich habe Milch und Eier auf deine Einkaufsliste gesetzt.",
+        "Ich habe Brot auf deine Einkaufsliste gesetzt.",
         "Auf deiner Einkaufsliste: Milch, Eier und Brot.",
-        "Milch ist auf deiner Einkaufsliste abgehakt.",
-        "Eier ist von deiner Einkaufsliste gestrichen.",
-        "Käse steht nicht auf deiner Einkaufsliste.",
+        "Ich habe Milch auf deiner Einkaufsliste abgehakt.",
+        "Ich habe Eier von deiner Einkaufsliste gestrichen.",
+        "Käse finde ich nicht auf deiner Einkaufsliste.",
         "Auf deiner Einkaufsliste: Brot.",
-        "Brot ist auf deiner Einkaufsliste abgehakt.",
+        "Ich habe Brot auf deiner Einkaufsliste abgehakt.",
         "Deine Einkaufsliste ist leer.",
-        "Steuererklärung steht jetzt auf deiner Aufgabenliste.",
+        "Ich habe Steuererklärung auf deine Aufgabenliste gesetzt.",
     ]
     lists = german.skills.lists  # type: ignore[union-attr]
     assert [(i.text, i.done) for i in await lists.items("shopping", include_done=True)] == [
@@ -114,7 +114,7 @@ async def test_a_list_made_anywhere_is_understood_by_name_at_once_in_both_langua
     assert access is not None
     await access.add("Baumarkt", ["Dübel"])
     said = await ask(german, "setze Schrauben auf die Baumarkt Liste")
-    assert said.text == "Schrauben steht jetzt auf deiner Liste Baumarkt."
+    assert said.text == "Ich habe Schrauben auf deine Liste Baumarkt gesetzt."
     read = await ask(german, "was steht auf der Baumarkt-Liste")
     assert read.text == "Auf deiner Liste Baumarkt: Dübel und Schrauben."
     await access.add("hardware", ["nails"])

@@ -116,8 +116,8 @@ async def test_an_unreachable_home_assistant_loses_nothing_and_is_said_plainly(
     try:
         kept = await ask(app, "add milk and eggs to my shopping list")
         assert kept.text == (
-            "I can't reach Home Assistant right now, so I'm keeping milk and eggs here; it goes "
-            "on your shopping list as soon as Home Assistant answers."
+            "I can't reach Home Assistant right now, so I'm keeping milk and eggs here; "
+            "everything goes on your shopping list as soon as Home Assistant answers."
         )
         assert [i.text for i in await app.skills.lists.items("shopping")] == ["milk", "eggs"]
         read = await ask(app, "what's on my shopping list")
