@@ -220,7 +220,7 @@ def _words(text: str) -> set[str]:
 
 
 def _by_text(pending: list[Reminder], said: str) -> list[Reminder]:
-    """Those whose text is the one said: the same, containing it, or sharing most words."""
+    """Those whose text is the one said: the same, containing it, or sharing over half its words."""
     wanted = " ".join(said.casefold().split())
     same = [r for r in pending if " ".join(r.text.casefold().split()) == wanted]
     if same:
@@ -235,4 +235,4 @@ def _by_text(pending: list[Reminder], said: str) -> list[Reminder]:
     words = _words(said)
     if not words:
         return []
-    return [r for r in pending if len(words & _words(r.text)) * 2 >= len(words)]
+    return [r for r in pending if len(words & _words(r.text)) * 2 > len(words)]
