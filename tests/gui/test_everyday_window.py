@@ -104,8 +104,8 @@ def test_lists_are_read_again_only_when_aria_says_they_changed(
     run(wait_for(lambda: list_labels(view) == ["Shopping", "To-do"]))
     run(skills_app.assistant.lists.add("todo", ["call the bank"]))
     run(wait_for(lambda: list_labels(view) == ["Shopping", "To-do (1)"]))
-    desktop.everyday.close()
-    assert not desktop.everyday_sync.watch_lists
+    view.close()  # the window's own close button: it is hidden, and no longer followed
+    assert not desktop.everyday_sync.watched()
     seen: list[object] = []
     desktop.bridge.event_received.connect(seen.append)
     run(skills_app.assistant.lists.add("todo", ["water the plants"]))
@@ -159,3 +159,72 @@ def test_timers_count_down_each_second_and_pause_resume_and_cancel(
     run(wait_for(lambda: view.timers_stack.currentWidget() is view.timers_empty))
     assert view.tabs.tabText(2) == "Timers"
     assert not sync.ticking
+
+
+def reminder_cells(view: Any) -> list[tuple[str, ...]]:
+    table = view.reminders
+    return [
+        tuple(table.item(r, c).text() for c in range(table.columnCount()))
+        for r in range(table.rowCount())
+    ]
+
+
+def test_reminders_set_in_the_window_and_by_chat_are_listed_and_cancelled(
+    desktop_factory: Any, skills_app: Any, run: Runner
+) -> None:
+    desktop = desktop_factory(skills_app.assistant)
+    view = desktop.everyday.open("reminders")
+    run(wait_for(lambda: view.reminders_stack.currentWidget() is view.reminders_empty))
+    assert '"remind me at 4 pm to call mom"' in view.reminders_empty.text()
+
+    view.reminder_text.setText("water the plants")
+    view.reminder_when.setText("in 20 minutes")
+    view.add_reminder_button.click()
+    run(wait_for(lambda: len(reminder_cells(view)) == 1))
+    _when, text, kind, state = reminder_cells(view)[0]
+    assert (text, kind, state) == ("water the plants", "Reminder", "Pending · in 20 min")
+    assert view.status.text().startswith("Set a reminder for ")
+    assert view.tabs.tabText(1) == "Reminders && alarms (1)"
+
+    desktop.chat.send("wake me up at 7")  # the window follows the change event
+    run(wait_for(lambda: len(reminder_cells(view)) == 2))
+    assert [cells[2] for cells in reminder_cells(view)].count("Alarm") == 1
+
+    view.reminder_when.setText("")
+    view.add_reminder_button.click()
+    assert "Say when" in view.status.text()
+
+    row = next(i for i, cells in enumerate(reminder_cells(view)) if cells[2] == "Reminder")
+    view.reminders.selectRow(row)
+    assert view.cancel_reminder_button.isEnabled()
+    view.cancel_reminder_button.click()
+    run(wait_for(lambda: len(reminder_cells(view)) == 1))
+    assert reminder_cells(view)[0][2] == "Alarm"
+    assert view.status.text().startswith("Cancelled the reminder for ")
+
+
+def test_a_late_delivery_is_marked_in_the_window(
+    desktop_factory: Any, skills_app: Any, run: Runner
+) -> None:
+    from aria_desktop.domain.reminders import Reminder
+    from aria_desktop.gui.views.everyday import late_colour
+
+    desktop = desktop_factory(skills_app.assistant)
+    view = desktop.everyday.open("reminders")
+    now = desktop.everyday_sync.clock()
+    desktop.everyday_sync.board.set_reminders(
+        [
+            Reminder(
+                id="r1",
+                text="call mom",
+                due_at=now - 3600,
+                state="delivered",
+                delivered_at=now - 600,
+                late=True,
+            )
+        ]
+    )
+    assert reminder_cells(view)[0][3].startswith("Delivered late · ")
+    state = view.reminders.item(0, 3)
+    assert state.foreground().color() == late_colour(view.palette())
+    assert not view.cancel_reminder_button.isEnabled()

@@ -14,18 +14,22 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QListWidgetItem
 
-from aria_desktop.core.ports import ListAccess, TimerAccess
+from aria_desktop.core.ports import ListAccess, ReminderAccess, TimerAccess
 from aria_desktop.domain.lists import KEPT_LISTS, canonical_list_name, list_name_problem
+from aria_desktop.domain.reminders import NewReminder
 from aria_desktop.gui.controllers.everyday_board import (
+    EMPTY_REMINDERS,
     EMPTY_TIMERS,
     BoardPart,
     ListRow,
+    ReminderRow,
     TimerRow,
     list_title,
+    moment,
 )
 from aria_desktop.gui.controllers.everyday_sync import EverydaySync
 from aria_desktop.gui.controllers.window import WindowController
-from aria_desktop.gui.views.everyday import EverydayView
+from aria_desktop.gui.views.everyday import EverydayView, late_colour
 
 __all__ = ["EverydayController"]
 
@@ -53,22 +57,18 @@ class EverydayController(WindowController[EverydayView]):
         view = self._ensure_view()
         if tab in TABS:
             view.tabs.setCurrentIndex(TABS.index(tab))
-        self.sync.watch_lists = True
         self._bring_up(view)
         self.sync.reload_all()
         self._redraw_all()
         return view
-
-    def close(self) -> None:
-        """Hide the window; lists are not followed while nobody looks at them."""
-        super().close()
-        self.sync.watch_lists = False
 
     def _ensure_view(self) -> EverydayView:
         if self.view is not None:
             return self.view
         view = EverydayView(self._icon)
         self.view = view
+        # Lists and reminders are followed only while the window is shown (closed: hidden).
+        self.sync.watched = view.isVisible
         view.list_names.currentItemChanged.connect(self._on_list_chosen)
         view.entries.itemChanged.connect(self._on_entry_checked)
         view.entries.itemSelectionChanged.connect(self._enable_buttons)
@@ -79,6 +79,10 @@ class EverydayController(WindowController[EverydayView]):
         view.new_list_button.clicked.connect(self.new_list)
         view.new_list.returnPressed.connect(self.new_list)
         view.delete_list_button.clicked.connect(self.delete_list)
+        view.reminders.itemSelectionChanged.connect(self._enable_buttons)
+        view.cancel_reminder_button.clicked.connect(self.cancel_reminder)
+        view.add_reminder_button.clicked.connect(self.add_reminder)
+        view.reminder_when.returnPressed.connect(self.add_reminder)
         view.timers.itemSelectionChanged.connect(self._enable_buttons)
         view.pause_button.clicked.connect(lambda: self._timer_action("pause"))
         view.resume_button.clicked.connect(lambda: self._timer_action("resume"))
@@ -95,7 +99,9 @@ class EverydayController(WindowController[EverydayView]):
             self._draw_items()
         elif part == "items":
             self._draw_items()
-        elif part == "timers":
+        elif part == "reminders":
+            self._draw_reminders()
+        elif part in ("timers", "ringing"):
             self._draw_timers()
         self._enable_buttons()
 
@@ -106,6 +112,7 @@ class EverydayController(WindowController[EverydayView]):
     def _redraw_all(self) -> None:
         self._draw_lists()
         self._draw_items()
+        self._draw_reminders()
         self._draw_timers()
         self._enable_buttons()
 
@@ -154,6 +161,27 @@ class EverydayController(WindowController[EverydayView]):
             self._drawing = False
         view.show_empty(view.entries_stack, view.entries_empty, empty)
 
+    def _draw_reminders(self) -> None:
+        view = self._ensure_view()
+        rows = self.board.reminder_rows(self.sync.clock())
+        unavailable = self.board.unavailable.get("reminders", "")
+        view.show_empty(
+            view.reminders_stack,
+            view.reminders_empty,
+            unavailable or ("" if rows else EMPTY_REMINDERS),
+        )
+        view.fill_table(
+            view.reminders, [(r.when, r.text, r.kind, r.state) for r in rows], [r.id for r in rows]
+        )
+        late, usual = late_colour(view.palette()), view.palette().text()
+        for index, row in enumerate(rows):
+            state = view.reminders.item(index, 3)
+            if state is not None:
+                state.setForeground(late if row.late else usual)
+        pending = sum(1 for row in rows if row.pending)
+        label = "Reminders && alarms"
+        view.tabs.setTabText(TABS.index("reminders"), f"{label} ({pending})" if pending else label)
+
     def _draw_timers(self) -> None:
         view = self._ensure_view()
         rows = self.board.timer_rows(self.sync.clock())
@@ -175,6 +203,8 @@ class EverydayController(WindowController[EverydayView]):
         view.remove_button.setEnabled(entry is not None and bool(view.entries.selectedItems()))
         view.clear_done_button.setEnabled(self.board.done_count > 0)
         view.delete_list_button.setEnabled(self.board.selected not in KEPT_LISTS)
+        reminder = self._selected_reminder()
+        view.cancel_reminder_button.setEnabled(reminder is not None and reminder.pending)
         timer = self._selected_timer()
         paused = timer is not None and timer.paused
         view.pause_button.setEnabled(timer is not None and not paused)
@@ -293,6 +323,55 @@ class EverydayController(WindowController[EverydayView]):
     def _say(self, text: str) -> None:
         if self.view is not None:
             self.view.status.setText(text)
+
+    # --- reminders ----------------------------------------------------------------------------
+
+    def _selected_reminder(self) -> ReminderRow | None:
+        view = self.view
+        if view is None or not view.reminders.selectedItems():
+            return None
+        chosen = view.selected_id(view.reminders)
+        rows = self.board.reminder_rows(self.sync.clock())
+        return next((row for row in rows if row.id == chosen), None)
+
+    def cancel_reminder(self) -> None:
+        """Cancel the selected pending reminder or alarm."""
+        reminder = self._selected_reminder()
+        reminders = self.sync.reminders()
+        if reminder is None or not reminder.pending or reminders is None:
+            return
+        self._spawn(self._cancel_reminder(reminders, reminder), "aria-gui-reminder-cancel")
+
+    async def _cancel_reminder(self, reminders: ReminderAccess, reminder: ReminderRow) -> None:
+        await reminders.cancel_reminder(reminder.id)
+        self._say(f"Cancelled the {reminder.kind.lower()} for {reminder.when}.")
+
+    def add_reminder(self) -> None:
+        """Set the typed reminder or alarm; ``when`` is read as people say it."""
+        view = self._ensure_view()
+        text = " ".join(view.reminder_text.text().split())
+        when = " ".join(view.reminder_when.text().split())
+        kind = str(view.reminder_kind.currentData())
+        reminders = self.sync.reminders()
+        if reminders is None:
+            view.status.setText("Reminders are not available right now.")
+            return
+        if not when:
+            view.status.setText("Say when: for example “tomorrow at 9 am” or “in 20 minutes”.")
+            return
+        if not text and kind == "reminder":
+            view.status.setText("Type what to remember.")
+            return
+        new = NewReminder(text=text, when=when, kind="alarm" if kind == "alarm" else "reminder")
+        self._spawn(self._add_reminder(reminders, new), "aria-gui-reminder-add")
+
+    async def _add_reminder(self, reminders: ReminderAccess, new: NewReminder) -> None:
+        added = await reminders.add_reminder(new)
+        view = self._ensure_view()
+        view.reminder_text.clear()
+        view.reminder_when.clear()
+        kind = "alarm" if added.kind == "alarm" else "reminder"
+        self._say(f"Set a {kind} for {moment(added.due_at, self.sync.clock())}.")
 
     # --- timers -------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from aria_desktop.core.ports import Assistant, ListAccess, TimerAccess
+from aria_desktop.core.ports import Assistant, ListAccess, ReminderAccess, TimerAccess
 from aria_desktop.domain.skill_events import ReminderDue, SkillDataChanged, TimerFinished
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.everyday_board import BoardPart, EverydayBoard
@@ -28,14 +28,15 @@ TICK_MS = 1000
 _NOT_HERE = {
     "lists": "Lists are not available in the ARIA this window is connected to.",
     "timers": "Timers are not available in the ARIA this window is connected to.",
+    "reminders": "Reminders are not available in the ARIA this window is connected to.",
 }
 
 
 class EverydaySync(QObject):
     """Loads the board's parts and re-reads them when ARIA says they changed.
 
-    Lists and their entries are read only while someone looks at them (``watch_lists``);
-    timers always, since the tray shows them.
+    Lists and reminders are read only while someone looks at them (``watched``: the window
+    is shown); timers always, since the tray shows them.
     """
 
     ticked = Signal()
@@ -47,7 +48,8 @@ class EverydaySync(QObject):
         super().__init__()
         self.context = context
         self.board = board or EverydayBoard()
-        self.watch_lists = False
+        self.watched: Callable[[], bool] = lambda: False
+        """Whether the lists and reminders are on screen (the window sets it)."""
         self.clock: Callable[[], float] = time.time
         """Wall-clock UNIX seconds (countdowns and "Tomorrow 09:00" are read against it)."""
         self._tick = QTimer(self)
@@ -69,6 +71,11 @@ class EverydaySync(QObject):
         found: TimerAccess | None = self._port("timers")
         return found
 
+    def reminders(self) -> ReminderAccess | None:
+        """The attached ARIA's reminders and alarms (None: not connected, or it has none)."""
+        found: ReminderAccess | None = self._port("reminders")
+        return found
+
     def _port(self, name: str) -> Any:
         if not self.context.connected:
             return None
@@ -82,8 +89,9 @@ class EverydaySync(QObject):
 
     def _on_attached(self, _assistant: Assistant) -> None:
         self.reload("timers")
-        if self.watch_lists:
+        if self.watched():
             self.reload("lists")
+            self.reload("reminders")
 
     def reload(self, part: BoardPart) -> None:
         """Read ``part`` (``lists`` reads the selected list's entries too) again."""
@@ -93,10 +101,12 @@ class EverydaySync(QObject):
             self.spawn(self._load_lists(part == "lists"), "aria-gui-everyday-lists")
         elif part == "timers":
             self.spawn(self._load_timers(), "aria-gui-everyday-timers")
+        elif part == "reminders":
+            self.spawn(self._load_reminders(), "aria-gui-everyday-reminders")
 
     def reload_all(self) -> None:
         """Read every part (the window was opened)."""
-        parts: tuple[BoardPart, ...] = ("lists", "timers")
+        parts: tuple[BoardPart, ...] = ("lists", "reminders", "timers")
         for part in parts:
             self.reload(part)
 
@@ -117,18 +127,25 @@ class EverydaySync(QObject):
             return
         self.board.set_timers(await timers.list_timers())
 
+    async def _load_reminders(self) -> None:
+        reminders = self.reminders()
+        if reminders is None:
+            self.board.set_unavailable("reminders", _NOT_HERE["reminders"])
+            return
+        self.board.set_reminders(await reminders.list_reminders())
+
     # --- following ARIA -----------------------------------------------------------------------
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, SkillDataChanged):
             if event.kind == "timers":
                 self.reload("timers")
-            elif event.kind == "lists" and self.watch_lists:
-                self.reload("lists")
+            elif self.watched():
+                self.reload(event.kind)
         elif isinstance(event, TimerFinished):
             self.reload("timers")
-        elif isinstance(event, ReminderDue):
-            pass
+        elif isinstance(event, ReminderDue) and self.watched():
+            self.reload("reminders")
 
     def _follow_board(self, part: BoardPart) -> None:
         """The tick runs exactly while a timer counts down."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
+    QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -145,9 +146,27 @@ class EverydayView(QWidget):
         self.reminders_empty = _empty_label("remindersEmpty")
         self.reminders_stack = _stack(self.reminders, self.reminders_empty)
         self.cancel_reminder_button = QPushButton("Cancel reminder")
+        self.reminder_text = QLineEdit()
+        self.reminder_text.setObjectName("reminderText")
+        self.reminder_text.setPlaceholderText("What to remember (call mom)")
+        self.reminder_when = QLineEdit()
+        self.reminder_when.setObjectName("reminderWhen")
+        self.reminder_when.setPlaceholderText(
+            "When (tomorrow at 9 am, in 20 minutes, every weekday at 7)"
+        )
+        self.reminder_kind = QComboBox()
+        self.reminder_kind.addItem("Reminder", "reminder")
+        self.reminder_kind.addItem("Alarm", "alarm")
+        self.add_reminder_button = QPushButton("Set")
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.addWidget(self.reminders_stack, 1)
+        add = _row(
+            self.reminder_text, self.reminder_when, self.reminder_kind, self.add_reminder_button
+        )
+        add.setStretch(0, 2)
+        add.setStretch(1, 3)
+        layout.addLayout(add)
         layout.addLayout(_row(None, self.cancel_reminder_button))
         return page
 
