@@ -104,3 +104,16 @@ def test_a_reminder_due_while_the_daemon_was_killed_is_delivered_late_at_its_sta
         time.sleep(0.05)
     assert state["late"] is True
     assert state["delivered_at"] > state["due_at"]
+
+
+def test_schemathesis_finds_nothing_wrong_with_the_reminder_routes(
+    daemon: DaemonProcess, tmp_path: Path
+) -> None:
+    from tests.api.test_schemathesis import _run_schemathesis
+
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        'headers = { Authorization = "Bearer ${ARIA_TEST_TOKEN}" }\n', encoding="utf-8"
+    )
+    _run_schemathesis(daemon, config, "--include-path-regex", r"^/api/v1/reminders")
+    assert "500" not in daemon.output()
