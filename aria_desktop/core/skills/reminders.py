@@ -202,6 +202,9 @@ class ReminderService:
             except AriaError as exc:
                 _LOGGER.warning("Reminders could not be read; trying again: %s", exc.message)
                 wait = _RETRY_S
+            except Exception:  # a bug must not end the scheduler: reminders would go untold
+                _LOGGER.exception("Delivering reminders failed; trying again")
+                wait = _RETRY_S
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), timeout=wait)
 
