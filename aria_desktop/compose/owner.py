@@ -296,6 +296,7 @@ async def start_voice(
         The pipeline (also kept as ``app.voice`` and stopped by ``app.aclose``), or None when
         voice is switched off.
     """
+    from aria_desktop.compose.timers import hear_stop_hands_free
     from aria_desktop.compose.voice import build_voice, follow_memory_names
 
     settings = app.settings
@@ -327,6 +328,7 @@ async def start_voice(
         )
         return None
     app.voice = pipeline
+    hear_stop_hands_free(app, pipeline)  # "stop" to a ringing timer, no wake word
     return pipeline
 
 

@@ -19,12 +19,14 @@ from aria_desktop import paths
 if TYPE_CHECKING:
     from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
     from aria_desktop.adapters.storage.database import Database
+    from aria_desktop.compose.app import App
     from aria_desktop.core.orchestrator import Orchestrator
     from aria_desktop.core.ports import AudioSink
     from aria_desktop.core.skills.announce import Announcement, Notifier
     from aria_desktop.core.skills.announcing import DesktopAnnouncer
     from aria_desktop.core.skills.router import Skill
     from aria_desktop.core.skills.timers import TimerService
+    from aria_desktop.core.voice.pipeline import VoicePipeline
     from aria_desktop.settings import Settings
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "build_notifier",
     "build_timer_skills",
     "build_timers",
+    "hear_stop_hands_free",
     "install_timer_tool",
     "open_timer_access",
     "start_timers",
@@ -182,3 +185,12 @@ def build_timer_skills(
         StopRingingSkill(announcer, phrases),
     ]
     return announcer, timers, skills
+
+
+def hear_stop_hands_free(app: App, pipeline: VoicePipeline) -> None:
+    """While a timer rings, the voice pipeline hears "stop" without the wake word."""
+    from aria_desktop.core.skills.announcing import RingStopListener
+
+    skills = app.skills
+    if skills is not None and skills.announcer is not None:
+        pipeline.hands_free = RingStopListener(skills.announcer, skills.router)

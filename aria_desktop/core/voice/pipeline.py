@@ -41,6 +41,7 @@ from aria_desktop.core.voice.endpointing import (
     SpeechSegmenter,
     rms_dbfs,
 )
+from aria_desktop.core.voice.hands_free import HANDS_FREE, hear_hands_free
 from aria_desktop.core.voice.models import Loadable, VoiceModels
 from aria_desktop.core.voice.parts import (
     SourceFactory,
@@ -49,6 +50,7 @@ from aria_desktop.core.voice.parts import (
     close_replaced,
     load_new,
 )
+from aria_desktop.core.voice.ports import HandsFree
 from aria_desktop.core.voice.self_speech import SelfSpeechScans
 from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.core.voice.speech_text import strip_wake_phrase
@@ -125,6 +127,8 @@ class VoicePipeline:
         self._audio_s = 0.0
         self._answers = VoiceAnswers(orchestrator=orchestrator, clock=self.clock)
         self._next: VoiceParts | None = None  # loaded for changed settings, not yet in use
+        self.hands_free: HandsFree | None = None
+        """While active, utterances are heard without the wake word (``core/voice/hands_free``)."""
         self.speech.observer = self._on_speech_queued
 
     # --- installation ----------------------------------------------------------------------
@@ -341,6 +345,8 @@ class VoicePipeline:
         self._preroll.append(frame)
         if detection is not None:
             self._on_wake(detection)
+        elif self.hands_free and self.state is VoiceState.WAKE and self.hands_free.active():
+            self._begin_listening(HANDS_FREE, preroll_s=self.config.preroll_s)
 
     def _on_wake(self, detection: au.WakeDetection) -> None:
         accepted = self._gate.accept(
@@ -442,9 +448,9 @@ class VoicePipeline:
             self._enter_rest()
             return
         self.states.transition(VoiceState.TRANSCRIBING)
-        self._turn_task = asyncio.create_task(
-            self._turn(audio, recording.starts_with), name="aria-voice-turn"
-        )
+        hands_free = recording.trigger == HANDS_FREE
+        turn = self._heard(audio) if hands_free else self._turn(audio, recording.starts_with)
+        self._turn_task = asyncio.create_task(turn, name="aria-voice-turn")
 
     def _cancel_recording(self) -> None:
         """Drop the command being recorded (mute, kill switch)."""
@@ -472,6 +478,14 @@ class VoicePipeline:
         if follow_up and self.config.follow_up_s > 0 and self._capturing:
             self._begin_listening("follow-up")
         else:
+            self._enter_rest()
+
+    async def _heard(self, audio: bytes) -> None:
+        """An utterance heard without the wake word: the hook's, or dropped; never a turn."""
+        await hear_hands_free(
+            self.hands_free, self.speech, self._models, self.bus, audio, self.config
+        )
+        if self.states.busy:
             self._enter_rest()
 
     async def _transcribe_and_answer(self, audio: bytes, starts_with: str) -> bool:

@@ -10,6 +10,7 @@ from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, WakeDe
 __all__ = [
     "AudioSink",
     "AudioSource",
+    "HandsFree",
     "SpeechToText",
     "TextToSpeech",
     "VocabularyTarget",
@@ -125,3 +126,15 @@ class TextToSpeech(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+class HandsFree(Protocol):
+    """Something that wants a word heard without the wake word (a ringing timer's "stop")."""
+
+    def active(self) -> bool:
+        """Whether the pipeline should listen without the wake word now (checked per frame)."""
+        ...
+
+    async def heard(self, text: str) -> bool:
+        """One utterance heard meanwhile; whether it was taken (else it is dropped)."""
+        ...
