@@ -33,11 +33,7 @@ def open_app_tool(catalog: AppCatalog, launcher: AppLauncher, phrases: Phraseboo
 
     return Tool(
         name="open_app",
-        description=(
-            "Open an application installed on the user's computer by its name or kind "
-            '("firefox", "calculator", "text editor"). Says which app opened, or that none '
-            "by that name is installed."
-        ),
+        description='Open an installed app by name or kind ("firefox", "calculator").',
         parameters={
             "type": "object",
             "properties": {
@@ -66,8 +62,7 @@ def media_tool(media: MediaPlayers, phrases: Phrasebook) -> Tool:
     return Tool(
         name="media",
         description=(
-            "Control the media player playing on the user's computer (music, videos): pause, "
-            "resume, next or previous track, or status (what is playing)."
+            "The playing media player: pause, resume, next, previous, status (what plays)."
         ),
         parameters={
             "type": "object",
@@ -97,8 +92,7 @@ def volume_tool(volume: VolumeControl, phrases: Phrasebook) -> Tool:
     return Tool(
         name="volume",
         description=(
-            "The volume of the user's computer speaker: get it, set it to a level (0-100 "
-            "percent), turn it up or down by a step (default 10), mute or unmute it."
+            "Speaker volume: get, set (0-100), up or down by step (default 10), mute, unmute."
         ),
         parameters={
             "type": "object",

@@ -28,32 +28,32 @@ _PARAMETERS: dict[str, Any] = {
             "type": "string",
             "enum": list(_ACTIONS),
             "description": (
-                "overview: every list with its counts; read: one list's entries; add: append "
-                "items; remove: delete an entry; check_off / uncheck: mark an entry done or open."
+                "overview: all lists; read: one list; add: items; remove, check_off, uncheck: "
+                "one item."
             ),
         },
         "list": {
             "type": "string",
-            "description": 'The list: "shopping", "todo", or the user\'s own list name.',
+            "description": '"shopping", "todo" or the user\'s own list.',
             "minLength": 1,
             "maxLength": 60,
         },
         "items": {
             "type": "array",
-            "description": "For add: the entries, one per item (milk, eggs).",
+            "description": "For add: one entry per item.",
             "items": {"type": "string", "minLength": 1, "maxLength": MAX_ITEM_CHARS},
             "minItems": 1,
             "maxItems": MAX_ITEMS_PER_ADD,
         },
         "item": {
             "type": "string",
-            "description": "For remove, check_off, uncheck: the entry's text as on the list.",
+            "description": "The entry's text as on the list.",
             "minLength": 1,
             "maxLength": MAX_ITEM_CHARS,
         },
         "include_done": {
             "type": "boolean",
-            "description": "For read: also the checked-off entries.",
+            "description": "For read: include checked-off entries.",
         },
     },
     "required": ["action"],
@@ -109,8 +109,8 @@ def lists_tool(lists: ListAccess) -> Tool:
     return Tool(
         name=LISTS_TOOL,
         description=(
-            "Read and change the user's lists: the shopping list, the to-do list and lists "
-            "they named. Add several items at once; check off what is done."
+            "The user's shopping list, to-do list and own lists: read, add items, remove, "
+            "check off."
         ),
         parameters=_PARAMETERS,
         permission="reversible",

@@ -32,21 +32,21 @@ _PARAMETERS: dict[str, Any] = {
             "type": "string",
             "enum": list(_ACTIONS),
             "description": (
-                "add: a new reminder or alarm (needs when; a reminder needs text); list: the "
-                "pending ones and those of the last week; cancel: one by id; cancel_all."
+                "add needs when (a reminder also text); list: pending and last week's; "
+                "cancel needs reminder_id."
             ),
         },
         "text": {
             "type": "string",
-            "description": 'What to remind the user of ("call mom").',
+            "description": 'What to remind of ("call mom").',
             "minLength": 1,
             "maxLength": MAX_REMINDER_TEXT,
         },
         "when": {
             "type": "string",
             "description": (
-                'When, in words: "in 20 minutes", "at 4 pm", "tomorrow at 9 am", "on Friday '
-                'at 6 pm", "every weekday at 7", or a local ISO time "2026-03-05T16:00".'
+                'In words ("in 20 minutes", "tomorrow at 9 am", "every weekday at 7") or '
+                "a local ISO time."
             ),
             "minLength": 1,
             "maxLength": 200,
@@ -54,14 +54,14 @@ _PARAMETERS: dict[str, Any] = {
         "kind": {
             "type": "string",
             "enum": list(REMINDER_KINDS),
-            "description": "reminder (said and shown; the default) or alarm (rings).",
+            "description": "An alarm rings; default reminder.",
         },
         "language": {
             "type": "string",
             "enum": ["en", "de"],
-            "description": "The language of when and of the announcement (default en).",
+            "description": "Language of when (default en).",
         },
-        "reminder_id": {"type": "string", "description": "For cancel: the id list gives."},
+        "reminder_id": {"type": "string", "description": "The id list gives."},
     },
     "required": ["action"],
     "additionalProperties": False,
@@ -124,9 +124,8 @@ def reminder_tool(reminders: ReminderAccess) -> Tool:
     return Tool(
         name=REMINDER_TOOL,
         description=(
-            "Reminders and alarms on this computer: set one for a time said in words, list "
-            "them, or cancel them. ARIA tells (or, for an alarm, rings) when it is due, also "
-            "late after being off."
+            "Reminders and alarms on this computer: add one (said when due; an alarm rings), "
+            "list, cancel."
         ),
         parameters=_PARAMETERS,
         permission="reversible",
