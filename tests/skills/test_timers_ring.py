@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from aria_desktop.adapters.skills.notifications import NOTIFICATIONS
 from aria_desktop.adapters.voice.audio import pcm_to_int16
 from aria_desktop.adapters.voice.devices import MicrophoneSource
 from aria_desktop.compose.app import App, build_app
@@ -23,6 +24,11 @@ from aria_desktop.domain.audio import PIPELINE_RATE_HZ
 from aria_desktop.domain.commands import StopEverything
 from aria_desktop.domain.skill_events import TimerFinished
 from tests.skills.conftest import ask, no_model_settings
+from tests.skills.desktop_parts import (
+    dunst,  # noqa: F401 - fixture
+    session_bus,  # noqa: F401 - fixture
+    watch_calls,
+)
 from tests.voice.pulse import PulseServer, pulse_server
 
 
@@ -106,6 +112,24 @@ async def test_the_kill_switch_silences_a_ringing_timer(app: App, ring: HeldRing
     await _ring_a_timer(app, ring)
     await app.orchestrator.handle(StopEverything())
     assert not _announcer(app).ringing
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("dunst")
+async def test_a_timer_that_ends_shows_a_desktop_notification(tmp_path: Path) -> None:
+    """Through the composed ARIA to a real notification service (dunst on a private bus)."""
+    app = await build_app(no_model_settings(tmp_path))  # type: ignore[arg-type]
+    try:
+        _announcer(app).ring = HeldRing()
+        async with watch_calls(NOTIFICATIONS, "Notify") as next_call:
+            await ask(app, "set a pasta timer for 1 second")
+            call = await next_call()
+        _app_name, _replaces, _icon, summary, body, _actions, hints, _expire = call.body
+        assert (summary, body) == ("Timer", "Your pasta timer is done.")
+        assert hints["urgency"] == ("y", 2)  # a ringing timer's notice stays until dismissed
+        await _announcer(app).silence()
+    finally:
+        await app.aclose()
 
 
 # --- the real sound path ---------------------------------------------------------------------
