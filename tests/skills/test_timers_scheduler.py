@@ -321,3 +321,25 @@ def _stored(timer_id: str, name: str, *, ends_at: float, duration_s: float = 600
         remaining_s=duration_s,
         created_at=ends_at - duration_s,
     )
+
+
+async def test_the_scheduler_outlives_an_unexpected_failure(db: Database) -> None:
+    rig = _rig(db)
+    await rig.service.load()
+    saves = rig.store.save
+    failures = [RuntimeError("a bug")]
+
+    async def save_once_broken(timer: Timer) -> None:
+        if timer.state == "finished" and failures:
+            raise failures.pop()
+        await saves(timer)
+
+    rig.store.save = save_once_broken  # type: ignore[method-assign]
+    async with _running(rig), rig.bus.subscribe() as sub:
+        await rig.service.start_timer(60, name="tea")
+        rig.clock.now += 60
+        rig.service.wake()
+        await _until(lambda: not failures)  # the end could not be stored: a bug, logged
+        rig.service.wake()  # (its own retry comes 5 s later; a change wakes it at once)
+        finished = await _next(sub, TimerFinished)
+    assert finished.name == "tea"

@@ -27,20 +27,17 @@ _PARAMETERS: dict[str, Any] = {
         "action": {
             "type": "string",
             "enum": list(_ACTIONS),
-            "description": (
-                "start: a new timer (needs seconds); status: the running timers and what is "
-                "left; pause, resume, cancel: one timer (by its id or name); cancel_all."
-            ),
+            "description": "start (needs seconds), status, pause, resume, cancel, cancel_all.",
         },
         "seconds": {
             "type": "number",
-            "description": "For start: how long the timer runs, in seconds (300 = 5 minutes).",
+            "description": "For start: seconds (300 = 5 minutes).",
             "minimum": 1,
             "maximum": MAX_TIMER_S,
         },
         "name": {
             "type": "string",
-            "description": 'For start: a name ("pasta"); for the others: the timer\'s name or id.',
+            "description": "A name for start; the timer's name or id for the others.",
             "minLength": 1,
             "maxLength": 60,
         },
@@ -104,10 +101,7 @@ def timer_tool(timers: TimerAccess) -> Tool:
 
     return Tool(
         name=TIMER_TOOL,
-        description=(
-            "Kitchen timers on this computer: start one (optionally named), see how long the "
-            "running ones have left, pause, resume or cancel them. It rings when it ends."
-        ),
+        description="Kitchen timers here: start (named or not), what is left, pause, cancel.",
         parameters=_PARAMETERS,
         permission="reversible",
         handler=run,

@@ -39,6 +39,9 @@ _LONGEST_WAIT_S = 5.0
 """The scheduler looks at the wall clock at least this often while a timer runs: asyncio's
 clock stands still while a laptop sleeps, a timer's end does not."""
 
+_RETRY_S = 5.0
+"""After an unexpected failure the scheduler tries again this much later."""
+
 _NAME_MAX = 60
 
 
@@ -203,17 +206,24 @@ class TimerService:
             await self._finish(timer, missed=True)
         while True:
             self._changed.clear()
-            now = self._clock.time()
-            due = [t for t in self._timers.values() if t.state == "running"]
-            for timer in sorted(due, key=lambda t: t.ends_at or 0):
-                if (timer.ends_at or 0) <= now:
-                    await self._finish(timer, missed=False)
-            wait_s = self._next_wait_s(self._clock.time())
+            wait_s: float | None = _RETRY_S
+            try:
+                await self._finish_due()
+                wait_s = self._next_wait_s(self._clock.time())
+            except Exception:  # a bug must not stop every timer for good: try again soon
+                _LOGGER.exception("The timer scheduler failed; trying again in %.0f s", _RETRY_S)
             try:
                 async with asyncio.timeout(wait_s):
                     await self._changed.wait()
             except TimeoutError:
                 pass
+
+    async def _finish_due(self) -> None:
+        now = self._clock.time()
+        due = [t for t in self._timers.values() if t.state == "running"]
+        for timer in sorted(due, key=lambda t: t.ends_at or 0):
+            if (timer.ends_at or 0) <= now:
+                await self._finish(timer, missed=False)
 
     def _next_wait_s(self, now: float) -> float | None:
         ends = [t.ends_at for t in self._timers.values() if t.state == "running" and t.ends_at]
@@ -223,13 +233,13 @@ class TimerService:
 
     async def _finish(self, timer: Timer, *, missed: bool) -> None:
         """Store the end, tell it on the bus, announce it, then mark it announced."""
-        self._timers.pop(timer.id, None)
         end = timer.ends_at if timer.ends_at is not None else (timer.finished_at or 0.0)
         done = replace(timer, state="finished", remaining_s=0.0, finished_at=end, announced=False)
         try:
             await self._store.save(done)
         except AriaError as exc:
             _LOGGER.error("Could not store the end of timer %s: %s", timer.id, exc)
+        self._timers.pop(timer.id, None)  # (kept for the retry when anything else failed)
         _LOGGER.info("Timer %s ended%s", timer.id, " while ARIA was not running" if missed else "")
         self._publish(
             TimerFinished(
