@@ -75,3 +75,18 @@ def test_timers_survive_kill_9_and_one_that_ended_meanwhile_is_announced_missed(
             "SELECT state, announced, finished_at FROM timers WHERE id = ?", (egg["id"],)
         ).fetchone()
     assert row == ("finished", 1, pytest.approx(egg["ends_at"]))
+
+
+def test_schemathesis_finds_nothing_wrong_with_the_timer_routes(tmp_path: Path) -> None:
+    from tests.api.test_schemathesis import _run_schemathesis
+
+    daemon = _start(tmp_path)
+    try:
+        config = tmp_path / "schemathesis.toml"
+        config.write_text(
+            'headers = { Authorization = "Bearer ${ARIA_TEST_TOKEN}" }\n', encoding="utf-8"
+        )
+        _run_schemathesis(daemon, config, "--include-path-regex", r"^/api/v1/timers")
+        assert "500" not in daemon.output()
+    finally:
+        daemon.stop()
