@@ -159,7 +159,9 @@ class Desktop(QObject):
         self.memory.open_conversation.connect(self._open_conversation)
         self.knowledge = KnowledgeController(self.context, self.icons.app)
         self.everyday_sync = EverydaySync(self.context)
-        self.everyday = EverydayController(self.everyday_sync, self.icons.app)
+        self.everyday = EverydayController(
+            self.everyday_sync, self.icons.app, self.icons.icons_dir / "check.svg"
+        )
         self.tray_skills = TraySkills(self.everyday_sync, self.tray)
         self.settings = SettingsController(services, self.icons.app) if services else None
         self.mcp = McpController(self.context)

@@ -228,3 +228,17 @@ def test_a_late_delivery_is_marked_in_the_window(
     state = view.reminders.item(0, 3)
     assert state.foreground().color() == late_colour(view.palette())
     assert not view.cancel_reminder_button.isEnabled()
+
+
+def test_the_windows_stop_ringing_shows_while_one_rings_and_silences_it(
+    desktop_factory: Any, skills_app: Any, run: Runner
+) -> None:
+    from aria_desktop.domain.skill_events import RingingChanged
+
+    desktop = desktop_factory(skills_app.assistant)
+    view = desktop.everyday.open("timers")
+    assert not view.stop_ringing_button.isVisible()
+    skills_app.orchestrator.bus.publish(RingingChanged(ringing=True))
+    run(wait_for(lambda: view.stop_ringing_button.isVisible()))
+    view.stop_ringing_button.click()  # nothing rang in fact: the button still goes away
+    run(wait_for(lambda: not view.stop_ringing_button.isVisible()))

@@ -86,6 +86,12 @@ def test_repeats_in_words() -> None:
     assert repeat_words("0 9 * * 1") == "every Monday"
     assert repeat_words("0 9 * * 0") == "every Sunday"
     assert repeat_words("0 9 1 * *") == "repeats"
+    assert repeat_words("0 7 * * 1,2,3,4,5") == "every weekday"  # as the when-parser writes it
+    assert repeat_words("0 10 * * 0,6") == "every weekend day"
+    assert repeat_words("0 18 * * 1,3,5") == "every Mon, Wed and Fri"
+    assert repeat_words("0 18 * * 0,1") == "every Mon and Sun"
+    assert repeat_words("0 18 * * 0,1,2,3,4,5,6") == "every day"
+    assert repeat_words("0 18 * * mon") == "repeats"
 
 
 def test_list_titles_and_empty_states_say_what_to_do() -> None:
@@ -195,6 +201,13 @@ def test_reminders_pending_first_then_delivered_with_the_late_marker() -> None:
     assert bins.pending
     assert (alarm.kind, alarm.text, alarm.when) == ("Alarm", "Wake-up alarm", "Tomorrow 07:00")
     assert alarm.state == "Pending · in 16 h 30 min"
+    far = Reminder(id="r5", text="dentist", due_at=local("2026-03-06 22:30"))
+    later = Reminder(id="r6", text="taxes", due_at=local("2026-03-09 14:30"))
+    board.set_reminders([far, later])
+    assert [r.state for r in board.reminder_rows(now)] == [
+        "Pending · in 1 day 8 h",
+        "Pending · in 4 days",
+    ]
     assert mom.state == "Delivered late · Today 08:10"
     assert mom.late
     assert not mom.pending

@@ -8,6 +8,7 @@ publishes the change — so a change made here, by voice or by ``aria lists`` lo
 from __future__ import annotations
 
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -41,8 +42,10 @@ TABS = ("lists", "reminders", "timers")
 class EverydayController(WindowController[EverydayView]):
     """Opens the window and keeps it drawn from ``sync.board``."""
 
-    def __init__(self, sync: EverydaySync, icon: QIcon) -> None:
+    def __init__(self, sync: EverydaySync, icon: QIcon, check_mark: Path | None = None) -> None:
+        """``check_mark``: the SVG of a checked entry's box (``resources/icons/check.svg``)."""
         super().__init__(icon)
+        self._check_mark = check_mark
         self.sync = sync
         self.board = sync.board
         self._drawing = False
@@ -65,7 +68,7 @@ class EverydayController(WindowController[EverydayView]):
     def _ensure_view(self) -> EverydayView:
         if self.view is not None:
             return self.view
-        view = EverydayView(self._icon)
+        view = EverydayView(self._icon, check_mark=self._check_mark)
         self.view = view
         # Lists and reminders are followed only while the window is shown (closed: hidden).
         self.sync.watched = view.isVisible
@@ -84,6 +87,7 @@ class EverydayController(WindowController[EverydayView]):
         view.add_reminder_button.clicked.connect(self.add_reminder)
         view.reminder_when.returnPressed.connect(self.add_reminder)
         view.timers.itemSelectionChanged.connect(self._enable_buttons)
+        view.stop_ringing_button.clicked.connect(self.sync.stop_ringing)
         view.pause_button.clicked.connect(lambda: self._timer_action("pause"))
         view.resume_button.clicked.connect(lambda: self._timer_action("resume"))
         view.cancel_timer_button.clicked.connect(lambda: self._timer_action("cancel"))
@@ -192,6 +196,12 @@ class EverydayController(WindowController[EverydayView]):
         view.fill_table(
             view.timers, [(r.title, r.left, r.set_for, r.state) for r in rows], [r.id for r in rows]
         )
+        for index in range(len(rows)):
+            left = view.timers.item(index, 1)
+            if left is not None and not left.font().bold():
+                bold = QFont(left.font())
+                bold.setBold(True)
+                left.setFont(bold)
         view.tabs.setTabText(TABS.index("timers"), f"Timers ({len(rows)})" if rows else "Timers")
         view.stop_ringing_button.setVisible(self.board.ringing)
 

@@ -55,7 +55,6 @@ EMPTY_LISTS = 'No lists yet. Say or type "add milk to my shopping list".'
 
 _EXAMPLE_ITEM = {SHOPPING: "milk", TODO: "call the bank"}
 _WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_CRON_DAYS = {"1-5": "every weekday", "0,6": "every weekend day", "6,0": "every weekend day"}
 
 
 def countdown(seconds: float) -> str:
@@ -141,23 +140,47 @@ def repeat_words(recurrence: str) -> str:
         return ""
     if len(fields) != 5 or fields[2:4] != ["*", "*"]:
         return "repeats"
-    days = fields[4]
-    if days == "*":
+    if fields[4] == "*":
         return "every day"
-    if days in _CRON_DAYS:
-        return _CRON_DAYS[days]
-    if days.isdigit() and 0 <= int(days) <= 7:
-        return f"every {_WEEKDAYS[(int(days) - 1) % 7]}"
-    return "repeats"
+    days = _cron_days(fields[4])
+    if days is None:
+        return "repeats"
+    if days == set(range(7)):
+        return "every day"
+    if days == {1, 2, 3, 4, 5}:
+        return "every weekday"
+    if days == {0, 6}:
+        return "every weekend day"
+    names = [_WEEKDAYS[(day - 1) % 7] for day in sorted(days, key=lambda d: (d - 1) % 7)]
+    if len(names) == 1:
+        return f"every {names[0]}"
+    return f"every {', '.join(name[:3] for name in names[:-1])} and {names[-1][:3]}"
+
+
+def _cron_days(field_: str) -> set[int] | None:
+    """A cron day-of-week field (``1-5``, ``1,3,5``, ``0,6``) as weekday numbers 0-6 (0 Sunday)."""
+    days: set[int] = set()
+    for part in field_.split(","):
+        low, _, high = part.partition("-")
+        if not low.isdigit() or (high and not high.isdigit()):
+            return None
+        first, last = int(low), int(high or low)
+        if not 0 <= first <= last <= 7:
+            return None
+        days.update(day % 7 for day in range(first, last + 1))
+    return days
 
 
 def _until(seconds: float) -> str:
-    """``in 20 min``, ``in 2 h 5 min``, ``in 3 days`` (coarser the further away)."""
+    """``in 20 min``, ``in 2 h 5 min``, ``in 1 day 8 h``, ``in 3 days`` (coarser further away)."""
     if seconds < 60:
         return "in less than a minute"
-    if seconds < 2 * 86400:
+    if seconds < 86400:
         minutes = math.ceil(seconds / 60)
         return f"in {duration_words(minutes * 60)}"
+    days, hours = divmod(round(seconds / 3600), 24)
+    if days <= 1:
+        return f"in 1 day {hours} h" if hours and days == 1 else "in 1 day"
     return f"in {round(seconds / 86400)} days"
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from aria_desktop.core.ports import Assistant, ListAccess, ReminderAccess, TimerAccess
+from aria_desktop.domain.commands import StopRinging
 from aria_desktop.domain.skill_events import ReminderDue, SkillDataChanged, TimerFinished
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.everyday_board import BoardPart, EverydayBoard
@@ -84,6 +85,16 @@ class EverydaySync(QObject):
     def spawn(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
         """Run ``coro`` on the GUI's task owner; a failure is told as ``problem``."""
         self.context.tasks.spawn(coro, name=name, on_error=self.problem.emit)
+
+    def stop_ringing(self) -> None:
+        """Silence a ringing timer or alarm now (only the ring: turns and speech go on)."""
+        if self.context.connected:
+            self.spawn(self._stop_ringing(self.context.assistant), "aria-gui-stop-ringing")
+
+    async def _stop_ringing(self, assistant: Assistant) -> None:
+        await assistant.execute(StopRinging())
+        # Silent now, whether or not the ring's end was told (an event missed while detached).
+        self.board.set_ringing(False)
 
     # --- loading ------------------------------------------------------------------------------
 

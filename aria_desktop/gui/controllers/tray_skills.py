@@ -19,7 +19,6 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from aria_desktop.domain.commands import StopRinging
 from aria_desktop.domain.skill_events import ReminderDue, RingingChanged, TimerFinished
 from aria_desktop.gui.controllers.everyday_board import (
     BoardPart,
@@ -86,7 +85,10 @@ class TraySkills(QObject):
         self.board = sync.board
         self.tray = tray
         self.stop_ringing = QAction("Stop ringing", self)
-        self.stop_ringing.triggered.connect(self.silence)
+        urgent = self.stop_ringing.font()
+        urgent.setBold(True)
+        self.stop_ringing.setFont(urgent)
+        self.stop_ringing.triggered.connect(sync.stop_ringing)
         self._items: dict[str, _TimerItem] = {}
         self.board.observe(self._on_board)
         sync.ticked.connect(self.render)
@@ -135,13 +137,6 @@ class TraySkills(QObject):
             "cancel": timers.cancel_timer,
         }[action]
         self.sync.spawn(call(timer_id), f"aria-gui-tray-timer-{action}")
-
-    def silence(self) -> None:
-        """Stop the ring now (only the ring: turns and speech go on)."""
-        if self.tray.context.connected:
-            self.sync.spawn(
-                self.tray.context.assistant.execute(StopRinging()), "aria-gui-stop-ringing"
-            )
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, RingingChanged):

@@ -8,6 +8,8 @@ marker has a colour of its own, picked for the palette's lightness.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import (
@@ -39,6 +41,21 @@ def late_colour(palette: QPalette) -> QColor:
     """The late marker's colour: dark amber on a light window, light amber on a dark one."""
     dark = palette.color(QPalette.ColorRole.Window).lightness() < 128
     return QColor("#f0b35a" if dark else "#a35505")
+
+
+def _check_boxes(check_mark: Path | None) -> str:
+    """The entries' check boxes drawn from the palette, so they show on dark themes too.
+
+    Qt's Fusion style outlines an empty box in a shade of the window colour, which all but
+    vanishes on a dark palette; an entry's box is what a person clicks to check it off.
+    """
+    mark = f" image: url({check_mark.as_posix()});" if check_mark is not None else ""
+    return (
+        "QListWidget#listEntries::indicator { width: 13px; height: 13px; border-radius: 3px;"
+        " border: 1px solid palette(placeholder-text); background: palette(base); }"
+        "QListWidget#listEntries::indicator:checked { background: palette(highlight);"
+        f" border-color: palette(highlight);{mark} }}"
+    )
 
 
 def _empty_label(name: str) -> QLabel:
@@ -77,8 +94,12 @@ def _row(*widgets: QWidget | None, grow: int | None = None) -> QHBoxLayout:
 class EverydayView(QWidget):
     """The window's widgets; ``EverydayController`` fills them and reacts."""
 
-    def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, icon: QIcon, parent: QWidget | None = None, *, check_mark: Path | None = None
+    ) -> None:
+        """``check_mark``: the SVG drawn in a checked entry's box (none: a filled box)."""
         super().__init__(parent, Qt.WindowType.Window)
+        self._check_mark = check_mark
         self.setWindowTitle("ARIA — Reminders & lists")
         self.setWindowIcon(icon)
         self.resize(940, 580)
@@ -101,6 +122,7 @@ class EverydayView(QWidget):
         """The lists on the left (with "New list"); the chosen list's entries on the right."""
         self.list_names = QListWidget()
         self.list_names.setObjectName("listNames")
+        self.list_names.setSpacing(2)
         self.list_names.setMaximumWidth(260)
         self.new_list = QLineEdit()
         self.new_list.setObjectName("newListName")
@@ -120,6 +142,8 @@ class EverydayView(QWidget):
         self.list_heading.setFont(heading_font)
         self.entries = QListWidget()
         self.entries.setObjectName("listEntries")
+        self.entries.setSpacing(2)
+        self.entries.setStyleSheet(_check_boxes(self._check_mark))
         self.entries_empty = _empty_label("listEntriesEmpty")
         self.entries_stack = _stack(self.entries, self.entries_empty)
         self.entry = QLineEdit()
@@ -178,6 +202,9 @@ class EverydayView(QWidget):
         self.timers_stack = _stack(self.timers, self.timers_empty)
         self.stop_ringing_button = QPushButton("Stop ringing")
         self.stop_ringing_button.setObjectName("stopRinging")
+        bold = self.stop_ringing_button.font()
+        bold.setBold(True)
+        self.stop_ringing_button.setFont(bold)
         self.stop_ringing_button.hide()
         self.pause_button = QPushButton("Pause")
         self.resume_button = QPushButton("Resume")

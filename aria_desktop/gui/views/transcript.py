@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QPalette,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -33,16 +34,88 @@ _MARKDOWN = QTextDocument.MarkdownFeature(
     QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
     | QTextDocument.MarkdownFeature.MarkdownNoHTML.value
 )
-_USER_BG = "#e9f0fd"
-_ARIA_BG = "#ffffff"
-_CARD_BG = "#f4f5f7"
-_ERROR_BG = "#fdecec"
-_MUTED = "#6b7280"
-_STYLE = """
-code { background-color: #f1f3f5; font-family: monospace; }
-pre { background-color: #f1f3f5; font-family: monospace; }
-a { color: #2457c5; }
-"""
+
+
+@dataclass(frozen=True)
+class _Theme:
+    """The transcript's colours on a light or a dark desktop (picked from the palette).
+
+    A reply's Markdown takes the palette's text colour, so the cards under it follow the
+    palette's lightness: light cards with dark text, or dark cards with light text.
+    """
+
+    text: str
+    muted: str
+    link: str
+    you: str
+    aria: str
+    user_bg: str
+    aria_bg: str
+    aria_border: str
+    card_bg: str
+    card_borders: tuple[tuple[str, str], ...]
+    thinking_border: str
+    detail: str
+    note: str
+    error_bg: str
+    error_border: str
+    error_text: str
+    error_hint: str
+    code_bg: str
+
+    def card_border(self, status: str) -> str:
+        """A tool card's border: green done, red failed, amber not allowed, grey otherwise."""
+        return dict(self.card_borders).get(status, dict(self.card_borders)[""])
+
+    def style(self) -> str:
+        """The document's style sheet (code and links)."""
+        return (
+            f"code {{ background-color: {self.code_bg}; font-family: monospace; }}\n"
+            f"pre {{ background-color: {self.code_bg}; font-family: monospace; }}\n"
+            f"a {{ color: {self.link}; }}\n"
+        )
+
+
+_LIGHT = _Theme(
+    text="#1f2328",
+    muted="#6b7280",
+    link="#2457c5",
+    you="#2457c5",
+    aria="#53309e",
+    user_bg="#e9f0fd",
+    aria_bg="#ffffff",
+    aria_border="#dde1e7",
+    card_bg="#f4f5f7",
+    card_borders=(("ok", "#9fc9a8"), ("error", "#e0a3a3"), ("denied", "#e6c07b"), ("", "#c8ccd2")),
+    thinking_border="#d8d2ea",
+    detail="#374151",
+    note="#a35505",
+    error_bg="#fdecec",
+    error_border="#e0a3a3",
+    error_text="#952020",
+    error_hint="#4b1d1d",
+    code_bg="#f1f3f5",
+)
+_DARK = _Theme(
+    text="#e8eaed",
+    muted="#a0a7b1",
+    link="#8ab4f8",
+    you="#8ab4f8",
+    aria="#c6a8f7",
+    user_bg="#1e2d4a",
+    aria_bg="#23262a",
+    aria_border="#3a3f45",
+    card_bg="#2b2f34",
+    card_borders=(("ok", "#3f6b4a"), ("error", "#7a3b3b"), ("denied", "#7a6531"), ("", "#454a51")),
+    thinking_border="#4a4360",
+    detail="#c9ced6",
+    note="#f0b35a",
+    error_bg="#3d2224",
+    error_border="#7a3b3b",
+    error_text="#f4a6a6",
+    error_hint="#ead0d0",
+    code_bg="#30343a",
+)
 
 
 _SHOW = "▸ Show output"
@@ -90,7 +163,7 @@ class TranscriptView(QTextBrowser):
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.setReadOnly(True)
-        self.document().setDefaultStyleSheet(_STYLE)
+        self.document().setDefaultStyleSheet(self._theme.style())
         self.document().setDocumentMargin(8)
         self._reply: QTextFrame | None = None
         self._reply_body_start = 0
@@ -101,6 +174,12 @@ class TranscriptView(QTextBrowser):
         self.generation = 0
         """Counts clears: positions taken before a clear mean nothing after it."""
         self.show_placeholder()
+
+    @property
+    def _theme(self) -> _Theme:
+        """Light or dark colours, as the widget's palette is now."""
+        dark = self.palette().color(QPalette.ColorRole.Base).lightness() < 128
+        return _DARK if dark else _LIGHT
 
     # --- whole-document operations ------------------------------------------------------------
 
@@ -115,7 +194,7 @@ class TranscriptView(QTextBrowser):
         block.setAlignment(Qt.AlignmentFlag.AlignCenter)
         block.setTopMargin(40)
         cursor.setBlockFormat(block)
-        cursor.insertText(text, self._char(color=_MUTED, size_delta=1))
+        cursor.insertText(text, self._char(color=self._theme.muted, size_delta=1))
 
     def _ensure_started(self) -> None:
         if self._placeholder:
@@ -130,9 +209,9 @@ class TranscriptView(QTextBrowser):
 
     def append_user(self, text: str) -> None:
         """The user's message (plain text, shown as typed)."""
-        frame = self._new_frame(_frame_format(_USER_BG))
+        frame = self._new_frame(_frame_format(self._theme.user_bg))
         cursor = frame.firstCursorPosition()
-        cursor.insertText("You", self._char(bold=True, color="#2457c5"))
+        cursor.insertText("You", self._char(bold=True, color=self._theme.you))
         cursor.insertBlock()
         cursor.insertText(text, self._char())
         self._scroll_to_end()
@@ -145,9 +224,9 @@ class TranscriptView(QTextBrowser):
 
     def begin_reply(self) -> None:
         """Open a frame for a reply that will stream in."""
-        frame = self._new_frame(_frame_format(_ARIA_BG, border="#dde1e7"))
+        frame = self._new_frame(_frame_format(self._theme.aria_bg, border=self._theme.aria_border))
         cursor = frame.firstCursorPosition()
-        cursor.insertText("ARIA", self._char(bold=True, color="#53309e"))
+        cursor.insertText("ARIA", self._char(bold=True, color=self._theme.aria))
         self._reply = frame
         self._reply_body_start = cursor.position()
         self._tail_start = self._reply_body_start
@@ -211,9 +290,11 @@ class TranscriptView(QTextBrowser):
             cursor = frame.lastCursorPosition()
             cursor.insertBlock(QTextBlockFormat(), self._char())
             if note:
-                cursor.insertText(note + ("   " if badge else ""), self._char(color="#a35505"))
+                cursor.insertText(
+                    note + ("   " if badge else ""), self._char(color=self._theme.note)
+                )
             if badge:
-                cursor.insertText(badge, self._char(color=_MUTED, size_delta=-1))
+                cursor.insertText(badge, self._char(color=self._theme.muted, size_delta=-1))
         self._scroll_to_end()
 
     def append_sources(self, sources: list[tuple[str, str]]) -> list[tuple[int, int]]:
@@ -225,12 +306,12 @@ class TranscriptView(QTextBrowser):
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertBlock(QTextBlockFormat(), self._char())
-        cursor.insertText("Sources: ", self._char(color=_MUTED, size_delta=-1))
+        cursor.insertText("Sources: ", self._char(color=self._theme.muted, size_delta=-1))
         spans: list[tuple[int, int]] = []
         for index, (label, link) in enumerate(sources):
             if index:
-                cursor.insertText("  ·  ", self._char(color=_MUTED, size_delta=-1))
-            fmt = self._char(color="#2457c5", size_delta=-1)
+                cursor.insertText("  ·  ", self._char(color=self._theme.muted, size_delta=-1))
+            fmt = self._char(color=self._theme.link, size_delta=-1)
             fmt.setAnchor(True)
             fmt.setAnchorHref(link)
             fmt.setToolTip(link)
@@ -247,7 +328,7 @@ class TranscriptView(QTextBrowser):
         cursor.setPosition(span[1], QTextCursor.MoveMode.KeepAnchor)
         fmt = QTextCharFormat()
         fmt.setFontStrikeOut(True)
-        fmt.setForeground(QColor("#a35505"))
+        fmt.setForeground(QColor(self._theme.note))
         fmt.setToolTip(note)
         cursor.mergeCharFormat(fmt)
 
@@ -259,16 +340,16 @@ class TranscriptView(QTextBrowser):
         With ``output`` (file and shell tools) the card has a "Show output" link that expands
         the whole output inside the card (:meth:`toggle_output`).
         """
-        border = {"ok": "#9fc9a8", "error": "#e0a3a3", "denied": "#e6c07b"}.get(status, "#c8ccd2")
-        frame = self._new_frame(_frame_format(_CARD_BG, border=border))
+        border = self._theme.card_border(status)
+        frame = self._new_frame(_frame_format(self._theme.card_bg, border=border))
         cursor = frame.firstCursorPosition()
         cursor.insertText(f"{label}  ", self._char(bold=True, size_delta=-1))
         cursor.insertText(title, self._char(size_delta=-1, mono=True))
         status_text = {"ok": "done", "error": "failed", "denied": "not allowed"}.get(status, status)
-        cursor.insertText(f"   {status_text}", self._char(color=_MUTED, size_delta=-1))
+        cursor.insertText(f"   {status_text}", self._char(color=self._theme.muted, size_delta=-1))
         if detail:
             cursor.insertBlock()
-            cursor.insertText(detail, self._char(color="#374151", size_delta=-1))
+            cursor.insertText(detail, self._char(color=self._theme.detail, size_delta=-1))
         if output:
             key = f"aria-tool:{len(self._outputs)}"
             self._outputs[key] = _Output(frame=frame, text=output)
@@ -278,9 +359,13 @@ class TranscriptView(QTextBrowser):
 
     def begin_thinking(self) -> str:
         """A folded "Thinking…" card for reasoning that streams in; returns its link key."""
-        frame = self._new_frame(_frame_format(_CARD_BG, border="#d8d2ea"))
+        frame = self._new_frame(
+            _frame_format(self._theme.card_bg, border=self._theme.thinking_border)
+        )
         cursor = frame.firstCursorPosition()
-        cursor.insertText(_THINKING, self._char(italic=True, color=_MUTED, size_delta=-1))
+        cursor.insertText(
+            _THINKING, self._char(italic=True, color=self._theme.muted, size_delta=-1)
+        )
         cursor.insertText("   ", self._char(size_delta=-1))
         key = f"aria-tool:{len(self._outputs)}"
         self._outputs[key] = _Output(frame=frame, text="", show=_SHOW_THINKING, hide=_HIDE_THINKING)
@@ -305,7 +390,9 @@ class TranscriptView(QTextBrowser):
             return
         found = self.document().find(_THINKING, entry.frame.firstPosition())
         if not found.isNull() and found.position() <= entry.frame.lastPosition():
-            found.insertText(_THOUGHT, self._char(italic=True, color=_MUTED, size_delta=-1))
+            found.insertText(
+                _THOUGHT, self._char(italic=True, color=self._theme.muted, size_delta=-1)
+            )
 
     def append_thinking(self, text: str) -> str:
         """A stored reply's reasoning: a folded, finished card; returns its link key."""
@@ -359,7 +446,7 @@ class TranscriptView(QTextBrowser):
         return True
 
     def _link(self, key: str) -> QTextCharFormat:
-        fmt = self._char(color="#2457c5", size_delta=-1)
+        fmt = self._char(color=self._theme.link, size_delta=-1)
         fmt.setAnchor(True)
         fmt.setAnchorHref(key)
         fmt.setFontUnderline(True)
@@ -367,12 +454,14 @@ class TranscriptView(QTextBrowser):
 
     def append_error(self, message: str, hint: str = "") -> None:
         """A failure in plain words, with what to do about it."""
-        frame = self._new_frame(_frame_format(_ERROR_BG, border="#e0a3a3"))
+        frame = self._new_frame(
+            _frame_format(self._theme.error_bg, border=self._theme.error_border)
+        )
         cursor = frame.firstCursorPosition()
-        cursor.insertText(message, self._char(bold=True, color="#952020"))
+        cursor.insertText(message, self._char(bold=True, color=self._theme.error_text))
         if hint:
             cursor.insertBlock()
-            cursor.insertText(hint, self._char(color="#4b1d1d"))
+            cursor.insertText(hint, self._char(color=self._theme.error_hint))
         self._scroll_to_end()
 
     def append_notice(self, text: str) -> None:
@@ -381,7 +470,7 @@ class TranscriptView(QTextBrowser):
         cursor = QTextCursor(self.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)
         cursor.insertBlock(QTextBlockFormat(), self._char())
-        cursor.insertText(text, self._char(color=_MUTED, size_delta=-1, italic=True))
+        cursor.insertText(text, self._char(color=self._theme.muted, size_delta=-1, italic=True))
         self._scroll_to_end()
 
     # --- helpers -----------------------------------------------------------------------------
@@ -397,14 +486,14 @@ class TranscriptView(QTextBrowser):
         *,
         bold: bool = False,
         italic: bool = False,
-        color: str = "#1f2328",
+        color: str = "",
         size_delta: int = 0,
         mono: bool = False,
     ) -> QTextCharFormat:
         fmt = QTextCharFormat()
         fmt.setFontWeight(QFont.Weight.Bold if bold else QFont.Weight.Normal)
         fmt.setFontItalic(italic)
-        fmt.setForeground(QColor(color))
+        fmt.setForeground(QColor(color or self._theme.text))
         base = self.font().pointSizeF()
         if base > 0:
             fmt.setFontPointSize(max(6.0, base + size_delta))
@@ -417,7 +506,7 @@ class TranscriptView(QTextBrowser):
         document = self.document()
         block = document.findBlock(start)
         shaded = QTextBlockFormat()
-        shaded.setBackground(QColor("#f1f3f5"))
+        shaded.setBackground(QColor(self._theme.code_bg))
         while block.isValid() and block.position() <= end:
             if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
                 QTextCursor(block).mergeBlockFormat(shaded)
