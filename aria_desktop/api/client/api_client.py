@@ -121,9 +121,9 @@ class ApiClient:
     async def execute(self, command: Command) -> Any:
         """The commands the API carries (``api.operations.COMMANDS``).
 
-        They return what the in-process handlers return: StopEverything, RunAutomation,
-        ListAutomations, the voice commands Speak, Transcribe and PushToTalk, and the
-        computer-use commands CaptureScreen, ReadScreen, FindOnScreen, ClickText,
+        They return what the in-process handlers return: StopEverything, StopRinging,
+        RunAutomation, ListAutomations, the voice commands Speak, Transcribe and PushToTalk,
+        and the computer-use commands CaptureScreen, ReadScreen, FindOnScreen, ClickText,
         RunComputerTask and SetComputerControl.
         """
         from aria_desktop.api.client.operations.commands import COMMANDS

@@ -14,12 +14,13 @@ from aria_desktop.api.server.schemas.chat import (
     ChatIn,
     ChatReply,
     ConfirmIn,
+    RingingStoppedOut,
     TurnIn,
     TurnOut,
 )
 from aria_desktop.api.server.schemas.common import ErrorDetail, UsageOut
 from aria_desktop.api.server.sse import EventStreamResponse, event_stream
-from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything
+from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything, StopRinging
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -187,6 +188,15 @@ async def cancel(body: CancelIn, assistant: AssistantDep) -> CancelOut:
 async def stop_everything(assistant: AssistantDep) -> CancelOut:
     result = await assistant.execute(StopEverything())
     return CancelOut(cancelled=result if isinstance(result, int) else 0)
+
+
+@router.post(
+    "/ringing/stop",
+    summary="Silence a ringing timer or alarm (only the ring: turns and speech go on)",
+    responses=docs.responses(docs.COMMON, docs.BODY),
+)
+async def stop_ringing(assistant: AssistantDep) -> RingingStoppedOut:
+    return RingingStoppedOut(was_ringing=bool(await assistant.execute(StopRinging())))
 
 
 @router.post(

@@ -39,6 +39,7 @@ from aria_desktop.domain.commands import (
     SetMcpToolPolicy,
     Speak,
     StopEverything,
+    StopRinging,
     Transcribe,
 )
 from aria_desktop.domain.computer import (
@@ -125,6 +126,9 @@ def _task_body(command: RunComputerTask) -> HttpArgs:
 COMMANDS: dict[type[Any], Operation[Any, Any]] = {
     StopEverything: Operation[StopEverything, int](
         method="POST", path=at("/stop"), decode=member("cancelled", int)
+    ),
+    StopRinging: Operation[StopRinging, bool](
+        method="POST", path=at("/ringing/stop"), decode=member("was_ringing", bool)
     ),
     RunAutomation: Operation[RunAutomation, AutomationRun](
         method="POST",

@@ -158,6 +158,12 @@ class CancelOut(BaseModel):
     cancelled: int
 
 
+class RingingStoppedOut(BaseModel):
+    """Whether a timer or an alarm was ringing (it is silent now)."""
+
+    was_ringing: bool
+
+
 class StateOut(BaseModel):
     """The assistant's visible state."""
 
