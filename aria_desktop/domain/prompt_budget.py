@@ -12,8 +12,9 @@ What is kept, in order of importance:
    message and the tool calls and results after it) — never cut; when they alone do not fit
    beside the reply reserve, :class:`ContextOverflowError` (the router falls back to a backend
    with a larger window, or the user sees the error);
-2. tool schemas, first held to half of the room (ARIA's 19 built-in tools take ~2,900
-   estimated tokens: all of them fit an 8k window's half, and a 4k window keeps its most
+2. tool schemas, first held to three fifths of the room (ARIA's 25 built-in tools, the
+   everyday skills' among them, take ~4,200 estimated tokens: all of them fit an 8k window's
+   share, and a 4k window keeps its most
    relevant ones and still has room for the conversation), least relevant dropped first;
 3. history, dropped oldest first in whole turns (a user message with the assistant replies, tool
    calls and tool results after it), so a tool call never loses its result;
@@ -69,8 +70,8 @@ IMAGE_TOKENS = 1024
 #: Largest reply reserve, and the share of the window it may take at most.
 MAX_REPLY_RESERVE = 1024
 _RESERVE_SHARE = 4
-#: Tool schemas may take at most 1/_TOOL_SHARE of the prompt room before history is touched.
-_TOOL_SHARE = 2
+#: Tool schemas may take at most this share of the prompt room before history is touched.
+_TOOL_SHARE = 0.6
 
 _WORD = re.compile(r"[a-z0-9]{3,}")
 
@@ -272,7 +273,7 @@ def fit_request(
             "llm.max_context_tokens or the backend's context_tokens setting, or add a backend "
             "with a larger window to the chain).",
         )
-    while budget.tools_size() > room // _TOOL_SHARE and budget.drop_tool():
+    while budget.tools_size() > room * _TOOL_SHARE and budget.drop_tool():
         pass
     for drop in (budget.drop_turn, budget.drop_recalled, budget.drop_tool):
         while budget.size() > room and drop():

@@ -130,7 +130,7 @@ def test_recalled_items_go_lowest_rank_first_after_the_history() -> None:
     assert [m for m in kept if m.recalled is None] == [SYSTEM, newest]
 
 
-def test_tools_are_held_to_half_the_room_dropping_the_least_relevant_first() -> None:
+def test_tools_are_held_to_three_fifths_of_the_room_dropping_the_least_relevant_first() -> None:
     tools = tuple(tool(f"tool_{i}", f"Does unrelated job number {i}. " * 10) for i in range(12))
     weather = tool("weather_now", "Tells the current weather for a city.")
     newest = ChatMessage(role="user", content="What is the weather in Paris?")
@@ -139,7 +139,7 @@ def test_tools_are_held_to_half_the_room_dropping_the_least_relevant_first() -> 
     room = 2048 - fitted.reserve_tokens
     assert fitted.budget.dropped_tools > 0
     assert weather in fitted.request.tools  # shares words with the message
-    assert estimate_prompt((), fitted.request.tools) <= room // 2
+    assert estimate_prompt((), fitted.request.tools) <= room * 0.6
     # Among equals, the registry's order decides: the last ones go first.
     kept = [t for t in fitted.request.tools if t is not weather]
     assert kept == list(tools[: len(kept)])
