@@ -160,3 +160,11 @@ def test_durations_read_well_aloud_in_english_and_german() -> None:
     assert spoken_remaining(271.3, phrases, "en") == "4 minutes and 32 seconds"
     assert spoken_remaining(1234, phrases, "en") == "21 minutes"
     assert spoken_remaining(0.4, phrases, "en") == "1 second"
+
+
+async def test_how_long_is_left_is_a_timer_question_only_while_a_timer_runs(app: App) -> None:
+    idle = await ask(app, "how long is left?")
+    assert idle.backend != "skills"  # no timer: a question for the model
+    await _said(app, "set a pasta timer for 10 minutes")
+    left = await _said(app, "How long is left?")
+    assert left.startswith("Your pasta timer has ")

@@ -66,6 +66,7 @@ class TimerSkill:
             "HassDecreaseTimer",
             "HassCancelTimer",
             "HassCancelAllTimers",
+            "AriaTimeLeft",
         }
     )
 
@@ -76,7 +77,12 @@ class TimerSkill:
         self._announcer = announcer
 
     def accepts(self, match: IntentMatch) -> bool:
-        """A match whose durations are real and whose name is a name, not a sentence."""
+        """A match whose durations are real and whose name is a name, not a sentence.
+
+        "How long is left?" names no timer: it is a timer question only while one runs.
+        """
+        if match.intent == "AriaTimeLeft":
+            return bool(self._timers.active())
         name = match.text_slot("name")
         if name:
             cleaned = clean_name(name, match.language)
@@ -93,7 +99,7 @@ class TimerSkill:
         intent = match.intent
         if intent == "HassStartTimer":
             text = await self._start(match)
-        elif intent == "HassTimerStatus":
+        elif intent in ("HassTimerStatus", "AriaTimeLeft"):
             text = self._status(match)
         elif intent == "HassCancelAllTimers":
             text = await self._cancel_all(match)
