@@ -51,3 +51,14 @@ def test_local_answers_say_which_skill_answered_live_and_in_history(
     assert stored.count("Answered on this computer · Lists") == 1
     assert stored.count("Answered on this computer · Clock") == 1
     assert "skills" not in stored
+
+
+def test_never_mind_ends_the_turn_quietly(
+    desktop_factory: Any, skills_app: Any, run: Runner
+) -> None:
+    desktop = desktop_factory(skills_app.assistant)
+    _send(desktop, run, "never mind")
+    shown = desktop.chat_view.transcript.plain_text()
+    assert shown.rstrip().endswith("Okay.")
+    assert "Done ·" not in shown
+    assert "Answered on this computer" not in shown

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QListWidgetItem, QMessageBox
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import CitationTracker
@@ -389,6 +390,8 @@ class ChatController(QObject):
                     transcript.set_reply_markdown(linked)
                 transcript.end_reply(badge)
                 self.citations.show_sources(used)
+            elif folded.backend == SKILLS_BACKEND:
+                transcript.append_notice("Okay.")  # "never mind": a skill ended the turn quietly
             else:
                 transcript.append_notice(f"Done · {badge}")
         elif status == "cancelled":
