@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from aria_desktop.core.skills.when_words import ENGLISH_NUMBER_WORDS
+
 __all__ = ["error_pairs", "normalize", "word_errors"]
 
 _CONTRACTIONS = (
@@ -71,28 +73,7 @@ _SPELLINGS = {
 """Common British spellings a command may hold, as the American ones (a subset of the list
 Whisper's normaliser applies), and ARIA's "ok" == "okay"."""
 
-_ONES = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
+_ONES = ENGLISH_NUMBER_WORDS
 _TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _ORDINALS = {
     "first": "one",

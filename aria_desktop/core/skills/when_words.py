@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["VOCABULARIES", "Vocabulary", "digits"]
+__all__ = ["ENGLISH_NUMBER_WORDS", "VOCABULARIES", "Vocabulary", "digits"]
 
-_EN_UNITS = [
+ENGLISH_NUMBER_WORDS = [
     "zero",
     "one",
     "two",
@@ -35,6 +35,7 @@ _EN_UNITS = [
     "eighteen",
     "nineteen",
 ]
+"""English 0-19 as words (index = value); the WER scorer says numbers with the same table."""
 _EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
 
 _DE_UNITS = [
@@ -64,11 +65,11 @@ _DE_COMPOUND_UNITS = ("ein", "zwei", "drei", "vier", "fünf", "sechs", "sieben",
 
 
 def _english_numbers() -> dict[str, str]:
-    table = {word: str(n) for n, word in enumerate(_EN_UNITS)}
+    table = {word: str(n) for n, word in enumerate(ENGLISH_NUMBER_WORDS)}
     for tens, value in _EN_TENS.items():
         table[tens] = str(value)
         for unit in range(1, 10):
-            table[f"{tens} {_EN_UNITS[unit]}"] = str(value + unit)
+            table[f"{tens} {ENGLISH_NUMBER_WORDS[unit]}"] = str(value + unit)
     return table
 
 
