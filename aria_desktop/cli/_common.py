@@ -9,13 +9,16 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any, TextIO, TypeAlias, TypeVar
 
 from aria_desktop.domain.errors import AriaError, ConfirmationError
-from aria_desktop.settings import Settings
+from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
+    from contextlib import AbstractAsyncContextManager
+
+    from aria_desktop.api.client.api_client import ApiClient
     from aria_desktop.core.ports import Assistant, EventSubscription
     from aria_desktop.domain.events import ActionConfirmRequest, Event
 
@@ -32,6 +35,7 @@ __all__ = [
     "fmt_time",
     "follow_run",
     "on_ctrl_c",
+    "owner_or_local",
     "print_json",
     "report",
 ]
@@ -43,6 +47,7 @@ EXIT_INTERRUPTED = 130
 
 Handler: TypeAlias = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 _End = TypeVar("_End", bound="Event")
+_Access = TypeVar("_Access")
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
@@ -67,6 +72,35 @@ def print_json(data: Any, stream: TextIO | None = None) -> None:
 def fmt_time(unix_s: float) -> str:
     """Local time as ``YYYY-MM-DD HH:MM``."""
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(unix_s))
+
+
+@contextlib.asynccontextmanager
+async def owner_or_local(
+    settings: Settings,
+    from_owner: Callable[[ApiClient], _Access],
+    open_here: Callable[[], AbstractAsyncContextManager[_Access]],
+    *,
+    note_here: str = "",
+) -> AsyncIterator[_Access]:
+    """The owner's capability over its API when a daemon or the tray app runs, else one opened here.
+
+    The owner holds the database (and tells every surface of a change), so a command goes
+    through it whenever one runs; only without one does the command open the capability
+    itself (``open_here``, closed on exit) and, if given, say ``note_here`` on standard error.
+    """
+    from aria_desktop.adapters.storage.owner_lock import read_owner
+
+    owner = read_owner(resolve_database_path(settings))
+    if owner is not None:
+        from aria_desktop.compose.assistant import owner_client
+
+        async with await owner_client(settings, owner.port, owner.pid) as client:
+            yield from_owner(client)
+        return
+    async with open_here() as access:
+        if note_here:
+            err(note_here)
+        yield access
 
 
 async def confirm_at_terminal(event: ActionConfirmRequest, *, what: str) -> bool:

@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from aria_desktop.cli._args import add_actions
-from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, print_json
+from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, owner_or_local, print_json
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
-from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
     from aria_desktop.core.ports import KnowledgeAccess
@@ -59,18 +59,16 @@ def register(sub: Subparsers) -> None:
     )
 
 
-@contextlib.asynccontextmanager
-async def _open_knowledge(settings: Settings) -> AsyncIterator[KnowledgeAccess]:
+def _open_knowledge(settings: Settings) -> contextlib.AbstractAsyncContextManager[KnowledgeAccess]:
     """The owner's knowledge base over its API, or one opened here (closed on exit)."""
-    from aria_desktop.adapters.storage.owner_lock import read_owner
+    return owner_or_local(
+        settings, lambda client: client.knowledge, lambda: _knowledge_here(settings)
+    )
 
-    owner = read_owner(resolve_database_path(settings))
-    if owner is not None:
-        from aria_desktop.compose.assistant import owner_client
 
-        async with await owner_client(settings, owner.port, owner.pid) as client:
-            yield client.knowledge
-        return
+@contextlib.asynccontextmanager
+async def _knowledge_here(settings: Settings) -> AsyncIterator[KnowledgeAccess]:
+    """The knowledge base opened here, for when no ARIA runs (closed on exit)."""
     from aria_desktop.adapters.storage.database import Database
     from aria_desktop.compose.app import database_path
     from aria_desktop.compose.knowledge import build_knowledge

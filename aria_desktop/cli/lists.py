@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._common import EXIT_OK, Subparsers, err, print_json
+from aria_desktop.cli._common import EXIT_OK, Subparsers, err, owner_or_local, print_json
 from aria_desktop.domain.lists import ARIA_STORE, ListItem, canonical_list_name
-from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
     from aria_desktop.core.ports import ListAccess
@@ -56,22 +56,11 @@ def register(sub: Subparsers) -> None:
     delete.add_argument("--json", action="store_true")
 
 
-@contextlib.asynccontextmanager
-async def _open_lists(settings: Settings) -> AsyncIterator[ListAccess]:
+def _open_lists(settings: Settings) -> contextlib.AbstractAsyncContextManager[ListAccess]:
     """The owner's lists over its API, or the database opened here (closed on exit)."""
-    from aria_desktop.adapters.storage.owner_lock import read_owner
-
-    owner = read_owner(resolve_database_path(settings))
-    if owner is not None:
-        from aria_desktop.compose.assistant import owner_client
-
-        async with await owner_client(settings, owner.port, owner.pid) as client:
-            yield client.lists
-        return
     from aria_desktop.compose.lists import open_list_access
 
-    async with open_list_access(settings) as lists:
-        yield lists
+    return owner_or_local(settings, lambda client: client.lists, lambda: open_list_access(settings))
 
 
 _Shown = tuple[Any, list[str]]

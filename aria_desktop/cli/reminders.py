@@ -13,12 +13,18 @@ import argparse
 import contextlib
 import dataclasses
 import time
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, err, print_json
+from aria_desktop.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Subparsers,
+    err,
+    owner_or_local,
+    print_json,
+)
 from aria_desktop.domain.reminders import NewReminder, Reminder, ReminderKind
-from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
     from aria_desktop.core.ports import ReminderAccess
@@ -59,24 +65,20 @@ def _kind_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true")
 
 
-@contextlib.asynccontextmanager
-async def _open_reminders(settings: Settings, *, adding: bool) -> AsyncIterator[ReminderAccess]:
+def _open_reminders(
+    settings: Settings, *, adding: bool
+) -> contextlib.AbstractAsyncContextManager[ReminderAccess]:
     """The owner's reminders over its API, or the database opened here (closed on exit)."""
-    from aria_desktop.adapters.storage.owner_lock import read_owner
-
-    owner = read_owner(resolve_database_path(settings))
-    if owner is not None:
-        from aria_desktop.compose.assistant import owner_client
-
-        async with await owner_client(settings, owner.port, owner.pid) as client:
-            yield client.reminders
-        return
     from aria_desktop.compose.reminders import open_reminder_access
 
-    async with open_reminder_access(settings) as reminders:
-        if adding:
-            err("ARIA is not running: the reminder is kept and told once ARIA runs.")
-        yield reminders
+    return owner_or_local(
+        settings,
+        lambda client: client.reminders,
+        lambda: open_reminder_access(settings),
+        note_here="ARIA is not running: the reminder is kept and told once ARIA runs."
+        if adding
+        else "",
+    )
 
 
 def _kind(args: argparse.Namespace) -> ReminderKind | None:

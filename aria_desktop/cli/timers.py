@@ -11,12 +11,18 @@ import argparse
 import contextlib
 import dataclasses
 import time
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, err, print_json
+from aria_desktop.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    Subparsers,
+    err,
+    owner_or_local,
+    print_json,
+)
 from aria_desktop.domain.timers import Timer, parse_duration
-from aria_desktop.settings import Settings, resolve_database_path
+from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
     from aria_desktop.core.ports import TimerAccess
@@ -45,24 +51,20 @@ def register(sub: Subparsers) -> None:
         one.add_argument("--json", action="store_true")
 
 
-@contextlib.asynccontextmanager
-async def _open_timers(settings: Settings, *, starting: bool) -> AsyncIterator[TimerAccess]:
+def _open_timers(
+    settings: Settings, *, starting: bool
+) -> contextlib.AbstractAsyncContextManager[TimerAccess]:
     """The owner's timers over its API, or the database opened here (closed on exit)."""
-    from aria_desktop.adapters.storage.owner_lock import read_owner
-
-    owner = read_owner(resolve_database_path(settings))
-    if owner is not None:
-        from aria_desktop.compose.assistant import owner_client
-
-        async with await owner_client(settings, owner.port, owner.pid) as client:
-            yield client.timers
-        return
     from aria_desktop.compose.timers import open_timer_access
 
-    async with open_timer_access(settings) as timers:
-        if starting:
-            err("ARIA is not running: the timer is kept and rings once ARIA runs.")
-        yield timers
+    return owner_or_local(
+        settings,
+        lambda client: client.timers,
+        lambda: open_timer_access(settings),
+        note_here="ARIA is not running: the timer is kept and rings once ARIA runs."
+        if starting
+        else "",
+    )
 
 
 def _left(seconds: float) -> str:
