@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 from fastapi import APIRouter
 
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import PREFIX
+from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.domain.errors import StorageError
 
-__all__ = ["capability_router"]
+__all__ = ["assistant_skill", "capability_router"]
 
 
 def capability_router(tag: str, *groups: docs.Responses) -> APIRouter:
@@ -19,3 +23,20 @@ def capability_router(tag: str, *groups: docs.Responses) -> APIRouter:
     replaces the router's.
     """
     return APIRouter(prefix=PREFIX, tags=[tag], responses=docs.responses(docs.COMMON, *groups))
+
+
+def assistant_skill(attribute: str, what: str) -> Callable[[Any], Awaitable[Any]]:
+    """A dependency handing a route the assistant's ``attribute`` (its timers, lists, ...).
+
+    An ARIA built without it answers 503 (``StorageError``): "``what`` are not set up".
+    """
+
+    async def skill(assistant: AssistantDep) -> Any:
+        part = getattr(assistant, attribute, None)
+        if part is None:
+            raise StorageError(
+                f"{what} are not set up in this ARIA.", hint="Restart ARIA; `aria doctor` says why."
+            )
+        return part
+
+    return skill

@@ -13,9 +13,9 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Query
 
-from aria_desktop.api.routes._router import capability_router
+from aria_desktop.api.routes._router import assistant_skill, capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import AssistantDep, PathId
+from aria_desktop.api.server.deps import PathId
 from aria_desktop.api.server.schemas.lists import (
     ClearedOut,
     ItemsIn,
@@ -25,7 +25,6 @@ from aria_desktop.api.server.schemas.lists import (
     ListSummaryOut,
 )
 from aria_desktop.core.ports import ListAccess
-from aria_desktop.domain.errors import StorageError
 from aria_desktop.domain.lists import MAX_LIST_NAME_CHARS, canonical_list_name
 
 _LISTS: docs.Responses = {
@@ -49,16 +48,7 @@ ListName = Annotated[
 ]
 
 
-async def _lists(assistant: AssistantDep) -> ListAccess:
-    lists: ListAccess | None = getattr(assistant, "lists", None)
-    if lists is None:
-        raise StorageError(
-            "Lists are not set up in this ARIA.", hint="Restart ARIA; `aria doctor` says why."
-        )
-    return lists
-
-
-ListsDep = Annotated[ListAccess, Depends(_lists)]
+ListsDep = Annotated[ListAccess, Depends(assistant_skill("lists", "Lists"))]
 
 
 @router.get("/lists", summary="Every list with its counts; shopping and to-do first")

@@ -12,12 +12,10 @@ from typing import Annotated
 
 from fastapi import Depends, Path, Query
 
-from aria_desktop.api.routes._router import capability_router
+from aria_desktop.api.routes._router import assistant_skill, capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import AssistantDep
 from aria_desktop.api.server.schemas.reminders import ReminderIn, ReminderOut
 from aria_desktop.core.ports import ReminderAccess
-from aria_desktop.domain.errors import StorageError
 from aria_desktop.domain.reminders import NewReminder, ReminderKind
 
 _REMINDERS: docs.Responses = {
@@ -36,16 +34,7 @@ KindQuery = Annotated[
 ]
 
 
-async def _reminders(assistant: AssistantDep) -> ReminderAccess:
-    reminders: ReminderAccess | None = getattr(assistant, "reminders", None)
-    if reminders is None:
-        raise StorageError(
-            "Reminders are not set up in this ARIA.", hint="Restart ARIA; `aria doctor` says why."
-        )
-    return reminders
-
-
-RemindersDep = Annotated[ReminderAccess, Depends(_reminders)]
+RemindersDep = Annotated[ReminderAccess, Depends(assistant_skill("reminders", "Reminders"))]
 
 
 @router.get(

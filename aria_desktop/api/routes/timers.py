@@ -12,12 +12,11 @@ from typing import Annotated
 
 from fastapi import Depends, Path
 
-from aria_desktop.api.routes._router import capability_router
+from aria_desktop.api.routes._router import assistant_skill, capability_router
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import AssistantDep
 from aria_desktop.api.server.schemas.timers import TimerIn, TimerOut
 from aria_desktop.core.ports import TimerAccess
-from aria_desktop.domain.errors import StorageError, TimerError
+from aria_desktop.domain.errors import TimerError
 from aria_desktop.domain.timers import parse_duration
 
 _TIMERS: docs.Responses = {503: docs.error("Timers are not set up, or storage is unavailable")}
@@ -31,16 +30,7 @@ TimerRef = Annotated[
 ]
 
 
-async def _timers(assistant: AssistantDep) -> TimerAccess:
-    timers: TimerAccess | None = getattr(assistant, "timers", None)
-    if timers is None:
-        raise StorageError(
-            "Timers are not set up in this ARIA.", hint="Restart ARIA; `aria doctor` says why."
-        )
-    return timers
-
-
-TimersDep = Annotated[TimerAccess, Depends(_timers)]
+TimersDep = Annotated[TimerAccess, Depends(assistant_skill("timers", "Timers"))]
 
 
 @router.get("/timers", summary="Running and paused timers, soonest end first")
