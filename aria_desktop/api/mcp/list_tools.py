@@ -7,9 +7,9 @@ told on ARIA's bus like any other. Changing a list is reversible: no confirmatio
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
+from aria_desktop.api.mcp.tool_errors import tool_failure
 from aria_desktop.core.ports import Assistant, ListAccess
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.lists import ListItem
@@ -33,12 +33,6 @@ def _item_json(item: ListItem) -> dict[str, Any]:
     return shown
 
 
-def _tool_error(exc: AriaError) -> Exception:
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    return ToolError(json.dumps({"error": exc.code, "message": exc.message, "hint": exc.hint}))
-
-
 def add_list_tools(server: MCPServer, lists: ListAccess) -> None:
     """Offer the lists' tools on ``server``.
 
@@ -51,7 +45,7 @@ def add_list_tools(server: MCPServer, lists: ListAccess) -> None:
         try:
             summaries = await lists.lists()
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return [{"name": s.name, "open": s.open_items, "done": s.done_items} for s in summaries]
 
     async def list_items(list: str = "shopping", include_done: bool = False) -> dict[str, Any]:
@@ -59,7 +53,7 @@ def add_list_tools(server: MCPServer, lists: ListAccess) -> None:
         try:
             entries = await lists.items(list, include_done=include_done)
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return {"list": list, "items": [_item_json(entry) for entry in entries]}
 
     async def add_list_items(items: list[str], list: str = "shopping") -> dict[str, Any]:
@@ -67,7 +61,7 @@ def add_list_tools(server: MCPServer, lists: ListAccess) -> None:
         try:
             added = await lists.add(list, items)
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return {"list": list, "added": [_item_json(entry) for entry in added]}
 
     async def check_off_list_item(item: str, list: str = "shopping") -> dict[str, Any]:
@@ -75,7 +69,7 @@ def add_list_tools(server: MCPServer, lists: ListAccess) -> None:
         try:
             done = await lists.complete(list, item)
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return {"list": list, "checked_off": _item_json(done)}
 
     async def remove_list_item(item: str, list: str = "shopping") -> dict[str, Any]:
@@ -83,7 +77,7 @@ def add_list_tools(server: MCPServer, lists: ListAccess) -> None:
         try:
             removed = await lists.remove(list, item)
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return {"list": list, "removed": _item_json(removed)}
 
     for tool in (list_lists, list_items, add_list_items, check_off_list_item, remove_list_item):

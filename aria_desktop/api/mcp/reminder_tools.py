@@ -10,9 +10,9 @@ cancelling are reversible: no confirmation is asked.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import TYPE_CHECKING, Any, cast
 
+from aria_desktop.api.mcp.tool_errors import tool_failure
 from aria_desktop.core.ports import Assistant, ReminderAccess
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.reminders import NewReminder, Reminder, ReminderKind
@@ -42,12 +42,6 @@ def _reminder_json(reminder: Reminder) -> dict[str, Any]:
     }
 
 
-def _tool_error(exc: AriaError) -> Exception:
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    return ToolError(json.dumps({"error": exc.code, "message": exc.message, "hint": exc.hint}))
-
-
 def add_reminder_tools(server: MCPServer, reminders: ReminderAccess) -> None:
     """Offer ``list_reminders``, ``add_reminder`` and ``cancel_reminder`` on ``server``."""
 
@@ -56,7 +50,7 @@ def add_reminder_tools(server: MCPServer, reminders: ReminderAccess) -> None:
         try:
             found = await reminders.list_reminders()
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return [_reminder_json(r) for r in found]
 
     async def add_reminder(
@@ -68,12 +62,12 @@ def add_reminder_tools(server: MCPServer, reminders: ReminderAccess) -> None:
         local ISO time; text: what to remind of (needed for a reminder).
         """
         if kind not in ("reminder", "alarm"):
-            raise _tool_error(AriaError(f"kind is reminder or alarm, not {kind!r}."))
+            raise tool_failure(AriaError(f"kind is reminder or alarm, not {kind!r}."))
         new = NewReminder(text=text, when=when, kind=cast(ReminderKind, kind), language=language)
         try:
             added = await reminders.add_reminder(new)
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return _reminder_json(added)
 
     async def cancel_reminder(reminder_id: str) -> dict[str, Any]:
@@ -81,7 +75,7 @@ def add_reminder_tools(server: MCPServer, reminders: ReminderAccess) -> None:
         try:
             cancelled = await reminders.cancel_reminder(reminder_id)
         except AriaError as exc:
-            raise _tool_error(exc) from None
+            raise tool_failure(exc) from None
         return _reminder_json(cancelled)
 
     for tool in (list_reminders, add_reminder, cancel_reminder):

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from aria_desktop.api.mcp.list_tools import add_list_tools, list_access
 from aria_desktop.api.mcp.reminder_tools import add_reminder_tools, reminder_access
+from aria_desktop.api.mcp.tool_errors import tool_error, tool_failure
 from aria_desktop.core.ports import Assistant, KnowledgeAccess
 from aria_desktop.domain.commands import ForgetMemory, ReadScreen, StartTurn
 from aria_desktop.domain.errors import AriaError, KnowledgeUnavailableError
@@ -34,7 +35,6 @@ from aria_desktop.domain.transcript import TurnTranscript
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
 
 __all__ = [
     "RecallSource",
@@ -62,10 +62,6 @@ def _memory_json(memory: Memory) -> dict[str, Any]:
         "subject": memory.subject,
         "importance": memory.importance,
     }
-
-
-def _failure(exc: AriaError) -> str:
-    return json.dumps({"error": exc.code, "message": exc.message, "hint": exc.hint})
 
 
 def knowledge_sources(assistant: Assistant) -> tuple[RecallSource, ...]:
@@ -129,13 +125,6 @@ def build_mcp_server(
     return server
 
 
-def _tool_error(message: str) -> ToolError:
-    """The error a tool call answers with (the SDK is imported only once a server is built)."""
-    from mcp.server.mcpserver.exceptions import ToolError
-
-    return ToolError(message)
-
-
 def _add_memory_tools(
     server: MCPServer, assistant: Assistant, recall_sources: Sequence[RecallSource]
 ) -> None:
@@ -148,7 +137,7 @@ def _add_memory_tools(
                 NewMemory(content=content, kind=kind, subject=subject, provenance="mcp")
             )
         except AriaError as exc:
-            raise _tool_error(_failure(exc)) from None
+            raise tool_failure(exc) from None
         return _memory_json(memory)
 
     async def recall(query: str, limit: int = 5) -> list[dict[str, Any]]:
@@ -163,7 +152,7 @@ def _add_memory_tools(
             for source in recall_sources:
                 found += await source(query, limit)
         except AriaError as exc:
-            raise _tool_error(_failure(exc)) from None
+            raise tool_failure(exc) from None
         return found
 
     async def forget(memory_id: str) -> str:
@@ -171,9 +160,9 @@ def _add_memory_tools(
         try:
             forgotten = await assistant.execute(ForgetMemory(memory_id=memory_id))
         except AriaError as exc:
-            raise _tool_error(_failure(exc)) from None
+            raise tool_failure(exc) from None
         if not forgotten:
-            raise _tool_error(f"The user did not confirm forgetting {memory_id}; it is kept.")
+            raise tool_error(f"The user did not confirm forgetting {memory_id}; it is kept.")
         return f"Forgotten: {memory_id}"
 
     server.add_tool(remember, name="remember")
@@ -196,12 +185,12 @@ def _add_ask_tool(server: MCPServer, assistant: Assistant) -> None:
                 if turn.done:
                     break
         except AriaError as exc:
-            raise _tool_error(_failure(exc)) from None
+            raise tool_failure(exc) from None
         finally:
             sub.close()
         if turn.status != "complete":
             why = turn.error.message if turn.error else f"the turn ended {turn.status}"
-            raise _tool_error(f"ARIA could not answer: {why}")
+            raise tool_error(f"ARIA could not answer: {why}")
         return turn.text
 
     server.add_tool(ask, name="ask")
@@ -213,11 +202,11 @@ def _add_screen_read_tool(server: MCPServer, assistant: Assistant) -> None:
     async def screen_read() -> str:
         """The text on the user's screen (refused while a protected window is visible)."""
         if not await computer_enabled(assistant):
-            raise _tool_error("Computer use is off in ARIA: the screen is not read.")
+            raise tool_error("Computer use is off in ARIA: the screen is not read.")
         try:
             text = await assistant.execute(ReadScreen(unless_protected=True))
         except AriaError as exc:
-            raise _tool_error(_failure(exc)) from None
+            raise tool_failure(exc) from None
         return str(text.text)
 
     server.add_tool(screen_read, name="screen_read")
