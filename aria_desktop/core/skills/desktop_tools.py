@@ -14,6 +14,7 @@ from typing import Any
 from aria_desktop.core.skills.apps import AppCatalog, AppLauncher, AppMatcher, open_app
 from aria_desktop.core.skills.media import MEDIA_ACTIONS, MediaPlayers, control_media
 from aria_desktop.core.skills.ports import Phrasebook
+from aria_desktop.core.skills.tool_parameters import action_parameters
 from aria_desktop.core.skills.volume import VOLUME_ACTIONS, VolumeControl, change_volume
 from aria_desktop.core.tools import Tool
 
@@ -64,12 +65,7 @@ def media_tool(media: MediaPlayers, phrases: Phrasebook) -> Tool:
         description=(
             "The playing media player: pause, resume, next, previous, status (what plays)."
         ),
-        parameters={
-            "type": "object",
-            "properties": {"action": {"type": "string", "enum": list(MEDIA_ACTIONS)}},
-            "required": ["action"],
-            "additionalProperties": False,
-        },
+        parameters=action_parameters(MEDIA_ACTIONS),
         permission="reversible",
         handler=handle,
         summarize=lambda a: f"media {a.get('action', '')}",
@@ -94,26 +90,21 @@ def volume_tool(volume: VolumeControl, phrases: Phrasebook) -> Tool:
         description=(
             "Speaker volume: get, set (0-100), up or down by step (default 10), mute, unmute."
         ),
-        parameters={
-            "type": "object",
-            "properties": {
-                "action": {"type": "string", "enum": list(VOLUME_ACTIONS)},
-                "level": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "maximum": 100,
-                    "description": "For set: the new level in percent.",
-                },
-                "step": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 100,
-                    "description": "For up and down: how many percent points.",
-                },
+        parameters=action_parameters(
+            VOLUME_ACTIONS,
+            level={
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100,
+                "description": "For set: the new level in percent.",
             },
-            "required": ["action"],
-            "additionalProperties": False,
-        },
+            step={
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 100,
+                "description": "For up and down: how many percent points.",
+            },
+        ),
         permission="reversible",
         handler=handle,
         summarize=_describe_volume,

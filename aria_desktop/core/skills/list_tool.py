@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aria_desktop.core.skills.ports import ListAccess
+from aria_desktop.core.skills.tool_parameters import action_parameters
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain.errors import ToolArgumentsError
 from aria_desktop.domain.lists import MAX_ITEM_CHARS, MAX_ITEMS_PER_ADD, ListItem
@@ -21,44 +22,35 @@ LISTS_TOOL = "lists"
 
 _ACTIONS = ("overview", "read", "add", "remove", "check_off", "uncheck")
 
-_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "action": {
-            "type": "string",
-            "enum": list(_ACTIONS),
-            "description": (
-                "overview: all lists; read: one list; add: items; remove, check_off, uncheck: "
-                "one item."
-            ),
-        },
-        "list": {
-            "type": "string",
-            "description": '"shopping", "todo" or the user\'s own list.',
-            "minLength": 1,
-            "maxLength": 60,
-        },
-        "items": {
-            "type": "array",
-            "description": "For add: one entry per item.",
-            "items": {"type": "string", "minLength": 1, "maxLength": MAX_ITEM_CHARS},
-            "minItems": 1,
-            "maxItems": MAX_ITEMS_PER_ADD,
-        },
-        "item": {
-            "type": "string",
-            "description": "The entry's text as on the list.",
-            "minLength": 1,
-            "maxLength": MAX_ITEM_CHARS,
-        },
-        "include_done": {
-            "type": "boolean",
-            "description": "For read: include checked-off entries.",
-        },
+_PARAMETERS = action_parameters(
+    _ACTIONS,
+    describe=(
+        "overview: all lists; read: one list; add: items; remove, check_off, uncheck: one item."
+    ),
+    list={
+        "type": "string",
+        "description": '"shopping", "todo" or the user\'s own list.',
+        "minLength": 1,
+        "maxLength": 60,
     },
-    "required": ["action"],
-    "additionalProperties": False,
-}
+    items={
+        "type": "array",
+        "description": "For add: one entry per item.",
+        "items": {"type": "string", "minLength": 1, "maxLength": MAX_ITEM_CHARS},
+        "minItems": 1,
+        "maxItems": MAX_ITEMS_PER_ADD,
+    },
+    item={
+        "type": "string",
+        "description": "The entry's text as on the list.",
+        "minLength": 1,
+        "maxLength": MAX_ITEM_CHARS,
+    },
+    include_done={
+        "type": "boolean",
+        "description": "For read: include checked-off entries.",
+    },
+)
 
 
 def _entry(item: ListItem) -> dict[str, Any]:

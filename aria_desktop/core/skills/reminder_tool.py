@@ -15,6 +15,7 @@ from typing import Any
 
 from aria_desktop.core.skills.local_zone import local_zone
 from aria_desktop.core.skills.ports import ReminderAccess
+from aria_desktop.core.skills.tool_parameters import action_parameters
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain.errors import ToolArgumentsError
 from aria_desktop.domain.reminders import MAX_REMINDER_TEXT, REMINDER_KINDS, NewReminder, Reminder
@@ -25,47 +26,39 @@ REMINDER_TOOL = "reminder"
 
 _ACTIONS = ("add", "list", "cancel", "cancel_all")
 
-_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "action": {
-            "type": "string",
-            "enum": list(_ACTIONS),
-            "description": (
-                "add needs when (a reminder also text); list: pending and last week's; "
-                "cancel needs reminder_id."
-            ),
-        },
-        "text": {
-            "type": "string",
-            "description": 'What to remind of ("call mom").',
-            "minLength": 1,
-            "maxLength": MAX_REMINDER_TEXT,
-        },
-        "when": {
-            "type": "string",
-            "description": (
-                'In words ("in 20 minutes", "tomorrow at 9 am", "every weekday at 7") or '
-                "a local ISO time."
-            ),
-            "minLength": 1,
-            "maxLength": 200,
-        },
-        "kind": {
-            "type": "string",
-            "enum": list(REMINDER_KINDS),
-            "description": "An alarm rings; default reminder.",
-        },
-        "language": {
-            "type": "string",
-            "enum": ["en", "de"],
-            "description": "Language of when (default en).",
-        },
-        "reminder_id": {"type": "string", "description": "The id list gives."},
+_PARAMETERS = action_parameters(
+    _ACTIONS,
+    describe=(
+        "add needs when (a reminder also text); list: pending and last week's; "
+        "cancel needs reminder_id."
+    ),
+    text={
+        "type": "string",
+        "description": 'What to remind of ("call mom").',
+        "minLength": 1,
+        "maxLength": MAX_REMINDER_TEXT,
     },
-    "required": ["action"],
-    "additionalProperties": False,
-}
+    when={
+        "type": "string",
+        "description": (
+            'In words ("in 20 minutes", "tomorrow at 9 am", "every weekday at 7") or '
+            "a local ISO time."
+        ),
+        "minLength": 1,
+        "maxLength": 200,
+    },
+    kind={
+        "type": "string",
+        "enum": list(REMINDER_KINDS),
+        "description": "An alarm rings; default reminder.",
+    },
+    language={
+        "type": "string",
+        "enum": ["en", "de"],
+        "description": "Language of when (default en).",
+    },
+    reminder_id={"type": "string", "description": "The id list gives."},
+)
 
 
 def _shown(reminder: Reminder) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from aria_desktop.core.skills.ports import TimerAccess
+from aria_desktop.core.skills.tool_parameters import action_parameters
 from aria_desktop.core.tools import Tool
 from aria_desktop.domain.errors import ToolArgumentsError
 from aria_desktop.domain.timers import MAX_TIMER_S, Timer
@@ -21,30 +22,22 @@ TIMER_TOOL = "timer"
 
 _ACTIONS = ("start", "status", "pause", "resume", "cancel", "cancel_all")
 
-_PARAMETERS: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "action": {
-            "type": "string",
-            "enum": list(_ACTIONS),
-            "description": "start (needs seconds), status, pause, resume, cancel, cancel_all.",
-        },
-        "seconds": {
-            "type": "number",
-            "description": "For start: seconds (300 = 5 minutes).",
-            "minimum": 1,
-            "maximum": MAX_TIMER_S,
-        },
-        "name": {
-            "type": "string",
-            "description": "A name for start; the timer's name or id for the others.",
-            "minLength": 1,
-            "maxLength": 60,
-        },
+_PARAMETERS = action_parameters(
+    _ACTIONS,
+    describe="start (needs seconds), status, pause, resume, cancel, cancel_all.",
+    seconds={
+        "type": "number",
+        "description": "For start: seconds (300 = 5 minutes).",
+        "minimum": 1,
+        "maximum": MAX_TIMER_S,
     },
-    "required": ["action"],
-    "additionalProperties": False,
-}
+    name={
+        "type": "string",
+        "description": "A name for start; the timer's name or id for the others.",
+        "minLength": 1,
+        "maxLength": 60,
+    },
+)
 
 
 def _shown(timer: Timer) -> dict[str, Any]:
