@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QIcon
 from PySide6.QtWidgets import QListWidgetItem
 
-from aria_desktop.core.ports import ListAccess, ReminderAccess, TimerAccess
+from aria_desktop.core.ports import ListAccess, ReminderAccess
 from aria_desktop.domain.lists import KEPT_LISTS, canonical_list_name, list_name_problem
 from aria_desktop.domain.reminders import NewReminder
 from aria_desktop.gui.controllers.everyday_board import (
@@ -395,12 +395,6 @@ class EverydayController(WindowController[EverydayView]):
 
     def _timer_action(self, action: str) -> None:
         timer = self._selected_timer()
-        timers: TimerAccess | None = self.sync.timers()
-        if timer is None or timers is None:
-            return
-        call = {
-            "pause": timers.pause_timer,
-            "resume": timers.resume_timer,
-            "cancel": timers.cancel_timer,
-        }[action]
-        self._spawn(call(timer.id), f"aria-gui-timer-{action}")
+        change = None if timer is None else self.sync.timer_change(action, timer.id)
+        if change is not None:
+            self._spawn(change, f"aria-gui-timer-{action}")

@@ -77,6 +77,18 @@ class EverydaySync(QObject):
         found: ReminderAccess | None = self._port("reminders")
         return found
 
+    def timer_change(self, action: str, timer_id: str) -> Coroutine[Any, Any, Any] | None:
+        """``action`` (pause, resume, cancel) of timer ``timer_id``, to spawn (None: no timers)."""
+        timers = self.timers()
+        if timers is None:
+            return None
+        call = {
+            "pause": timers.pause_timer,
+            "resume": timers.resume_timer,
+            "cancel": timers.cancel_timer,
+        }[action]
+        return call(timer_id)
+
     def _port(self, name: str) -> Any:
         if not self.context.connected:
             return None

@@ -128,15 +128,9 @@ class TraySkills(QObject):
             self.tray.refresh_tooltip()
 
     def _timer_action(self, action: str, timer_id: str) -> None:
-        timers = self.sync.timers()
-        if timers is None:
-            return
-        call = {
-            "pause": timers.pause_timer,
-            "resume": timers.resume_timer,
-            "cancel": timers.cancel_timer,
-        }[action]
-        self.sync.spawn(call(timer_id), f"aria-gui-tray-timer-{action}")
+        change = self.sync.timer_change(action, timer_id)
+        if change is not None:
+            self.sync.spawn(change, f"aria-gui-tray-timer-{action}")
 
     def _on_event(self, event: object) -> None:
         if isinstance(event, RingingChanged):
