@@ -1,4 +1,4 @@
-"""Small building blocks the secondary windows (settings, wizard) share."""
+"""Small building blocks the secondary windows (settings, wizard, knowledge, lists) share."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
+    QHBoxLayout,
     QHeaderView,
     QKeySequenceEdit,
     QLabel,
     QLineEdit,
     QTableWidget,
+    QWidget,
 )
 
 __all__ = [
@@ -18,6 +20,7 @@ __all__ = [
     "hotkey_edit",
     "init_secondary_window",
     "secret_edit",
+    "side_by_side",
     "table",
     "wrapped_label",
 ]
@@ -89,3 +92,14 @@ def table(columns: tuple[str, ...], *, stretch: tuple[int, ...] = (0,)) -> QTabl
             column, mode.Stretch if column in stretch else mode.ResizeToContents
         )
     return widget
+
+
+def side_by_side(*widgets: QWidget | None, grow: int | None = None) -> QHBoxLayout:
+    """Widgets side by side; None is a stretch; ``grow`` is the index of the one that grows."""
+    layout = QHBoxLayout()
+    for index, widget in enumerate(widgets):
+        if widget is None:
+            layout.addStretch(1)
+        else:
+            layout.addWidget(widget, 1 if index == grow else 0)
+    return layout

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from aria_desktop.gui.views._widgets import table
+from aria_desktop.gui.views._widgets import side_by_side, table
 
 __all__ = ["ID_ROLE", "REMINDER_COLUMNS", "TIMER_COLUMNS", "EverydayView", "late_colour"]
 
@@ -80,17 +80,6 @@ def _stack(body: QWidget, empty: QLabel) -> QStackedWidget:
     return stack
 
 
-def _row(*widgets: QWidget | None, grow: int | None = None) -> QHBoxLayout:
-    """Widgets side by side; None is a stretch; ``grow`` is the index of the one that grows."""
-    row = QHBoxLayout()
-    for index, widget in enumerate(widgets):
-        if widget is None:
-            row.addStretch(1)
-        else:
-            row.addWidget(widget, 1 if index == grow else 0)
-    return row
-
-
 class EverydayView(QWidget):
     """The window's widgets; ``EverydayController`` fills them and reacts."""
 
@@ -131,8 +120,8 @@ class EverydayView(QWidget):
         self.delete_list_button = QPushButton("Delete list")
         left = QVBoxLayout()
         left.addWidget(self.list_names, 1)
-        left.addLayout(_row(self.new_list, self.new_list_button, grow=0))
-        left.addLayout(_row(self.delete_list_button, None))
+        left.addLayout(side_by_side(self.new_list, self.new_list_button, grow=0))
+        left.addLayout(side_by_side(self.delete_list_button, None))
 
         self.list_heading = QLabel("")
         self.list_heading.setObjectName("listHeading")
@@ -154,8 +143,8 @@ class EverydayView(QWidget):
         right = QVBoxLayout()
         right.addWidget(self.list_heading)
         right.addWidget(self.entries_stack, 1)
-        right.addLayout(_row(self.entry, self.add_button, grow=0))
-        right.addLayout(_row(None, self.remove_button, self.clear_done_button))
+        right.addLayout(side_by_side(self.entry, self.add_button, grow=0))
+        right.addLayout(side_by_side(None, self.remove_button, self.clear_done_button))
 
         page = QWidget()
         layout = QHBoxLayout(page)
@@ -185,13 +174,13 @@ class EverydayView(QWidget):
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.addWidget(self.reminders_stack, 1)
-        add = _row(
+        add = side_by_side(
             self.reminder_text, self.reminder_when, self.reminder_kind, self.add_reminder_button
         )
         add.setStretch(0, 2)
         add.setStretch(1, 3)
         layout.addLayout(add)
-        layout.addLayout(_row(None, self.cancel_reminder_button))
+        layout.addLayout(side_by_side(None, self.cancel_reminder_button))
         return page
 
     def _build_timers(self) -> QWidget:
@@ -213,7 +202,7 @@ class EverydayView(QWidget):
         layout = QVBoxLayout(page)
         layout.addWidget(self.timers_stack, 1)
         layout.addLayout(
-            _row(
+            side_by_side(
                 self.stop_ringing_button,
                 None,
                 self.pause_button,

@@ -6,7 +6,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QProgressBar,
@@ -17,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from aria_desktop.gui.views._widgets import table
+from aria_desktop.gui.views._widgets import side_by_side, table
 
 __all__ = ["SOURCE_COLUMNS", "KnowledgeView"]
 
@@ -31,17 +30,6 @@ SOURCE_COLUMNS = (
     "State",
     "Last error",
 )
-
-
-def _row(*widgets: QWidget | None, grow: int | None = None) -> QHBoxLayout:
-    """Widgets side by side; None is a stretch; ``grow`` is the index of the one that grows."""
-    row = QHBoxLayout()
-    for index, widget in enumerate(widgets):
-        if widget is None:
-            row.addStretch(1)
-        else:
-            row.addWidget(widget, 1 if index == grow else 0)
-    return row
 
 
 class KnowledgeView(QWidget):
@@ -65,9 +53,9 @@ class KnowledgeView(QWidget):
         self.sources.setObjectName("knowledgeSources")
         sources_page = QWidget()
         sources_layout = QVBoxLayout(sources_page)
-        sources_layout.addLayout(_row(self.location, self.watch, self.add_button, grow=0))
+        sources_layout.addLayout(side_by_side(self.location, self.watch, self.add_button, grow=0))
         sources_layout.addWidget(self.sources, 1)
-        sources_layout.addLayout(_row(None, self.remove_button, self.reindex_button))
+        sources_layout.addLayout(side_by_side(None, self.remove_button, self.reindex_button))
 
         self.query = QLineEdit()
         self.query.setPlaceholderText("Ask your documents…")
