@@ -38,6 +38,7 @@ __all__ = [
     "owner_or_local",
     "print_json",
     "report",
+    "show_result",
 ]
 
 EXIT_OK = 0
@@ -67,6 +68,25 @@ def print_json(data: Any, stream: TextIO | None = None) -> None:
     """Print one JSON document on one line (to the current ``sys.stdout`` by default)."""
     out = stream if stream is not None else sys.stdout
     print(json.dumps(data, ensure_ascii=False, default=str), file=out, flush=True)
+
+
+def show_result(data: Any, lines: list[str], *, as_json: bool, nothing: str = "") -> int:
+    """Print an action's result: ``data`` as JSON, or ``lines`` for people.
+
+    A line starting "  ! " tells a problem and goes to standard error, as does ``nothing``
+    when there are no lines, so standard output carries only results.
+    """
+    if as_json:
+        print_json(data)
+        return EXIT_OK
+    if not lines and nothing:
+        err(nothing)
+    for line in lines:
+        if line.startswith("  ! "):
+            err(line)
+        else:
+            print(line)
+    return EXIT_OK
 
 
 def fmt_time(unix_s: float) -> str:

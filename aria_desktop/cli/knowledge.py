@@ -16,7 +16,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from aria_desktop.cli._args import add_actions
-from aria_desktop.cli._common import EXIT_OK, Subparsers, err, fmt_time, owner_or_local, print_json
+from aria_desktop.cli._common import (
+    Subparsers,
+    fmt_time,
+    owner_or_local,
+    show_result,
+)
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
 from aria_desktop.settings import Settings
 
@@ -233,14 +238,5 @@ _NOTHING = {
 async def _action(args: argparse.Namespace, knowledge: KnowledgeAccess) -> int:
     """One ``aria knowledge`` action: JSON with ``--json``, else lines (problems on stderr)."""
     data, lines = await _ACTIONS[args.action](args, knowledge)
-    if getattr(args, "json", False):
-        print_json(data)
-        return EXIT_OK
-    if not lines and args.action in _NOTHING:
-        err(_NOTHING[args.action])
-    for line in lines:
-        if line.startswith("  ! "):
-            err(line)
-        else:
-            print(line)
-    return EXIT_OK
+    as_json = getattr(args, "json", False)
+    return show_result(data, lines, as_json=as_json, nothing=_NOTHING.get(args.action, ""))

@@ -13,7 +13,11 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from aria_desktop.cli._common import EXIT_OK, Subparsers, err, owner_or_local, print_json
+from aria_desktop.cli._common import (
+    Subparsers,
+    owner_or_local,
+    show_result,
+)
 from aria_desktop.domain.lists import ARIA_STORE, ListItem, canonical_list_name
 from aria_desktop.settings import Settings
 
@@ -145,14 +149,5 @@ async def _cmd_lists(args: argparse.Namespace, settings: Settings) -> int:
         args.name = canonical_list_name(args.name)  # as the messages name it
     async with _open_lists(settings) as lists:
         data, lines = await _ACTIONS[args.action](args, lists)
-    if args.json:
-        print_json(data)
-        return EXIT_OK
-    if not lines and args.action == "show":
-        err(f"The {args.name} list is empty.")
-    for line in lines:
-        if line.startswith("  ! "):
-            err(line)
-        else:
-            print(line)
-    return EXIT_OK
+    empty = f"The {args.name} list is empty." if args.action == "show" else ""
+    return show_result(data, lines, as_json=args.json, nothing=empty)
