@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.core.voice.endpointing import PreRoll, SegmentEvent, SpeechSegmenter, rms_dbfs
+from aria_desktop.core.voice.endpointing import (
+    CommandRecording,
+    PreRoll,
+    SegmentEvent,
+    SpeechSegmenter,
+    rms_dbfs,
+)
 from aria_desktop.core.voice.pipeline import FRAME_S, VoiceConfig
 
 S, Q = True, False  # a speech frame, a quiet frame
@@ -122,3 +128,40 @@ def test_preroll_gives_each_trigger_its_own_length() -> None:
         preroll.append(bytes([n]))
     assert preroll.take(config.preroll_s) == [bytes([n]) for n in range(24, 30)]
     assert preroll.take(config.wake_preroll_s) == [], "taking empties the ring"
+
+
+PAUSED = SegmentEvent.PAUSED
+
+
+def test_a_pause_of_early_s_is_reported_once_before_the_silence_ends_the_command() -> None:
+    # early_s 0.3 s: the 4th quiet frame (0.32 s); the 9th (0.72 s) ends the command
+    assert run(segmenter(early_s=0.3), [S] + [Q] * 9) == [(0, STARTED), (4, PAUSED), (9, SILENCE)]
+
+
+def test_speech_after_a_pause_allows_the_next_pause_to_be_reported() -> None:
+    flags = [S] + [Q] * 5 + [S] + [Q] * 9
+    assert run(segmenter(early_s=0.3), flags) == [
+        (0, STARTED),
+        (4, PAUSED),
+        (10, PAUSED),
+        (15, SILENCE),
+    ]
+
+
+@pytest.mark.parametrize("early_s", [0.0, 0.7, 1.0])
+def test_no_pause_is_reported_when_early_s_is_off_or_not_before_the_end(early_s: float) -> None:
+    assert run(segmenter(early_s=early_s), [S] + [Q] * 9) == [(0, STARTED), (9, SILENCE)]
+
+
+def test_no_pause_is_reported_while_push_to_talk_is_held() -> None:
+    assert run(segmenter(early_s=0.3, hold=True), [S] + [Q] * 20) == [(0, STARTED)]
+
+
+def test_a_command_ended_by_silence_is_transcribed_up_to_its_last_pause() -> None:
+    frames = [bytes([n]) * 2 for n in range(12)]
+    recording = CommandRecording(trigger="wake", segmenter=segmenter(), frames=frames, cut=7)
+    assert recording.audio("silence") == b"".join(frames[:7])
+    assert recording.audio("max_length") == b"".join(frames)
+    assert CommandRecording(trigger="wake", segmenter=segmenter(), frames=frames).audio(
+        "silence"
+    ) == b"".join(frames)

@@ -188,8 +188,9 @@ async def test_the_wake_word_starts_a_command_with_the_whole_wake_phrase(
     rig.source.feed(*command())
     await rig.source.drained()
     await rig.reach(WAKING)
-    # 19 pre-roll frames (1.5 s, ending with the wake word) + 3 speech + 9 silent
-    assert len(rig.stt.heard[0].pcm) == 31 * FRAME_BYTES
+    # 19 pre-roll frames (1.5 s, ending with the wake word) + 3 speech + 4 silent: the command
+    # ended by silence is transcribed up to its pause (0.32 s), not the whole 9 silent frames
+    assert len(rig.stt.heard[0].pcm) == 26 * FRAME_BYTES
     assert rig.stt.starts == ["fake wake"], "the transcription is told the audio's start"
     vad_end = await rig.event(SttVadEnd)
     assert vad_end.reason == "silence"
@@ -205,8 +206,8 @@ async def test_push_to_talk_keeps_half_a_second_before_the_press(rigs: RigFactor
     rig.source.feed(*command())
     await rig.source.drained()
     await rig.reach(WAKING)
-    # 6 pre-roll frames (0.5 s before the press) + 3 speech + 9 silent; no wake phrase
-    assert len(rig.stt.heard[0].pcm) == 18 * FRAME_BYTES
+    # 6 pre-roll frames (0.5 s before the press) + 3 speech + 4 silent; no wake phrase
+    assert len(rig.stt.heard[0].pcm) == 13 * FRAME_BYTES
     assert rig.stt.starts == [""]
 
 

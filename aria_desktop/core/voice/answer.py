@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from aria_desktop.core.bus import EventBus, Subscription
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import Clock
+from aria_desktop.core.voice.early_stt import EarlyTranscription
 from aria_desktop.core.voice.models import VoiceModels
 from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.core.voice.speech_text import SentenceSplitter
@@ -37,17 +38,27 @@ async def transcribe_command(
     *,
     language: str | None,
     starts_with: str,
+    early: EarlyTranscription | None = None,
 ) -> Transcript:
-    """The command's words, published as ``stt-end`` (empty when transcription failed)."""
+    """The command's words, published as ``stt-end`` (empty when transcription failed).
+
+    ``early`` may already be transcribing exactly this audio (begun at the pause that ended
+    the command): its result is taken instead of starting again.
+    """
     stt = speech.stt
     if stt is None:
         raise VoiceUnavailableError("Speech-to-text is not configured.")
     await models.wait_loaded("stt")
+    begun = early.take(audio, starts_with) if early is not None else None
     try:
-        transcript = await stt.transcribe(
-            AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
-            language=language,
-            starts_with=starts_with,
+        transcript = await (
+            begun
+            if begun is not None
+            else stt.transcribe(
+                AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
+                language=language,
+                starts_with=starts_with,
+            )
         )
     except AriaError:
         bus.publish(SttEnd(text=""))
@@ -111,6 +122,8 @@ class VoiceAnswers:
         self._conversation_id: str | None = None
         self._last_turn_end: float | None = None
         """When the last voice turn ended (``clock`` seconds): continuing it is allowed."""
+        self.early = EarlyTranscription()
+        """The command's transcription begun at a pause (``core/voice/early_stt.py``)."""
 
     async def answer(
         self,

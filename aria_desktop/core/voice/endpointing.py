@@ -18,6 +18,8 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 
+from aria_desktop.domain.audio import PIPELINE_RATE_HZ
+
 __all__ = ["CommandRecording", "PreRoll", "SegmentEvent", "SpeechSegmenter", "rms_dbfs"]
 
 
@@ -35,6 +37,9 @@ class SegmentEvent(enum.Enum):
     """The command reached ``max_s`` (also while push-to-talk is held)."""
     NO_SPEECH = "no_speech"
     """No speech began within ``no_speech_timeout_s``: nothing was said."""
+    PAUSED = "paused"
+    """Speech was followed by ``early_s`` of silence: the command may be over (it is not an
+    ending: speech-to-text may start on what was said, ``core/voice/early_stt.py``)."""
 
 
 @dataclass(kw_only=True)
@@ -48,7 +53,9 @@ class SpeechSegmenter:
     2. ``hold`` (push-to-talk held down): nothing else ends it, the release does;
     3. speech began and the silence since the last speech frame reached ``silence_s``:
        ``SILENCE`` (any speech frame resets the silence);
-    4. no speech yet and ``no_speech_timeout_s`` has been recorded: ``NO_SPEECH``.
+    4. no speech yet and ``no_speech_timeout_s`` has been recorded: ``NO_SPEECH``;
+    5. otherwise, once per pause, when the silence reached ``early_s`` (0 < ``early_s`` <
+       ``silence_s``): ``PAUSED``.
 
     A single speech frame starts the command (the detector's threshold already decides what
     counts as speech). Durations are summed frame by frame, as recorded.
@@ -58,6 +65,7 @@ class SpeechSegmenter:
         max_s: longest command, in seconds.
         no_speech_timeout_s: how long to wait for speech to begin, in seconds.
         hold: push-to-talk is held: only ``max_s`` ends the command here.
+        early_s: silence after speech that reports ``PAUSED``, in seconds (0: never).
         speech_started: whether a speech frame has been seen.
         heard_s: audio recorded for the command so far, in seconds.
         trailing_silence_s: silence since the last speech frame (0 before speech), seconds.
@@ -68,10 +76,12 @@ class SpeechSegmenter:
     max_s: float
     no_speech_timeout_s: float
     hold: bool = False
+    early_s: float = 0.0
     speech_started: bool = field(default=False, init=False)
     heard_s: float = field(default=0.0, init=False)
     trailing_silence_s: float = field(default=0.0, init=False)
     ended: SegmentEvent | None = field(default=None, init=False)
+    _paused: bool = field(default=False, init=False)
 
     def process(self, frame_duration_s: float, is_speech: bool) -> tuple[SegmentEvent, ...]:
         """Account for one frame; returns what happened (empty: nothing).
@@ -88,13 +98,26 @@ class SpeechSegmenter:
                 self.speech_started = True
                 events.append(SegmentEvent.SPEECH_STARTED)
             self.trailing_silence_s = 0.0
+            self._paused = False
         elif self.speech_started:
             self.trailing_silence_s += frame_duration_s
         ending = self._ending()
         if ending is not None:
             self.ended = ending
             events.append(ending)
+        elif self._pausing():
+            self._paused = True
+            events.append(SegmentEvent.PAUSED)
         return tuple(events)
+
+    def _pausing(self) -> bool:
+        return (
+            not self._paused
+            and not self.hold
+            and 0 < self.early_s < self.silence_s
+            and self.speech_started
+            and self.trailing_silence_s >= self.early_s
+        )
 
     def _ending(self) -> SegmentEvent | None:
         if self.heard_s >= self.max_s:
@@ -158,6 +181,23 @@ class CommandRecording:
     frames: list[bytes] = field(default_factory=list)
     starts_with: str = ""
     """The wake phrase the audio begins with ("hey jarvis"), told to the transcription."""
+    cut: int = 0
+    """Frames up to the last ``PAUSED`` (0: none): a command that ends in that pause is
+    transcribed from these, so a transcription begun there is the one it needs."""
+
+    @property
+    def audio_ms(self) -> float:
+        """Length of the audio recorded for the command (16 kHz mono int16), milliseconds."""
+        return sum(len(frame) for frame in self.frames) / 2 / PIPELINE_RATE_HZ * 1000
+
+    def audio(self, reason: str) -> bytes:
+        """The audio speech-to-text gets for a command that ended for ``reason``.
+
+        Ended by silence after a pause was reported: the frames up to that pause (the silence
+        after it adds nothing to say). Any other ending: every frame.
+        """
+        frames = self.frames[: self.cut] if reason == SegmentEvent.SILENCE.value else self.frames
+        return b"".join(frames or self.frames)
 
 
 def rms_dbfs(frame: bytes) -> float:

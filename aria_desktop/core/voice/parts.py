@@ -42,6 +42,9 @@ class VoiceConfig:
             seconds: the whole wake phrase, which the transcription is then told the audio
             begins with (its tail alone was heard as words: "service, remind me …").
         follow_up_s: after a spoken answer, listen this long without the wake word (0: off).
+        early_stt_s: silence after speech at which the command's transcription begins, before
+            ``silence_s`` says it ended (0: at the end); a command ending by silence is then
+            transcribed up to this much silence after its last word, seconds.
         language: transcription language (None: the model's default / auto-detect).
         conversation_idle_s: a voice turn continues the previous voice conversation if it
             ended less than this many seconds ago.
@@ -57,6 +60,7 @@ class VoiceConfig:
     preroll_s: float = 0.5
     wake_preroll_s: float = 1.5
     follow_up_s: float = 4.0
+    early_stt_s: float = 0.3
     language: str | None = None
     conversation_idle_s: float = 300.0
 

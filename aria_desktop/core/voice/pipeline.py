@@ -59,12 +59,7 @@ from aria_desktop.core.voice.wake_gate import WakeGate
 from aria_desktop.domain import audio as au
 from aria_desktop.domain import voice_events
 from aria_desktop.domain.chat import CapabilityStatus
-from aria_desktop.domain.commands import (
-    PushToTalk,
-    SetMicrophoneMuted,
-    Speak,
-    Transcribe,
-)
+from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
 from aria_desktop.domain.events import ErrorEvent
 
@@ -410,6 +405,7 @@ class VoicePipeline:
             max_s=self.config.max_command_s,
             no_speech_timeout_s=wait_s,
             hold=hold,
+            early_s=self.config.early_stt_s,
         )
         self._recording = CommandRecording(
             trigger=trigger, segmenter=segmenter, frames=frames, starts_with=starts_with
@@ -429,6 +425,10 @@ class VoicePipeline:
         for event in recording.segmenter.process(FRAME_S, speech):
             if event is SegmentEvent.SPEECH_STARTED:
                 self.bus.publish(voice_events.SttVadStart())
+            elif event is SegmentEvent.PAUSED:
+                self._answers.early.start(
+                    recording, self.speech, self._models, self.config.language
+                )
             else:
                 await self._end_command(event.value)
         return speech
@@ -437,12 +437,8 @@ class VoicePipeline:
         recording = self._recording
         assert recording is not None
         self._recording = None
-        audio = b"".join(recording.frames)
-        self.bus.publish(
-            voice_events.SttVadEnd(
-                reason=reason, audio_ms=len(audio) / 2 / au.PIPELINE_RATE_HZ * 1000
-            )
-        )
+        audio = recording.audio(reason)
+        self.bus.publish(voice_events.SttVadEnd(reason=reason, audio_ms=recording.audio_ms))
         if reason == "no_speech" or (reason == "released" and not audio):
             self.bus.publish(voice_events.SttEnd(text=""))
             self._enter_rest()
@@ -497,6 +493,7 @@ class VoicePipeline:
             audio,
             language=self.config.language,
             starts_with=starts_with,
+            early=self._answers.early,
         )
         text = strip_wake_phrase(transcript.text, self.config.wake_phrases)
         if not any(ch.isalnum() for ch in text):
