@@ -69,6 +69,34 @@ _DELAYED_COMMANDS = "command"
 """Slot combinations holding another command ("in 5 minutes turn off…") are not ARIA's."""
 
 _PM = re.compile(r"\b([ap])\.\s?m\.?(?=\s|$|[,!?])", re.IGNORECASE)
+_SAME_CHARACTERS = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2010": "-", "\u2011": "-", "\u00a0": " "}
+)
+"""Typographic apostrophes and hyphens (Whisper and phones write them) as typed ones."""
+_EDGES = ' .!?"\u201c\u201d\u201e'
+"""Stripped from both ends: end punctuation and the quotes Whisper sometimes puts around."""
+_FILLERS = {
+    "en": re.compile(r"^(?:(?:u+m+|u+h+|e+r+m+|h+m+|oh|okay|ok|so|well|alright)\s*,\s*)+", re.I),
+    "de": re.compile(r"^(?:(?:ä+h+m*|ö+h*m+|h+m+|also|okay|ok|na|ja)\s*,\s*)+", re.I),
+}
+"""A hesitation or "okay," before the command (only with its comma: "well water" stays)."""
+_UNITS = {
+    "en": (
+        (re.compile(r"(\d)\s*(?:mins?)\b\.?", re.I), r"\1 minutes"),
+        (re.compile(r"(\d)\s*(?:secs?)\b\.?", re.I), r"\1 seconds"),
+        (re.compile(r"(\d)\s*(?:hrs?)\b\.?", re.I), r"\1 hours"),
+        (re.compile(r"\bper\s+cent\b", re.I), "percent"),
+    ),
+    "de": (
+        (re.compile(r"(\d)\s*min\b\.?", re.I), r"\1 Minuten"),
+        (re.compile(r"(\d)\s*sek\b\.?", re.I), r"\1 Sekunden"),
+        (re.compile(r"(\d)\s*std\b\.?", re.I), r"\1 Stunden"),
+    ),
+}
+"""Abbreviated units after a number ("5 mins", "5 Min.") as the templates spell them."""
+_CLOCK_DOT = re.compile(r"\b(\d{1,2})\.([0-5]\d) ?([ap]m)\b", re.I)
+_CLOCK_RUN = re.compile(r"\b(1[0-2]|0?[1-9])([0-5]\d) ?([ap]m)\b", re.I)
+"""English clock times as Whisper writes them: "7.30 pm", "730pm" (both "7:30 pm")."""
 
 
 def templates_dir() -> Path:
@@ -76,11 +104,25 @@ def templates_dir() -> Path:
     return Path(__file__).resolve().parents[3] / "resources" / "skills" / "intents"
 
 
-def normalize(text: str) -> str:
-    """What speech-to-text and typing vary in, made one form ("4 p.m." -> "4 pm")."""
+def normalize(text: str, language: str = "en") -> str:
+    """What speech-to-text and typing vary in, made one form ("4 p.m." -> "4 pm").
+
+    Typographic apostrophes and hyphens, quotes and end punctuation around the sentence, a
+    leading "okay," or "um,", abbreviated units after a number ("5 mins"), and in English
+    clock times ("7.30 p.m.", "730pm" -> "7:30 pm"). Numbers said as words stay words:
+    the templates read both. Table: tests/skills/test_normalize.py.
+    """
+    text = text.translate(_SAME_CHARACTERS)
     text = _PM.sub(lambda m: m.group(1).lower() + "m", text)
     text = re.sub(r"(\d)(am|pm)\b", r"\1 \2", text, flags=re.IGNORECASE)
-    return " ".join(text.replace("’", "'").split()).strip(" .!?")
+    for pattern, replacement in _UNITS.get(language, ()):
+        text = pattern.sub(replacement, text)
+    if language == "en":
+        text = _CLOCK_DOT.sub(r"\1:\2 \3", text)
+        text = _CLOCK_RUN.sub(r"\1:\2 \3", text)
+    text = " ".join(text.split()).strip(_EDGES)
+    filler = _FILLERS.get(language)
+    return filler.sub("", text).strip(_EDGES) if filler is not None else text
 
 
 def _value(entity: MatchEntity, said: str) -> SlotValue:
@@ -163,22 +205,21 @@ class HassilRecognizer:
         compiled = self._language(language)
         if compiled is None:
             return None
-        said = normalize(text)
-        if fuzzy:
-            corrected = compiled.corrector.correct(said)
-            if corrected == said:
-                return None  # nothing to correct: the exact attempt already failed
-            said = corrected
-        for result in recognize_all(
-            said,
-            compiled.intents,
-            slot_lists=self._slot_lists(),
-            intent_context=_CONTEXT,
-            language=language,
-        ):
-            found = _to_match(result, language, text, said, fuzzy)
-            if accept is None or accept(found):
-                return found
+        said = normalize(text, language)
+        # Fuzzy: only other readings (the exact attempt, on ``said`` itself, already failed).
+        readings = compiled.corrector.readings(said) if fuzzy else [said]
+        slot_lists = self._slot_lists() if readings else {}
+        for reading in readings:
+            for result in recognize_all(
+                reading,
+                compiled.intents,
+                slot_lists=slot_lists,
+                intent_context=_CONTEXT,
+                language=language,
+            ):
+                found = _to_match(result, language, text, reading, fuzzy)
+                if accept is None or accept(found):
+                    return found
         return None
 
     def warm(self, languages: Sequence[str]) -> None:
@@ -215,7 +256,8 @@ class HassilRecognizer:
         data.setdefault("language", language)
         intents = Intents.from_dict(data)
         _LOGGER.debug("Compiled %d intents for %s", len(intents.intents), language)
-        return _Language(intents, WordCorrector.from_templates(_template_words(data)))
+        corrector = WordCorrector.from_templates(_template_words(data), language)
+        return _Language(intents, corrector)
 
 
 def _template_words(data: Mapping[str, Any]) -> set[str]:
