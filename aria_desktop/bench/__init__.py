@@ -26,6 +26,7 @@ _SUITES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ),
     "voice-accuracy": ("voice_accuracy", "run_voice_accuracy", ("commands",)),
     "voice": ("voice", "run_voice_bench", ("repeats",)),
+    "skills": ("skills", "run_skills_bench", ("turns", "repeats", "accuracy")),
     "api": ("api", "run_api_bench", ("seconds", "concurrency", "sse_turns", "first_chunk")),
     "cli": ("cli", "run_cli_bench", ("runs",)),
     "computer": ("computer", "run_computer_bench", ("rounds",)),
@@ -44,7 +45,8 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
     if name not in _SUITES:
         raise AriaError(
             f"Unknown benchmark suite {name!r}.",
-            hint="Available: core, memory, knowledge, voice, gui, api, computer, cli, web, mcp.",
+            hint="Available: core, memory, knowledge, voice, skills, gui, api, computer, cli, web,"
+            " mcp.",
         )
     module_name, function, options = _SUITES[name]
     module = importlib.import_module(f"aria_desktop.bench.{module_name}")

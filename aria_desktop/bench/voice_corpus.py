@@ -28,6 +28,7 @@ __all__ = [
     "VOICES",
     "Voice",
     "add_pink_noise",
+    "speak",
     "synthesize",
 ]
 
@@ -165,6 +166,13 @@ def add_pink_noise(pcm: bytes, snr_db: float, *, seed: int) -> bytes:
     return float32_to_pcm(np.clip(audio + noise, -1.0, 1.0))
 
 
+async def speak(text: str, voice: Voice, *, piper: dict[float, Any]) -> bytes:
+    """``text`` spoken by ``voice`` (16 kHz mono PCM, no silence added, no noise)."""
+    if voice.engine == "piper":
+        return await _piper(text, voice, piper)
+    return await asyncio.to_thread(_espeak, text, voice)
+
+
 async def synthesize(
     texts: Sequence[str], voice: Voice, *, piper: dict[float, Any], seed: int = 0
 ) -> list[bytes]:
@@ -178,11 +186,7 @@ async def synthesize(
     """
     clips = []
     for index, text in enumerate(texts):
-        if voice.engine == "piper":
-            pcm = await _piper(text, voice, piper)
-        else:
-            pcm = await asyncio.to_thread(_espeak, text, voice)
-        pcm = _silence(_LEAD_S) + pcm + _silence(_TAIL_S)
+        pcm = _silence(_LEAD_S) + await speak(text, voice, piper=piper) + _silence(_TAIL_S)
         if voice.snr_db is not None:
             pcm = add_pink_noise(pcm, voice.snr_db, seed=seed + index)
         clips.append(pcm)

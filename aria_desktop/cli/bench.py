@@ -70,6 +70,16 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
         ),
     ),
     (
+        "skills",
+        "local skills through the API and by voice beside the model path; --accuracy: spoken"
+        " commands matched to intent and slots",
+        (
+            _Option("--turns", "rounds of API turns (local and model interleaved)", default=30),
+            _Option("--repeats", "voice turns per command", default=5),
+            _Option("--accuracy", "intent/slot accuracy and false captures per voice", kind=None),
+        ),
+    ),
+    (
         "api",
         "local HTTP API throughput, latency and SSE delay",
         (
