@@ -86,6 +86,7 @@ class _Half:
 
     total: dict[bool, _Score] = field(default_factory=lambda: {True: _Score(), False: _Score()})
     voices: dict[str, dict[bool, _Score]] = field(default_factory=dict)
+    families: dict[str, dict[bool, _Score]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
 
@@ -178,7 +179,10 @@ async def _score_voice(
         heard = await _heard(cache, stt, pcm, said.language)
         for fuzzy in (True, False):
             found = router.match(heard, "voice" if fuzzy else "text")
-            for score in (scores[fuzzy], half.total[fuzzy]):
+            family = half.families.setdefault(
+                f"{said.family} ({said.language})", {True: _Score(), False: _Score()}
+            )
+            for score in (scores[fuzzy], half.total[fuzzy], family[fuzzy]):
                 _count(score, said, found)
             if fuzzy and name == "tuning" and not _right(said, found)[1]:
                 got = f"{found.intent} {dict(found.slots)}" if found else "nothing"
@@ -284,7 +288,7 @@ def _print(halves: dict[str, _Half], left_out: dict[str, set[str]]) -> None:
         for fuzzy in (True, False):
             print(f"    fuzzy {'on ' if fuzzy else 'off'}  {half.total[fuzzy].line()}")
         if name == "checking":
-            for label, scores in half.voices.items():
+            for label, scores in (*half.voices.items(), *sorted(half.families.items())):
                 print(f"      {label:<34} fuzzy on  {scores[True].line()}")
     tuning = halves["tuning"]
     if tuning.errors:

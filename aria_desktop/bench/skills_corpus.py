@@ -223,6 +223,32 @@ _EN_COMMANDS = [
         ("Never mind.", "HassNevermind", {}),
     ),
     *_family(
+        "reminders and alarms",
+        "en",
+        ("Remind me to call mom at 4 pm.", "AriaAddReminder", {"task": "call mom at 4 pm"}),
+        (
+            "Remind me in twenty minutes to check the oven.",
+            "AriaAddReminder",
+            {"when": "in twenty minutes", "message": "check the oven"},
+        ),
+        (
+            "Remind me tomorrow at 9 am to water the plants.",
+            "AriaAddReminder",
+            {"when": "tomorrow at 9 am", "message": "water the plants"},
+        ),
+        (
+            "Remind me on Friday at 6 pm to buy flowers.",
+            "AriaAddReminder",
+            {"when": "on friday at 6 pm", "message": "buy flowers"},
+        ),
+        ("Wake me up at 7.", "AriaSetAlarm", {"when": "at 7"}),
+        ("Set an alarm for 6:30 am.", "AriaSetAlarm", {"when": "6:30 am"}),
+        ("What are my reminders?", "AriaListReminders", {"kind": "reminder"}),
+        ("What alarms do I have?", "AriaListReminders", {"kind": "alarm"}),
+        ("Cancel my alarm.", "AriaCancelReminder", {"kind": "alarm"}),
+        ("Cancel all reminders.", "AriaCancelAllReminders", {"kind": "reminder"}),
+    ),
+    *_family(
         "apps",
         "en",
         ("Open Firefox.", "AriaOpenApp", {"app": "firefox"}),
@@ -287,6 +313,17 @@ _DE_COMMANDS = [
         ),
     ),
     *_family("never mind", "de", ("Vergiss es.", "HassNevermind", {})),
+    *_family(
+        "reminders and alarms",
+        "de",
+        (
+            "Erinnere mich morgen um 9 Uhr daran, die Pflanzen zu gießen.",
+            "AriaAddReminder",
+            {"when": "morgen um 9 uhr", "message": "die pflanzen zu gießen"},
+        ),
+        ("Weck mich um 7 Uhr.", "AriaSetAlarm", {"when": "um 7 uhr"}),
+        ("Welche Erinnerungen habe ich?", "AriaListReminders", {"kind": "reminder"}),
+    ),
     *_family("apps", "de", ("Öffne Firefox.", "AriaOpenApp", {"app": "firefox"})),
 ]
 
@@ -345,6 +382,8 @@ _DE_NON_COMMANDS = [
     "Was steht heute im Fernsehen?",
     "Ich muss noch Milch kaufen.",
     "Das nächste Mal fahren wir früher los.",
+    "Was kommt auf die Einkaufsliste?",
+    "Was soll ich auf die Einkaufsliste schreiben?",
 ]
 
 NON_COMMANDS: tuple[Said, ...] = (
