@@ -90,3 +90,27 @@ async def test_a_held_push_to_talk_is_transcribed_whole_at_its_release(rig: Rig)
     assert len(rig.stt.heard) == 1
     assert len(rig.stt.heard[0].pcm) % FRAME_BYTES == 0
     assert len(rig.stt.heard[0].pcm) // FRAME_BYTES >= 3 + 12
+
+
+class _StopListener:
+    """A hands-free hook (a ringing timer's "stop") that takes the first thing it hears."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def active(self) -> bool:
+        return not self.texts
+
+    async def heard(self, text: str) -> bool:
+        self.texts.append(text)
+        return True
+
+
+async def test_an_utterance_heard_without_the_wake_word_is_transcribed_once(rig: Rig) -> None:
+    hook = _StopListener()
+    rig.pipeline.hands_free = hook
+    rig.stt.script.append("stop")
+    rig.source.feed(SILENT, *[SPEECH] * 3, *[SILENT] * 9)
+    await rig.source.drained()
+    await rig.until(lambda: hook.texts == ["stop"])
+    assert len(rig.stt.heard) == 1, "the transcription begun at the pause was taken"

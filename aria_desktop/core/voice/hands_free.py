@@ -14,6 +14,7 @@ import logging
 
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.voice.answer import transcribe_command
+from aria_desktop.core.voice.early_stt import EarlyTranscription
 from aria_desktop.core.voice.models import VoiceModels
 from aria_desktop.core.voice.parts import VoiceConfig
 from aria_desktop.core.voice.ports import HandsFree
@@ -36,13 +37,18 @@ async def hear_hands_free(
     bus: EventBus,
     audio: bytes,
     config: VoiceConfig,
+    early: EarlyTranscription | None = None,
 ) -> bool:
-    """Transcribe one hands-free utterance and hand it to ``hook``; whether it took it."""
+    """Transcribe one hands-free utterance and hand it to ``hook``; whether it took it.
+
+    ``early``: the utterance's transcription begun at its pause (``early_stt.py``), taken
+    rather than transcribing it again.
+    """
     if hook is None:
         return False
     try:
         transcript = await transcribe_command(
-            speech, models, bus, audio, language=config.language, starts_with=""
+            speech, models, bus, audio, language=config.language, starts_with="", early=early
         )
         text = strip_wake_phrase(transcript.text, config.wake_phrases)
         if not any(ch.isalnum() for ch in text) or not hook.active():

@@ -478,8 +478,9 @@ class VoicePipeline:
 
     async def _heard(self, audio: bytes) -> None:
         """An utterance heard without the wake word: the hook's, or dropped; never a turn."""
+        early = self._answers.early  # begun at the utterance's pause
         await hear_hands_free(
-            self.hands_free, self.speech, self._models, self.bus, audio, self.config
+            self.hands_free, self.speech, self._models, self.bus, audio, self.config, early
         )
         if self.states.busy:
             self._enter_rest()
