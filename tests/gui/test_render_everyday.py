@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
-from aria_desktop.domain.reminders import NewReminder, Reminder
+from aria_desktop.domain.reminders import NewReminder, Reminder, ReminderKind
 from aria_desktop.domain.skill_events import RingingChanged
 from tests.gui.conftest import Runner, wait_for
 from tests.gui.everyday import skills_app
@@ -76,11 +76,12 @@ def fill(skills_app: Any, run: Runner) -> None:
     run(assistant.lists.add("shopping", ["oat milk", "eggs", "sourdough bread", "coffee beans"]))
     run(assistant.lists.complete("shopping", "eggs"))
     run(assistant.lists.add("hardware", ["wood screws 4x40"]))
-    for text, when, kind in (
+    reminders: tuple[tuple[str, str, ReminderKind], ...] = (
         ("call mom", "tomorrow at 9 am", "reminder"),
         ("", "every weekday at 7", "alarm"),
         ("take the bins out", "in 20 minutes", "reminder"),
-    ):
+    )
+    for text, when, kind in reminders:
         run(assistant.reminders.add_reminder(NewReminder(text=text, when=when, kind=kind)))
     run(assistant.timers.start_timer(252, name="pasta"))
     run(assistant.timers.start_timer(600))
@@ -202,10 +203,14 @@ def test_the_chat_badge_of_a_local_answer_renders(
     view = desktop.chat_view
     view.move(150, 60)
     desktop.open_chat()
-    for text in ("add oat milk and eggs to my shopping list", "set a timer for 5 minutes"):
-        count = len(done)
-        desktop.chat.send(text)
-        run(wait_for(lambda count=count: len(done) == count + 1, timeout_s=30), timeout_s=40)
+    for said in ("add oat milk and eggs to my shopping list", "set a timer for 5 minutes"):
+        expected = len(done) + 1
+        desktop.chat.send(said)
+
+        def answered(expected: int = expected) -> bool:
+            return len(done) == expected
+
+        run(wait_for(answered, timeout_s=30), timeout_s=40)
     run(wait_for(lambda: view.conversations.count() == 1))
     settle(run, view)
     screenshot(f"chat-local-badge-{theme}")
@@ -215,8 +220,8 @@ def test_the_chat_badge_of_a_local_answer_renders(
     assert "skills" not in shown
     assert_fully_visible(view, [view.transcript, view.composer])
     for words in ("Added oat milk", "Answered on this computer · Lists", "add oat milk"):
-        text, background = ink_and_paper(view.transcript, words)
-        assert abs(text.lightness() - background.lightness()) > 110, (words, theme)
+        ink, paper = ink_and_paper(view.transcript, words)
+        assert abs(ink.lightness() - paper.lightness()) > 110, (words, theme)
     run(skills_app.assistant.timers.cancel_all_timers())
 
 

@@ -12,11 +12,19 @@ import pytest
 from aria_desktop.adapters.skills.applications import XdgAppCatalog, XdgAppLauncher
 from aria_desktop.adapters.skills.phrasebook import YamlPhrasebook
 from aria_desktop.compose.app import App, build_app
+from aria_desktop.compose.skills import Skills
 from aria_desktop.core.skills.apps import AppSkill, choose_app, spoken_app_name
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text, ollama_tool_calls
 from tests.skills.conftest import ask, no_model_settings
 from tests.skills.desktop_parts import marker_program, read_marker, write_app
+
+
+def _skills(app: App) -> Skills:
+    """The composed app's skills (always built by ``build_app``)."""
+    assert app.skills is not None
+    return app.skills
+
 
 _INSTALLED = {
     "firefox-esr": ("Firefox ESR", "GenericName=Web Browser\nGenericName[de]=Webbrowser\n"),
@@ -155,7 +163,7 @@ async def test_an_app_whose_program_went_away_says_it_did_not_start(
     write_app(desktop, "vanishing", name="Vanishing Act", command=str(program))
     assert (await ask(app, "open vanishing act")).text == "Opening Vanishing Act."
     await read_marker(tmp_path / "never.fifo")
-    app.skills.router.match("open vanishing act")  # the catalog read it
+    _skills(app).router.match("open vanishing act")  # the catalog read it
     program.unlink()
     answered = await ask(app, "open vanishing act")
     assert answered.text == "Vanishing Act didn't start."

@@ -110,7 +110,7 @@ async def test_a_list_is_named_as_people_say_it_and_the_users_own_lists_can_be_d
 
 async def test_list_errors_are_plain_with_their_status(served: Served) -> None:
     api = served.client
-    cases = [
+    cases: list[tuple[str, str, object, int, str | None]] = [
         ("GET", f"{P}/lists/garden", None, 404, "not_found"),
         ("DELETE", f"{P}/lists/shopping/items/999", None, 404, "not_found"),
         ("POST", f"{P}/lists/shopping/items/999/done", None, 404, "not_found"),

@@ -11,10 +11,18 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.compose.app import App, build_app
+from aria_desktop.compose.skills import Skills
 from aria_desktop.domain.errors import HomeAssistantError
 from tests.fakes.homeassistant_server import TOKEN, FakeHomeAssistant
 from tests.fakes.http_server import Reply, Vanish, json_reply
 from tests.skills.conftest import ask, no_model_settings
+
+
+def _skills(app: App) -> Skills:
+    """The composed app's skills (always built by ``build_app``)."""
+    assert app.skills is not None
+    return app.skills
+
 
 SHOPPING = "todo.shopping_list"
 
@@ -61,7 +69,7 @@ async def test_shopping_items_said_aloud_land_on_home_assistants_list(
     )
     assert hass.todo_summaries(SHOPPING) == ["milk", "eggs", "bread"]
     assert hass.states[SHOPPING]["state"] == "3"
-    assert await app.skills.lists.items("shopping") == []  # nothing kept in ARIA's database
+    assert await _skills(app).lists.items("shopping") == []  # nothing kept in ARIA's database
 
     checked = await ask(app, "check off eggs from my shopping list")
     assert checked.text == "Checked off eggs on your shopping list."
@@ -101,7 +109,7 @@ async def test_the_surfaces_see_the_shopping_list_where_it_lives(
 async def test_other_lists_stay_in_arias_database(app: App, hass: FakeHomeAssistant) -> None:
     said = await ask(app, "add call the plumber to my to-do list")
     assert said.text == "Added call the plumber to your to-do list."
-    assert [i.text for i in await app.skills.lists.items("todo")] == ["call the plumber"]
+    assert [i.text for i in await _skills(app).lists.items("todo")] == ["call the plumber"]
     assert _todo_calls(hass) == []
 
 
@@ -119,7 +127,7 @@ async def test_an_unreachable_home_assistant_loses_nothing_and_is_said_plainly(
             "I can't reach Home Assistant right now, so I'm keeping milk and eggs here; "
             "everything goes on your shopping list as soon as Home Assistant answers."
         )
-        assert [i.text for i in await app.skills.lists.items("shopping")] == ["milk", "eggs"]
+        assert [i.text for i in await _skills(app).lists.items("shopping")] == ["milk", "eggs"]
         read = await ask(app, "what's on my shopping list")
         assert read.text == (
             "I can't reach Home Assistant, where your shopping list is kept, so nothing was "
@@ -142,7 +150,7 @@ async def test_an_unreachable_home_assistant_loses_nothing_and_is_said_plainly(
             read = await ask(app, "what's on my shopping list")
             assert read.text == "On your shopping list: milk."
             assert back.todo_summaries(SHOPPING) == ["milk"]
-            assert await app.skills.lists.items("shopping") == []  # moved, not copied
+            assert await _skills(app).lists.items("shopping") == []  # moved, not copied
     finally:
         await app.aclose()
 
@@ -171,7 +179,7 @@ async def test_without_home_assistant_set_up_the_shopping_list_stays_in_aria(
     try:
         said = await ask(app, "add milk to my shopping list")
         assert said.text == "Added milk to your shopping list."
-        assert [i.text for i in await app.skills.lists.items("shopping")] == ["milk"]
+        assert [i.text for i in await _skills(app).lists.items("shopping")] == ["milk"]
     finally:
         await app.aclose()
 

@@ -13,7 +13,15 @@ import pytest
 
 from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
 from aria_desktop.compose.app import App, build_app
+from aria_desktop.compose.skills import Skills
 from tests.skills.conftest import ask, no_model_settings
+
+
+def _skills(app: App) -> Skills:
+    """The composed app's skills (always built by ``build_app``)."""
+    assert app.skills is not None
+    return app.skills
+
 
 CONTAINS_A_COMMAND_WORD = [
     "Which timer app is best for cooking?",
@@ -105,7 +113,7 @@ async def test_list_items_said_in_one_sentence_are_stored_one_by_one_and_read_ba
 ) -> None:
     added = await ask(app, "add milk, eggs and bread to my shopping list")
     assert added.text == "Added milk, eggs and bread to your shopping list."
-    assert [i.text for i in await app.skills.lists.items("shopping")] == ["milk", "eggs", "bread"]
+    assert [i.text for i in await _skills(app).lists.items("shopping")] == ["milk", "eggs", "bread"]
     await ask(app, "check off eggs from my shopping list")
     read = await ask(app, "what's on my shopping list")
     assert read.text == "On your shopping list: milk and bread."
