@@ -24,6 +24,7 @@ def _skills(app: App) -> Skills:
 
 
 CONTAINS_A_COMMAND_WORD = [
+    "Can you add something healthy to my shopping list?",
     "Which timer app is best for cooking?",
     "Remind me what you said about the budget",
     "Should I open the window at night?",
@@ -62,6 +63,11 @@ def test_a_sentence_that_only_contains_a_command_word_is_not_a_command(
             {"item": "milk, eggs and bread", "name": "shopping"},
         ),
         ("what's on my to-do list", "AriaListRead", {"name": "to-do"}),
+        (  # a skip word before the command: the item is still the words as said
+            "Can you add milk and eggs to my shopping list?",
+            "HassListAddItem",
+            {"item": "milk and eggs", "name": "shopping"},
+        ),
         ("never mind", "HassNevermind", {}),
         ("what do you remember about my sister", "AriaRecall", {"topic": "my sister"}),
     ],
@@ -134,3 +140,13 @@ async def test_prefer_local_off_sends_commands_to_the_model(tmp_path: Path) -> N
         assert answered.backend != "skills"
     finally:
         await app.aclose()
+
+
+def test_a_question_shaped_like_adding_to_a_list_is_not_an_item(
+    recognizer: HassilRecognizer, app: App
+) -> None:
+    found = recognizer.recognize("Was kommt auf die Einkaufsliste?", "de")
+    assert found is not None  # Home Assistant's template takes it…
+    skills = app.orchestrator.skills
+    assert skills is not None
+    assert not skills._skills[found.intent].accepts(found)  # …the list skill does not

@@ -129,10 +129,19 @@ def _value(entity: MatchEntity, said: str) -> SlotValue:
     """A slot's value; a free-text slot keeps the words as said (commas included)."""
     if isinstance(entity.value, (int, float)):
         return entity.value
+    value = str(entity.value).strip()
     if entity.is_wildcard and entity.text_span is not None:
         start, end = entity.text_span
-        return said[start:end].strip(" ,.!?")
-    return str(entity.value).strip()
+        kept = said[start:end].strip(" ,.!?")
+        # hassil's span is into the sentence after its skip words ("can you") are cut: when it
+        # does not hold the same words, its own value is the one to trust.
+        if _words(kept) == _words(value):
+            return kept
+    return value
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
 
 
 def _to_match(

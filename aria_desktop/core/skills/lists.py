@@ -25,6 +25,12 @@ from aria_desktop.domain.lists import (
     list_name_problem,
 )
 
+_NOT_AN_ITEM = frozenset(
+    {"what", "which", "something", "anything", "was", "welche", "welches", "etwas", "irgendwas"}
+)
+"""First words of an "item" that is a question or a request for advice ("Was kommt auf die
+Einkaufsliste?", "add something healthy to my shopping list"): those go to the model."""
+
 __all__ = ["ListSkill", "ListStore", "split_items"]
 
 _AND = {"en": "and", "de": "und"}
@@ -112,7 +118,10 @@ class ListSkill:
         """A match with an item (reading a list needs none) and a name that can be a list's."""
         if list_name_problem(self._list(match)):
             return False
-        return match.intent == "AriaListRead" or bool(match.text_slot("item").strip(" ,."))
+        if match.intent == "AriaListRead":
+            return True
+        item = match.text_slot("item").strip(" ,.")
+        return bool(item) and item.split()[0].lower() not in _NOT_AN_ITEM
 
     async def handle(self, match: IntentMatch, turn: SkillTurn) -> SkillReply:
         """Carry out the list command and say what changed (or, plainly, why nothing did)."""
