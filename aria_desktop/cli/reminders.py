@@ -124,7 +124,11 @@ def _show(args: argparse.Namespace, shown: list[Reminder]) -> int:
         print_json(data[0] if args.action == "add" else data)
         return EXIT_OK
     if not shown:
-        err("No reminders or alarms." if args.action == "list" else "There was nothing to cancel.")
+        err(
+            "No reminders or alarms."
+            if args.action in (None, "list")
+            else "There was nothing to cancel."
+        )
     verb = {"add": "Set", "cancel": "Cancelled"}
     for reminder in shown:
         prefix = f"{verb[args.action]}: " if args.action in verb else ""

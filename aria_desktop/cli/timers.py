@@ -119,7 +119,11 @@ def _show(args: argparse.Namespace, shown: list[Timer]) -> int:
         print_json(data[0] if args.action in ("start", "pause", "resume") else data)
         return EXIT_OK
     if not shown:
-        err("No timers running." if args.action == "list" else "There were no timers to cancel.")
+        err(
+            "No timers running."
+            if args.action in (None, "list")
+            else "There were no timers to cancel."
+        )
     verb = {"start": "Started", "pause": "Paused", "resume": "Resumed", "cancel": "Cancelled"}
     for timer in shown:
         prefix = f"{verb[args.action]}: " if args.action in verb else ""

@@ -233,3 +233,19 @@ async def test_the_model_sets_a_reminder_with_its_tool_under_the_policy_and_audi
     calls = [r.data for r in records if r.data.get("tool") == "reminder"]
     assert any(r.get("verdict") == "allow" for r in calls), calls
     assert any(r.get("arguments") == arguments for r in calls), calls
+
+
+@pytest.mark.parametrize(
+    ("command", "said"),
+    [(["timers"], "No timers running."), (["reminders"], "No reminders or alarms.")],
+)
+async def test_the_bare_command_says_there_is_nothing_yet(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], said: str
+) -> None:
+    from aria_desktop.cli import main
+
+    settings_file = tmp_path / "settings.toml"
+    settings_file.write_text("", encoding="utf-8")
+    config = ["--config", str(settings_file)] if _has_config_option() else []
+    assert await asyncio.to_thread(main, [*config, *command]) == 0
+    assert said in capsys.readouterr().err
