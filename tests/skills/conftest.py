@@ -7,12 +7,16 @@ from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import keyring
 import keyring.backends.fail
 import pytest
 
-from aria_desktop import keystore, log
+from aria_desktop import __version__, keystore, log
 from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
+from aria_desktop.api.config import ApiConfig
+from aria_desktop.api.runner import ApiServer
+from aria_desktop.api.token import TokenFile
 from aria_desktop.compose.app import App, build_app
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd, ThinkEnd
@@ -97,4 +101,37 @@ async def ask(app: App, text: str, source: str = "text", timeout_s: float = 15) 
     raise AssertionError("unreachable")
 
 
-__all__ = ["Answered", "Event", "ask", "no_model_settings"]
+P = "/api/v1"
+
+
+@dataclass
+class Served:
+    """The app, its API server, an authorised client and the token."""
+
+    app: App
+    server: ApiServer
+    client: httpx.AsyncClient
+    token: str
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    """ARIA served on an ephemeral port, closed after the test."""
+    app = await build_app(no_model_settings(tmp_path))  # type: ignore[arg-type]
+    config = ApiConfig(port=0, rate_limit_per_s=10_000, rate_limit_burst=10_000)
+    token_file = TokenFile(tmp_path / "config" / "api" / "token")
+    server = ApiServer(app.assistant, config=config, token=token_file, version=__version__)
+    await server.start()
+    token = token_file.read()
+    client = httpx.AsyncClient(
+        base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=20.0
+    )
+    try:
+        yield Served(app, server, client, token)
+    finally:
+        await client.aclose()
+        await server.stop()
+        await app.aclose()
+
+
+__all__ = ["Answered", "Event", "P", "Served", "ask", "no_model_settings"]

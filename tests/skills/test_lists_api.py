@@ -7,51 +7,13 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 
-import httpx
 import pytest
 
-from aria_desktop import __version__
 from aria_desktop.api.client.api_client import ApiClient
-from aria_desktop.api.config import ApiConfig
-from aria_desktop.api.runner import ApiServer
-from aria_desktop.api.token import TokenFile
-from aria_desktop.compose.app import App, build_app
 from aria_desktop.domain.errors import ListInvalidError, NotFoundError
 from aria_desktop.domain.skill_events import SkillDataChanged
-from tests.skills.conftest import ask, no_model_settings
-
-P = "/api/v1"
-
-
-@dataclass
-class Served:
-    app: App
-    server: ApiServer
-    client: httpx.AsyncClient
-    token: str
-
-
-@pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[Served]:
-    app = await build_app(no_model_settings(tmp_path))  # type: ignore[arg-type]
-    config = ApiConfig(port=0, rate_limit_per_s=10_000, rate_limit_burst=10_000)
-    token_file = TokenFile(tmp_path / "config" / "api" / "token")
-    server = ApiServer(app.assistant, config=config, token=token_file, version=__version__)
-    await server.start()
-    token = token_file.read()
-    client = httpx.AsyncClient(
-        base_url=server.url, headers={"Authorization": f"Bearer {token}"}, timeout=20.0
-    )
-    try:
-        yield Served(app, server, client, token)
-    finally:
-        await client.aclose()
-        await server.stop()
-        await app.aclose()
+from tests.skills.conftest import P, Served, ask
 
 
 async def test_entries_are_added_read_checked_off_reopened_and_removed_by_id(

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from aria_desktop.domain.skill_events import SkillDataChanged
-from tests.skills.test_lists_api import Served, served  # noqa: F401 (the fixture)
+from tests.skills.conftest import Served
 
 mcp = pytest.importorskip("mcp")
 
@@ -32,7 +32,7 @@ def _result(answer: Any) -> Any:
     return json.loads(answer.content[0].text)
 
 
-async def test_an_mcp_client_reads_and_changes_the_lists(served: Served) -> None:  # noqa: F811
+async def test_an_mcp_client_reads_and_changes_the_lists(served: Served) -> None:
     http = create_mcp_http_client(headers={"Authorization": f"Bearer {served.token}"})
     async with (
         http,
