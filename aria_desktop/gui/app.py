@@ -46,6 +46,7 @@ from aria_desktop.gui.icons import IconSet
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
 from aria_desktop.gui.loop import AriaEventLoop
 from aria_desktop.gui.tasks import TaskOwner, describe_error
+from aria_desktop.gui.theme import ThemeManager
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.chat_window import ChatWindowView
 from aria_desktop.gui.views.overlay import ActingOverlayView
@@ -190,8 +191,12 @@ class Desktop(QObject):
             self.settings.saved.connect(self._on_settings_saved)
             self.settings.run_wizard.connect(self.open_wizard)
         app = QApplication.instance()
+        self.theme: ThemeManager | None = None
         if isinstance(app, QApplication):
             app.aboutToQuit.connect(self.request_quit)
+            self.theme = ThemeManager(app, self)
+            self.theme.changed.connect(lambda _dark: self.chat.redraw())
+            self.apply_theme()
 
     # --- lifecycle ----------------------------------------------------------------------------
 
@@ -399,7 +404,15 @@ class Desktop(QObject):
         self.tray.notify(message, hint, warning=True)
 
     def _on_settings_saved(self) -> None:
+        self.apply_theme()
         self.start_hotkeys()
+
+    def apply_theme(self) -> None:
+        """Light, dark or the desktop's colours, as ``gui.theme`` says (applied at once)."""
+        if self.theme is None or self.services is None:
+            return
+        values = {info.key: info.value for info in self.services.fields("gui.theme")}
+        self.theme.apply(values.get("gui.theme", "system"))
 
     # --- hotkeys ------------------------------------------------------------------------------
 

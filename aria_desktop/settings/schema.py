@@ -30,6 +30,7 @@ from aria_desktop.settings.schema_voice import VoiceSettings
 from aria_desktop.settings.schema_web import WebSettings
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+GUI_THEMES = ("system", "light", "dark")
 
 
 _DEFAULT_SYSTEM_PROMPT = (
@@ -140,6 +141,8 @@ class GuiSettings:
         hotkeys_enabled: grab the global hotkeys at all.
         start_at_login: an autostart entry starts the tray app when the user logs in.
         first_run_done: the first-run wizard was completed (or skipped).
+        theme: "system" follows the desktop's light or dark colours (and its changes);
+            "light" or "dark" keeps ARIA's windows so whatever the desktop does.
     """
 
     hotkey_quick_ask: str = "Ctrl+Alt+Space"
@@ -148,6 +151,7 @@ class GuiSettings:
     hotkeys_enabled: bool = True
     start_at_login: bool = False
     first_run_done: bool = False
+    theme: str = field(default="system", metadata=rules(choices=GUI_THEMES, normalize=str.lower))
 
 
 @dataclass(frozen=True)

@@ -187,6 +187,25 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.fixture(params=["light", "dark"])
+def theme(request: pytest.FixtureRequest, isolated_env: Path, qapp: Any) -> Iterator[str]:
+    """Render a window in ARIA's light and its dark theme (``gui.theme``; one run each).
+
+    The theme is set in the settings before the test builds its ``Desktop`` (which applies
+    it); afterwards the application gets the desktop's own colours back.
+    """
+    from aria_desktop.compose.desktop_services import LocalSettingsService
+
+    name = str(request.param)
+    palette, sheet = qapp.palette(), qapp.styleSheet()
+    LocalSettingsService().apply({"gui.theme": name})
+    try:
+        yield name
+    finally:
+        qapp.setPalette(palette)
+        qapp.setStyleSheet(sheet)
+
+
 class Stack:
     """A real orchestrator wired to the Ollama test server and a SQLite file.
 

@@ -46,11 +46,12 @@ def settle(run: Any, *windows: QWidget) -> None:
         process_events(run)
 
 
-def screenshot(name: str) -> Path:
+def screenshot(name: str, theme: str = "light") -> Path:
+    """The whole screen as ``test-artifacts/<name>-<theme>.png`` (look at both themes)."""
     ARTIFACTS.mkdir(exist_ok=True)
     screen = QGuiApplication.primaryScreen()
     assert (screen.geometry().width(), screen.geometry().height()) == (1280, 800)
-    path = ARTIFACTS / f"{name}.png"
+    path = ARTIFACTS / f"{name}-{theme}.png"
     assert screen.grabWindow(0).save(str(path))
     return path
 
@@ -74,7 +75,7 @@ def assert_fully_visible(window: QWidget, widgets: list[QWidget]) -> None:
 
 
 def test_chat_window_renders(
-    desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
+    desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any, theme: str
 ) -> None:
     ollama.script("/api/chat", ollama_text(REPLY, chunks=5))
     desktop = desktop_factory(stack.assistant)
@@ -86,7 +87,7 @@ def test_chat_window_renders(
     desktop.chat.send("How do I list files in Python?")
     run(wait_for(lambda: bool(done) and view.conversations.count() == 1))
     settle(run, view)
-    screenshot("chat-window")
+    screenshot("chat-window", theme)
     assert_fully_visible(
         view,
         [
@@ -106,7 +107,9 @@ def test_chat_window_renders(
     assert "no system tray" in view.banner.text()
 
 
-def test_quick_ask_renders(desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any) -> None:
+def test_quick_ask_renders(
+    desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any, theme: str
+) -> None:
     ollama.script("/api/chat", ollama_text("It is **14:05** in Lisbon right now.", chunks=3))
     desktop = desktop_factory(stack.assistant)
     answered: list[str] = []
@@ -117,7 +120,7 @@ def test_quick_ask_renders(desktop_factory: Any, stack: Any, ollama: FakeOllama,
     view.prompt.returnPressed.emit()
     run(wait_for(lambda: answered == ["complete"]))
     settle(run, view)
-    screenshot("quick-ask")
+    screenshot("quick-ask", theme)
     assert_fully_visible(view, [view.prompt, view.answer])
     assert "14:05" in view.answer.plain_text()
     from PySide6.QtCore import Qt
@@ -126,7 +129,9 @@ def test_quick_ask_renders(desktop_factory: Any, stack: Any, ollama: FakeOllama,
     assert view.windowFlags() & Qt.WindowType.FramelessWindowHint
 
 
-def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run: Any) -> None:
+def test_confirm_dialog_and_overlay_render(
+    desktop_factory: Any, stack: Any, run: Any, theme: str
+) -> None:
     desktop = desktop_factory(stack.assistant)
     stack.orchestrator.bus.publish(
         ActionConfirmRequest(
@@ -144,7 +149,7 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
     dialog = desktop.confirm.dialog("r1")
     assert dialog is not None
     settle(run, dialog, desktop.overlay)
-    screenshot("confirm-dialog-and-overlay")
+    screenshot("confirm-dialog-and-overlay", theme)
     assert_fully_visible(
         dialog,
         [
@@ -161,7 +166,7 @@ def test_confirm_dialog_and_overlay_render(desktop_factory: Any, stack: Any, run
 
 
 def test_memory_browser_renders(
-    desktop_factory: Any, stack_factory: Any, ollama: FakeOllama, run: Any
+    desktop_factory: Any, stack_factory: Any, ollama: FakeOllama, run: Any, theme: str
 ) -> None:
     from aria_desktop.core.memory.service import MemoryConfig
 
@@ -188,7 +193,7 @@ def test_memory_browser_renders(
     row = next(i for i, m in enumerate(desktop.memory.memories) if "tea" in m.content)
     view.memories.selectRow(row)
     settle(run, view)
-    screenshot("memory-browser")
+    screenshot("memory-browser", theme)
     assert_fully_visible(
         view,
         [
@@ -208,7 +213,7 @@ def test_memory_browser_renders(
 
 
 @pytest.mark.parametrize("tab", ["Language model", "Hotkeys", "API", "Home Assistant"])
-def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: str) -> None:
+def test_settings_dialog_renders(desktop_factory: Any, run: Any, theme: str, tab: str) -> None:
     desktop = desktop_factory(None)
     view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
     view.move(280, 100)
@@ -216,7 +221,7 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: str) -> No
     view.tabs.setCurrentIndex(titles.index(tab))
     settle(run, view)
     name = {"Language model": "llm", "Hotkeys": "hotkeys", "API": "api"}.get(tab, "homeassistant")
-    screenshot(f"settings-{name}")
+    screenshot(f"settings-{name}", theme)
     page = view.tabs.currentWidget()
     widgets = {
         "Language model": [
@@ -245,7 +250,7 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, tab: str) -> No
     assert_fully_visible(view, [*widgets, view.buttons])
 
 
-def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any) -> None:
+def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any, theme: str) -> None:
     from aria_desktop.compose.desktop_services import LocalSettingsService
 
     desktop = desktop_factory(None)
@@ -254,11 +259,11 @@ def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any) -> N
     view.move(320, 140)
     run(wait_for(lambda: desktop.wizard.server_ok))
     settle(run, view)
-    screenshot("wizard")
+    screenshot("wizard", theme)
     assert_fully_visible(view, [view.server_status, view.url, view.test_button, view.model])
 
 
-def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
+def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any, theme: str) -> None:
     desktop = desktop_factory(stack.assistant, use_tray=True)
     desktop.tray.refresh_capabilities()
     run(
@@ -269,7 +274,7 @@ def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any) -> None:
     menu = desktop.tray_view.menu
     menu.popup(QPoint(900, 420))
     settle(run, menu)
-    screenshot("tray-menu")
+    screenshot("tray-menu", theme)
     assert menu.isVisible()
     screen = QGuiApplication.primaryScreen().geometry()
     assert screen.contains(menu.frameGeometry())

@@ -130,6 +130,13 @@ class ChatController(QObject):
         self.view.transcript.show_placeholder()
         self.view.composer.setFocus()
 
+    def redraw(self) -> None:
+        """Draw the open conversation again: its colours were painted for the old palette."""
+        if self._run is None and self.conversation_id is not None:
+            self.open_conversation(self.conversation_id)
+        elif self._run is None and self.view.transcript.is_placeholder:
+            self.view.transcript.show_placeholder(self.view.transcript.placeholder_text)
+
     def open_conversation(self, conversation_id: str) -> None:
         """Show a stored conversation."""
         self.conversation_id = conversation_id

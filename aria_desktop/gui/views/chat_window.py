@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from aria_desktop.gui.theme import mark
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.transcript import TranscriptView
 
@@ -133,10 +134,7 @@ class ChatWindowView(QMainWindow):
         self.banner.setObjectName("banner")
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.PlainText)
-        self.banner.setStyleSheet(
-            "QLabel#banner { background: #fff6db; border: 1px solid #e6c07b; border-radius: 6px;"
-            " padding: 8px; color: #5b4300; }"
-        )
+        mark(self.banner, "banner")
         self.banner.hide()
         self.transcript = TranscriptView()
         self.transcript.setObjectName("transcript")

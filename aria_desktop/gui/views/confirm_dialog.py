@@ -13,6 +13,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from aria_desktop.gui.theme import mark
+
 __all__ = ["ConfirmDialogView"]
 
 
@@ -57,9 +59,9 @@ class ConfirmDialogView(QWidget):
         self.reason.setObjectName("confirmReason")
         self.reason.setWordWrap(True)
         self.reason.setTextFormat(Qt.TextFormat.PlainText)
-        self.reason.setStyleSheet("color: #4b5563;")
+        mark(self.reason, "muted")
         self.countdown = QLabel("")
-        self.countdown.setStyleSheet("color: #a35505;")
+        mark(self.countdown, "warning")
         self.approve_button = QPushButton("Approve")
         self.approve_button.setObjectName("approve")
         self.deny_button = QPushButton("Deny")

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QScreen
 from PySide6.QtWidgets import QFrame, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from aria_desktop.gui.theme import mark
 from aria_desktop.gui.views.transcript import TranscriptView
 
 __all__ = ["QuickAskView"]
@@ -29,16 +30,16 @@ class QuickAskView(QWidget):
         self.setFixedWidth(640)
         frame = QFrame(self)
         frame.setObjectName("quickAskFrame")
+        mark(frame, "panel")
         frame.setStyleSheet(
-            "QFrame#quickAskFrame { background: #ffffff; border: 1px solid #b9c2d0;"
-            " border-radius: 10px; }"
             "QLineEdit { border: none; font-size: 17px; padding: 6px; background: transparent; }"
         )
         self.prompt = QLineEdit()
         self.prompt.setObjectName("quickAskPrompt")
         self.prompt.setPlaceholderText("Ask ARIA…  (Enter sends, Esc closes)")
         self.hint = QLabel("")
-        self.hint.setStyleSheet("color: #6b7280; font-size: 11px; padding: 0 6px;")
+        self.hint.setStyleSheet("font-size: 11px; padding: 0 6px;")
+        mark(self.hint, "muted")
         self.answer = TranscriptView()
         self.answer.setObjectName("quickAskAnswer")
         self.answer.setFrameShape(QFrame.Shape.NoFrame)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -175,6 +175,12 @@ class TranscriptView(QTextBrowser):
         """Counts clears: positions taken before a clear mean nothing after it."""
         self.show_placeholder()
 
+    def changeEvent(self, event: QEvent) -> None:
+        """A light/dark switch: code and links in what is drawn next take the new colours."""
+        if event.type() == QEvent.Type.PaletteChange:
+            self.document().setDefaultStyleSheet(self._theme.style())
+        super().changeEvent(event)
+
     @property
     def _theme(self) -> _Theme:
         """Light or dark colours, as the widget's palette is now."""
@@ -189,12 +195,18 @@ class TranscriptView(QTextBrowser):
         self.clear()
         self._reply = None
         self._placeholder = True
+        self.placeholder_text = text
         cursor = QTextCursor(self.document())
         block = QTextBlockFormat()
         block.setAlignment(Qt.AlignmentFlag.AlignCenter)
         block.setTopMargin(40)
         cursor.setBlockFormat(block)
         cursor.insertText(text, self._char(color=self._theme.muted, size_delta=1))
+
+    @property
+    def is_placeholder(self) -> bool:
+        """Whether only the empty conversation's hint is shown."""
+        return self._placeholder
 
     def _ensure_started(self) -> None:
         if self._placeholder:
