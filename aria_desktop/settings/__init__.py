@@ -11,14 +11,20 @@ shortened and scrubbed; a secret-looking key in the file is refused with a point
 config set-secret`` (``keystore``); ``llm.chains`` entries are merged over the default chains
 and stored read-only. One job per module: ``rules`` (per-field limits), ``keys`` (dotted keys),
 ``coercion``, ``errors``, ``sources`` (raw values from TOML and text), ``loading``
-(``load_settings``), ``writing`` (``set_value``, ``FileSettingsAccess``) and ``toml_dump``;
-everything public is importable from here.
+(``load_settings``, strict; ``load_settings_with_problems``, which never fails on the file and
+reports each mistake as a ``SettingsProblem`` instead), ``problems`` (those values, worded and
+located), ``writing`` (``set_value``, ``FileSettingsAccess``) and ``toml_dump``; everything
+public is importable from here.
 """
 
 from __future__ import annotations
 
 from aria_desktop.settings.keys import describe_keys, env_var_name, settings_as_dict
-from aria_desktop.settings.loading import load_settings
+from aria_desktop.settings.loading import (
+    LoadedSettings,
+    load_settings,
+    load_settings_with_problems,
+)
 from aria_desktop.settings.schema import (
     COMPUTER_CONFIRM_LEVELS,
     COMPUTER_VISION_MODES,
@@ -82,6 +88,7 @@ __all__ = [
     "FileSettingsAccess",
     "GuiSettings",
     "LLMSettings",
+    "LoadedSettings",
     "LogSettings",
     "MemorySettings",
     "OllamaSettings",
@@ -98,6 +105,7 @@ __all__ = [
     "describe_keys",
     "env_var_name",
     "load_settings",
+    "load_settings_with_problems",
     "resolve_database_path",
     "resolve_log_file",
     "set_value",

@@ -12,15 +12,27 @@ import dataclasses
 import logging
 import re
 import typing
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeAlias
 
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import errors, keys
 from aria_desktop.settings.coercion import Raw
 from aria_desktop.settings.schema import Settings
 
-__all__ = ["add_text_value", "env_overrides", "flatten_toml"]
+__all__ = ["Report", "add_text_value", "env_overrides", "fail", "flatten_toml"]
+
+Report: TypeAlias = Callable[[ConfigError], None]
+"""Where the tolerant load sends a mistake instead of raising it (ARCHITECTURE.md: a start
+that never breaks); None everywhere means strict: the first mistake is raised."""
+
+
+def fail(error: ConfigError, report: Report | None) -> None:
+    """Raise ``error`` (strict), or hand it to ``report`` and let the caller skip the value."""
+    if report is None:
+        raise error
+    report(error)
+
 
 _LOGGER = logging.getLogger(__name__)
 _SECRET_NAME_RE = re.compile(r"api[_-]?key|apikey|token|secret|passw(or)?d|credential", re.I)
@@ -46,49 +58,68 @@ def _refuse_unknown(key: str, name: str, value: object, source: str) -> ConfigEr
         and (_SECRET_NAME_RE.search(name) is not None or _contains_secret(value))
     ):
         return errors.secret_key_error(key, source)
-    return errors.unknown_key_error(key, source)
+    return errors.unknown_key_error(key, source, section=isinstance(value, dict))
 
 
 def flatten_toml(
-    table: Mapping[str, Any], cls: type, prefix: str, source: str, out: dict[str, Raw]
+    table: Mapping[str, Any],
+    cls: type,
+    prefix: str,
+    source: str,
+    out: dict[str, Raw],
+    report: Report | None = None,
 ) -> None:
-    """Check a TOML table against the schema and collect its leaves as dotted keys."""
+    """Check a TOML table against the schema and collect its leaves as dotted keys.
+
+    ``report``: the tolerant load's sink; what it gets is left out of ``out``.
+    """
     kinds = {f.name: kind for f, kind in keys.fields_of(cls)}
     for name, value in table.items():
         key = prefix + name
         if name not in kinds:
-            raise _refuse_unknown(key, name, value, source)
+            fail(_refuse_unknown(key, name, value, source), report)
+            continue
         kind = kinds[name]
         if not isinstance(kind, type) and kind not in ("chains", "named"):
             out[key] = Raw(value, source, from_string=False)
         elif not isinstance(value, dict):
-            raise errors.type_error(key, "table", value, source)
+            fail(errors.type_error(key, "table", value, source), report)
         elif isinstance(kind, type):
-            flatten_toml(value, kind, key + ".", source, out)
+            flatten_toml(value, kind, key + ".", source, out, report)
         elif kind == "chains":
             for agent, chain in value.items():
                 if _looks_secret(agent, chain):
-                    raise errors.secret_key_error(f"{key}.{agent}", source)
+                    fail(errors.secret_key_error(f"{key}.{agent}", source), report)
+                    continue
                 out[f"{key}.{agent}"] = Raw(chain, source, from_string=False)
         else:
             item = typing.get_args(typing.get_type_hints(cls)[name])[1]
-            _flatten_named(value, item, key, source, out)
+            _flatten_named(value, item, key, source, out, report)
 
 
 def _flatten_named(
-    table: Mapping[str, Any], item: type, key: str, source: str, out: dict[str, Raw]
+    table: Mapping[str, Any],
+    item: type,
+    key: str,
+    source: str,
+    out: dict[str, Raw],
+    report: Report | None,
 ) -> None:
     """The entries of a named table (``[automations.rules.<name>]``), each a table of ``item``."""
     for entry, entry_table in table.items():
+        entry_key = f"{key}.{entry}"
         if not keys.NAME_RE.match(entry):
-            raise errors.value_error(
-                f"{key}.{entry}", "needs a name of letters, digits, - and _", entry, source
+            problem = errors.value_error(
+                entry_key, "needs a name of letters, digits, - and _", entry, source
             )
-        if not isinstance(entry_table, dict):
-            raise errors.type_error(f"{key}.{entry}", "table", entry_table, source)
-        if not entry_table:
-            raise errors.value_error(f"{key}.{entry}", "is empty", entry_table, source)
-        flatten_toml(entry_table, item, f"{key}.{entry}.", source, out)
+        elif not isinstance(entry_table, dict):
+            problem = errors.type_error(entry_key, "table", entry_table, source)
+        elif not entry_table:
+            problem = errors.value_error(entry_key, "is empty", entry_table, source)
+        else:
+            flatten_toml(entry_table, item, entry_key + ".", source, out, report)
+            continue
+        fail(problem, report)
 
 
 def _check_key(key: str, leaves: Mapping[str, keys.Leaf], source: str, value: str) -> str:
@@ -144,11 +175,14 @@ def add_text_value(
     out[key] = Raw(value, source, from_string=True)
 
 
-def env_overrides(env: Mapping[str, str], leaves: Mapping[str, keys.Leaf]) -> dict[str, Raw]:
+def env_overrides(
+    env: Mapping[str, str], leaves: Mapping[str, keys.Leaf], report: Report | None = None
+) -> dict[str, Raw]:
     """The ``ARIA_<SECTION>__<KEY>`` variables in ``env`` as raw values by dotted key.
 
     Variables of other ARIA parts (``ARIA_DATA_DIR``) are not settings and are skipped; one
-    that looks like a setting written with a single ``_`` gets a warning.
+    that looks like a setting written with a single ``_`` gets a warning. ``report``: the
+    tolerant load's sink for a variable that cannot be used (it is skipped).
     """
     sections = {f.name for f in dataclasses.fields(Settings)}
     out: dict[str, Raw] = {}
@@ -165,5 +199,9 @@ def env_overrides(env: Mapping[str, str], leaves: Mapping[str, keys.Leaf]) -> di
                     section.upper(),
                 )
             continue
-        add_text_value(".".join(parts), env[name], f"from environment variable {name}", leaves, out)
+        source = f"from environment variable {name}"
+        try:
+            add_text_value(".".join(parts), env[name], source, leaves, out)
+        except ConfigError as exc:
+            fail(exc, report)
     return out

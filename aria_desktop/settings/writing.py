@@ -3,11 +3,18 @@
 A change is validated as text (like an ``ARIA_*`` variable), merged into the parsed file, and
 the whole resulting file is validated again before one atomic write, so a failed change never
 leaves a broken or half-written file (see ``aria_desktop/ARCHITECTURE.md``).
+
+The user's file is theirs (ARCHITECTURE.md: a start that never breaks): a file that does not
+parse is never replaced (saving would lose what they wrote; the writer refuses in plain
+words), and keys ARIA does not know, or values it cannot use, are written back as they were —
+only a mistake the change itself brings is refused.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
+import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -18,11 +25,12 @@ from aria_desktop.files import atomic_write
 from aria_desktop.settings.coercion import Raw, convert
 from aria_desktop.settings.errors import shown
 from aria_desktop.settings.keys import as_setting_text, leaf_for, leaf_map, settings_as_dict
-from aria_desktop.settings.loading import load_settings, read_toml, settings_from
+from aria_desktop.settings.loading import load_settings_with_problems, tolerant_settings_from
+from aria_desktop.settings.problems import toml_problem
 from aria_desktop.settings.sources import add_text_value
 from aria_desktop.settings.toml_dump import dump_toml
 
-__all__ = ["FileSettingsAccess", "set_value", "set_values"]
+__all__ = ["FileSettingsAccess", "check_edit", "read_for_edit", "set_value", "set_values"]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -54,7 +62,8 @@ def set_values(
 ) -> None:
     """Like :func:`set_value` for several keys at once: all are written, or none is."""
     settings_path = path if path is not None else paths.settings_file()
-    data = read_toml(settings_path) if settings_path.exists() else {}
+    data = read_for_edit(settings_path)
+    before = copy.deepcopy(data)
     leaves = leaf_map()
     for key, value in items:
         flat: dict[str, Raw] = {}
@@ -64,9 +73,66 @@ def set_values(
         for flat_key, raw in flat.items():
             converted = convert(leaf_for(flat_key, leaves), raw)
             _set_in(data, flat_key, list(converted) if isinstance(converted, tuple) else converted)
-    settings_from(data, f"in {settings_path}", env={})  # validate the file as it will be
-    atomic_write(settings_path, dump_toml(data).encode("utf-8"))
+    check_edit(before, data, settings_path)  # validate the file as it will be
+    atomic_write(settings_path, _toml_text(data, settings_path))
     _LOGGER.info("settings %s written to %s", ", ".join(k for k, _ in items), settings_path)
+
+
+def read_for_edit(path: Path) -> dict[str, Any]:
+    """The settings file parsed for a change ({} when absent), or a refusal in plain words.
+
+    Raises:
+        ConfigError: the file does not parse, is not UTF-8 or cannot be read; nothing is
+            written, because replacing it would lose what the user wrote there.
+    """
+    if not path.exists():
+        return {}
+    try:
+        text = path.read_bytes().decode("utf-8")
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        where = toml_problem(path, text, exc)
+        at = f" at line {where.line}, column {where.column}" if where.line is not None else ""
+        reason = f"it has a mistake{at}"
+    except UnicodeDecodeError:
+        reason = "it is not saved as UTF-8 text"
+    except OSError as exc:
+        reason = f"it cannot be read ({exc.strerror or exc})"
+    raise ConfigError(
+        f"Your settings were not saved: {reason}, and saving now would overwrite what you "
+        f"wrote in {path}.",
+        hint="Fix that line in the file (or move the file away), then save again.",
+    )
+
+
+def check_edit(before: Mapping[str, Any], after: Mapping[str, Any], path: Path) -> None:
+    """Refuse ``after`` if it has a mistake ``before`` did not have (the change's own).
+
+    Mistakes already in the file (a misspelt key, a bad value) are the user's to fix and do
+    not stop a change elsewhere; they are written back as they were.
+
+    Raises:
+        ConfigError: the first new mistake, worded as the strict load words it.
+    """
+    source = f"in {path}"
+    _settings, old = tolerant_settings_from(before, source, env={})
+    _settings, new = tolerant_settings_from(after, source, env={})
+    known = {found.error.message for found in old}
+    for found in new:
+        if found.error.message not in known:
+            raise found.error
+
+
+def _toml_text(data: Mapping[str, Any], path: Path) -> bytes:
+    """``data`` as the file's bytes, or a refusal when it holds what the writer cannot write."""
+    try:
+        return dump_toml(data).encode("utf-8")
+    except TypeError:
+        raise ConfigError(
+            f"Your settings were not saved: {path} holds a value ARIA cannot write back (a "
+            "date, or a list of tables), and saving would lose it.",
+            hint="Remove that value from the file by hand, then save again.",
+        ) from None
 
 
 def _set_in(data: dict[str, Any], dotted: str, value: Any) -> None:
@@ -104,7 +170,7 @@ class FileSettingsAccess:
 
     def current(self) -> dict[str, Any]:
         """Every setting as it would load now (secrets live in the keyring, never here)."""
-        return settings_as_dict(load_settings(self._path))
+        return settings_as_dict(load_settings_with_problems(self._path).settings)
 
     def update(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Validate and write every change at once; ConfigError leaves the file untouched."""
