@@ -176,15 +176,21 @@ def test_bad_settings_are_reported_with_the_key_and_exit_2(
     assert expected in result.stderr
 
 
-def test_broken_settings_file_is_reported_without_a_traceback(aria_env: dict[str, str]) -> None:
+def test_broken_settings_file_is_reported_and_the_command_runs_on_defaults(
+    aria_env: dict[str, str],
+) -> None:
     config = Path(aria_env["ARIA_CONFIG_DIR"])
     config.mkdir(parents=True)
     (config / "settings.toml").write_text("[agent]\nmax_steps = = 3\n", encoding="utf-8")
-    result = aria(aria_env, "chat", "hi")
+    result = aria(aria_env, "timers")
     no_traceback(result)
-    assert result.returncode == 2
+    assert result.returncode == 0
     assert "settings.toml" in result.stderr
     assert "line 2" in result.stderr
+    refused = aria(aria_env, "config", "set", "agent.max_steps", "4")  # never over the user's file
+    assert refused.returncode == 2
+    assert "not saved" in refused.stderr
+    assert (config / "settings.toml").read_text(encoding="utf-8") == "[agent]\nmax_steps = = 3\n"
 
 
 def test_secret_without_keyring_is_refused_unless_the_file_fallback_is_chosen(

@@ -77,7 +77,7 @@ def test_a_file_that_does_not_parse_gives_defaults_and_the_environment(tmp_path:
     (problem,) = loaded.problems
     assert problem.key == ""
     assert (problem.line, problem.column) == (3, 12)
-    assert "cannot be read at line 3, column 12" in problem.message
+    assert "cannot be read: Expected ']'" in problem.message
     assert path.read_text(encoding="utf-8") == text  # never rewritten
 
 

@@ -48,9 +48,11 @@ from aria_desktop.cli._common import (
     err,
     report,
 )
+from aria_desktop.cli._settings_problems import SHOWS_PROBLEMS, tell_problems
 from aria_desktop.domain.errors import AriaError, ConfigError
+from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.log import setup_logging
-from aria_desktop.settings import load_settings, resolve_log_file
+from aria_desktop.settings import load_settings_with_problems, resolve_log_file
 
 __all__ = ["build_parser", "main"]
 
@@ -92,6 +94,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tell_settings_problems(
+    args: argparse.Namespace, problems: tuple[SettingsProblem, ...]
+) -> None:
+    """Log each settings problem, hand them to the command, print them unless it shows them."""
+    for problem in problems:
+        _LOGGER.warning("Settings problem: %s %s", problem.message, problem.where())
+    args.settings_problems = problems
+    if not getattr(args, SHOWS_PROBLEMS, False):
+        tell_problems(problems)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``aria`` console script."""
     started_at = time.perf_counter()
@@ -108,9 +121,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     keystore.scrub_secret_env()
     log_file: Path | None = None
     try:
-        settings = load_settings()
+        # Tolerant: a mistake in the settings never stops a command (ARCHITECTURE.md: a
+        # start that never breaks); each is logged and named once.
+        loaded = load_settings_with_problems()
+        settings = loaded.settings
         log_file = resolve_log_file(settings)
         setup_logging(settings.log.level, log_file, console=args.verbose)
+        _tell_settings_problems(args, loaded.problems)
         if sync_handler is not None:
             # Runs its own event loop (the desktop app: qasync on Qt's loop).
             return int(sync_handler(args, settings, started_at))

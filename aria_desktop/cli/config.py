@@ -1,4 +1,9 @@
-"""``aria config``: settings and secrets."""
+"""``aria config``: settings and secrets.
+
+Every action runs on the tolerant settings and names each settings problem once on standard
+error; ``check`` is the strict one: it lists every problem and exits 2 when there is any
+(ARCHITECTURE.md: a start that never breaks).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,13 @@ from typing import Any
 
 from aria_desktop import keystore, paths
 from aria_desktop.cli._args import add_actions
-from aria_desktop.cli._common import EXIT_OK, Subparsers, err, print_json
+from aria_desktop.cli._common import EXIT_OK, EXIT_USAGE, Subparsers, err, print_json
+from aria_desktop.cli._settings_problems import (
+    SHOWS_PROBLEMS,
+    problem_line,
+    problems_of,
+    tell_problems,
+)
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings import Settings, resolve_database_path, resolve_log_file
 
@@ -20,6 +31,11 @@ __all__ = ["register"]
 def register(sub: Subparsers) -> None:
     """Add the ``config`` subcommand."""
     config_sub = add_actions(sub, "config", "show or change settings and secrets", _cmd_config)
+    sub.choices["config"].set_defaults(**{SHOWS_PROBLEMS: True})
+    check = config_sub.add_parser(
+        "check", help="list every problem in the settings (exit 2 if any)"
+    )
+    check.add_argument("--json", action="store_true")
     show = config_sub.add_parser("show", help="effective settings (secrets redacted)")
     show.add_argument("--json", action="store_true")
     config_sub.add_parser("path", help="where settings, database and logs live")
@@ -41,8 +57,26 @@ def register(sub: Subparsers) -> None:
 
 
 async def _cmd_config(args: argparse.Namespace, settings: Settings) -> int:
+    if args.action == "check":
+        return _check(args)
+    tell_problems(problems_of(args))
     _ACTIONS[args.action](args, settings)
     return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    """Every settings problem on standard output (the result); exit 2 when there is one."""
+    problems = problems_of(args)
+    if args.json:
+        print_json([problem.to_dict() for problem in problems])
+    elif problems:
+        for problem in problems:
+            print(problem_line(problem))
+        err(f"{len(problems)} problem(s); ARIA runs with the default where each one is.")
+    else:
+        path = paths.settings_file()
+        print(f"{path} is fine." if path.exists() else f"No settings file yet ({path}).")
+    return EXIT_USAGE if problems else EXIT_OK
 
 
 def _show_paths(args: argparse.Namespace, settings: Settings) -> None:

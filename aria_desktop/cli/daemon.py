@@ -11,6 +11,7 @@ from typing import Any
 
 from aria_desktop import __version__, paths
 from aria_desktop.cli._common import EXIT_OK, Subparsers, err, print_json
+from aria_desktop.cli._settings_problems import SHOWS_PROBLEMS, problems_of, tell_problems
 from aria_desktop.settings import Settings, resolve_database_path
 
 __all__ = ["register"]
@@ -28,7 +29,7 @@ def register(sub: Subparsers) -> None:
 
     status = sub.add_parser("status", help="show whether ARIA runs, and where")
     status.add_argument("--json", action="store_true")
-    status.set_defaults(handler=_cmd_status)
+    status.set_defaults(handler=_cmd_status, **{SHOWS_PROBLEMS: True})
 
     token = sub.add_parser("token", help="show or rotate the local API token")
     token_sub = token.add_subparsers(dest="action", required=True, metavar="ACTION")
@@ -72,6 +73,11 @@ async def _cmd_status(args: argparse.Namespace, settings: Settings) -> int:
 
     owner = read_owner(resolve_database_path(settings))
     info: dict[str, Any] = {"running": owner is not None}
+    problems = problems_of(args)
+    if args.json:
+        info["settings_problems"] = [problem.to_dict() for problem in problems]
+    else:
+        tell_problems(problems)  # first: they hold whether it is running or not
     if owner is None:
         if args.json:
             print_json(info)

@@ -32,6 +32,7 @@ from aria_desktop.doctor.storage import (
     check_sqlite,
 )
 from aria_desktop.doctor.voice import check_audio, check_voice_models
+from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.settings import Settings
 
 __all__ = ["CheckResult", "run_checks"]
@@ -39,8 +40,13 @@ __all__ = ["CheckResult", "run_checks"]
 _LOGGER = logging.getLogger(__name__)
 
 
-async def run_checks(settings: Settings) -> list[CheckResult]:
-    """Run every check in report order; a check that crashes is reported as FAIL, never raised."""
+async def run_checks(
+    settings: Settings, settings_problems: tuple[SettingsProblem, ...] = ()
+) -> list[CheckResult]:
+    """Run every check in report order; a check that crashes is reported as FAIL, never raised.
+
+    ``settings_problems``: what the tolerant load could not use; they are the first rows.
+    """
     results: list[CheckResult] = []
 
     async def guarded(name: str, check: Callable[[], Awaitable[list[CheckResult]]]) -> None:
@@ -55,7 +61,7 @@ async def run_checks(settings: Settings) -> list[CheckResult]:
     async def one(check: Callable[[], CheckResult]) -> list[CheckResult]:
         return [check()]
 
-    await guarded("config", lambda: one(lambda: check_config(settings)))
+    await guarded("config", lambda: asyncio.to_thread(check_config, settings, settings_problems))
     await guarded("sqlite", lambda: asyncio.to_thread(check_sqlite, settings))
     await guarded("llm", lambda: check_backends(settings))
     await guarded("model load", lambda: check_model_load(settings))

@@ -12,22 +12,41 @@ import os
 from aria_desktop import keystore, paths
 from aria_desktop.doctor.result import PROBE_TIMEOUT_S, CheckResult, judged, ok, warn
 from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.settings import Settings
 
 __all__ = ["check_audit", "check_config", "check_keyring", "check_memory", "check_sqlite"]
 
 
-def check_config(settings: Settings) -> CheckResult:
-    """The settings file (settings are already loaded and valid when checks run)."""
+def check_config(
+    settings: Settings, problems: tuple[SettingsProblem, ...] = ()
+) -> list[CheckResult]:
+    """The settings file: one row per problem the tolerant load found, else one OK row.
+
+    A file that does not parse is a FAIL (none of the user's settings apply); a key that
+    took its default or was ignored is a WARN (ARIA works, differently than written).
+    """
     path = paths.settings_file()
+    if problems:
+        return [
+            CheckResult(
+                name="config",
+                status="FAIL" if not problem.key and problem.file else "WARN",
+                detail=problem.message,
+                fix=f"edit {problem.where()}" if problem.file else "change that variable",
+            )
+            for problem in problems
+        ]
     if path.exists():
-        return ok("config", f"{path} is valid")
-    return CheckResult(
-        name="config",
-        status="OK",
-        detail=f"no settings file yet; using defaults ({path})",
-        fix="aria config set KEY VALUE creates it",
-    )
+        return [ok("config", f"{path} is valid")]
+    return [
+        CheckResult(
+            name="config",
+            status="OK",
+            detail=f"no settings file yet; using defaults ({path})",
+            fix="aria config set KEY VALUE creates it",
+        )
+    ]
 
 
 def check_sqlite(settings: Settings) -> list[CheckResult]:

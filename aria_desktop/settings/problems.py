@@ -151,10 +151,9 @@ def toml_problem(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> Setting
         lines = text.splitlines() or [""]
         line, column = len(lines), len(lines[-1]) + 1
         reason = _END_RE.sub("", reason) + " (something opened earlier is not closed)"
-    where = f" at line {line}, column {column}" if line is not None else ""
     return SettingsProblem(
         key="",
-        message=f"The settings file cannot be read{where}: {reason}. {_ON_DEFAULTS}",
+        message=f"The settings file cannot be read: {reason}. {_ON_DEFAULTS}",
         file=str(path),
         line=line,
         column=column,
@@ -168,8 +167,7 @@ def utf8_problem(path: Path, data: bytes, exc: UnicodeDecodeError) -> SettingsPr
     column = exc.start - (before.rfind(b"\n") + 1) + 1
     return SettingsProblem(
         key="",
-        message=f"The settings file is not saved as UTF-8 text (line {line}, column {column}). "
-        "ARIA runs on its defaults until it is saved as UTF-8, and leaves the file as it is.",
+        message="The settings file is not saved as UTF-8 text. ARIA runs on its defaults until it is saved as UTF-8, and leaves the file as it is.",
         file=str(path),
         line=line,
         column=column,
