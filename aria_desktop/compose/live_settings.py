@@ -8,6 +8,12 @@ change of ``voice.*`` gives the voice pipeline new parts for its next utterance.
 apply after a restart, which ``settings-applied`` says. The model warm-up (``core/warmup.py``)
 is wired here too: the chat chain's local model loads at start, after a wake from sleep and
 after a model change (ARCHITECTURE.md: settings applied live).
+
+The file is read tolerantly (ARCHITECTURE.md: a start that never breaks): what a hand edit
+got wrong takes its default and is kept on the assistant (``settings_problems``, which
+``GET /api/v1/state`` carries), each new one logged as a warning. A file that does not parse
+leaves the running settings as they are (defaults everywhere would change the model and
+voice under the user mid-edit); its problem is reported all the same.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from aria_desktop import paths
 from aria_desktop.domain.config import LIVE_SECTIONS
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.settings_events import SettingsApplied
-from aria_desktop.settings import Settings, load_settings
+from aria_desktop.settings import LoadedSettings, Settings, load_settings_with_problems
 
 if TYPE_CHECKING:
     from aria_desktop.adapters.llm.router import Router
@@ -105,15 +111,25 @@ class LiveSettings:
     async def reload(self) -> SettingsApplied | None:
         """Read the settings file again and apply what changed (None: nothing changed).
 
-        An invalid file is logged and ignored: the running settings stay (the writers validate
-        before writing, so only a hand edit gets here).
+        Mistakes in it are reported (``note_problems``); a file that does not parse is not
+        applied: the running settings stay (the writers never write one, so only a hand edit
+        gets here).
         """
-        try:
-            new = await asyncio.to_thread(load_settings, self._path)
-        except AriaError as exc:
-            _LOGGER.warning("Settings not applied: %s %s", exc.message, exc.hint)
+        loaded = await asyncio.to_thread(load_settings_with_problems, self._path)
+        self.note_problems(loaded)
+        if not loaded.parsed:
+            _LOGGER.warning("Settings not applied: %s does not parse", loaded.path)
             return None
-        return await self.apply(new)
+        return await self.apply(loaded.settings)
+
+    def note_problems(self, loaded: LoadedSettings, *, log: bool = True) -> None:
+        """Keep the problems of ``loaded`` on the assistant; log each one not seen before."""
+        assistant = self._app.assistant
+        before = set(assistant.settings_problems)
+        for problem in loaded.problems:
+            if log and problem not in before:
+                _LOGGER.warning("Settings problem: %s %s", problem.message, problem.where())
+        assistant.settings_problems = loaded.problems
 
     async def apply(self, new: Settings) -> SettingsApplied | None:
         """Make ``new`` the running settings where that works live; None if nothing changed."""
@@ -231,6 +247,8 @@ def start_live_settings(
     )
     orchestrator.register_capability("model", warm_up.capability)
     live = LiveSettings(app, warm_up, settings_path=settings_path, fixed_devices=fixed_devices)
+    # The command that started the owner logged them already (``aria`` main).
+    live.note_problems(load_settings_with_problems(settings_path), log=False)
     app.assistant.settings_saved = live.after_saved
     warm_up.start(lambda coro, name: orchestrator.spawn(coro, name=name))
     orchestrator.spawn(live.follow_file(), name="aria-settings-watch")

@@ -28,6 +28,7 @@ from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessa
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
 from aria_desktop.domain.errors import AriaError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import AssistantState
+from aria_desktop.domain.settings_problems import SettingsProblem
 
 __all__ = ["LocalAssistant"]
 
@@ -61,6 +62,9 @@ class LocalAssistant:
         self._store = orchestrator.store
         self._memory = memory
         self._settings = settings
+        self.settings_problems: tuple[SettingsProblem, ...] = ()
+        """What the owner could not use in its settings file; the owner's live settings keep
+        it current (``GET /api/v1/state`` carries it)."""
         self.settings_saved: Callable[[Mapping[str, Any]], Awaitable[None]] | None = None
         """Called after ``update_settings`` saved a change, before it answers: the owner
         applies the change to the running ARIA (ARCHITECTURE.md: settings applied live)."""

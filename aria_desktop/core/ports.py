@@ -53,6 +53,7 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     NewMemory,
 )
+from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.domain.web import WebPage
 
 __all__ = [
@@ -264,6 +265,14 @@ class Assistant(Protocol):
 
     @property
     def state(self) -> AssistantState: ...
+
+    @property
+    def settings_problems(self) -> tuple[SettingsProblem, ...]:
+        """What the owner could not use in its settings file; () when all is well.
+
+        Each such key took its default (ARCHITECTURE.md: a start that never breaks).
+        """
+        ...
 
     def subscribe(self) -> EventSubscription: ...
 

@@ -202,7 +202,10 @@ async def read_sse_lines(lines: Any, *, until: str) -> list[tuple[str, Any]]:
 async def test_cancel_stop_state_and_capabilities(api: Api) -> None:
     assert (await api.client.post("/api/v1/turns/cancel", json={})).json() == {"cancelled": 0}
     assert (await api.client.post("/api/v1/stop")).json() == {"cancelled": 0}
-    assert (await api.client.get("/api/v1/state")).json() == {"state": "idle"}
+    assert (await api.client.get("/api/v1/state")).json() == {
+        "state": "idle",
+        "settings_problems": [],
+    }
     assert (await api.client.get("/api/v1/capabilities")).json() == []
 
 

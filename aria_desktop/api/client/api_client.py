@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
     from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
     from aria_desktop.domain.events import AssistantState
+    from aria_desktop.domain.settings_problems import SettingsProblem
 
 __all__ = ["ApiClient"]
 
@@ -54,6 +55,7 @@ class ApiClient:
         self._transport = ApiTransport(base_url, token, **options)
         self.base_url = self._transport.base_url
         self._state: AssistantState = "offline"
+        self._settings_problems: tuple[SettingsProblem, ...] = ()
 
     async def __aenter__(self) -> Self:
         return self
@@ -83,8 +85,14 @@ class ApiClient:
         """Ask the owner for its state now."""
         from aria_desktop.api.client.operations.control import STATE
 
-        self._state = cast("AssistantState", await self.call(STATE, None))
+        state, self._settings_problems = await self.call(STATE, None)
+        self._state = cast("AssistantState", state)
         return self._state
+
+    @property
+    def settings_problems(self) -> tuple[SettingsProblem, ...]:
+        """What the owner could not use in its settings (as of ``connect``/``refresh_state``)."""
+        return self._settings_problems
 
     @property
     def state(self) -> AssistantState:

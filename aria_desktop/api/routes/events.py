@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Response
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep, ClientDep, StateDep
-from aria_desktop.api.server.schemas.chat import CapabilityOut, StateOut
+from aria_desktop.api.server.schemas.chat import CapabilityOut, SettingsProblemOut, StateOut
 from aria_desktop.api.server.sse import EventStreamResponse, event_stream
 from aria_desktop.domain.events import Event
 
@@ -47,7 +47,8 @@ async def events(
 
 @router.get("/state", responses=docs.COMMON)
 async def state(assistant: AssistantDep) -> StateOut:
-    return StateOut(state=assistant.state)
+    problems = [SettingsProblemOut.of(p) for p in assistant.settings_problems]
+    return StateOut(state=assistant.state, settings_problems=problems)
 
 
 @router.get("/capabilities", responses=docs.COMMON)

@@ -23,6 +23,7 @@ __all__ = [
     "ConversationOut",
     "ConversationRename",
     "MessageOut",
+    "SettingsProblemOut",
     "StateOut",
     "ToolCallOut",
     "TurnIn",
@@ -164,10 +165,25 @@ class RingingStoppedOut(BaseModel):
     was_ringing: bool
 
 
+class SettingsProblemOut(FromDomain):
+    """Something in the owner's settings it could not use, and what it did instead.
+
+    ``key`` is "" for the whole file (it does not parse); ``file`` is "" for a value from an
+    environment variable; ``line`` and ``column`` count from 1.
+    """
+
+    key: str
+    message: str
+    file: str = ""
+    line: int | None = None
+    column: int | None = None
+
+
 class StateOut(BaseModel):
-    """The assistant's visible state."""
+    """The assistant's visible state, and the problems in the settings it runs with."""
 
     state: str
+    settings_problems: list[SettingsProblemOut] = []
 
 
 class CapabilityOut(FromDomain):
