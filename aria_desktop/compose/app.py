@@ -23,6 +23,8 @@ from aria_desktop.compose.skills import Skills, install_skills
 from aria_desktop.settings import FileSettingsAccess, Settings, resolve_database_path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     # Adapters (and the core services that only some commands need) are imported inside the
     # builder that uses them: a command pays only for what it builds (ARCHITECTURE.md:
     # start-up cost).
@@ -136,8 +138,13 @@ async def build_app(
     port: int | None = None,
     settings_access: SettingsAccess | None = None,
     mcp_servers: bool = False,
+    on_orchestrator: Callable[[Orchestrator], None] | None = None,
 ) -> App:
     """Take ownership of the database and build the orchestrator with all its adapters.
+
+    ``on_orchestrator`` is called as soon as the orchestrator exists, before the skills start:
+    what subscribes there sees the events told at start-up (timers that ended while ARIA was
+    off, reminders that came due).
 
     ``settings_access`` is what ``get_settings``/``update_settings`` read and write (default:
     the settings file). Voice is not started here: see :func:`start_voice`. ``mcp_servers``
@@ -166,6 +173,12 @@ async def build_app(
     homeassistant = build_homeassistant(settings)
     policy, mcp, mcp_bridge = _tool_policy(settings, computer, homeassistant, mcp=mcp_servers)
     orchestrator = _orchestrator(settings, router, store, audit, policy)
+    if on_orchestrator is not None:
+        try:
+            on_orchestrator(orchestrator)
+        except BaseException:
+            await database.close()
+            raise
     install_usage_report(orchestrator, ledger)
     embedder, memory, knowledge = await _install_memory_and_knowledge(
         settings, orchestrator, database, router, store

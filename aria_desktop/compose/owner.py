@@ -104,6 +104,7 @@ def automation_specs(settings: Settings) -> list[AutomationSpec]:
                 prompt=rule.prompt,
                 schedule=rule.schedule,
                 webhook=rule.webhook,
+                on_event=rule.on_event,
                 conversation=mode,
                 notify=rule.notify,
                 post_url=rule.post_url,
@@ -218,11 +219,21 @@ async def start_owner(
     from aria_desktop.compose.live_settings import start_live_settings
     from aria_desktop.core.automations import AutomationEngine
 
-    app = await build_app(settings, mcp_servers=True)
     sender = HttpResultSender()
+    engines: list[AutomationEngine] = []
+
+    def attach_automations(orchestrator: Orchestrator) -> None:
+        # Before the skills start: a timer that ended while ARIA was off still reaches its rule.
+        engines.append(AutomationEngine(orchestrator, automation_specs(settings), sender=sender))
+
+    try:
+        app = await build_app(settings, mcp_servers=True, on_orchestrator=attach_automations)
+    except BaseException:
+        await sender.aclose()
+        raise
     server: ApiServer | None = None
     try:
-        engine = AutomationEngine(app.orchestrator, automation_specs(settings), sender=sender)
+        engine = engines[0]
         assistant = app.assistant
         server = ApiServer(
             assistant,

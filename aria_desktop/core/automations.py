@@ -1,10 +1,15 @@
-"""Automations: run a prompt when a webhook is called or a cron schedule fires.
+"""Automations: run a prompt when a webhook is called, a cron schedule fires or an event happens.
 
 The engine registers the ``RunAutomation`` and ``ListAutomations`` commands, so webhooks (the
-API), the CLI and the scheduler all start runs the same way: a normal turn with source
+API), the CLI, the scheduler and events all start runs the same way: a normal turn with source
 ``automation``, framed by ``automation-start`` / ``automation-end`` events. The end event
 carries the answer (front-ends show it as a notification when ``notify`` is set) and, when
 ``post_url`` is configured, the result is POSTed there through the ``ResultSender`` port.
+
+A rule with ``on_event`` and no prompt runs no turn: each of its events is passed on to
+``post_url`` as it is (a timer's end reaching Home Assistant must not wait for a model, nor
+fail without one). Its subscription is taken when the engine is built, so the events told at
+start-up (a timer that ended while ARIA was off) reach it too.
 """
 
 from __future__ import annotations
@@ -17,17 +22,18 @@ import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from aria_desktop.core.bus import Subscription
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.orchestrator import Orchestrator, TurnHandle
 from aria_desktop.core.ports import Clock, ResultSender
-from aria_desktop.domain.automation import AutomationRun, AutomationSpec
+from aria_desktop.domain.automation import TRIGGER_EVENTS, AutomationRun, AutomationSpec
 from aria_desktop.domain.automation_events import AutomationEnd, AutomationStart
 from aria_desktop.domain.commands import ListAutomations, RunAutomation, StartTurn
 from aria_desktop.domain.cron import CronSchedule
 from aria_desktop.domain.errors import AriaError, AutomationError, ConfigError, NotFoundError
-from aria_desktop.domain.events import ErrorEvent, RunStatus
+from aria_desktop.domain.events import ErrorEvent, Event, RunStatus
 
-__all__ = ["AutomationEngine", "render_prompt"]
+__all__ = ["AutomationEngine", "event_fields", "render_prompt"]
 
 _LOGGER = logging.getLogger(__name__)
 _PLACEHOLDER_RE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)*)\}")
@@ -52,6 +58,13 @@ def _lookup(payload: Mapping[str, Any], dotted: str) -> Any:
         else:
             raise KeyError(dotted)
     return node
+
+
+def event_fields(event: Event) -> dict[str, Any]:
+    """An event as an automation's payload: its type and fields, without the turn id."""
+    fields = event.to_dict()
+    fields.pop("run_id", None)
+    return fields
 
 
 def render_prompt(template: str, payload: Mapping[str, Any], *, name: str = "") -> str:
@@ -91,8 +104,8 @@ class AutomationEngine:
         sleep: how the scheduler waits (injected so tests run schedules fast).
 
     Raises:
-        ConfigError: a duplicate name, a bad cron expression, or an automation that can
-            never run (no schedule and webhooks off).
+        ConfigError: a duplicate name, a bad cron expression, an event no automation can
+            start on, or an automation that can never run or has nothing to do.
     """
 
     def __init__(
@@ -119,11 +132,12 @@ class AutomationEngine:
                         f"Setting '{key}.schedule' is not a valid cron expression: {exc}.",
                         hint="Use five fields, e.g. '0 8 * * mon-fri' (08:00 on weekdays).",
                     ) from None
-            elif not spec.webhook:
+            elif not spec.webhook and not spec.on_event:
                 raise ConfigError(
                     f"The automation {spec.name!r} has no schedule and webhooks are off.",
                     hint=f"Set '{key}.schedule' or '{key}.webhook = true'.",
                 )
+            _check_events(spec, key)
             if spec.post_url and sender is None:
                 raise ConfigError(f"The automation {spec.name!r} has a post_url but no sender.")
             self._specs[spec.name] = spec
@@ -132,6 +146,13 @@ class AutomationEngine:
         self._sleep = sleep
         self._shared: dict[str, str] = {}
         self._scheduler: asyncio.Task[Any] | None = None
+        self._listener: asyncio.Task[Any] | None = None
+        wanted = {event for spec in specs for event in spec.on_event}
+        self._events = (
+            orchestrator.bus.subscribe(event_filter=lambda event: event.type in wanted)
+            if wanted
+            else None
+        )
         orchestrator.register_command(RunAutomation, self._on_run)
         orchestrator.register_command(ListAutomations, self._on_list)
 
@@ -141,18 +162,26 @@ class AutomationEngine:
         return [self._specs[name] for name in sorted(self._specs)]
 
     def start(self) -> None:
-        """Start the scheduler (an orchestrator-owned task) if any automation has a schedule."""
+        """Start the scheduler and the event listener (orchestrator-owned tasks), as needed."""
         if self._schedules and self._scheduler is None:
             self._scheduler = self._orchestrator.spawn(
                 self._run_schedules(), name="aria-automation-scheduler"
             )
+        if self._events is not None and self._listener is None:
+            self._listener = self._orchestrator.spawn(
+                self._run_event_triggers(self._events), name="aria-automation-events"
+            )
 
     async def stop(self) -> None:
-        """Stop the scheduler: no scheduled run starts any more (runs in progress go on)."""
-        scheduler, self._scheduler = self._scheduler, None
-        if scheduler is not None and not scheduler.done():
-            scheduler.cancel()
-            await asyncio.wait([scheduler], timeout=5.0)
+        """Stop the scheduler and the listener: no run starts any more (runs in progress go on)."""
+        if self._events is not None:
+            self._events.close()
+        tasks = [task for task in (self._scheduler, self._listener) if task is not None]
+        self._scheduler = self._listener = None
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5.0)
 
     async def _on_list(self, _command: ListAutomations) -> list[AutomationSpec]:
         return self.specs
@@ -176,6 +205,11 @@ class AutomationEngine:
                 + (" that webhooks may trigger." if spec is not None else "."),
                 hint="Automations are configured under [automations.rules.<name>] in settings.",
             )
+        if not spec.prompt.strip():
+            raise AutomationError(
+                f"The automation {name!r} only passes its events on; it has no prompt to run.",
+                hint="Give it a prompt to run it by hand or from a webhook.",
+            )
         prompt = render_prompt(spec.prompt, payload or {}, name=name)
         conversation_id = await self._conversation_for(spec)
         handle = await self._orchestrator.handle(
@@ -194,8 +228,10 @@ class AutomationEngine:
                 conversation_id=handle.conversation_id,
             )
         )
+        event = dict(payload or {}) if trigger == "event" else None
         self._orchestrator.spawn(
-            self._finish(spec, trigger, handle), name=f"aria-automation-{name}-{handle.run_id}"
+            self._finish(spec, trigger, handle, event),
+            name=f"aria-automation-{name}-{handle.run_id}",
         )
         return AutomationRun(
             name=name, run_id=handle.run_id, conversation_id=handle.conversation_id
@@ -217,29 +253,31 @@ class AutomationEngine:
         self._shared[spec.name] = created.id
         return created.id
 
-    async def _finish(self, spec: AutomationSpec, trigger: str, handle: TurnHandle) -> None:
+    async def _finish(
+        self,
+        spec: AutomationSpec,
+        trigger: str,
+        handle: TurnHandle,
+        event: Mapping[str, Any] | None = None,
+    ) -> None:
         status: RunStatus = await handle.wait()
         result = ""
         if status == "complete":
             last = await self._orchestrator.store.list_messages(handle.conversation_id, limit=1)
             if last and last[-1].role == "assistant":
                 result = last[-1].content
-        delivery_error = ""
-        if spec.post_url and self._sender is not None:
-            payload = {
-                "automation": spec.name,
-                "trigger": trigger,
-                "status": status,
-                "result": result,
-                "run_id": handle.run_id,
-                "conversation_id": handle.conversation_id,
-                "ts": self._clock.time(),
-            }
-            try:
-                await self._sender.post_json(spec.post_url, payload)
-            except AriaError as exc:
-                delivery_error = exc.message
-                _LOGGER.warning("Automation %s: result not delivered: %s", spec.name, exc)
+        payload: dict[str, Any] = {
+            "automation": spec.name,
+            "trigger": trigger,
+            "status": status,
+            "result": result,
+            "run_id": handle.run_id,
+            "conversation_id": handle.conversation_id,
+            "ts": self._clock.time(),
+        }
+        if event is not None:
+            payload["event"] = dict(event)
+        delivery_error = await self._deliver(spec, payload)
         self._orchestrator.bus.publish(
             AutomationEnd(
                 run_id=handle.run_id,
@@ -248,6 +286,64 @@ class AutomationEngine:
                 status=status,
                 conversation_id=handle.conversation_id,
                 result=result,
+                notify=spec.notify,
+                delivered_to=spec.post_url,
+                delivery_error=delivery_error,
+            )
+        )
+
+    async def _deliver(self, spec: AutomationSpec, payload: Mapping[str, Any]) -> str:
+        """POST ``payload`` to the rule's ``post_url``; why it failed ("" when it did not)."""
+        if not spec.post_url or self._sender is None:
+            return ""
+        try:
+            await self._sender.post_json(spec.post_url, payload)
+        except AriaError as exc:
+            _LOGGER.warning("Automation %s: result not delivered: %s", spec.name, exc)
+            return exc.message
+        return ""
+
+    async def _run_event_triggers(self, events: Subscription) -> None:
+        """Start the rules each event names, in the order the events happened."""
+        async for event in events:
+            for spec in self.specs:
+                if event.type not in spec.on_event:
+                    continue
+                if not spec.prompt.strip():
+                    self._orchestrator.spawn(
+                        self._pass_on(spec, event), name=f"aria-automation-{spec.name}-event"
+                    )
+                    continue
+                try:
+                    await self.run(spec.name, event_fields(event), trigger="event")
+                except AriaError as exc:
+                    _LOGGER.warning(
+                        "Automation %s did not start on %s: %s", spec.name, event.type, exc
+                    )
+                    self._orchestrator.bus.publish(
+                        ErrorEvent(code=exc.code, message=exc.message, hint=exc.hint)
+                    )
+
+    async def _pass_on(self, spec: AutomationSpec, event: Event) -> None:
+        """A rule without a prompt: the event goes to ``post_url`` as it is, no turn runs."""
+        fields = event_fields(event)
+        message = str(fields.get("message", ""))
+        self._orchestrator.bus.publish(AutomationStart(name=spec.name, trigger="event"))
+        payload = {
+            "automation": spec.name,
+            "trigger": "event",
+            "status": "complete",
+            "result": message,
+            "event": fields,
+            "ts": self._clock.time(),
+        }
+        delivery_error = await self._deliver(spec, payload)
+        self._orchestrator.bus.publish(
+            AutomationEnd(
+                name=spec.name,
+                trigger="event",
+                status="complete",
+                result=message,
                 notify=spec.notify,
                 delivered_to=spec.post_url,
                 delivery_error=delivery_error,
@@ -283,3 +379,19 @@ class AutomationEngine:
                 return
             delay_s = min(upcoming).timestamp() - self._clock.time()
             await self._sleep(min(max(delay_s, 0.0), _MAX_SLEEP_S))
+
+
+def _check_events(spec: AutomationSpec, key: str) -> None:
+    """Events it can start on, and something to do with them."""
+    unknown = [event for event in spec.on_event if event not in TRIGGER_EVENTS]
+    if unknown:
+        raise ConfigError(
+            f"Setting '{key}.on_event' names {', '.join(map(repr, unknown))}, which no "
+            "automation can start on.",
+            hint=f"Use any of: {', '.join(TRIGGER_EVENTS)}.",
+        )
+    if not spec.prompt.strip() and not (spec.on_event and spec.post_url):
+        raise ConfigError(
+            f"The automation {spec.name!r} has no prompt.",
+            hint=f"Set '{key}.prompt', or '{key}.on_event' and '{key}.post_url' to pass events on.",
+        )

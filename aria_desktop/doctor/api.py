@@ -11,6 +11,7 @@ import stat
 
 from aria_desktop import paths
 from aria_desktop.doctor.result import CheckResult, judged, ok
+from aria_desktop.domain.automation import AutomationSpec
 from aria_desktop.settings import Settings, resolve_database_path
 
 __all__ = ["check_api", "compat_urls"]
@@ -28,10 +29,19 @@ def check_api(settings: Settings) -> list[CheckResult]:
     results.append(
         ok(
             "automations",
-            ", ".join(f"{s.name} ({s.schedule or 'webhook'})" for s in specs) or "none configured",
+            ", ".join(f"{s.name} ({_started_by(s)})" for s in specs) or "none configured",
         )
     )
     return results
+
+
+def _started_by(spec: AutomationSpec) -> str:
+    """What starts an automation, as doctor lists it: "0 8 * * *", "webhook", "timer-finished"."""
+    starts = [spec.schedule] if spec.schedule else []
+    starts += list(spec.on_event)
+    if not spec.schedule and spec.webhook and spec.prompt.strip():
+        starts.append("webhook")
+    return ", ".join(starts)
 
 
 def _address(settings: Settings) -> list[CheckResult]:

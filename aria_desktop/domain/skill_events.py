@@ -23,6 +23,8 @@ class TimerFinished(Event):
         name: its name ("" for an unnamed timer).
         duration_s: how long it was set for, seconds.
         missed: it ended while ARIA was not running; announced at the next start.
+        message: the sentence ARIA said and showed ("Your pasta timer is done."), in the
+            language the timer was set in — what an automation or Home Assistant passes on.
     """
 
     type: ClassVar[str] = "timer-finished"
@@ -30,6 +32,7 @@ class TimerFinished(Event):
     name: str = ""
     duration_s: float = 0.0
     missed: bool = False
+    message: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -42,6 +45,7 @@ class ReminderDue(Event):
         text: what to remember ("" for an alarm without one).
         due_at: when it was due, UNIX seconds.
         late: it came due while ARIA was not running and is delivered now.
+        message: the sentence ARIA said and showed ("Reminder: call mum."), ready to pass on.
     """
 
     type: ClassVar[str] = "reminder-due"
@@ -50,6 +54,7 @@ class ReminderDue(Event):
     text: str = ""
     due_at: float = 0.0
     late: bool = False
+    message: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -202,9 +202,11 @@ class AutomationRule:
     """One automation (``[automations.rules.<name>]``).
 
     Attributes:
-        prompt: what to ask; ``{field}`` / ``{a.b}`` are filled from a webhook's JSON body.
+        prompt: what to ask; ``{field}`` / ``{a.b}`` are filled from a webhook's JSON body or
+            the event's fields ("" with on_event and post_url: pass the event on as it is).
         schedule: cron expression in local time, e.g. "0 8 * * mon-fri" ("" = none).
         webhook: allow ``POST /api/v1/hooks/<name>`` to trigger it.
+        on_event: events that start it: "timer-finished", "reminder-due".
         conversation: "new" (a conversation per run) or "shared" (one for every run).
         notify: show the result as a desktop notification.
         post_url: POST the result as JSON to this URL, e.g. a Home Assistant webhook.
@@ -214,6 +216,7 @@ class AutomationRule:
     prompt: str = ""
     schedule: str = field(default="", metadata=rules(check=lambda v: _cron_problem(v)))
     webhook: bool = True
+    on_event: tuple[str, ...] = field(default=(), metadata=rules(check=lambda v: _event_problem(v)))
     conversation: str = field(default="new", metadata=rules(choices=("new", "shared")))
     notify: bool = False
     post_url: str = field(default="", metadata=rules(url=True))
@@ -229,6 +232,18 @@ def _cron_problem(expression: str) -> str | None:
         CronSchedule.parse(expression)
     except ValueError as exc:
         return f"is not a valid cron expression ({exc})"
+    return None
+
+
+def _event_problem(value: object) -> str | None:
+    from aria_desktop.domain.automation import TRIGGER_EVENTS
+
+    if not isinstance(value, tuple):
+        return None
+    for entry in value:
+        if entry not in TRIGGER_EVENTS:
+            known = ", ".join(TRIGGER_EVENTS)
+            return f"{entry!r} is not an event an automation can start on ({known})"
     return None
 
 

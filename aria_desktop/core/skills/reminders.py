@@ -218,6 +218,7 @@ class ReminderService:
     async def _deliver(self, reminder: Reminder, now: float) -> None:
         overdue = now - reminder.due_at
         late = overdue > LATE_AFTER_S
+        announcement = self._announcement(reminder, now, late=late, ring=overdue <= RING_LATE_S)
         self._publish(
             ReminderDue(
                 reminder_id=reminder.id,
@@ -225,9 +226,10 @@ class ReminderService:
                 text=reminder.text,
                 due_at=reminder.due_at,
                 late=late,
+                message=announcement.text,
             )
         )
-        await self._announce(reminder, now, late=late, ring=overdue <= RING_LATE_S)
+        await self._announce(announcement)
         next_due = None
         if reminder.recurrence:
             next_due = next_occurrence(reminder.recurrence, now, self._zone())
@@ -238,22 +240,26 @@ class ReminderService:
             self._publish(SkillDataChanged(kind="reminders"))
         _LOGGER.info("Delivered %s %s%s", reminder.kind, reminder.id, " (late)" if late else "")
 
-    async def _announce(self, reminder: Reminder, now: float, *, late: bool, ring: bool) -> None:
-        if self.announcer is None:
-            return
+    def _announcement(
+        self, reminder: Reminder, now: float, *, late: bool, ring: bool
+    ) -> Announcement:
         moment = dt.datetime.fromtimestamp(now, self._zone())
         title, text = announcement_text(reminder, moment, self._phrases, late=late)
-        announcement = Announcement(
+        return Announcement(
             kind=reminder.kind,
             title=title,
             text=text,
             ring=reminder.kind == "alarm" and ring,
             key=reminder.id,
         )
+
+    async def _announce(self, announcement: Announcement) -> None:
+        if self.announcer is None:
+            return
         try:
             await self.announcer.announce(announcement)
         except Exception:  # the event is out; a failing desktop part must not stop the rest
-            _LOGGER.exception("Announcing reminder %s failed", reminder.id)
+            _LOGGER.exception("Announcing reminder %s failed", announcement.key)
 
 
 def _iso_moment(text: str, now: dt.datetime) -> When | None:

@@ -241,14 +241,19 @@ class TimerService:
             _LOGGER.error("Could not store the end of timer %s: %s", timer.id, exc)
         self._timers.pop(timer.id, None)  # (kept for the retry when anything else failed)
         _LOGGER.info("Timer %s ended%s", timer.id, " while ARIA was not running" if missed else "")
+        announcement = self._announcement(done, missed=missed)
         self._publish(
             TimerFinished(
-                timer_id=timer.id, name=timer.name, duration_s=timer.duration_s, missed=missed
+                timer_id=timer.id,
+                name=timer.name,
+                duration_s=timer.duration_s,
+                missed=missed,
+                message=announcement.text,
             )
         )
         self._publish(SkillDataChanged(kind="timers"))
         try:
-            await self._announcer.announce(self._announcement(done, missed=missed))
+            await self._announcer.announce(announcement)
         except Exception:
             _LOGGER.exception("Announcing the end of timer %s failed", timer.id)
         try:

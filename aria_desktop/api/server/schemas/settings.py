@@ -41,6 +41,9 @@ class AutomationOut(FromDomain):
     prompt: str
     schedule: str
     webhook: bool
+    on_event: list[str] = Field(
+        default_factory=list, description="Events that start it (timer-finished, reminder-due)."
+    )
     conversation: str
     notify: bool
     post_url: str
