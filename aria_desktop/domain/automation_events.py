@@ -10,11 +10,11 @@ from aria_desktop.domain.events import Event, RunStatus
 
 @dataclass(frozen=True, kw_only=True)
 class AutomationStart(Event):
-    """An automation began (a webhook call, a schedule firing or a manual run).
+    """An automation began (a webhook call, a schedule firing, an event or a manual run).
 
     Attributes:
         name: the automation's name in the settings.
-        trigger: webhook, schedule or manual.
+        trigger: webhook, schedule, event or manual.
         conversation_id: the conversation its turn runs in.
     """
 
@@ -30,7 +30,7 @@ class AutomationEnd(Event):
 
     Attributes:
         name: the automation's name.
-        trigger: webhook, schedule or manual.
+        trigger: webhook, schedule, event or manual.
         status: the turn's status (complete, interrupted, error, cancelled).
         result: the answer text ("" unless complete).
         notify: whether the user asked to be notified of the result.
