@@ -14,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aria_desktop import keystore, paths
 from aria_desktop.api.token import TokenFile
@@ -29,6 +29,9 @@ from aria_desktop.settings import (
     set_values,
     settings_as_dict,
 )
+
+if TYPE_CHECKING:
+    from aria_desktop.core.voice.ports import SoundCheck
 
 __all__ = ["LocalSettingsService", "autostart_entry", "autostart_path"]
 
@@ -285,6 +288,12 @@ class LocalSettingsService:
         token = self._token_file().rotate()
         register_secret(token)
         return token
+
+    def sound_check(self) -> SoundCheck:
+        """The voice's own microphone and speaker adapters, to pick and try a device."""
+        from aria_desktop.compose.sound_check import build_sound_check
+
+        return build_sound_check()
 
 
 def _reason(exc: ConfigError) -> str:

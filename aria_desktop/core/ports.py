@@ -22,6 +22,7 @@ from aria_desktop.core.skills.ports import ListAccess, ReminderAccess, TimerAcce
 from aria_desktop.core.voice.ports import (
     AudioSink,
     AudioSource,
+    SoundCheck,
     SpeechToText,
     TextToSpeech,
     VocabularyTarget,
@@ -83,6 +84,7 @@ __all__ = [
     "SettingsFrontEnd",
     "SettingsService",
     "Shell",
+    "SoundCheck",
     "SpeechToText",
     "TextToSpeech",
     "ThumbnailSink",
@@ -384,6 +386,10 @@ class SettingsService(Protocol):
 
     def rotate_api_token(self) -> str:
         """Replace the API token (clients holding the old one must re-read it)."""
+        ...
+
+    def sound_check(self) -> SoundCheck:
+        """This computer's microphones and speakers, to pick and try (a level, a test)."""
         ...
 
 

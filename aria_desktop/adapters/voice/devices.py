@@ -16,8 +16,8 @@ import contextlib
 import logging
 import sys
 import threading
-from collections.abc import AsyncGenerator
-from typing import Any
+from collections.abc import AsyncGenerator, Callable, Coroutine
+from typing import Any, TypeVar
 
 from aria_desktop.adapters.voice.audio import FRAME_BYTES, PacedSink, resample_pcm
 from aria_desktop.domain import audio as au
@@ -26,6 +26,7 @@ from aria_desktop.domain.errors import AudioDeviceError
 __all__ = ["MicrophoneSource", "SpeakerSink", "find_device", "list_devices"]
 
 _LOGGER = logging.getLogger(__name__)
+_T = TypeVar("_T")
 _NO_AUDIO_HINT = (
     "Connect a microphone/speaker (or check PulseAudio/PipeWire); on Debian/Ubuntu install "
     "libportaudio2. Typed chat works without audio."
@@ -166,7 +167,7 @@ class MicrophoneSource:
     async def frames(self) -> AsyncGenerator[bytes, None]:
         """Captured frames until closed."""
         sd = _sounddevice()
-        device = await asyncio.to_thread(find_device, self._spec, output=False)
+        device = await _whole(asyncio.to_thread(find_device, self._spec, output=False))
         self._device = device
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=_QUEUE_FRAMES)
@@ -182,7 +183,8 @@ class MicrophoneSource:
                 _LOGGER.debug("microphone status: %s", status)
             loop.call_soon_threadsafe(offer, bytes(indata))
 
-        stream, rate = await asyncio.to_thread(_open_input, sd, device, callback)
+        opening = asyncio.to_thread(_open_input, sd, device, callback)
+        stream, rate = await _whole(opening, lambda opened: _close_stream(opened[0]))
         _LOGGER.info("Microphone %s open at %d Hz", device.name, rate)
         pending = b""
         try:
@@ -203,6 +205,27 @@ class MicrophoneSource:
         finally:
             _close_stream(stream)
             _LOGGER.info("Microphone %s closed", device.name)
+
+
+async def _whole(work: Coroutine[Any, Any, _T], undo: Callable[[_T], None] | None = None) -> _T:
+    """The result of ``work`` (a worker thread's), waited for even if the caller gives up.
+
+    Then what the thread made is undone (``undo``).
+
+    A cancelled ``to_thread`` leaves its thread running: a stream it opens would keep calling
+    back into the loop, and its own end is posted to a loop that may be closed by then (a
+    picked microphone changed again at once, a window closed, ARIA quitting).
+    """
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        while not task.done():  # cancelled again meanwhile: still wait for the thread
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.wait([task])
+        if undo is not None and not task.cancelled() and task.exception() is None:
+            undo(task.result())
+        raise
 
 
 def _open_input(sd: Any, device: au.AudioDevice, callback: Any) -> tuple[Any, int]:

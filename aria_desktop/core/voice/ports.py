@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from typing import Protocol
 
-from aria_desktop.domain.audio import AudioClip, SpeechAudio, Transcript, WakeDetection
+from aria_desktop.domain.audio import (
+    AudioClip,
+    AudioDevice,
+    SpeechAudio,
+    Transcript,
+    WakeDetection,
+)
 
 __all__ = [
     "AudioSink",
     "AudioSource",
     "HandsFree",
+    "SoundCheck",
     "SpeechToText",
     "TextToSpeech",
     "VocabularyTarget",
@@ -137,4 +144,30 @@ class HandsFree(Protocol):
 
     async def heard(self, text: str) -> bool:
         """One utterance heard meanwhile; whether it was taken (else it is dropped)."""
+        ...
+
+
+class SoundCheck(Protocol):
+    """This computer's microphones and speakers, to pick one and try it (settings, wizard).
+
+    A device is named as ``voice.input_device`` / ``voice.output_device`` take it ("" = the
+    system default). No sound device is a normal state: ``AudioDeviceError`` with a hint.
+    """
+
+    async def devices(self) -> list[AudioDevice]:
+        """Every input and output device the system has now (listed afresh each time)."""
+        ...
+
+    def levels(self, microphone: str) -> AsyncGenerator[float, None]:
+        """The microphone's loudness (dBFS, -100..0) per 80 ms frame until closed."""
+        ...
+
+    async def record(
+        self, microphone: str, seconds: float, on_level: Callable[[float], None] | None = None
+    ) -> AudioClip:
+        """``seconds`` of 16 kHz mono audio from the microphone (each frame's level reported)."""
+        ...
+
+    async def play(self, speaker: str, clip: AudioClip) -> None:
+        """Play ``clip`` on the speaker; returns once it has been heard."""
         ...

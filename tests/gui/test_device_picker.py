@@ -1,0 +1,102 @@
+"""The microphone and speaker picker on a real sound server (a private PulseAudio with a
+virtual speaker whose monitor is the microphone): the devices listed, the level meter on a
+played tone, Test recording and playing back."""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aria_desktop.compose.sound_check import build_sound_check
+from aria_desktop.domain.audio import encode_wav
+from aria_desktop.gui.controllers.devices import DevicePicker
+from aria_desktop.gui.views.devices import DevicePickerView, level_percent
+from tests.gui.conftest import wait_for
+from tests.voice.pulse import PulseServer, pulse_server
+
+
+@pytest.fixture(scope="module")
+def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseServer]:
+    with pulse_server(tmp_path_factory.mktemp("pulse")) as server:
+        yield server
+
+
+def tone(path: Path, seconds: float = 4.0, rate_hz: int = 16_000) -> Path:
+    """A loud 440 Hz tone as a WAV file (someone speaking into the room)."""
+    samples = (
+        int(12_000 * math.sin(2 * math.pi * 440 * i / rate_hz))
+        for i in range(int(seconds * rate_hz))
+    )
+    path.write_bytes(encode_wav(b"".join(struct.pack("<h", s) for s in samples), rate_hz))
+    return path
+
+
+@pytest.fixture
+def picker(pulse: PulseServer, qapp: Any, run: Any) -> Iterator[DevicePicker]:
+    view = DevicePickerView()
+    controller = DevicePicker(build_sound_check(), view)
+    yield controller
+    run(controller.aclose())
+    view.hide()
+    view.deleteLater()
+
+
+async def listed(picker: DevicePicker, microphone: str, speaker: str) -> None:
+    """Show these devices as chosen and wait until the computer's devices are listed."""
+    picker.load(microphone, speaker)
+    await picker.listed.wait()
+
+
+async def on_loop(call: Callable[[], object]) -> None:
+    """Show or hide on the loop: the meter's task is started or cancelled there."""
+    call()
+
+
+def items(box: Any) -> list[tuple[str, str]]:
+    return [(box.itemText(i), box.itemData(i)) for i in range(box.count())]
+
+
+def test_the_pickers_list_the_sound_servers_devices(picker: DevicePicker, run: Any) -> None:
+    run(listed(picker, "", ""))
+    microphones, speakers = items(picker.view.microphone), items(picker.view.speaker)
+    assert microphones[0] == ("System default", "")
+    assert ("Sound server (PulseAudio)", "pulse") in microphones
+    assert ("Sound server (PulseAudio)", "pulse") in speakers
+    assert "default" not in {data for _text, data in microphones}  # the first entry already is
+    # A saved device that is not plugged in stays listed (saving keeps it), and is chosen.
+    run(listed(picker, "USB headset", "pulse"))
+    assert picker.view.microphone.currentText() == "USB headset (not connected)"
+    assert (picker.microphone(), picker.speaker()) == ("USB headset", "pulse")
+
+
+def test_the_level_meter_moves_on_a_played_tone_and_test_plays_it_back(
+    picker: DevicePicker, pulse: PulseServer, run: Any, tmp_path: Path
+) -> None:
+    view = picker.view
+    run(listed(picker, "", ""))
+    run(on_loop(view.show))
+    run(wait_for(lambda: picker._meter is not None))
+    assert view.level.value() == 0
+    sound = tone(tmp_path / "tone.wav")
+    player = pulse.play(sound)
+    try:
+        run(wait_for(lambda: view.level.value() > 60))
+        picker.test_seconds = 0.4
+        view.test_button.click()
+        run(wait_for(lambda: "heard yourself" in view.status.text()))
+    finally:
+        player.kill()
+        player.wait(timeout=5)
+    assert view.test_button.isEnabled()
+    run(on_loop(view.hide))
+    assert picker._meter is None  # hidden: the microphone is closed
+    assert view.level.value() == 0
+
+
+def test_the_meter_scale() -> None:
+    assert [level_percent(db) for db in (-100.0, -60.0, -30.0, 0.0, 3.0)] == [0, 0, 50, 100, 100]
