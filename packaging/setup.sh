@@ -97,8 +97,8 @@ fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
 "${pip[@]}" install --upgrade pip >/dev/null
 if [ "$mode" = "test" ]; then
-  # Start building llama-server now, on the core the serial pytest run leaves idle; the tests in
-  # tests/llama wait for it through the lock taken here (see packaging/build_llama_server.sh).
+  # Start building llama-server now, niced, while pip installs and the static checks run; the
+  # tests in tests/llama wait for it through the lock taken here (packaging/build_llama_server.sh).
   llama_build="${ARIA_LLAMA_BUILD:-${XDG_CACHE_HOME:-$HOME/.cache}/aria-desktop/llama-server}"
   mkdir -p "$llama_build"
   exec 9>"$llama_build/build.lock"
@@ -146,7 +146,8 @@ if [ "$mode" = "start" ]; then
   exec "$venv/bin/aria" daemon
 fi
 
-# mode=test: the lock check, static checks, then the whole test suite (slowest 15 listed).
+# mode=test: the lock check, static checks, then the whole test suite (slowest 15 listed), on
+# two worker processes (pytest-xdist): every test owns its servers, display and folders.
 export PATH="$venv/bin:$PATH"
 # The MCP reference test server, pinned (tests/mcp find it in .ci/npm).
 mcp_everything="@modelcontextprotocol/server-everything@2026.8.31"
@@ -159,4 +160,4 @@ log "ruff check";          ruff check aria_desktop tests
 log "ruff format --check"; ruff format --check aria_desktop tests
 log "mypy";                mypy aria_desktop tests
 log "import-linter";       lint-imports
-log "pytest";              python -m pytest -q -p no:cacheprovider --durations=15
+log "pytest";              python -m pytest -q -p no:cacheprovider -n 2 --durations=15
