@@ -13,7 +13,7 @@ from aria_desktop.api.server.errors import (
 from aria_desktop.domain import errors
 from aria_desktop.domain.errors import AriaError
 
-# The statuses the API answered before the table existed, per concrete error class.
+# The status of each concrete error class (a model that cannot answer is 503 or 504, not 502).
 EXPECTED: dict[type[AriaError], int] = {
     errors.NotFoundError: 404,
     errors.TargetNotFoundError: 404,
@@ -45,12 +45,15 @@ EXPECTED: dict[type[AriaError], int] = {
     errors.VoiceUnavailableError: 503,
     errors.LLMError: 502,
     errors.ContextOverflowError: 400,
-    errors.BackendUnreachableError: 502,
-    errors.NoBackendError: 502,
+    errors.BackendUnreachableError: 503,
+    errors.NoBackendError: 503,
+    errors.CircuitOpenError: 503,
+    errors.BadRequestError: 400,
+    errors.ModelNotFoundError: 502,
     errors.ToolError: 400,
     errors.ToolDeniedError: 400,
     errors.SecretStoreError: 400,
-    errors.TurnDeadlineError: 400,
+    errors.TurnDeadlineError: 504,
     errors.OwnerUnreachableError: 400,
 }
 
@@ -58,6 +61,10 @@ EXPECTED: dict[type[AriaError], int] = {
 @pytest.mark.parametrize("cls", list(EXPECTED), ids=lambda cls: cls.__name__)
 def test_each_error_class_keeps_its_status(cls: type[AriaError]) -> None:
     assert status_for(cls("x")) == EXPECTED[cls]
+
+
+def test_a_timeout_of_the_model_is_a_gateway_timeout() -> None:
+    assert status_for(errors.LLMTimeoutError("x", kind="first_token")) == 504
 
 
 def test_a_plain_aria_error_means_aria_is_stopping() -> None:

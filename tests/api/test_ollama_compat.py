@@ -174,7 +174,7 @@ async def test_errors_are_ollama_error_strings(api: Api, ollama: FakeOllama) -> 
         "/api/chat",
         json={"model": "aria", "messages": [{"role": "user", "content": "x"}], "stream": False},
     )
-    assert failed.status_code == 502
+    assert failed.status_code == 503  # no model could answer
     assert "out of memory" in failed.json()["error"]
 
 
@@ -263,7 +263,7 @@ async def test_image_reaches_the_model_as_base64(api: Api, ollama: FakeOllama) -
             "messages": [{"role": "user", "content": "What is it?", "images": [png]}],
         },
     )
-    assert response.status_code == 502  # the test model is text-only: a clear refusal
+    assert response.status_code == 503  # the test model is text-only: none can answer this
     assert "vision" in response.json()["error"]
 
 

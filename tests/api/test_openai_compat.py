@@ -288,7 +288,7 @@ async def test_a_failing_backend_is_an_openai_error_not_a_reply(
     ollama.script("/api/chat", ollama_error(404, 'model "llama3.2" not found'))
     with pytest.raises(openai.APIStatusError) as failed:
         await oai.chat.completions.create(model="aria", messages=[{"role": "user", "content": "x"}])
-    assert failed.value.status_code == 502
+    assert failed.value.status_code == 503  # no model could answer
     ollama.script("/api/chat", ollama_error(404, 'model "llama3.2" not found'))
     stream = await oai.chat.completions.create(
         model="aria", messages=[{"role": "user", "content": "x"}], stream=True

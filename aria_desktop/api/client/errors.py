@@ -9,7 +9,7 @@ from __future__ import annotations
 import httpx
 
 from aria_desktop.domain import errors as e
-from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.errors import AriaError, LLMTimeoutError
 
 __all__ = ["error_from", "unreachable"]
 
@@ -49,6 +49,21 @@ _ERRORS: dict[str, type[AriaError]] = {
         e.TargetAmbiguousError,
         e.TargetChangedError,
         e.ActionAbortedError,
+        # A whole reply that failed (``POST /chat`` with stream=false, the compat routes).
+        e.LLMError,
+        e.NoBackendError,
+        e.BackendUnreachableError,
+        e.LLMTimeoutError,
+        e.RateLimitedError,
+        e.ServerError,
+        e.AuthenticationError,
+        e.BadRequestError,
+        e.ModelNotFoundError,
+        e.ContextOverflowError,
+        e.CapabilityMissingError,
+        e.CloudBudgetError,
+        e.CircuitOpenError,
+        e.TurnDeadlineError,
     )
 }
 
@@ -66,6 +81,10 @@ def error_from(response: httpx.Response) -> AriaError:
             hint="The token may have been rotated; check the token file (`aria token show`).",
         )
     cls = _ERRORS.get(code)
+    if cls is LLMTimeoutError:
+        return LLMTimeoutError(message, kind="total", hint=hint, status=response.status_code)
+    if cls is not None and issubclass(cls, e.LLMError):
+        return cls(message, hint=hint, status=response.status_code)
     if cls is not None:
         return cls(message, hint=hint)
     return e.ApiError(message, remote_code=code, status=response.status_code, hint=hint)

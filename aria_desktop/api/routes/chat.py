@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Response
+from fastapi.responses import JSONResponse
 
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep, ClientDep, PathId, StateDep
+from aria_desktop.api.server.errors import status_for_code
 from aria_desktop.api.server.schemas.chat import (
     CancelIn,
     CancelOut,
+    ChatFailedOut,
     ChatIn,
     ChatReply,
     ConfirmIn,
@@ -94,11 +97,34 @@ def _reply(turn: TurnTranscript) -> ChatReply:
     )
 
 
+def _failed(turn: TurnTranscript) -> JSONResponse:
+    """A whole reply that failed: the error's status from the one table, and its body.
+
+    A program asking with ``stream=false`` sees a failure the way HTTP says it (a 503 when no
+    model could answer, a 504 when it took too long), never a 200 whose body says "error";
+    ``run_id`` and ``conversation_id`` let it ask again in the same conversation.
+    """
+    error = turn.error
+    code, message, hint = (
+        (error.code, error.message, error.hint)
+        if error is not None
+        else ("no_backend", "The reply failed without saying why.", "Ask again.")
+    )
+    body = ChatFailedOut(
+        error=ErrorDetail(code=code, message=message, hint=hint),
+        run_id=turn.run_id or None,
+        conversation_id=turn.conversation_id or None,
+    )
+    return JSONResponse(body.model_dump(), status_code=status_for_code(code))
+
+
 @router.post(
     "/chat",
     response_model=ChatReply,
     summary="Ask ARIA (Server-Sent Events, or one JSON reply with stream=false)",
-    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND, {200: _CHAT_STREAM}),
+    responses=docs.responses(
+        docs.COMMON, docs.BODY, docs.NOT_FOUND, docs.CHAT_FAILED, {200: _CHAT_STREAM}
+    ),
 )
 async def chat(body: ChatIn, state: StateDep, client: ClientDep) -> Any:
     assistant = state.assistant
@@ -147,7 +173,7 @@ async def chat(body: ChatIn, state: StateDep, client: ClientDep) -> Any:
             if event.run_id == started.run_id:
                 turn.add(event)
             if turn.done:
-                return _reply(turn)
+                return _failed(turn) if turn.status == "error" else _reply(turn)
     finally:
         sub.close()
     raise AriaError("ARIA stopped before the reply was finished.", hint="Ask again later.")

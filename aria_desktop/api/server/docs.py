@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from aria_desktop.api.server.schemas.chat import ChatFailedOut
 from aria_desktop.api.server.schemas.common import ErrorOut
 
 __all__ = [
     "BODY",
+    "CHAT_FAILED",
     "COMMON",
     "COMPUTER",
     "INVALID",
@@ -57,6 +59,20 @@ BODY: Responses = {
     415: error("Request body is not JSON"),
 }
 NOT_FOUND: Responses = {404: error("No such record")}
+
+
+def _chat_failed(description: str) -> dict[str, Any]:
+    return {"model": ChatFailedOut, "description": description}
+
+
+CHAT_FAILED: Responses = {
+    400: _chat_failed("The request cannot be carried out (e.g. too long for every model)"),
+    402: _chat_failed("A cloud spending limit refused the reply"),
+    502: _chat_failed("The model server answered with an error"),
+    503: _chat_failed("No model could answer: none is set up, or none can be reached"),
+    504: _chat_failed("The model or the turn took too long"),
+}
+"""The failures of a whole reply (``stream=false``): the error with the turn's ids."""
 INVALID: Responses = {422: error("Invalid value")}
 MEMORY: Responses = {503: error("Long-term memory is not set up, or storage is unavailable")}
 VOICE: Responses = {503: error("Voice is not set up, still loading, or has no audio device")}

@@ -70,7 +70,14 @@ STATUS_BY_ERROR: dict[type[AriaError], int] = {
     e.VoiceError: 503,
     e.CloudBudgetError: 402,  # the user's own spending limit, not a failing server
     e.ContextOverflowError: 400,  # the request cannot fit: sending it again cannot succeed
-    e.LLMError: 502,
+    e.BadRequestError: 400,  # the model server refused the request itself
+    # Nothing can answer now (none set up, none reachable, each failed): unavailable.
+    e.NoBackendError: 503,
+    e.BackendUnreachableError: 503,
+    e.CircuitOpenError: 503,
+    e.LLMTimeoutError: 504,
+    e.TurnDeadlineError: 504,  # the turn ran out of time (or of steps) before an answer
+    e.LLMError: 502,  # the model server answered with an error
 }
 """HTTP status of each error family; subclasses not listed take their nearest listed base."""
 

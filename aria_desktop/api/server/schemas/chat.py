@@ -9,12 +9,19 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from aria_desktop.api.server.schemas.common import ErrorDetail, FromDomain, Strict, UsageOut
+from aria_desktop.api.server.schemas.common import (
+    ErrorDetail,
+    ErrorOut,
+    FromDomain,
+    Strict,
+    UsageOut,
+)
 
 __all__ = [
     "CancelIn",
     "CancelOut",
     "CapabilityOut",
+    "ChatFailedOut",
     "ChatIn",
     "ChatReply",
     "ConfirmIn",
@@ -79,6 +86,16 @@ class ChatReply(BaseModel):
     latency_ms: float
     error: ErrorDetail | None = None
     thinking: str = Field(default="", description="The model's reasoning, apart from the text")
+
+
+class ChatFailedOut(ErrorOut):
+    """A whole reply (``stream=false``) that failed: the error, and the turn it belongs to.
+
+    ``run_id`` and ``conversation_id`` are null only when the turn never started.
+    """
+
+    run_id: str | None = None
+    conversation_id: str | None = None
 
 
 class ToolCallOut(FromDomain):
