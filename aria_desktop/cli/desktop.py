@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from aria_desktop import paths
 from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.cli._common import EXIT_OK, Subparsers
+from aria_desktop.cli._settings_problems import problems_of
 from aria_desktop.compose.assistant import connect_client, owner_client
 from aria_desktop.domain.errors import DatabaseOwnedError, OwnerUnreachableError
 from aria_desktop.settings import Settings, resolve_database_path
@@ -67,8 +68,11 @@ def _cmd_desktop(args: argparse.Namespace, settings: Settings, started_at: float
         show_wizard=False if args.no_wizard else None,
         hotkeys=not args.no_hotkeys,
         started_at=started_at,
+        settings_problems=problems_of(args),
     )
-    connector = connect_remote if attach is not None else local_connector(settings)
+    # After the settings-problems window the user may have fixed the file: read it again.
+    reread = bool(options.settings_problems)
+    connector = connect_remote if attach is not None else local_connector(settings, reread=reread)
     status = run_desktop(connector, LocalSettingsService(), options)
     return status or EXIT_OK
 
@@ -78,11 +82,14 @@ def local_connector(
     *,
     voice_source_factory: Callable[[], Any] | None = None,
     voice_sink: Any = None,
+    reread: bool = False,
 ) -> Callable[[], Awaitable[Any]]:
     """How ``aria desktop`` starts ARIA in this process: it becomes the owner (like the daemon).
 
     Args:
         settings: the user's settings.
+        reread: read the settings file again (tolerantly) when connecting, instead of
+            ``settings``: the user was shown its problems and may have fixed them.
         voice_source_factory: where voice commands come from (None: the configured
             microphone); tests pass a WAV-file source.
         voice_sink: where speech goes (None: the configured speaker).
@@ -99,15 +106,20 @@ def local_connector(
         await asyncio.to_thread(importlib.import_module, "aria_desktop.compose.owner")
         from aria_desktop.compose.owner import start_owner
 
+        now = settings
+        if reread:
+            from aria_desktop.settings import load_settings_with_problems
+
+            now = (await asyncio.to_thread(load_settings_with_problems)).settings
         try:
             # One owner path with the daemon: the core with memory, the local HTTP API,
             # automations, and voice (models load in the background; without a microphone the
             # "voice" capability says so and the app runs on).
             owner = await start_owner(
-                settings, voice_source_factory=voice_source_factory, voice_sink=voice_sink
+                now, voice_source_factory=voice_source_factory, voice_sink=voice_sink
             )
         except DatabaseOwnedError as exc:  # a daemon already owns the data: use it
-            return await _attached(await owner_client(settings, exc.port, exc.pid))
+            return await _attached(await owner_client(now, exc.port, exc.pid))
         return Connection(
             assistant=owner.assistant,
             label=f"running in this app, API on {owner.server.url}",

@@ -24,7 +24,7 @@ from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
 from aria_desktop.log import register_secret
 from aria_desktop.settings import (
     describe_keys,
-    load_settings,
+    load_settings_with_problems,
     set_value,
     set_values,
     settings_as_dict,
@@ -116,8 +116,12 @@ class LocalSettingsService:
         return self._path if self._path is not None else paths.settings_file()
 
     def fields(self, prefix: str = "") -> list[SettingInfo]:
-        """Every key under ``prefix`` with its effective value."""
-        current = _flatten(settings_as_dict(load_settings(self._path)))
+        """Every key under ``prefix`` with its effective value.
+
+        Read tolerantly, so the dialog opens on a file with mistakes (each such key shows the
+        default ARIA uses; ARCHITECTURE.md: a start that never breaks).
+        """
+        current = _flatten(settings_as_dict(load_settings_with_problems(self._path).settings))
         return [
             SettingInfo(
                 key=key,
@@ -161,7 +165,9 @@ class LocalSettingsService:
         with tempfile.TemporaryDirectory(prefix="aria-settings-check-") as tmp:
             together = Path(tmp) / "together.toml"
             scratch = Path(tmp) / "settings.toml"
-            if self.path.exists():
+            # A file that does not parse: the values are checked alone here, and ``apply``
+            # refuses to write over it in plain words.
+            if self.path.exists() and load_settings_with_problems(self.path, env={}).parsed:
                 shutil.copyfile(self.path, together)
                 shutil.copyfile(self.path, scratch)
             try:

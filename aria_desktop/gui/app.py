@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
 from aria_desktop.core.ports import Assistant, SettingsService
 from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.gui.bridge import EventBridge
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.chat import ChatController
@@ -38,6 +39,7 @@ from aria_desktop.gui.controllers.mcp import McpController
 from aria_desktop.gui.controllers.memory import MemoryController
 from aria_desktop.gui.controllers.quick_ask import QuickAskController
 from aria_desktop.gui.controllers.settings import SettingsController
+from aria_desktop.gui.controllers.settings_problems import SettingsProblemsPrompt
 from aria_desktop.gui.controllers.tray import TrayController
 from aria_desktop.gui.controllers.tray_skills import TraySkills
 from aria_desktop.gui.controllers.wizard import WizardController
@@ -105,6 +107,8 @@ class DesktopOptions:
         hotkeys: grab the global hotkeys (also needs ``gui.hotkeys_enabled``).
         started_at: ``time.perf_counter()`` when the process started the command (start-up
             time is logged against it).
+        settings_problems: what the tolerant settings load could not use; when there are any,
+            a window names them before the tray appears (start with defaults, or quit).
     """
 
     icons_dir: Path
@@ -112,6 +116,7 @@ class DesktopOptions:
     show_wizard: bool | None = None
     hotkeys: bool = True
     started_at: float = field(default_factory=time.perf_counter)
+    settings_problems: tuple[SettingsProblem, ...] = ()
 
 
 def ensure_display() -> None:
@@ -503,6 +508,11 @@ def run_desktop(
         desktop = Desktop(services, options)
         app.setWindowIcon(desktop.icons.app)
         with loop:
+            if options.settings_problems:  # named before the tray appears
+                prompt = SettingsProblemsPrompt(options.settings_problems, desktop.icons.app)
+                if not loop.run_until_complete(prompt.answer()):
+                    loop.run_until_complete(desktop.shutdown())
+                    return 0
             return int(loop.run_until_complete(desktop.run(connector)))
     finally:
         sys.excepthook = previous_hook
