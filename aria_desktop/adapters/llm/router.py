@@ -45,6 +45,7 @@ from aria_desktop.domain.chat import (
     ThinkingDelta,
     ToolCallChunk,
 )
+from aria_desktop.domain.error_text import join_failures
 from aria_desktop.domain.errors import (
     BackendUnreachableError,
     CapabilityMissingError,
@@ -133,6 +134,14 @@ class ChatBackend(Protocol):
     async def list_models(self) -> list[ModelInfo]: ...
 
     async def aclose(self) -> None: ...
+
+
+def _failed_tries(count: int) -> str:
+    """"1 failed try", "5 failed tries": what paused a backend, counted, retries included.
+
+    Said as a count, not "failed repeatedly": one question whose retries all failed can pause it.
+    """
+    return "1 failed try" if count == 1 else f"{count} failed tries"
 
 
 def _budget_notice(fitted: FittedRequest) -> PromptBudgeted:
@@ -372,7 +381,8 @@ class Router:
             if not breaker.allow():
                 outcome.append(
                     CircuitOpenError(
-                        f"{name} ({backend.model}) failed repeatedly; not retried for "
+                        f"{name} ({backend.model}) is paused after "
+                        f"{_failed_tries(breaker.failures)}; ARIA tries it again in "
                         f"{breaker.retry_in_s:.0f} s",
                         backend=name,
                         hint="Check the backend with `aria doctor`.",
@@ -454,7 +464,8 @@ class Router:
             return _restated(overflow, too_long, last)
         hints = [err.hint for _, err in failures if err.hint]
         hint = " ".join(dict.fromkeys([*hints, CONFIGURE_HINT]))
-        error = NoBackendError(f"no backend could answer — {lines}", hint=hint)
+        reasons = join_failures((name, err.code, err.message) for name, err in failures)
+        error = NoBackendError(reasons, hint=hint)
         error.__cause__ = last
         return error
 
