@@ -43,6 +43,9 @@ def test_status_and_config_run_and_name_the_problem_once(
         expected = {"status": 3, "check": 2}.get(command[-1], 0)  # 3: not running
         assert done.returncode == expected, (command, out)
     assert (Path(env["ARIA_CONFIG_DIR"]) / "settings.toml").read_text(encoding="utf-8") == text
+    log = (Path(env["ARIA_STATE_DIR"]) / "aria.log").read_text(encoding="utf-8")
+    assert "WARNING" in log
+    assert "Settings problem" in log  # every command (the daemon too) logs each as a warning
 
 
 def test_the_problem_is_in_the_json_of_status_and_config_check(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import dataclasses
 import getpass
 import sys
@@ -168,19 +169,20 @@ def _import(file: Path) -> int:
     from aria_desktop import keystore, paths
     from aria_desktop.adapters.mcp.importer import read_servers
     from aria_desktop.files import atomic_write
-    from aria_desktop.settings.loading import read_toml, settings_from
     from aria_desktop.settings.toml_dump import dump_toml
+    from aria_desktop.settings.writing import check_edit, read_for_edit
 
     servers = read_servers(file)
     settings_path = paths.settings_file()
-    data = read_toml(settings_path) if settings_path.exists() else {}
+    data = read_for_edit(settings_path)  # never over a file that does not parse
+    before = copy.deepcopy(data)
     table = data.setdefault("mcp", {}).setdefault("servers", {})
     for server in servers:
         if server.name in table:
             err(f"{server.name}: already configured; kept as it is.")
             continue
         table[server.name] = server.table
-    settings_from(data, f"in {settings_path}", env={})  # validate before anything is stored
+    check_edit(before, data, settings_path)  # validate before anything is stored
     for server in servers:
         for secret, value in server.secrets.items():
             keystore.set_secret(secret, value)
