@@ -171,7 +171,13 @@ class Desktop(QObject):
         self.tray_skills = TraySkills(self.everyday_sync, self.tray)
         self.settings = SettingsController(services, self.icons.app) if services else None
         self.mcp = McpController(self.context)
-        self.wizard = WizardController(services, self.icons.app) if services else None
+        self.wizard = (
+            WizardController(services, self.icons.app, lambda: self.tray.capabilities.get("voice"))
+            if services
+            else None
+        )
+        if self.wizard is not None:
+            self.wizard.completed_signal.connect(self._wizard_finished)
         self.hotkeys: GlobalHotkeys | None = None
         self._ptt_mode = "hold"
         # At login ARIA may start before the panel that hosts the tray: without a tray it
@@ -343,6 +349,13 @@ class Desktop(QObject):
         """Show the first-run wizard."""
         if self.wizard is not None:
             self.wizard.open()
+
+    def _wizard_finished(self, suggestion: str) -> None:
+        """The first run ends in the chat window, with something to try that works already."""
+        self.apply_theme()
+        self.start_hotkeys()
+        self.open_chat()
+        self.chat.suggest(suggestion)
 
     def _open_conversation(self, conversation_id: str) -> None:
         """Provenance: show the conversation a memory came from (list refreshed to hold it)."""

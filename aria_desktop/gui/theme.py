@@ -15,6 +15,7 @@ window at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
@@ -29,6 +30,8 @@ __all__ = [
     "style_sheet",
     "wants_dark",
 ]
+
+W = TypeVar("W", bound=QWidget)
 
 THEMES = ("system", "light", "dark")
 ROLE_PROPERTY = "ariaRole"
@@ -83,7 +86,7 @@ _ROLES: dict[str, tuple[str, str]] = {
 }
 
 
-def mark(widget: QWidget, role: str) -> QWidget:
+def mark(widget: W, role: str) -> W:
     """Give ``widget`` a themed role ("muted", "error", "success", "warning", "banner", "panel").
 
     Returns the widget, so a view can mark it where it builds it. Setting a new role later (an
@@ -91,9 +94,10 @@ def mark(widget: QWidget, role: str) -> QWidget:
     """
     assert role in _ROLES, role
     widget.setProperty(ROLE_PROPERTY, role)
-    style = widget.style()
-    style.unpolish(widget)
-    style.polish(widget)
+    if widget.testAttribute(Qt.WidgetAttribute.WA_WState_Polished):
+        style = widget.style()
+        style.unpolish(widget)
+        style.polish(widget)
     return widget
 
 
@@ -148,7 +152,8 @@ class ThemeManager(QObject):
         super().__init__(parent)
         self._app = app
         self._scheme = scheme or app.styleHints().colorScheme
-        self._system_style = app.style().name()
+        self._system_style = app.style().name() or "fusion"
+        self._style = self._system_style
         self.choice = "system"
         self.dark = is_dark(app.palette())
         self._painted = False
@@ -168,9 +173,11 @@ class ThemeManager(QObject):
         if forced or self._painted:
             # Fusion paints every part from the palette; "system" gives the desktop's style
             # back. An empty palette gives the application the desktop's own colours back.
+            # (app.style() names no style once a style sheet is set: the one set is tracked)
             style = "fusion" if forced else self._system_style
-            if app.style().name().lower() != style.lower():
+            if style.lower() != self._style.lower():
                 app.setStyle(QStyleFactory.create(style))
+                self._style = style
             app.setPalette(QPalette())
             self._painted = False
         system_dark = is_dark(app.palette())

@@ -8,9 +8,11 @@ from typing import Any
 from PySide6.QtWidgets import QCheckBox
 
 from aria_desktop.compose.desktop_services import LocalSettingsService
+from aria_desktop.gui.views.wizard import FINISH_PAGE, PRIVACY_PAGE
 from tests.fakes import FakeOllama
 from tests.gui.conftest import wait_for
 from tests.gui.test_settings_and_hotkeys import settings_file
+from tests.gui.wizard_steps import go_to
 
 
 def test_the_wizard_saves_the_file_roots_and_the_shell_switch(
@@ -23,11 +25,10 @@ def test_the_wizard_saves_the_file_roots_and_the_shell_switch(
     run(wait_for(lambda: wizard.server_ok))
     assert view.file_roots.text() == "~"
     assert not view.shell_enabled.isChecked()
-    view.next()
-    view.next()
+    go_to(view, PRIVACY_PAGE)
     view.file_roots.setText("~/Documents, ~/code")
     view.shell_enabled.setChecked(True)
-    view.next()
+    go_to(view, FINISH_PAGE)
     view.accept()
     data = settings_file(isolated_env)
     assert data["tools"]["files"]["roots"] == ["~/Documents", "~/code"]

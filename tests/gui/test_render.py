@@ -252,15 +252,30 @@ def test_settings_dialog_renders(desktop_factory: Any, run: Any, theme: str, tab
 
 def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any, theme: str) -> None:
     from aria_desktop.compose.desktop_services import LocalSettingsService
+    from aria_desktop.gui.views import wizard as pages
+    from tests.gui.wizard_steps import go_to
 
     desktop = desktop_factory(None)
     LocalSettingsService().apply({"llm.ollama.url": ollama.url})
     view = desktop.wizard.open()
-    view.move(320, 140)
+    view.move(300, 60)
     run(wait_for(lambda: desktop.wizard.server_ok))
-    settle(run, view)
-    screenshot("wizard", theme)
-    assert_fully_visible(view, [view.server_status, view.url, view.test_button, view.model])
+    shown = {
+        "welcome": (pages.WELCOME_PAGE, []),
+        "model": (
+            pages.MODEL_PAGE,
+            [view.server_status, view.url, view.test_button, view.model, view.skip_choice],
+        ),
+        "voice": (pages.VOICE_PAGE, [view.voice_enabled, view.voice_status]),
+        "privacy": (pages.PRIVACY_PAGE, [view.file_roots, view.add_folder_button]),
+        "homeassistant": (pages.HOME_ASSISTANT_PAGE, [view.ha_url, view.ha_test_button]),
+        "finish": (pages.FINISH_PAGE, [view.summary, view.first_try]),
+    }
+    for name, (page, widgets) in shown.items():
+        go_to(view, page)
+        settle(run, view)
+        screenshot(f"wizard-{name}", theme)
+        assert_fully_visible(view, widgets)
 
 
 def test_tray_menu_renders(desktop_factory: Any, stack: Any, run: Any, theme: str) -> None:

@@ -18,8 +18,10 @@ from aria_desktop.api.token import TokenFile
 from aria_desktop.compose.desktop_services import LocalSettingsService, autostart_path
 from aria_desktop.gui.hotkeys import GlobalHotkeys, session_problem
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
+from aria_desktop.gui.views.wizard import FINISH_PAGE, MODEL_PAGE
 from tests.fakes import FakeOllama
 from tests.gui.conftest import wait_for
+from tests.gui.wizard_steps import go_to
 
 
 def settings_file(env: Path) -> dict[str, Any]:
@@ -186,17 +188,16 @@ def test_wizard_finds_ollama_and_saves_the_choices(
     assert not wizard.completed()
     view = wizard.open()
     run(wait_for(lambda: wizard.server_ok))
-    assert "Found it" in view.server_status.text()
+    assert "has 2 models" in view.server_status.text()
+    go_to(view, MODEL_PAGE)
+    assert view.ollama_choice.isChecked()
     view.model.setCurrentText("qwen3:8b")
-    view.next()
-    view.use_cloud.setChecked(False)
-    view.next()
-    view.next()
+    go_to(view, FINISH_PAGE)
     view.hotkeys["gui.hotkey_push_to_talk"].setKeySequence(QKeySequence("Ctrl+Alt+P"))
     view.accept()
     data = settings_file(isolated_env)
     assert data["llm"]["ollama"]["model"] == "qwen3:8b"
-    assert data["llm"]["chains"] == {"chat": ["ollama"]}
+    assert data["llm"]["chains"]["chat"] == ["ollama", "anthropic"]  # Claude stays the fallback
     assert data["gui"]["hotkey_push_to_talk"] == "Ctrl+Alt+P"
     assert wizard.completed()
 

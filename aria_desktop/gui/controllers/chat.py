@@ -20,6 +20,7 @@ from aria_desktop.gui.controllers.citations import CitationTracker
 from aria_desktop.gui.format import reply_badge, state_label, tool_card, tool_output
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
 from aria_desktop.gui.views.question import ask_before
+from aria_desktop.gui.views.transcript import SUGGESTION_LINK
 
 __all__ = ["ChatController"]
 
@@ -135,7 +136,16 @@ class ChatController(QObject):
         if self._run is None and self.conversation_id is not None:
             self.open_conversation(self.conversation_id)
         elif self._run is None and self.view.transcript.is_placeholder:
-            self.view.transcript.show_placeholder(self.view.transcript.placeholder_text)
+            transcript = self.view.transcript
+            transcript.show_placeholder(transcript.placeholder_text, transcript.suggestion)
+
+    def suggest(self, text: str) -> None:
+        """A new conversation offering ``text`` to try (clicking it sends it)."""
+        self.new_conversation()
+        self.view.transcript.show_placeholder(
+            "Ask ARIA anything, or try this. It works on this computer, even without a model:",
+            text,
+        )
 
     def open_conversation(self, conversation_id: str) -> None:
         """Show a stored conversation."""
@@ -425,6 +435,10 @@ class ChatController(QObject):
         made by ARIA (the knowledge base's file or URL), not by the model: it opens at once.
         """
         if url.scheme() == "aria-tool" and self.view.transcript.toggle_output(url.toString()):
+            return
+        if url.toString() == SUGGESTION_LINK:
+            if self.view.transcript.suggestion and self._run is None and self.context.connected:
+                self.send(self.view.transcript.suggestion)
             return
         if self.citations.handles(url):
             self.citations.open(url)

@@ -1,37 +1,80 @@
-"""First-run wizard behaviour: find Ollama, offer cloud and Home Assistant, pick hotkeys."""
+"""First-run wizard behaviour: a model, voice, privacy and folders, Home Assistant, keys.
+
+Finishing writes every choice at once and emits ``completed_signal`` with the first thing to
+try; the desktop then opens the chat window with that suggestion, so the first run ends in a
+window where something works (ARIA answers everyday commands without any model).
+"""
 
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QIcon, QKeySequence
-from PySide6.QtWidgets import QLabel, QLineEdit
+from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit
 
 from aria_desktop.core.ports import SettingsService
+from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.errors import AriaError
-from aria_desktop.gui.controllers.settings import join_chains, split_chains
 from aria_desktop.gui.controllers.window import WindowController
+from aria_desktop.gui.controllers.wizard_model import LOCAL_OLLAMA, ModelPage, model_changes
 from aria_desktop.gui.tasks import TaskOwner
-from aria_desktop.gui.views.wizard import WizardView
+from aria_desktop.gui.views.wizard import (
+    FINISH_PAGE,
+    FIRST_TRY,
+    HOME_ASSISTANT_PAGE,
+    MODEL_PAGE,
+    PRIVACY_PAGE,
+    WizardView,
+)
 
-__all__ = ["WizardController"]
+__all__ = ["WizardController", "home_relative"]
 
 _LOGGER = logging.getLogger(__name__)
-_LOCAL_OLLAMA = "http://127.0.0.1:11434"
-_SERVER_PAGE, _CLOUD_PAGE, _HA_PAGE, _PERMISSIONS_PAGE, _HOTKEYS_PAGE = range(5)
+VoiceStatus = Callable[[], CapabilityStatus | None]
+
+
+def home_relative(folder: str) -> str:
+    """``/home/ana/Documents`` -> ``~/Documents``: the way the settings write folders."""
+    home = str(Path.home())
+    if folder == home:
+        return "~"
+    if folder.startswith(home + os.sep):
+        return "~" + folder[len(home) :]
+    return folder
+
+
+def _wake_phrase(model: str) -> str:
+    """``hey_jarvis`` -> "Hey Jarvis"; a custom model file is "your wake word"."""
+    if not model or "/" in model or model.endswith(".onnx"):
+        return "your wake word"
+    return model.replace("_", " ").title()
 
 
 class WizardController(WindowController[WizardView]):
     """Shows the wizard and writes the choices through the SettingsService."""
 
-    completed_signal = Signal()
+    completed_signal = Signal(str)
+    """Finished: the first thing to try in the chat window."""
 
-    def __init__(self, services: SettingsService, icon: QIcon) -> None:
+    def __init__(
+        self, services: SettingsService, icon: QIcon, voice_status: VoiceStatus | None = None
+    ) -> None:
         super().__init__(icon)
         self.services = services
         self.tasks = TaskOwner(lambda message, hint: None)
-        self.server_ok = False
+        self.model_page = ModelPage(services, self.tasks)
+        self._voice_status = voice_status or (lambda: None)
+        self._values: dict[str, str] = {}
+        self.folder_dialog: QFileDialog | None = None
+
+    @property
+    def server_ok(self) -> bool:
+        """Whether the last probe reached an Ollama server."""
+        return self.model_page.server_ok
 
     def completed(self) -> bool:
         """Whether the wizard was finished or skipped before."""
@@ -39,61 +82,98 @@ class WizardController(WindowController[WizardView]):
         return values.get("gui.first_run_done") == "true"
 
     def open(self) -> WizardView:
-        """Show the wizard and look for Ollama on this computer."""
+        """Show the wizard at its welcome and look for Ollama on this computer."""
         if self.view is None:
             view = WizardView(self._icon)
             view.page_validator = self._validate_page
-            view.test_button.clicked.connect(lambda: self.test(view.url.text().strip()))
+            self.model_page.connect(view)
             view.ha_test_button.clicked.connect(self.test_homeassistant)
+            view.voice_enabled.toggled.connect(lambda _on: self._show_voice())
+            view.add_folder_button.clicked.connect(self.choose_folder)
+            view.currentIdChanged.connect(self._entered)
             view.accepted.connect(self._finish)
             view.rejected.connect(self._skip)
             self.view = view
         view = self.view
-        values = {info.key: info.value for info in self.services.fields()}
+        self._values = values = {info.key: info.value for info in self.services.fields()}
         for key, edit in view.hotkeys.items():
             edit.setKeySequence(
                 QKeySequence.fromString(
                     values.get(key, ""), QKeySequence.SequenceFormat.PortableText
                 )
             )
-        configured = values.get("llm.ollama.url", _LOCAL_OLLAMA)
+        configured = values.get("llm.ollama.url", LOCAL_OLLAMA)
         view.url.setText(configured)
         view.model.setCurrentText(values.get("llm.ollama.model", ""))
         view.ha_url.setText(values.get("homeassistant.url", ""))
-        view.use_cloud.setChecked(
-            "anthropic" in split_chains(values.get("llm.chains", "")).get("chat", [])
-        )
+        view.voice_enabled.setChecked(values.get("voice.enabled", "true") == "true")
         view.file_roots.setText(values.get("tools.files.roots", "~"))
         view.shell_enabled.setChecked(values.get("tools.shell.enabled") == "true")
         view.restart()
+        self.model_page.show_choice(view)
+        self._show_voice()
         view.show()
         view.raise_()
-        self.test(configured)
+        self.model_page.look_quietly(view, configured)
         return view
 
     def test(self, url: str) -> None:
         """Probe an Ollama address and show the result."""
         assert self.view is not None
-        self.view.server_status.setText(f"Looking for Ollama at {url} …")
-        self.tasks.spawn(self._test(url), name="aria-gui-wizard-test")
+        self.model_page.test(self.view, url)
 
-    async def _test(self, url: str) -> None:
+    # --- voice --------------------------------------------------------------------------------
+
+    def _show_voice(self) -> None:
+        """Say truly what voice does with the settings as they are (on by default)."""
         view = self.view
         assert view is not None
-        result = await self.services.check_ollama(url)
-        self.server_ok = result.ok
-        if result.ok:
-            view.server_status.setText(f"Found it. {result.message}")
-            current = view.model.currentText()
-            view.model.clear()
-            view.model.addItems(list(result.models))
-            if current in result.models or not result.models:
-                view.model.setCurrentText(current)
-        else:
-            view.server_status.setText(
-                f"{result.message}\nEnter the address of the machine that runs Ollama and press "
-                "Test."
+        values = self._values
+        talk_key = values.get("gui.hotkey_push_to_talk", "")
+        hold = f"while you hold {talk_key}" if talk_key else ""
+        if not view.voice_enabled.isChecked():
+            text = "Voice is off: ARIA reads what you type. Tick “Use voice” to talk to it."
+        elif values.get("voice.wake.enabled", "true") == "true":
+            phrase = _wake_phrase(values.get("voice.wake.model", ""))
+            text = f"Voice is on: ARIA listens on this computer for “{phrase}”" + (
+                f", and {hold}." if hold else "."
             )
+        else:
+            text = f"Voice is on: ARIA listens {hold or 'when you ask it from the tray menu'}."
+        status = self._voice_status()
+        if view.voice_enabled.isChecked() and status is not None and not status.available:
+            text += f" It cannot start on this computer yet: {status.reason}"
+        view.voice_status.setText(text)
+        view.microphone_note.setText(
+            "ARIA uses your system's default microphone. Pick another one and test it in "
+            "Settings, under Voice."
+        )
+        view.microphone_note.setVisible(view.devices_box.count() == 0)
+
+    # --- folders ------------------------------------------------------------------------------
+
+    def choose_folder(self) -> None:
+        """Open a folder picker; the chosen folder joins the list ARIA may read."""
+        view = self.view
+        assert view is not None
+        dialog = QFileDialog(view, "A folder ARIA may read", str(Path.home()))
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dialog.fileSelected.connect(self.add_folder)
+        self.folder_dialog = dialog
+        dialog.open()
+
+    def add_folder(self, folder: str) -> None:
+        """Add ``folder`` to the folders ARIA may read (once)."""
+        view = self.view
+        assert view is not None
+        roots = [r.strip() for r in view.file_roots.text().split(",") if r.strip()]
+        folder = home_relative(folder)
+        if folder and folder not in roots:
+            roots.append(folder)
+        view.file_roots.setText(", ".join(roots))
+
+    # --- Home Assistant -----------------------------------------------------------------------
 
     def test_homeassistant(self) -> None:
         """Reach Home Assistant with the address and token typed (or the stored token)."""
@@ -134,35 +214,46 @@ class WizardController(WindowController[WizardView]):
         edit.clear()
         return True
 
+    # --- pages and finishing ------------------------------------------------------------------
+
     def _validate_page(self, page: int) -> bool:
         view = self.view
         assert view is not None
-        if page == _SERVER_PAGE:
-            errors = self.services.check(
-                {
-                    "llm.ollama.url": view.url.text().strip(),
-                    "llm.ollama.model": view.model.currentText().strip(),
-                }
-            )
-            if errors:
-                view.server_status.setText(" ".join(errors.values()))
+        if page == MODEL_PAGE:
+            if not self.model_page.validate(view):
                 return False
-        cloud_key = view.cloud_key if view.use_cloud.isChecked() else None
-        if page == _CLOUD_PAGE and cloud_key is not None:
-            return self._store_pasted("anthropic_api_key", cloud_key, view.cloud_error)
-        if page == _HA_PAGE and not self._validate_homeassistant():
-            return False
-        if page == _PERMISSIONS_PAGE:
-            errors = self.services.check(self._tools())
+            if view.cloud_choice.isChecked():
+                return self._store_pasted("anthropic_api_key", view.cloud_key, view.cloud_error)
+        checks = {
+            PRIVACY_PAGE: (self._tools, view.permissions_error),
+            FINISH_PAGE: (self._hotkeys, view.finish_error),
+        }
+        if page == HOME_ASSISTANT_PAGE:
+            return self._validate_homeassistant()
+        if page in checks:
+            changes, problem = checks[page]
+            errors = self.services.check(changes())
             if errors:
-                view.permissions_error.setText(" ".join(errors.values()))
-                return False
-        if page == _HOTKEYS_PAGE:
-            errors = self.services.check(self._hotkeys())
-            if errors:
-                view.finish_error.setText(" ".join(errors.values()))
+                problem.setText(" ".join(errors.values()))
                 return False
         return True
+
+    def _entered(self, page: int) -> None:
+        """The finish page sums up the choices made on the pages before it."""
+        view = self.view
+        if view is None or page != FINISH_PAGE:
+            return
+        if view.skip_choice.isChecked():
+            model = "No model yet: ARIA answers everyday commands on this computer."
+        elif view.cloud_choice.isChecked():
+            model = "Model: Claude, in the cloud."
+        else:
+            name = view.model.currentText().strip() or "the one Ollama offers"
+            model = f"Model: {name} on Ollama at {view.url.text().strip()}."
+        voice = "Voice: on." if view.voice_enabled.isChecked() else "Voice: off."
+        roots = view.file_roots.text().strip() or "~"
+        folders = f"Folders ARIA may read: {'your home folder' if roots == '~' else roots}."
+        view.summary.setText("\n".join((model, voice, folders)))
 
     def _tools(self) -> dict[str, str]:
         assert self.view is not None
@@ -183,15 +274,9 @@ class WizardController(WindowController[WizardView]):
         view = self.view
         assert view is not None
         values = {info.key: info.value for info in self.services.fields("llm.")}
-        chains = split_chains(values.get("llm.chains", "chat=ollama"))
-        chat = [b for b in chains.get("chat", ["ollama"]) if b != "anthropic"] or ["ollama"]
-        if view.use_cloud.isChecked():
-            chat.append("anthropic")
-        chains["chat"] = chat
         changes = {
-            "llm.ollama.url": view.url.text().strip(),
-            "llm.ollama.model": view.model.currentText().strip(),
-            "llm.chains": join_chains(chains),
+            **model_changes(view, values),
+            "voice.enabled": "true" if view.voice_enabled.isChecked() else "false",
             "homeassistant.url": view.ha_url.text().strip(),
             "gui.first_run_done": "true",
             **self._tools(),
@@ -204,7 +289,7 @@ class WizardController(WindowController[WizardView]):
             view.finish_error.setText(f"Not saved: {exc.message}")
             view.show()
             return
-        self.completed_signal.emit()
+        self.completed_signal.emit(FIRST_TRY)
 
     def _skip(self) -> None:
         try:

@@ -28,7 +28,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
-__all__ = ["TranscriptView"]
+__all__ = ["SUGGESTION_LINK", "TranscriptView"]
+
+SUGGESTION_LINK = "aria-suggest:0"
+"""The link of the placeholder's suggestion (clicking it sends the suggestion)."""
 
 _MARKDOWN = QTextDocument.MarkdownFeature(
     QTextDocument.MarkdownFeature.MarkdownDialectGitHub.value
@@ -189,19 +192,28 @@ class TranscriptView(QTextBrowser):
 
     # --- whole-document operations ------------------------------------------------------------
 
-    def show_placeholder(self, text: str = "Ask ARIA anything. Replies appear here.") -> None:
-        """An empty conversation's hint."""
+    def show_placeholder(
+        self, text: str = "Ask ARIA anything. Replies appear here.", suggestion: str = ""
+    ) -> None:
+        """An empty conversation's hint; with ``suggestion``, a link under it that sends it."""
         self.generation += 1
         self.clear()
         self._reply = None
         self._placeholder = True
         self.placeholder_text = text
+        self.suggestion = suggestion
         cursor = QTextCursor(self.document())
         block = QTextBlockFormat()
         block.setAlignment(Qt.AlignmentFlag.AlignCenter)
         block.setTopMargin(40)
         cursor.setBlockFormat(block)
         cursor.insertText(text, self._char(color=self._theme.muted, size_delta=1))
+        if suggestion:
+            block.setTopMargin(12)
+            cursor.insertBlock(block)
+            link = self._link(SUGGESTION_LINK)
+            link.setFontPointSize(link.fontPointSize() + 3)
+            cursor.insertText(f"“{suggestion}”", link)
 
     @property
     def is_placeholder(self) -> bool:

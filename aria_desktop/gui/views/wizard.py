@@ -1,4 +1,9 @@
-"""The first-run wizard (non-modal): model server, cloud fallback, permissions, hotkeys."""
+"""The first-run wizard (non-modal): welcome, a model, voice, privacy, Home Assistant, finish.
+
+Every page says what is true with the shipped defaults (voice is on, files are confined to
+the folders listed, commands and computer control are off) and the last one says what to try
+first; the ``WizardController`` tests the server, applies the choices and opens the chat.
+"""
 
 from __future__ import annotations
 
@@ -6,20 +11,24 @@ from collections.abc import Callable
 
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QCheckBox,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
     QKeySequenceEdit,
+    QLabel,
     QLayout,
     QLineEdit,
     QPushButton,
+    QRadioButton,
     QVBoxLayout,
     QWidget,
     QWizard,
     QWizardPage,
 )
 
+from aria_desktop.gui.theme import mark
 from aria_desktop.gui.views._widgets import (
     HOTKEYS,
     hotkey_edit,
@@ -28,33 +37,57 @@ from aria_desktop.gui.views._widgets import (
     wrapped_label,
 )
 
-__all__ = ["WizardView"]
+__all__ = [
+    "FINISH_PAGE",
+    "HOME_ASSISTANT_PAGE",
+    "MODEL_PAGE",
+    "PRIVACY_PAGE",
+    "VOICE_PAGE",
+    "WELCOME_PAGE",
+    "WizardView",
+]
 
-_ERROR_STYLE = "color: #b42318;"
-_PERMISSION_PARAGRAPHS = (
-    "<b>Microphone.</b> With voice installed, ARIA can listen for its wake word or while you "
-    "hold the push-to-talk key. Audio is processed on your machines and not stored.",
-    "<b>Computer control.</b> ARIA can move the mouse and type for you. Every action passes "
-    "safety rules, risky ones wait for your approval, and a Stop button and hotkey stop it at "
-    "once.",
-    "Turn either on later from the tray menu (Mute microphone, Computer control) or in Settings.",
-    "<b>Files.</b> ARIA may list, read and find files in these folders; changing, moving or "
-    "deleting (to the trash) waits for your approval.",
+WELCOME_PAGE, MODEL_PAGE, VOICE_PAGE, PRIVACY_PAGE, HOME_ASSISTANT_PAGE, FINISH_PAGE = range(6)
+FIRST_TRY = "Set a timer for 5 minutes"
+"""The first thing the finish page (and the chat window after it) suggests: an everyday
+command ARIA answers on this computer, so it works before any model is set up."""
+
+_WELCOME = (
+    "ARIA is an assistant that runs on your computer. Ask it by typing or by voice; it can "
+    "set timers and reminders, keep lists, find and read your files, and answer with a "
+    "language model you choose.",
+    "This takes about a minute: pick a model (or skip that for now), check your microphone "
+    "and see what stays on this computer. Everything here can be changed later in Settings.",
 )
-"""What the permissions page says, paragraph by paragraph, above the folders and commands."""
-
-
-def _titled(title: str, subtitle: str) -> QWizardPage:
-    """An empty wizard page with its title and the sentence under it."""
-    page = QWizardPage()
-    page.setTitle(title)
-    page.setSubTitle(subtitle)
-    return page
+_PRIVACY_STORED = (
+    "<b>Kept on this computer.</b> Your conversations, the facts ARIA remembers from them "
+    "(it saves them as it goes; you can see and forget each one in the Memory window), your "
+    "lists, reminders and knowledge base are in one database in ARIA's data folder. Keys and "
+    "tokens go to the system keyring, never into the settings file."
+)
+_PRIVACY_LEAVES = (
+    "<b>What leaves it.</b> Your messages go to the model you chose: Ollama at the address "
+    "above (this computer or one on your network), or Claude in the cloud if you chose it. "
+    "When a question needs a public web page ARIA reads that page. Nothing else is sent; "
+    "there is no tracking."
+)
+_PRIVACY_VOICE = (
+    "<b>Voice.</b> The wake word and speech-to-text run on this computer; audio is never "
+    "stored or sent anywhere."
+)
+_PRIVACY_HANDS = (
+    "<b>Computer control</b> (moving the mouse and typing for you) and <b>running "
+    "commands</b> are off until you turn them on. <b>Files:</b> ARIA may list, read and find "
+    "files in the folders below; changing, moving or deleting (to the trash) waits for your "
+    "approval."
+)
 
 
 def _page(title: str, subtitle: str, *parts: QWidget | QLayout) -> QWizardPage:
     """A wizard page with its title and the sentence under it, then ``parts`` top to bottom."""
-    page = _titled(title, subtitle)
+    page = QWizardPage()
+    page.setTitle(title)
+    page.setSubTitle(subtitle)
     layout = QVBoxLayout(page)
     for part in parts:
         if isinstance(part, QLayout):
@@ -65,6 +98,23 @@ def _page(title: str, subtitle: str, *parts: QWidget | QLayout) -> QWizardPage:
     return page
 
 
+def _indented(*parts: QWidget | QLayout) -> QVBoxLayout:
+    """What belongs to the choice above it, indented under that choice."""
+    layout = QVBoxLayout()
+    layout.setContentsMargins(24, 0, 0, 6)
+    for part in parts:
+        if isinstance(part, QLayout):
+            layout.addLayout(part)
+        else:
+            layout.addWidget(part)
+    return layout
+
+
+def _error_label() -> QLabel:
+    """Where a page says why it cannot go on (empty until then)."""
+    return mark(wrapped_label(""), "error")
+
+
 class WizardView(QWizard):
     """Layout only; ``WizardController`` tests the server and applies the choices."""
 
@@ -72,86 +122,123 @@ class WizardView(QWizard):
         super().__init__(parent)
         init_secondary_window(self, title="Welcome to ARIA", icon=icon)
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
-        self.resize(640, 480)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setButtonText(QWizard.WizardButton.FinishButton, "Start using ARIA")
+        self.setButtonText(QWizard.WizardButton.CancelButton, "Set up later")
+        self.resize(680, 560)
         self.page_validator: Callable[[int], bool] = lambda _page: True
-        self.addPage(self._server_page())
-        self.addPage(self._cloud_page())
-        self.addPage(self._homeassistant_page())
-        self.addPage(self._permissions_page())
-        self.addPage(self._hotkeys_page())
+        self.setPage(WELCOME_PAGE, self._welcome_page())
+        self.setPage(MODEL_PAGE, self._model_page())
+        self.setPage(VOICE_PAGE, self._voice_page())
+        self.setPage(PRIVACY_PAGE, self._privacy_page())
+        self.setPage(HOME_ASSISTANT_PAGE, self._homeassistant_page())
+        self.setPage(FINISH_PAGE, self._finish_page())
 
-    def _server_page(self) -> QWizardPage:
-        """The Ollama address (with a Test button) and the model to use."""
+    def _welcome_page(self) -> QWizardPage:
+        return _page(
+            "Welcome to ARIA",
+            "Your assistant on this computer.",
+            *map(wrapped_label, _WELCOME),
+        )
+
+    def _model_page(self) -> QWizardPage:
+        """Ollama (found by itself, or at an address tested here), Claude, or no model yet."""
         self.server_status = wrapped_label("Looking for Ollama on this computer…")
         self.server_status.setObjectName("serverStatus")
+        self.ollama_choice = QRadioButton("Ollama: a model on this computer or one nearby")
         self.url = QLineEdit("http://127.0.0.1:11434")
         self.url.setObjectName("wizardUrl")
         self.test_button = QPushButton("Test")
-        row = QHBoxLayout()
-        row.addWidget(self.url, 1)
-        row.addWidget(self.test_button)
         self.model = QComboBox()
         self.model.setEditable(True)
         self.model.setMinimumWidth(240)
+        row = QHBoxLayout()
+        row.addWidget(self.url, 1)
+        row.addWidget(self.test_button)
         form = QFormLayout()
-        form.addRow("Ollama address", row)
+        form.addRow("Address", row)
         form.addRow("Model", self.model)
+        self.cloud_choice = QRadioButton("Claude: Anthropic's model in the cloud")
+        self.cloud_key = secret_edit("Anthropic API key (kept in the system keyring)")
+        self.cloud_error = _error_label()
+        self.skip_choice = QRadioButton("Skip for now: use ARIA without a model")
+        self.choices = QButtonGroup(self)
+        for button in (self.ollama_choice, self.cloud_choice, self.skip_choice):
+            self.choices.addButton(button)
+        self.ollama_choice.setChecked(True)
         return _page(
             "Your language model",
-            "ARIA talks to Ollama, on this computer or on a GPU machine nearby.",
+            "ARIA answers questions with a language model. Everyday commands (timers, "
+            "reminders, lists, the time) work without one.",
             self.server_status,
-            form,
-            wrapped_label(
-                "On another machine? Start it with OLLAMA_HOST=0.0.0.0 and enter "
-                "its address, e.g. http://192.168.1.20:11434."
+            self.ollama_choice,
+            _indented(
+                form,
+                mark(
+                    wrapped_label(
+                        "On another computer? Let Ollama accept connections from your network "
+                        "there and enter its address, for example http://192.168.1.20:11434."
+                    ),
+                    "muted",
+                ),
+            ),
+            self.cloud_choice,
+            _indented(
+                self.cloud_key,
+                mark(wrapped_label("Your conversations are then sent to Anthropic."), "muted"),
+                self.cloud_error,
+            ),
+            self.skip_choice,
+            _indented(
+                mark(
+                    wrapped_label(
+                        "Set up a model any time later from the chat window or Settings."
+                    ),
+                    "muted",
+                )
             ),
         )
 
-    def _cloud_page(self) -> QWizardPage:
-        """Whether Claude answers when the local model cannot, and its API key."""
-        self.use_cloud = QCheckBox("Use Claude when the local model cannot answer")
-        self.cloud_key = secret_edit("Anthropic API key (stored in the system keyring)")
-        self.cloud_error = wrapped_label("", _ERROR_STYLE)
+    def _voice_page(self) -> QWizardPage:
+        """Whether voice is on (it is by default), which microphone, and a test of it."""
+        self.voice_enabled = QCheckBox("Use voice")
+        self.voice_status = wrapped_label("")
+        self.voice_status.setObjectName("voiceStatus")
+        self.devices_box = QVBoxLayout()
+        """Where the microphone picker and its test go."""
+        self.microphone_note = mark(wrapped_label(""), "muted")
         return _page(
-            "Cloud fallback (optional)",
-            "When the local model is unreachable or cannot do something, ARIA can "
-            "ask Claude instead. The conversation then leaves your network.",
-            self.use_cloud,
-            self.cloud_key,
-            self.cloud_error,
+            "Voice",
+            "Talk to ARIA: say its wake word, or hold a key while you speak.",
+            self.voice_enabled,
+            self.voice_status,
+            self.devices_box,
+            self.microphone_note,
         )
 
-    def _permissions_page(self) -> QWizardPage:
-        """What the microphone, computer control, files and commands may do."""
+    def _privacy_page(self) -> QWizardPage:
+        """What is stored where, what leaves the computer, and which folders ARIA may read."""
         self.file_roots = QLineEdit("~")
-        self.file_roots.setToolTip("Comma-separated folders; ~ is your home folder")
+        self.file_roots.setObjectName("fileRoots")
+        self.file_roots.setToolTip("Folders separated by commas; ~ is your home folder")
+        self.add_folder_button = QPushButton("Add folder…")
+        folders = QHBoxLayout()
+        folders.addWidget(self.file_roots, 1)
+        folders.addWidget(self.add_folder_button)
         self.shell_enabled = QCheckBox(
             "Let ARIA run commands (anything that changes, deletes, installs or goes online "
             "asks first)"
         )
-        self.permissions_error = wrapped_label("", _ERROR_STYLE)
+        self.permissions_error = _error_label()
         return _page(
-            "Microphone, computer control, files and commands",
-            "All are off or confined. ARIA never listens, touches your computer or runs a "
-            "command until you turn it on.",
-            *map(wrapped_label, _PERMISSION_PARAGRAPHS),
-            self.file_roots,
+            "Your privacy",
+            "What ARIA keeps, what it sends, and what it may touch.",
+            *map(wrapped_label, (_PRIVACY_STORED, _PRIVACY_LEAVES, _PRIVACY_VOICE)),
+            wrapped_label(_PRIVACY_HANDS),
+            folders,
             self.shell_enabled,
             self.permissions_error,
         )
-
-    def _hotkeys_page(self) -> QWizardPage:
-        """One editor per hotkey (cleared: off), and where an error on finishing shows."""
-        keys = _titled("Hotkeys", "Press a combination to change one; clear it to turn it off.")
-        self.hotkeys: dict[str, QKeySequenceEdit] = {}
-        form = QFormLayout(keys)
-        for key, text in HOTKEYS:
-            edit = hotkey_edit()
-            self.hotkeys[key] = edit
-            form.addRow(text, edit)
-        self.finish_error = wrapped_label("", _ERROR_STYLE)
-        form.addRow(self.finish_error)
-        return keys
 
     def _homeassistant_page(self) -> QWizardPage:
         """The Home Assistant address (with a Test button) and its access token."""
@@ -161,7 +248,7 @@ class WizardView(QWizard):
         row.addWidget(self.ha_url, 1)
         row.addWidget(self.ha_test_button)
         self.ha_url.setPlaceholderText("http://homeassistant.local:8123 (empty: skip)")
-        self.ha_token = secret_edit("Long-lived access token (stored in the system keyring)")
+        self.ha_token = secret_edit("Long-lived access token (kept in the system keyring)")
         form = QFormLayout()
         form.addRow("Address", row)
         form.addRow("Access token", self.ha_token)
@@ -175,6 +262,36 @@ class WizardView(QWizard):
             "approval.",
             form,
             self.ha_status,
+        )
+
+    def _finish_page(self) -> QWizardPage:
+        """What was set up, the global keys, and what to try first."""
+        self.summary = wrapped_label("")
+        self.summary.setObjectName("wizardSummary")
+        self.summary.setContentsMargins(0, 0, 0, 10)
+        keys = QFormLayout()
+        self.hotkeys: dict[str, QKeySequenceEdit] = {}
+        for key, text in HOTKEYS:
+            edit = hotkey_edit()
+            self.hotkeys[key] = edit
+            keys.addRow(text, edit)
+        self.first_try = wrapped_label(
+            f"Press “Start using ARIA” to open the chat window. Try “{FIRST_TRY}”: ARIA "
+            "answers that on this computer, with or without a model."
+        )
+        self.first_try.setObjectName("firstTry")
+        self.finish_error = _error_label()
+        return _page(
+            "ARIA is ready",
+            "Here is what you set up.",
+            self.summary,
+            wrapped_label(
+                "Keys that work everywhere on your desktop (press a combination to change "
+                "one; clear it to turn it off):"
+            ),
+            keys,
+            self.first_try,
+            self.finish_error,
         )
 
     def validateCurrentPage(self) -> bool:
