@@ -83,6 +83,10 @@ async def _cmd_status(args: argparse.Namespace, settings: Settings) -> int:
             print_json(info)
         else:
             print("ARIA is not running.")
+            print(
+                "Start it with `aria desktop` (the tray app) or `aria daemon` (no window); "
+                "commands like `aria chat` also work without it."
+            )
         return EXIT_NOT_RUNNING
     info.update(pid=owner.pid, port=owner.port, started_at=owner.started_at)
     if owner.port is not None:

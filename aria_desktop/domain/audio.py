@@ -178,12 +178,38 @@ def decode_wav(data: bytes, *, name: str = "The WAV file", allow_empty: bool = F
                 sample_rate_hz=reader.getframerate(),
                 channels=reader.getnchannels(),
             )
-    except (wave.Error, EOFError) as exc:
+    except (wave.Error, EOFError):
         raise AudioFormatError(
-            f"{name} is not a PCM WAV file ({exc}).",
-            hint="Send a 16-bit PCM WAV (`sox in.mp3 -b 16 -r 16000 -c 1 out.wav` converts most "
-            "audio).",
+            f"{name} {_what_it_is(data)}; ARIA reads only WAV files with 16-bit samples.",
+            hint="Convert it to a 16-bit WAV file first: save it as WAV in an audio editor such "
+            "as Audacity, or run `ffmpeg -i INPUT -ac 1 -ar 16000 -sample_fmt s16 output.wav`.",
         ) from None
     if not clip.pcm and not allow_empty:
         raise AudioFormatError(f"{name} holds no audio.", hint="Record something first.")
     return clip
+
+
+_SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
+    (0, b"ID3", "an MP3 file"),
+    (0, b"\xff\xfb", "an MP3 file"),
+    (0, b"\xff\xf3", "an MP3 file"),
+    (0, b"\xff\xf2", "an MP3 file"),
+    (0, b"OggS", "an Ogg file (Vorbis or Opus)"),
+    (0, b"fLaC", "a FLAC file"),
+    (4, b"ftyp", "an MP4 or M4A file"),
+    (0, b"\x1aE\xdf\xa3", "a WebM or Matroska file"),
+    (8, b"AIFF", "an AIFF file"),
+)
+"""Where a common audio format says what it is, and its name (what the user may have sent)."""
+
+
+def _what_it_is(data: bytes) -> str:
+    """What ``data`` is, said after the file's name ("is an MP3 file", "is empty")."""
+    if not data:
+        return "is empty"
+    if data[:4] == b"RIFF" and data[8:12] == b"WAVE":
+        return "is a WAV file in a compressed or floating-point encoding"
+    for offset, magic, kind in _SIGNATURES:
+        if data[offset : offset + len(magic)] == magic:
+            return f"is {kind}, not a WAV file"
+    return "is not a WAV file"

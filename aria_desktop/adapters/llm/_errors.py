@@ -153,8 +153,18 @@ def error_for_status(
         )
     if status in (401, 403):
         return AuthenticationError(text, hint=auth_hint, **common)
-    if status == 404:
+    if status == 404 and "model" in lowered:
         return ModelNotFoundError(text, hint=model_hint, **common)
+    if status == 404:
+        # Every model server names the model when it lacks one: a bare 404 ("Not Found", an
+        # HTML page) means the address answers but is not this kind of server at all.
+        return MalformedResponseError(
+            f"{backend}: the address answers, but not as {backend} does (HTTP 404: "
+            f"{message[:120]})",
+            hint=f"Check the address set for {backend}: something else runs there.",
+            retryable=False,
+            **common,
+        )
     if status == 429 or status == 529 or "overloaded" in lowered or "rate_limit" in lowered:
         return RateLimitedError(
             text,

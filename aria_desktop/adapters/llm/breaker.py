@@ -90,6 +90,11 @@ class CircuitBreaker:
         return "open"
 
     @property
+    def failures(self) -> int:
+        """Consecutive failures counted so far (each try, retries included)."""
+        return self._failures
+
+    @property
     def retry_in_s(self) -> float:
         """Seconds until an open breaker lets a probe through (0 when it would now)."""
         if not self._open:

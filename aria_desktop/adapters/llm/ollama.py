@@ -165,8 +165,8 @@ class OllamaBackend(HttpBackend):
         # Ollama usually runs on this machine or the LAN: environment proxies would only hurt.
         self._use_client(client, trust_env=False)
         self._unreachable_hint = (
-            f"Is Ollama running at {self._base_url}? Start it with `ollama serve` or set "
-            "llm.ollama.url (e.g. `aria config set llm.ollama.url http://GPU-HOST:11434`)."
+            f"Is Ollama running at {self._base_url}? Start it with `ollama serve`, or point "
+            "llm.ollama.url at the computer where it runs."
         )
         self._model_hint = (
             f"Pull the model with `ollama pull {model}` or set llm.ollama.model to one listed by "

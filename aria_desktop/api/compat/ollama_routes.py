@@ -39,7 +39,7 @@ from aria_desktop.api.compat.turn import (
 from aria_desktop.api.server.deps import StateDep
 from aria_desktop.api.server.errors import status_for_code
 from aria_desktop.api.server.sse import EventStreamResponse
-from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.errors import AriaError, with_hint
 from aria_desktop.domain.events import ClientToolCall, ErrorEvent, LlmDelta, LlmThinking, RunEnd
 from aria_desktop.domain.transcript import TurnTranscript
 
@@ -133,7 +133,7 @@ async def chat(body: ChatIn, request: Request, state: StateDep) -> Any:
         error = whole.error
         if error is None:
             return JSONResponse({"error": "The reply was cancelled."}, status_code=503)
-        text = f"{error.message} {error.hint}".strip()
+        text = with_hint(error.message, error.hint)
         return JSONResponse({"error": text}, status_code=status_for_code(error.code))
     return JSONResponse(
         done_line(model_name, whole, turn.started_s, whole=True),
@@ -158,7 +158,7 @@ async def _lines(
                 calls.append(event)
             elif isinstance(event, ErrorEvent):
                 # The one error line ends what the client reads; run-end still follows here.
-                yield _line({"error": f"{event.message} {event.hint}".strip()})
+                yield _line({"error": with_hint(event.message, event.hint)})
             elif isinstance(event, RunEnd) and turn.error is None:
                 if calls:
                     # Ollama sends a step's tool calls whole, in one line.

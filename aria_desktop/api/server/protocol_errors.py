@@ -14,6 +14,8 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
+from aria_desktop.domain.errors import with_hint
+
 __all__ = ["OLLAMA_PATHS", "OPENAI_PREFIX", "openai_error", "protocol_of", "shape_errors"]
 
 Message = MutableMapping[str, Any]
@@ -47,7 +49,7 @@ def protocol_of(path: str) -> str | None:
 
 
 def _sentence(message: str, hint: str) -> str:
-    return f"{message} {hint}".strip() if hint else message
+    return with_hint(message, hint)
 
 
 _OPENAI_CODES = {"llm_context_overflow": "context_length_exceeded"}
