@@ -167,7 +167,10 @@ def utf8_problem(path: Path, data: bytes, exc: UnicodeDecodeError) -> SettingsPr
     column = exc.start - (before.rfind(b"\n") + 1) + 1
     return SettingsProblem(
         key="",
-        message="The settings file is not saved as UTF-8 text. ARIA runs on its defaults until it is saved as UTF-8, and leaves the file as it is.",
+        message=(
+            "The settings file is not saved as UTF-8 text. ARIA runs on its defaults until it "
+            "is saved as UTF-8, and leaves the file as it is."
+        ),
         file=str(path),
         line=line,
         column=column,
