@@ -87,7 +87,7 @@ def test_the_knowledge_window_adds_a_folder_and_lists_it(
     view.watch.setChecked(True)
     view.add_button.click()
     run(wait_for(lambda: "indexed," in view.report.text(), 20))
-    assert "4 file(s) indexed" in view.report.text()
+    assert "4 files indexed" in view.report.text()
     assert "broken.docx is not a readable DOCX file" in view.report.text()
     run(wait_for(lambda: view.sources.rowCount() == 1, 20))
     row = [view.sources.item(0, c).text() for c in range(view.sources.columnCount())]
@@ -99,4 +99,4 @@ def test_the_knowledge_window_adds_a_folder_and_lists_it(
     view.location.setText(str(tmp_path / "missing"))
     view.add_button.click()
     run(wait_for(lambda: "does not exist" in view.report.text(), 20))
-    run(wait_for(lambda: "watching 1 folder(s)" in view.status.text(), 20))
+    run(wait_for(lambda: "watching 1 folder" in view.status.text(), 20))

@@ -8,15 +8,16 @@ refreshes on ``knowledge-changed`` events (adds, removals, watched folders' chan
 from __future__ import annotations
 
 import html
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QTimer, QUrl
 from PySide6.QtGui import QDesktopServices, QIcon
-from PySide6.QtWidgets import QTableWidgetItem
+from PySide6.QtWidgets import QFileDialog, QTableWidgetItem
 
 from aria_desktop.core.ports import KnowledgeAccess
-from aria_desktop.domain.errors import KnowledgeUnavailableError
+from aria_desktop.domain.errors import AriaError, KnowledgeUnavailableError
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
 from aria_desktop.domain.memory_events import KnowledgeChanged
 from aria_desktop.gui.context import GuiContext
@@ -24,22 +25,45 @@ from aria_desktop.gui.controllers.citations import knowledge_of
 from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.views.knowledge import KnowledgeView
 
-__all__ = ["KnowledgeController", "describe_report"]
+__all__ = ["KnowledgeController", "describe_added", "describe_report"]
 
 _POLL_MS = 250
+
+
+def _counted(count: int, one: str, many: str = "") -> str:
+    """Say a count with its noun in the right number ("1 file", "3 files")."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
 def describe_report(report: IngestReport) -> str:
     """One line about an ingest, problems named."""
     text = (
-        f"{report.files_indexed} file(s) indexed, {report.files_unchanged} unchanged, "
-        f"{report.files_removed} removed, {report.chunks_embedded} passage(s) embedded."
+        f"{_counted(report.files_indexed, 'file')} indexed, {report.files_unchanged} unchanged, "
+        f"{report.files_removed} removed, {_counted(report.chunks_embedded, 'passage')} embedded."
     )
     if report.problems:
         first = report.problems[0]
         more = f" (+{len(report.problems) - 1} more)" if len(report.problems) > 1 else ""
         text += f" Problem: {first.message}{more}"
     return text
+
+
+def describe_added(added: Sequence[tuple[str, IngestReport]], failed: Sequence[str]) -> str:
+    """The plain result of adding several dropped or browsed paths at once."""
+    files = sum(report.files_indexed + report.files_unchanged for _, report in added)
+    passages = sum(report.chunks_embedded for _, report in added)
+    problems = sum(len(report.problems) for _, report in added)
+    parts = []
+    if added:
+        parts.append(
+            f"Added {_counted(len(added), 'item')} ({_counted(files, 'file')}, "
+            f"{_counted(passages, 'new passage')})."
+        )
+    if problems:
+        parts.append(f"{_counted(problems, 'file')} could not be read.")
+    if failed:
+        parts.append(f"Not added: {'; '.join(failed)}")
+    return " ".join(parts) or "Nothing was added."
 
 
 class KnowledgeController(WindowController[KnowledgeView]):
@@ -75,6 +99,9 @@ class KnowledgeController(WindowController[KnowledgeView]):
             view.location.returnPressed.connect(self.add)
             view.remove_button.clicked.connect(self.remove_selected)
             view.reindex_button.clicked.connect(self.reindex)
+            view.browse_files_button.clicked.connect(self.browse_files)
+            view.browse_folder_button.clicked.connect(self.browse_folder)
+            view.paths_dropped.connect(self.add_paths)
             view.query.returnPressed.connect(self.search)
             view.results.anchorClicked.connect(QDesktopServices.openUrl)
             self.view = view
@@ -102,6 +129,8 @@ class KnowledgeController(WindowController[KnowledgeView]):
         self.sources = await knowledge.list_sources()
         status = await knowledge.knowledge_status()
         view = self._ensure_view()
+        view.empty.setVisible(not self.sources)
+        view.sources.setVisible(bool(self.sources))
         view.sources.setRowCount(len(self.sources))
         for row, source in enumerate(self.sources):
             cells = (
@@ -120,8 +149,13 @@ class KnowledgeController(WindowController[KnowledgeView]):
                 view.sources.setItem(row, column, item)
         if not self._poll.isActive():
             view.status.setText(
-                f"{status.files} file(s), {status.chunks} passage(s) · {status.vector_status}"
-                + (f" · watching {len(status.watching)} folder(s)" if status.watching else "")
+                f"{_counted(status.files, 'file')}, {_counted(status.chunks, 'passage')}"
+                f" · {status.vector_status}"
+                + (
+                    f" · watching {_counted(len(status.watching), 'folder')}"
+                    if status.watching
+                    else ""
+                )
                 + (f" ({len(status.missing)} missing)" if status.missing else "")
             )
 
@@ -133,6 +167,48 @@ class KnowledgeController(WindowController[KnowledgeView]):
             self._spawn(ingest, "aria-gui-knowledge-add")
         else:
             view.report.setText("Type a file, a folder or an address first.")
+
+    def browse_files(self) -> None:
+        """Pick files to add in the desktop's file dialog."""
+        paths, _ = QFileDialog.getOpenFileNames(self._ensure_view(), "Add files to ARIA")
+        self.add_paths(paths)
+
+    def browse_folder(self) -> None:
+        """Pick a folder to add (watched when the box is ticked)."""
+        folder = QFileDialog.getExistingDirectory(self._ensure_view(), "Add a folder to ARIA")
+        self.add_paths([folder] if folder else [])
+
+    def add_paths(self, paths: list[str]) -> None:
+        """Add browsed or dropped files and folders, one after another, then say how it went."""
+        if paths:
+            watch = self._ensure_view().watch.isChecked()
+            chosen = [(path, watch and Path(path).is_dir()) for path in paths]
+            self._spawn(self._add_paths(chosen), "aria-gui-knowledge-add-paths")
+
+    async def _add_paths(self, paths: list[tuple[str, bool]]) -> None:
+        view = self._ensure_view()
+        knowledge = self._knowledge()
+        added: list[tuple[str, IngestReport]] = []
+        failed: list[str] = []
+        view.add_button.setEnabled(False)
+        view.progress.setRange(0, len(paths))
+        view.progress.setVisible(len(paths) > 1)
+        self._poll.start()
+        try:
+            for done, (path, watch) in enumerate(paths):
+                name = Path(path).name or path
+                view.progress.setValue(done)
+                view.report.setText(f"Adding {name} ({done + 1} of {len(paths)})…")
+                try:
+                    added.append((name, (await knowledge.add_source(path, watch=watch)).report))
+                except AriaError as exc:
+                    failed.append(f"{name}: {exc.message}")
+        finally:
+            self._poll.stop()
+            view.progress.setVisible(False)
+            view.add_button.setEnabled(True)
+        view.report.setText(describe_added(added, failed))
+        await self._reload()
 
     async def _run_ingest(self, location: str | None, watch: bool) -> None:
         view = self._ensure_view()

@@ -163,7 +163,9 @@ class MemoryController(WindowController[MemoryBrowserView]):
             [c.id for c in self.inbox],
         )
         view.tabs.setTabText(1, f"Inbox ({len(self.inbox)})" if self.inbox else "Inbox")
-        view.status.setText(f"{len(self.memories)} memories shown{self._note}")
+        shown = len(self.memories)
+        view.status.setText(f"{shown} {'memory' if shown == 1 else 'memories'} shown{self._note}")
+        view.show_empty(_empty_text(shown, bool(text or kind or subject), status), not self.inbox)
         self._restore_selection()
         self.changed.emit()
 
@@ -389,7 +391,8 @@ class MemoryController(WindowController[MemoryBrowserView]):
         view.set_editor_mode("memory")
         view.editor.setTitle("New memory")
         view.content.clear()
-        view.content.setPlaceholderText("Type what ARIA should remember, then Save.")
+        view.content.setPlaceholderText("Type what ARIA should remember, then Add memory.")
+        view.save_button.setText("Add memory")
         view.kind.setCurrentText("fact")
         view.subject.setText("user")
         view.importance.setValue(0.5)
@@ -436,3 +439,17 @@ class MemoryController(WindowController[MemoryBrowserView]):
             )
             return
         self.open_conversation.emit(conversation_id)
+
+
+def _empty_text(shown: int, filtered: bool, status: str) -> str:
+    """What the memory list says when it is empty: why, and what to do ("" when not empty)."""
+    if shown:
+        return ""
+    if filtered:
+        return "No memory matches this search. Clear the search or the filters to see them all."
+    if status != "active":
+        return f"No {status} memories."
+    return (
+        "No memories yet. Click “Add memory…” to write one, or say “remember that …” in a "
+        "chat. ARIA uses what it remembers to answer you better."
+    )

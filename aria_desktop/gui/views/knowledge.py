@@ -1,9 +1,9 @@
-"""The Knowledge window: sources with watch state, counts and last error; add; search; progress."""
+"""The Knowledge window: sources with their state; add (typed, browsed or dropped); search."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QIcon
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent, QIcon
 from PySide6.QtWidgets import (
     QCheckBox,
     QLabel,
@@ -35,8 +35,12 @@ SOURCE_COLUMNS = (
 class KnowledgeView(QWidget):
     """The window's widgets (layout only): ``KnowledgeController`` fills them and reacts."""
 
+    paths_dropped = Signal(list)
+    """Local files or folders dropped onto the window (a list of paths)."""
+
     def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
+        self.setAcceptDrops(True)
         self.resize(980, 560)
         self.setWindowIcon(icon)
         self.setWindowTitle("ARIA — Knowledge")
@@ -45,6 +49,8 @@ class KnowledgeView(QWidget):
         self.location.setPlaceholderText("A file, a folder or an https:// address")
         self.watch = QCheckBox("Watch the folder for changes")
         self.add_button = QPushButton("Add")
+        self.browse_files_button = QPushButton("Add files…")
+        self.browse_folder_button = QPushButton("Add folder…")
         self.remove_button = QPushButton("Remove")
         self.reindex_button = QPushButton("Reindex all")
 
@@ -54,6 +60,19 @@ class KnowledgeView(QWidget):
         sources_page = QWidget()
         sources_layout = QVBoxLayout(sources_page)
         sources_layout.addLayout(side_by_side(self.location, self.watch, self.add_button, grow=0))
+        sources_layout.addLayout(
+            side_by_side(self.browse_files_button, self.browse_folder_button, None)
+        )
+        self.empty = QLabel(
+            "No documents yet. Drag files or folders onto this window, or click “Add files…” "
+            "or “Add folder…”. ARIA then answers from them and says where each answer came from."
+        )
+        self.empty.setObjectName("knowledgeEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setStyleSheet("font-size: 14px; padding: 24px;")
+        self.empty.hide()
+        sources_layout.addWidget(self.empty)
         sources_layout.addWidget(self.sources, 1)
         sources_layout.addLayout(side_by_side(None, self.remove_button, self.reindex_button))
 
@@ -84,3 +103,17 @@ class KnowledgeView(QWidget):
         layout.addWidget(self.progress)
         layout.addWidget(self.status)
         layout.addWidget(self.report)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """Accept local files and folders (not text or web links)."""
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """Hand the dropped local paths on; the controller adds them."""
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            self.paths_dropped.emit(paths)

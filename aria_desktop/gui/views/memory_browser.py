@@ -106,8 +106,20 @@ class MemoryBrowserView(QWidget):
         )
         inbox_layout.addWidget(self.inbox, 1)
         inbox_layout.addLayout(inbox_buttons)
+        self.memories_empty = _empty_note("memoriesEmpty")
+        self.inbox_empty = _empty_note("inboxEmpty")
+        self.inbox_empty.setText(
+            "Nothing to review. When ARIA notices something worth remembering in a "
+            "conversation, it is proposed here for you to approve."
+        )
+        inbox_layout.insertWidget(1, self.inbox_empty)
+        memories_page = QWidget()
+        memories_layout = QVBoxLayout(memories_page)
+        memories_layout.setContentsMargins(0, 0, 0, 0)
+        memories_layout.addWidget(self.memories_empty)
+        memories_layout.addWidget(self.memories, 1)
         tabs = QTabWidget()
-        tabs.addTab(self.memories, "Memories")
+        tabs.addTab(memories_page, "Memories")
         tabs.addTab(inbox_page, "Inbox")
         return tabs
 
@@ -167,6 +179,12 @@ class MemoryBrowserView(QWidget):
         self.unavailable.setVisible(not available)
         self.unavailable.setText("" if available else f"Memory not available.\n\n{reason}")
 
+    def show_empty(self, memories: str, inbox: bool) -> None:
+        """Say what to do instead of an empty table (``memories`` "" when there are some)."""
+        self.memories_empty.setText(memories)
+        self.memories_empty.setVisible(bool(memories))
+        self.inbox_empty.setVisible(inbox)
+
     def set_editor_enabled(self, enabled: bool) -> None:
         """Enable the editor when a memory is selected."""
         self.set_editor_mode("memory" if enabled else "none")
@@ -185,3 +203,15 @@ class MemoryBrowserView(QWidget):
             widget.setEnabled(editable)
         self.forget_button.setVisible(editable)
         self.save_button.setVisible(editable)
+        self.save_button.setText("Save changes")
+
+
+def _empty_note(name: str) -> QLabel:
+    """A centred line saying what to do where a table would be empty."""
+    note = QLabel("")
+    note.setObjectName(name)
+    note.setWordWrap(True)
+    note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    note.setStyleSheet("font-size: 14px; padding: 24px;")
+    note.hide()
+    return note
