@@ -29,6 +29,8 @@ from aria_desktop.settings import (
     set_values,
     settings_as_dict,
 )
+from aria_desktop.settings.keys import leaf_map
+from aria_desktop.settings.rules import FieldRules
 
 if TYPE_CHECKING:
     from aria_desktop.core.voice.ports import SoundCheck
@@ -93,6 +95,17 @@ def _text_value(value: Any, type_name: str) -> str:
     return str(value)
 
 
+def _limits(rules: FieldRules) -> dict[str, Any]:
+    """A setting's allowed values and bounds, for the form to offer only what is valid."""
+    minimum = rules.minimum
+    return {
+        "choices": rules.choices or rules.item_choices or (),
+        "minimum": minimum[0] if minimum else None,
+        "above_minimum": bool(minimum and not minimum[1]),
+        "maximum": rules.maximum,
+    }
+
+
 def _flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     flat: dict[str, Any] = {}
     for key, value in data.items():
@@ -122,12 +135,14 @@ class LocalSettingsService:
         default ARIA uses; ARCHITECTURE.md: a start that never breaks).
         """
         current = _flatten(settings_as_dict(load_settings_with_problems(self._path).settings))
+        leaves = leaf_map()
         return [
             SettingInfo(
                 key=key,
                 type_name=type_name,
                 value=_text_value(current.get(key, default), type_name),
                 default=default,
+                **_limits(leaves[key].rules),
             )
             for key, type_name, default in describe_keys()
             if key.startswith(prefix)

@@ -20,12 +20,20 @@ class SettingInfo:
         value: the current effective value, written as ``aria config set`` takes it
             (lists comma-separated, booleans ``true``/``false``).
         default: the default, written the same way.
+        choices: the values it may take (a list setting: the items it may hold); () = any.
+        minimum: the smallest number it takes (None: no bound); ``above_minimum``: the
+            bound itself is refused.
+        maximum: the largest number it takes (None: no bound).
     """
 
     key: str
     type_name: str
     value: str
     default: str
+    choices: tuple[str, ...] = ()
+    minimum: float | None = None
+    above_minimum: bool = False
+    maximum: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -339,7 +339,7 @@ class Desktop(QObject):
             return
         view = self.settings.open(self.hotkeys.status if self.hotkeys is not None else "")
         if self.context.connected:
-            self.mcp.add_tab(view.tabs)
+            self.mcp.add_tab(view.add_page)
 
     def open_memory(self) -> None:
         """Show the memory browser."""

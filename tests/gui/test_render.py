@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
@@ -210,44 +209,6 @@ def test_memory_browser_renders(
         ],
     )
     assert view.open_conversation_button.isEnabled()
-
-
-@pytest.mark.parametrize("tab", ["Language model", "Hotkeys", "API", "Home Assistant"])
-def test_settings_dialog_renders(desktop_factory: Any, run: Any, theme: str, tab: str) -> None:
-    desktop = desktop_factory(None)
-    view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
-    view.move(280, 100)
-    titles = [view.tabs.tabText(i) for i in range(view.tabs.count())]
-    view.tabs.setCurrentIndex(titles.index(tab))
-    settle(run, view)
-    name = {"Language model": "llm", "Hotkeys": "hotkeys", "API": "api"}.get(tab, "homeassistant")
-    screenshot(f"settings-{name}", theme)
-    page = view.tabs.currentWidget()
-    widgets = {
-        "Language model": [
-            view.ollama_url,
-            view.test_button,
-            view.model,
-            view.anthropic_key,
-            view.chain,
-        ],
-        "Hotkeys": [*view.hotkey_edits.values(), view.hotkeys_enabled],
-        "API": [
-            view.api_token,
-            view.show_token_button,
-            view.copy_token_button,
-            view.rotate_token_button,
-        ],
-        "Home Assistant": [
-            view.ha_token,
-            view.store_ha_token_button,
-            view.remove_ha_token_button,
-            view.ha_test_button,
-            view.generic["homeassistant.url"],
-        ],
-    }[tab]
-    assert page.isVisible()
-    assert_fully_visible(view, [*widgets, view.buttons])
 
 
 def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any, theme: str) -> None:

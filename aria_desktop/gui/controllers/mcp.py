@@ -7,8 +7,10 @@ choice survives a restart) and ``ApproveMcpTool`` after the user looked at a cha
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QComboBox, QTabWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QComboBox, QTreeWidgetItem, QWidget
 
 from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
 from aria_desktop.domain.mcp import McpOverview, McpToolState
@@ -34,11 +36,11 @@ class McpController(QObject):
         self.view: McpPageView | None = None
         self.overview = McpOverview()
 
-    def add_tab(self, tabs: QTabWidget) -> McpPageView:
-        """Add the tab (once) to the settings dialog's tabs and load it."""
+    def add_tab(self, add_page: Callable[[str, QWidget], object]) -> McpPageView:
+        """Add the page (once) to the settings dialog (``add_page(title, page)``), load it."""
         if self.view is None:
             self.view = McpPageView()
-            tabs.addTab(self.view, "MCP servers")
+            add_page("Tool servers", self.view)
             self.view.refresh_button.clicked.connect(self.refresh)
             self.view.approve_button.clicked.connect(self._approve_selected)
             self.view.tree.itemSelectionChanged.connect(self._show_selected)

@@ -6,16 +6,19 @@ import logging
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
-from PySide6.QtWidgets import QCheckBox, QFileDialog, QLineEdit, QListWidgetItem
+from PySide6.QtWidgets import QFileDialog, QLineEdit, QListWidgetItem
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.config import SettingInfo
 from aria_desktop.domain.errors import AriaError
+from aria_desktop.gui.controllers.devices import DevicePicker
 from aria_desktop.gui.controllers.secret_field import SecretField
 from aria_desktop.gui.controllers.window import WindowController
+from aria_desktop.gui.settings_catalog import entry
 from aria_desktop.gui.tasks import TaskOwner
 from aria_desktop.gui.views.question import ask_before
 from aria_desktop.gui.views.settings_dialog import SettingsDialogView
+from aria_desktop.gui.views.settings_fields import read_field, write_field
 
 __all__ = ["BACKEND_LABELS", "SettingsController", "join_chains", "split_chains"]
 
@@ -25,28 +28,6 @@ BACKEND_LABELS = {
     "anthropic": "Claude (cloud)",
     "openai": "OpenAI-compatible server",
 }
-_SECTIONS = (
-    ("voice", ("voice.",), "Voice settings appear here once voice support is installed."),
-    (
-        "computer",
-        ("computer.",),
-        "Computer-use settings appear here once computer control is "
-        "installed. Until then ARIA cannot touch your mouse or keyboard.",
-    ),
-    ("tools", ("tools.",), "File and shell tool settings appear here."),
-    (
-        "privacy",
-        ("memory.", "privacy."),
-        "Memory and privacy settings appear here once memory "
-        "is installed. Conversations go to the cloud only if Claude, or an OpenAI-compatible "
-        "server on another computer, is in the fallback order.",
-    ),
-    (
-        "homeassistant",
-        ("homeassistant.",),
-        "Home Assistant settings appear here once Home Assistant control is installed.",
-    ),
-)
 _KEY_WORDING = {
     "keyring": "A key is stored in the system keyring.",
     "file": "A key is stored in ARIA's private secrets file.",
@@ -105,15 +86,8 @@ class SettingsController(WindowController[SettingsDialogView]):
 
     def _build(self) -> SettingsDialogView:
         view = SettingsDialogView(self._icon)
-        for name, prefixes, missing in _SECTIONS:
-            infos = [i for p in prefixes for i in self.services.fields(p)]
-            page = {
-                "voice": view.voice_page,
-                "computer": view.computer_page,
-                "homeassistant": view.homeassistant_page,
-                "tools": view.tools_page,
-            }.get(name, view.privacy_page)
-            view.fill_section(page, infos, missing)
+        view.fill(self.services.fields())
+        self.devices = DevicePicker(self.services.sound_check(), view.devices)
         self.anthropic_key, self.ha_token = (
             SecretField(
                 services=self.services,
@@ -147,15 +121,20 @@ class SettingsController(WindowController[SettingsDialogView]):
         return view
 
     def choose_folder(self, key: str) -> QFileDialog:
-        """Pick a folder for ``key`` (a Whisper model) in a window-modal dialog (no nested loop)."""
+        """Pick a folder for ``key`` in a window-modal dialog (no nested loop).
+
+        A list of folders gets the picked one added; a single folder is replaced.
+        """
         view = self.view
         assert view is not None
-        dialog = QFileDialog(view, "Choose the folder of a CTranslate2 Whisper model")
+        dialog = QFileDialog(view, f"Choose a folder: {entry(key).label}")
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
         field = view.generic[key]
-        if isinstance(field, QLineEdit):
+        if isinstance(field, QLineEdit) and entry(key).picker == "folders":
+            dialog.fileSelected.connect(lambda path: field.setText(_added(field.text(), path)))
+        elif isinstance(field, QLineEdit):
             dialog.fileSelected.connect(field.setText)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -191,10 +170,8 @@ class SettingsController(WindowController[SettingsDialogView]):
             )
         view.start_at_login.setChecked(value("gui.start_at_login") == "true")
         for key, widget in view.generic.items():
-            if isinstance(widget, QCheckBox):
-                widget.setChecked(value(key) == "true")
-            else:
-                widget.setText(value(key))
+            write_field(widget, value(key))
+        self.devices.load(value("voice.input_device"), value("voice.output_device"))
         self.anthropic_key.show_status()
         self.ha_token.show_status()
         view.api_token.setText(self.services.api_token())
@@ -229,9 +206,9 @@ class SettingsController(WindowController[SettingsDialogView]):
         for key, edit in view.hotkey_edits.items():
             form[key] = edit.keySequence().toString(QKeySequence.SequenceFormat.PortableText)
         for key, widget in view.generic.items():
-            form[key] = (
-                _bool(widget.isChecked()) if isinstance(widget, QCheckBox) else widget.text()
-            )
+            form[key] = read_field(widget)
+        form["voice.input_device"] = self.devices.microphone()
+        form["voice.output_device"] = self.devices.speaker()
         return form
 
     def changes(self) -> dict[str, str]:
@@ -357,6 +334,12 @@ class SettingsController(WindowController[SettingsDialogView]):
     def _report(self, message: str, hint: str) -> None:
         if self.view is not None:
             self.view.form_error.setText(f"{message} {hint}".strip())
+
+
+def _added(folders: str, folder: str) -> str:
+    """A comma-separated list of folders with ``folder`` added (once)."""
+    items = [item.strip() for item in folders.split(",") if item.strip()]
+    return ", ".join(items if folder in items else [*items, folder])
 
 
 def _bool(value: bool) -> str:

@@ -20,13 +20,23 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QTabWidget,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from aria_desktop.domain.audio import WHISPER_LANGUAGES
 from aria_desktop.domain.config import SettingInfo
+from aria_desktop.gui.settings_catalog import (
+    ADVANCED,
+    FILE_ONLY,
+    PAGES,
+    SPECIAL,
+    entry,
+    live_note,
+    section_title,
+)
+from aria_desktop.gui.theme import mark
 from aria_desktop.gui.views._widgets import (
     HOTKEYS,
     hotkey_edit,
@@ -34,51 +44,29 @@ from aria_desktop.gui.views._widgets import (
     secret_edit,
     wrapped_label,
 )
+from aria_desktop.gui.views.devices import DevicePickerView
+from aria_desktop.gui.views.settings_fields import FieldWidget, make_field
 
 __all__ = ["FieldWidget", "SettingsDialogView"]
 
-FieldWidget = QLineEdit | QCheckBox
-_ERROR_STYLE = "color: #b42318; font-size: 11px;"
-# Free-text settings with well-known values: offered as completions, explained in a note.
+# Free-text settings with well-known values: offered as completions.
 _SUGGESTIONS: dict[str, tuple[str, ...]] = {
     "voice.stt.model": ("tiny.en", "base"),
     "voice.stt.language": WHISPER_LANGUAGES,
 }
-_NOTES = {
-    "voice.stt.model": "tiny.en: English, fastest. base: multilingual, about three times "
-    "slower. Or the folder of a CTranslate2 Whisper model.",
-    "voice.stt.language": "Empty: English with tiny.en, detected with base. Or a language "
-    "code such as de, fr, es.",
-    "homeassistant.url": "Empty: ARIA does not use Home Assistant.",
-    "homeassistant.immediate_domains": "These act at once; any other domain asks first. Locks, "
-    "alarms, covers, scripts, scenes and automations always ask.",
-}
-_PLACEHOLDERS = {
-    "voice.stt.language": "automatic",
-    "homeassistant.url": "http://homeassistant.local:8123",
-}
-_NOTES["tools.files.roots"] = (
-    "Folders ARIA's file and shell tools may use, comma-separated (~ is your home). Hidden "
-    "folders, ~/.ssh, ~/.gnupg, keyrings, browser profiles and password databases stay out "
-    "of reach."
-)
-_NOTES["tools.shell.enabled"] = (
-    "Commands run without asking only when they just read inside these folders; anything that "
-    "changes, deletes, installs or goes online asks you first, showing the exact command."
-)
-_FOLDER_KEYS = ("voice.stt.model",)
+_PAGE_OF = {key: page.title for page in PAGES for key in page.keys}
 
 
 def error_label() -> QLabel:
     """A hidden red line under a field, shown with the reason when its value is refused."""
-    label = wrapped_label("", _ERROR_STYLE)
+    label = mark(wrapped_label(""), "error")
     label.hide()
     return label
 
 
 def note(text: str) -> QLabel:
-    """A grey explanatory paragraph."""
-    return wrapped_label(text, "color: #4b5563;")
+    """A grey line of help."""
+    return mark(wrapped_label(text), "muted")
 
 
 def field_row(field: QWidget, *buttons: QWidget) -> QWidget:
@@ -96,42 +84,86 @@ def field_row(field: QWidget, *buttons: QWidget) -> QWidget:
 
 
 class SettingsDialogView(QDialog):
-    """Layout only; ``SettingsController`` loads values, validates and saves."""
+    """Layout only; ``SettingsController`` loads values, validates and saves.
+
+    A sidebar of pages (``sections``, the list on the left) and the page on the right
+    (``pages``); each page ends with when its changes apply.
+    """
 
     def __init__(self, icon: QIcon, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         init_secondary_window(self, title="ARIA — Settings", icon=icon)
-        self.resize(720, 600)
+        self.resize(860, 680)
         self.errors: dict[str, QLabel] = {}
         self.generic: dict[str, FieldWidget] = {}
         self.folder_buttons: dict[str, QPushButton] = {}
-        self.tabs = QTabWidget()
-        self.tabs.addTab(self._llm_tab(), "Language model")
-        self.voice_page = self._section_page()
-        self.tabs.addTab(self.voice_page, "Voice")
-        self.tabs.addTab(self._hotkeys_tab(), "Hotkeys")
-        self.computer_page = self._section_page()
-        self.tabs.addTab(self.computer_page, "Computer use")
-        self.tools_page = self._section_page()
-        self.tabs.addTab(self.tools_page, "Files && shell")
-        self.privacy_page = self._section_page()
-        self.tabs.addTab(self.privacy_page, "Privacy")
-        self.tabs.addTab(self._api_tab(), "API")
-        self.tabs.addTab(self._homeassistant_tab(), "Home Assistant")
-        self.tabs.addTab(self._general_tab(), "General")
-        self.form_error = QLabel("")
+        self.forms: dict[str, QFormLayout] = {}
+        self.live_notes: dict[str, QLabel] = {}
+        self.sections = QListWidget()
+        self.sections.setObjectName("settingsSections")
+        self.sections.setFixedWidth(170)
+        self.pages = QStackedWidget()
+        self._add_page("Model", self._llm_tab())
+        self.devices = DevicePickerView()
+        self._add_page("Voice", self._form_page("Voice", self.devices))
+        self._add_page("Hotkeys", self._hotkeys_tab())
+        self._add_page("General", self._general_tab())
+        for title in ("Privacy & memory", "Files & shell", "Computer control"):
+            self._add_page(title, self._form_page(title))
+        self._add_page("Home Assistant", self._homeassistant_tab())
+        self._add_page("Local API", self._api_tab())
+        self._add_page(ADVANCED, self._form_page(ADVANCED))
+        self.sections.currentRowChanged.connect(self.pages.setCurrentIndex)
+        self.sections.setCurrentRow(0)
+        self.form_error = mark(QLabel(""), "error")
         self.form_error.setObjectName("formError")
-        self.form_error.setStyleSheet(_ERROR_STYLE + "font-size: 12px;")
         self.form_error.setWordWrap(True)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
+        body = QHBoxLayout()
+        body.addWidget(self.sections)
+        body.addWidget(self.pages, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.tabs, 1)
+        layout.addLayout(body, 1)
         layout.addWidget(self.form_error)
         layout.addWidget(self.buttons)
 
-    # --- tabs ---------------------------------------------------------------------------------
+    def _add_page(self, title: str, page: QWidget) -> None:
+        self.sections.addItem(title)
+        self.pages.addWidget(page)
+
+    def add_page(self, title: str, page: QWidget) -> None:
+        """Add a page another window part owns (MCP's tool servers), before Advanced."""
+        index = self.page_titles().index(ADVANCED)
+        self.sections.insertItem(index, title)
+        self.pages.insertWidget(index, page)
+
+    def page_titles(self) -> list[str]:
+        """The sidebar's pages, in order."""
+        return [self.sections.item(i).text() for i in range(self.sections.count())]
+
+    def show_page(self, title: str) -> QWidget:
+        """Bring up the page called ``title`` (as if picked in the sidebar)."""
+        self.sections.setCurrentRow(self.page_titles().index(title))
+        page = self.pages.currentWidget()
+        assert page is not None
+        return page
+
+    def _form_page(self, title: str, top: QWidget | None = None) -> QScrollArea:
+        """A scrolling page whose form the generic fields of ``title`` fill."""
+        content = QWidget()
+        form = QFormLayout(content)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        if top is not None:
+            form.addRow(top)
+        self.forms[title] = form
+        area = QScrollArea()
+        area.setWidgetResizable(True)
+        area.setFrameShape(QScrollArea.Shape.NoFrame)
+        area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        area.setWidget(content)
+        return area
 
     def _field(self, form: QFormLayout, label: str, key: str, widget: QWidget) -> None:
         container = QWidget()
@@ -145,8 +177,8 @@ class SettingsDialogView(QDialog):
         form.addRow(label, container)
 
     def _llm_tab(self) -> QWidget:
-        page = QWidget()
-        form = QFormLayout(page)
+        page = self._form_page("Model")
+        form = self.forms["Model"]
         self.ollama_url = QLineEdit()
         self.ollama_url.setObjectName("ollamaUrl")
         self.ollama_url.setPlaceholderText("http://127.0.0.1:11434")
@@ -167,7 +199,7 @@ class SettingsDialogView(QDialog):
         self.store_key_button = QPushButton("Store key")
         self.remove_key_button = QPushButton("Remove")
         key_widget = field_row(self.anthropic_key, self.store_key_button, self.remove_key_button)
-        self._field(form, "Anthropic API key", "secret.anthropic_api_key", key_widget)
+        self._field(form, "Claude API key", "secret.anthropic_api_key", key_widget)
         self.key_status = QLabel("")
         form.addRow("", self.key_status)
         self.chain = QListWidget()
@@ -178,17 +210,17 @@ class SettingsDialogView(QDialog):
         form.addRow(
             "",
             note(
-                "Drag to reorder; untick a backend to leave it out. Claude (anthropic), "
-                "and an OpenAI-compatible server on another computer, send the "
-                "conversation to the cloud."
+                "Drag to reorder; untick one to leave it out. Claude, and an "
+                "OpenAI-compatible server on another computer, send the conversation to "
+                "the cloud."
             ),
         )
         self.fallback_on: dict[str, QCheckBox] = {}
-        conditions = QHBoxLayout()
+        conditions = QVBoxLayout()
         for reason, text in (
-            ("error", "on errors"),
-            ("context_overflow", "when the conversation is too long"),
-            ("capability", "when a model lacks a feature"),
+            ("error", "When it fails"),
+            ("context_overflow", "When the conversation is too long for it"),
+            ("capability", "When it lacks a feature (seeing images, tools)"),
         ):
             box = QCheckBox(text)
             self.fallback_on[reason] = box
@@ -196,48 +228,59 @@ class SettingsDialogView(QDialog):
         conditions_widget = QWidget()
         conditions.setContentsMargins(0, 0, 0, 0)
         conditions_widget.setLayout(conditions)
-        self._field(form, "Fall back", "llm.fallback_on", conditions_widget)
-        form.addRow("", note("Model changes apply the next time ARIA starts."))
+        self._field(form, "Try the next one", "llm.fallback_on", conditions_widget)
         return page
 
-    def _section_page(self) -> QScrollArea:
-        area = QScrollArea()
-        area.setWidgetResizable(True)
-        area.setFrameShape(QScrollArea.Shape.NoFrame)
-        return area
+    def fill(self, infos: list[SettingInfo]) -> None:
+        """One field per setting on its page, the widget its kind decides.
 
-    def fill_section(self, page: QScrollArea, infos: list[SettingInfo], missing: str) -> None:
-        """Build one generic field per setting of a capability (its schema decides the keys)."""
-        content = QWidget()
-        form = QFormLayout(content)
-        if not infos:
-            form.addRow(note(missing))
+        The rest, and the tables edited in the settings file, go on the Advanced page; each
+        page's last line says when its changes apply.
+        """
+        by_key = {info.key: info for info in infos}
+        for page in PAGES:
+            for key in page.keys:
+                if key in by_key:
+                    self._generic(self.forms[page.title], by_key[key])
+        heading = ""
+        advanced = self.forms[ADVANCED]
+        advanced.addRow(note("Settings most people never need. Hover over one for its help."))
         for info in infos:
-            label = info.key.split(".", 1)[1].replace("_", " ").replace(".", " › ")
-            widget: FieldWidget
-            if info.type_name == "bool":
-                widget = QCheckBox()
-                widget.setChecked(info.value == "true")
-            else:
-                widget = QLineEdit(info.value)
-                widget.setPlaceholderText(_PLACEHOLDERS.get(info.key, info.default))
-                if info.key in _SUGGESTIONS:
-                    widget.setCompleter(QCompleter(list(_SUGGESTIONS[info.key]), widget))
-            widget.setToolTip(f"{info.key} ({info.type_name}); default: {info.default}")
-            self.generic[info.key] = widget
-            shown: QWidget = widget
-            if info.key in _FOLDER_KEYS:
-                self.folder_buttons[info.key] = QPushButton("Folder…")
-                shown = field_row(widget, self.folder_buttons[info.key])
-            self._field(form, label.capitalize(), info.key, shown)
-            if info.key in _NOTES:
-                form.addRow("", note(_NOTES[info.key]))
-        page.setWidget(content)
+            if info.key in _PAGE_OF or info.key in SPECIAL:
+                continue
+            if section_title(info.key) != heading:
+                heading = section_title(info.key)
+                caption = QLabel(heading)
+                caption.setStyleSheet("font-weight: 600; margin-top: 8px;")
+                advanced.addRow(caption)
+            if info.key in FILE_ONLY:
+                advanced.addRow(entry(info.key).label, note("Edited in ARIA's settings file."))
+                continue
+            self._generic(advanced, info)
+        for title, form in self.forms.items():
+            keys = [k for k in by_key if _PAGE_OF.get(k, SPECIAL.get(k, ADVANCED)) == title]
+            if keys:
+                self.live_notes[title] = note(live_note(keys))
+                form.addRow(self.live_notes[title])
+
+    def _generic(self, form: QFormLayout, info: SettingInfo) -> None:
+        shown = entry(info.key)
+        widget = make_field(info, shown)
+        if isinstance(widget, QLineEdit) and info.key in _SUGGESTIONS:
+            widget.setCompleter(QCompleter(list(_SUGGESTIONS[info.key]), widget))
+        self.generic[info.key] = widget
+        cell: QWidget = widget
+        if shown.picker:
+            text = "Add folder…" if shown.picker == "folders" else "Folder…"
+            self.folder_buttons[info.key] = QPushButton(text)
+            cell = field_row(widget, self.folder_buttons[info.key])
+        self._field(form, "" if isinstance(widget, QCheckBox) else shown.label, info.key, cell)
+        if shown.help and form is not self.forms[ADVANCED]:
+            form.addRow("", note(shown.help))
 
     def _homeassistant_tab(self) -> QWidget:
-        page = QWidget()
-        column = QVBoxLayout(page)
-        form = QFormLayout()
+        page = self._form_page("Home Assistant")
+        form = self.forms["Home Assistant"]
         self.ha_token = secret_edit("Long-lived access token (stored in the system keyring)")
         self.ha_token.setObjectName("haToken")
         self.store_ha_token_button = QPushButton("Store token")
@@ -255,18 +298,14 @@ class SettingsDialogView(QDialog):
             "",
             note(
                 "Make the token in Home Assistant: your profile › Security › Long-lived access "
-                "tokens. ARIA reads states freely; lights, media and climate act at once; "
-                "locks, alarms, covers and anything else wait for your approval."
+                "tokens."
             ),
         )
-        self.homeassistant_page = self._section_page()
-        column.addWidget(self.homeassistant_page, 1)
-        column.addLayout(form)
         return page
 
     def _hotkeys_tab(self) -> QWidget:
-        page = QWidget()
-        form = QFormLayout(page)
+        page = self._form_page("Hotkeys")
+        form = self.forms["Hotkeys"]
         self.hotkeys_enabled = QCheckBox("Use global hotkeys")
         form.addRow("", self.hotkeys_enabled)
         self.hotkey_edits: dict[str, QKeySequenceEdit] = {}
@@ -279,8 +318,8 @@ class SettingsDialogView(QDialog):
         return page
 
     def _api_tab(self) -> QWidget:
-        page = QWidget()
-        form = QFormLayout(page)
+        page = self._form_page("Local API")
+        form = self.forms["Local API"]
         form.addRow(
             note(
                 "Programs on this computer use this token to talk to ARIA's local "
@@ -305,20 +344,13 @@ class SettingsDialogView(QDialog):
         return page
 
     def _general_tab(self) -> QWidget:
-        page = QWidget()
-        form = QFormLayout(page)
+        page = self._form_page("General")
+        form = self.forms["General"]
         self.start_at_login = QCheckBox("Start ARIA when I log in")
         self.start_at_login.setObjectName("startAtLogin")
         self._field(form, "", "gui.start_at_login", self.start_at_login)
         self.wizard_button = QPushButton("Run the first-run set-up again…")
         form.addRow("", self.wizard_button)
-        form.addRow(
-            "",
-            note(
-                "Your settings file can also be edited by hand; "
-                "`aria config path` shows where it is."
-            ),
-        )
         return page
 
     # --- helpers ------------------------------------------------------------------------------
@@ -330,14 +362,18 @@ class SettingsDialogView(QDialog):
             label.setText(reason)
             label.setVisible(bool(reason))
         if errors:
-            self.form_error.setText(f"Not saved: {len(errors)} value(s) need fixing.")
+            count = len(errors)
+            self.form_error.setText(
+                f"Not saved: {count} value{'s' if count != 1 else ''} "
+                f"need{'s' if count == 1 else ''} fixing."
+            )
             first = next(iter(errors))
             widget = self.errors.get(first)
             if widget is not None:
-                for index in range(self.tabs.count()):
-                    page: QWidget | None = self.tabs.widget(index)
+                for index in range(self.pages.count()):
+                    page: QWidget | None = self.pages.widget(index)
                     if page is not None and page.isAncestorOf(widget):
-                        self.tabs.setCurrentIndex(index)
+                        self.sections.setCurrentRow(index)
                         break
         else:
             self.form_error.setText("")
