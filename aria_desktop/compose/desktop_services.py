@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aria_desktop import keystore, paths
 from aria_desktop.api.token import TokenFile
 from aria_desktop.domain.config import ServerCheck, SettingInfo
+from aria_desktop.domain.error_text import plain_error
 from aria_desktop.domain.errors import AriaError, ConfigError
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
 from aria_desktop.log import register_secret
@@ -242,8 +243,9 @@ class LocalSettingsService:
             return ServerCheck(
                 url=url, ok=False, message=f"No answer from {url} within {_PROBE_TIMEOUT_S:g} s."
             )
-        except AriaError as exc:
-            return ServerCheck(url=url, ok=False, message=f"{exc.message} {exc.hint}".strip())
+        except AriaError as exc:  # in plain words: the windows show no codes or commands
+            message = plain_error(exc.code, exc.message, backend="ollama").message
+            return ServerCheck(url=url, ok=False, message=message)
         finally:
             await backend.aclose()
         latency_ms = (time.perf_counter() - started) * 1000
@@ -251,7 +253,7 @@ class LocalSettingsService:
         message = (
             f"Connected in {latency_ms:.0f} ms: {len(names)} model(s) available."
             if names
-            else "Connected, but no models are installed: run `ollama pull llama3.1:8b` there."
+            else "Connected, but no models are installed there yet: add one in Ollama first."
         )
         return ServerCheck(url=url, ok=True, models=names, message=message, latency_ms=latency_ms)
 

@@ -195,6 +195,10 @@ class Desktop(QObject):
         self.actions.everyday.triggered.connect(lambda: self.everyday.open())
         self.actions.quit.triggered.connect(self.request_quit)
         self.chat_view.close_requested.connect(self._on_chat_close)
+        self.chat.action_requested.connect(self.run_action)
+        self.quick_ask.action_requested.connect(self.run_action)
+        self.tray.model_reach_changed.connect(self.chat.show_no_model)
+        self.tray.model_reach_changed.connect(self.quick_ask.show_no_model)
         self.bridge.stream_lost.connect(self._on_stream_lost)
         if self.tray_view is not None:
             self.tray_view.icon.activated.connect(self._on_tray_activated)
@@ -340,6 +344,13 @@ class Desktop(QObject):
         view = self.settings.open(self.hotkeys.status if self.hotkeys is not None else "")
         if self.context.connected:
             self.mcp.add_tab(view.add_page)
+
+    def run_action(self, action: str) -> None:
+        """An error card's or notice's button: "open_settings" or "set_up_model"."""
+        if action == "set_up_model" and self.wizard is not None:
+            self.open_wizard()  # the first run's model page: finds Ollama, tests, lists models
+        else:
+            self.open_settings()
 
     def open_memory(self) -> None:
         """Show the memory browser."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from aria_desktop.domain.error_text import plain_error, short_line
 from aria_desktop.domain.intents import SKILLS_BACKEND
 
 __all__ = [
@@ -68,9 +69,7 @@ def model_status_line(status: str, model: str, code: str = "", error: str = "") 
         return f"Loading model {model}…"
     if status != "failed":
         return ""
-    if code == "llm_model_not_found":
-        return f"Model {model} missing: ollama pull {model}"
-    return f"Model {model} not loaded: {error[:80]}"
+    return short_line(plain_error(code, error).message, 90)
 
 
 _SKILL_TITLES = {

@@ -37,9 +37,10 @@ def test_tray_shows_loading_then_ready_then_the_new_model(
             hint="Pull the model with `ollama pull qwen3:8b`.",
         )
     )
-    run(wait_for(lambda: "ollama pull qwen3:8b" in desktop.tray_view.icon.toolTip()))
+    run(wait_for(lambda: "No model can answer" in desktop.tray_view.icon.toolTip()))
     assert desktop.tray_view.icon.toolTip() == (
-        "ARIA — Ready\nModel: qwen3:8b · local (ollama)\n"
-        "Model qwen3:8b missing: ollama pull qwen3:8b"
+        "ARIA — No model can answer\nThe model qwen3:8b is not installed on Ollama."
     )
-    assert shown == []  # the model's line changes the tooltip, never the state shown
+    assert "`" not in desktop.tray_view.icon.toolTip()
+    assert tray.shown_state == "no-model"
+    assert shown == []  # the model's line changes the tooltip and icon, never the state

@@ -13,10 +13,12 @@ from PySide6.QtWidgets import QListWidgetItem, QMessageBox
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL
 from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import CitationTracker
+from aria_desktop.gui.error_card import ErrorCard, action_of, error_card
 from aria_desktop.gui.format import reply_badge, state_label, tool_card, tool_output
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
 from aria_desktop.gui.views.question import ask_before
@@ -53,6 +55,8 @@ class _ShownTurn:
 class ChatController(QObject):
     """Drives a ``ChatWindowView`` through the Assistant and the event bridge."""
 
+    action_requested = Signal(str)
+    """An error card's "Open settings" or "Set up a model" (the desktop opens the window)."""
     turn_finished = Signal(str, str)
     """``(run_id, status)`` once a turn shown in this window has ended."""
     reply_rendered = Signal(str)
@@ -66,6 +70,11 @@ class ChatController(QObject):
         self._titles: list[tuple[str, str]] = []
         self._run: _ShownTurn | None = None
         self._awaiting: str | None = None
+        self._retry_text = ""
+        """The question a Retry sends again (the last one asked or shown)."""
+        self.no_model = ""
+        """Why no model can answer ("" while one can): the status line never says Ready then."""
+        self.no_model_shown = False
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
@@ -93,7 +102,8 @@ class ChatController(QObject):
 
     def _on_attached(self, assistant: Assistant) -> None:
         self._set_ready(True)
-        self.view.status.setText(state_label(assistant.state))
+        state = assistant.state
+        self.view.status.setText(self._idle_label() if state == "idle" else state_label(state))
         self.refresh_conversations()
 
     def _set_ready(self, ready: bool) -> None:
@@ -106,6 +116,48 @@ class ChatController(QObject):
         """Say what went wrong in the transcript and the status line."""
         self.view.transcript.append_error(message, hint)
         self.view.status.setText(message)
+
+    def show_error(self, card: ErrorCard) -> None:
+        """An error card: the plain sentence, its buttons, the detail folded under it."""
+        transcript = self.view.transcript
+        transcript.append_error(card.message, actions=card.actions, detail=card.detail)
+        self.view.status.setText(card.message)
+
+    def show_no_model(self, reason: str) -> None:
+        """No model can answer (``reason``; "" once one can): said before the first message.
+
+        With what still works without one and the one button that sets a model up; the status
+        line never says "Ready" meanwhile.
+        """
+        self.no_model = reason
+        transcript = self.view.transcript
+        if reason and transcript.is_placeholder and self._run is None:
+            transcript.show_placeholder("")
+            button = (("Set up a model", "aria-action:set_up_model"),)
+            transcript.append_error(reason, WORKS_WITHOUT_MODEL, actions=button)
+            self.no_model_shown = True
+        elif not reason and self.no_model_shown and self.conversation_id is None:
+            transcript.show_placeholder()
+            self.no_model_shown = False
+        if self._run is None:
+            self.view.status.setText(self._idle_label())
+
+    def _idle_label(self) -> str:
+        if self.no_model:
+            return "No model can answer · everyday commands still work"
+        return "Ready"
+
+    def run_action(self, link: str) -> bool:
+        """An error card's button: Retry sends the failed question again; others go up."""
+        action = action_of(link)
+        if action is None:
+            return False
+        if action == "retry":
+            if self._retry_text and self._run is None and self.context.connected:
+                self.send(self._retry_text)
+        else:
+            self.action_requested.emit(action)
+        return True
 
     # --- conversations ------------------------------------------------------------------------
 
@@ -173,6 +225,11 @@ class ChatController(QObject):
         for message in messages:
             if message.role == "user":
                 transcript.append_user(message.content)
+                self._retry_text = message.content
+            elif message.role == "assistant" and message.status == "error" and not message.content:
+                # Why it failed is not stored with the message: say so, and offer Retry.
+                reason = "This reply failed; why was not kept."
+                transcript.append_error(reason, actions=(("Retry", "aria-action:retry"),))
             elif message.role == "assistant":
                 for call in message.tool_calls:
                     calls[call.id] = (call.name, call.arguments)
@@ -259,6 +316,7 @@ class ChatController(QObject):
         """Start a turn with ``text`` in the open conversation (or a new one)."""
         self.view.transcript.append_user(text)
         self._awaiting = text
+        self._retry_text = text
         self.view.set_busy(True)
         self.view.status.setText("Sending…")
         self.context.tasks.spawn(
@@ -298,7 +356,7 @@ class ChatController(QObject):
 
     def _on_state(self, state: str, _backend: str, _locality: str) -> None:
         if self._run is None:
-            self.view.status.setText(state_label(state))
+            self.view.status.setText(self._idle_label() if state == "idle" else state_label(state))
 
     def _on_event(self, event: events.Event) -> None:
         if isinstance(event, events.RunStart):
@@ -341,7 +399,7 @@ class ChatController(QObject):
         elif isinstance(event, events.ActionConfirmRequest):
             self.view.status.setText("Waiting for you to approve or deny an action…")
         elif isinstance(event, events.ErrorEvent):
-            transcript.append_error(event.message, event.hint)
+            self.show_error(error_card(event.code, event.message))
         elif isinstance(event, events.RunEnd):
             self._finish(run, event.status)
 
@@ -422,7 +480,8 @@ class ChatController(QObject):
             transcript.end_reply()
         self._run = None
         self.view.set_busy(False)
-        self.view.status.setText({"complete": "Ready", "cancelled": "Stopped"}.get(status, "Ready"))
+        if status != "error":  # a failed turn's status line keeps saying why
+            self.view.status.setText({"cancelled": "Stopped"}.get(status, self._idle_label()))
         self.refresh_conversations()
         self.turn_finished.emit(run.run_id, status)
 
@@ -435,6 +494,8 @@ class ChatController(QObject):
         made by ARIA (the knowledge base's file or URL), not by the model: it opens at once.
         """
         if url.scheme() == "aria-tool" and self.view.transcript.toggle_output(url.toString()):
+            return
+        if self.run_action(url.toString()):
             return
         if url.toString() == SUGGESTION_LINK:
             if self.view.transcript.suggestion and self._run is None and self.context.connected:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, QTimer, QUrl, Signal
 
 from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL
 from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd, RunStart
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.error_card import action_of, error_card
 from aria_desktop.gui.format import reply_badge
 from aria_desktop.gui.views.quick_ask import QuickAskView
 
@@ -19,6 +21,8 @@ class QuickAskController(QObject):
 
     answered = Signal(str, str)
     """``(run_id, status)`` when the answer is complete."""
+    action_requested = Signal(str)
+    """An error card's "Open settings" or "Set up a model" (the desktop opens the window)."""
 
     def __init__(self, view: QuickAskView, context: GuiContext) -> None:
         super().__init__(view)
@@ -33,11 +37,22 @@ class QuickAskController(QObject):
         self._timer.timeout.connect(self._flush)
         view.submitted.connect(self.ask)
         view.escape_pressed.connect(self.close)
+        view.answer.anchorClicked.connect(self._on_link)
+        self._asked = ""
+        self.no_model = ""
         context.bridge.event_received.connect(self._on_event)
 
     def open(self) -> None:
-        """Show the prompt."""
+        """Show the prompt (and, while no model can answer, what still works)."""
         self.view.present()
+        if self.no_model:
+            self.view.show_answer_area()
+            button = (("Set up a model", "aria-action:set_up_model"),)
+            self.view.answer.append_error(self.no_model, WORKS_WITHOUT_MODEL, actions=button)
+
+    def show_no_model(self, reason: str) -> None:
+        """Why no model can answer ("" once one can): shown when the prompt opens."""
+        self.no_model = reason
 
     def close(self) -> None:
         """Hide the prompt (a running answer still completes and is saved)."""
@@ -54,7 +69,7 @@ class QuickAskController(QObject):
         self.view.answer.append_user(text)
         self.view.hint.setText("Thinking…")
         self._transcript = TurnTranscript()
-        self._awaiting = text
+        self._awaiting = self._asked = text
         self.context.tasks.spawn(
             self._start(text), name="aria-gui-quick-ask", on_error=self._failed
         )
@@ -83,7 +98,8 @@ class QuickAskController(QObject):
             if not self._timer.isActive():
                 self._timer.start()
         elif isinstance(event, ErrorEvent):
-            self.view.answer.append_error(event.message, event.hint)
+            card = error_card(event.code, event.message)
+            self.view.answer.append_error(card.message, actions=card.actions, detail=card.detail)
         elif isinstance(event, RunEnd):
             self._timer.stop()
             self._flush()
@@ -92,6 +108,19 @@ class QuickAskController(QObject):
             self.view.hint.setText("" if event.status == "complete" else event.status.capitalize())
             run_id, self.run_id = self.run_id, None
             self.answered.emit(run_id, event.status)
+
+    def _on_link(self, url: QUrl) -> None:
+        """The card's buttons (Retry asks again) and its "Details" fold."""
+        link = url.toString()
+        if url.scheme() == "aria-tool":
+            self.view.answer.toggle_output(link)
+            return
+        action = action_of(link)
+        if action == "retry" and self._asked:
+            self.ask(self._asked)
+        elif action is not None:
+            self.close()
+            self.action_requested.emit(action)
 
     def _flush(self) -> None:
         """Draw the answer so far: the text of the current model step (the transcript's rule)."""

@@ -16,11 +16,13 @@ from aria_desktop.domain.commands import (
     StopEverything,
 )
 from aria_desktop.domain.computer_events import ComputerControlChanged
+from aria_desktop.domain.error_text import plain_error, short_line
+from aria_desktop.domain.events import ThinkEnd
 from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.format import model_status_line, tray_tooltip
-from aria_desktop.gui.icons import IconSet
+from aria_desktop.gui.icons import NO_MODEL, IconSet
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.overlay import ActingOverlayView
 from aria_desktop.gui.views.tray import TrayView
@@ -41,6 +43,8 @@ class TrayController(QObject):
 
     state_shown = Signal(str)
     """The state now shown by the icon."""
+    model_reach_changed = Signal(str)
+    """Why no model can answer, in plain words ("" once one can): the no-model notices."""
 
     def __init__(
         self,
@@ -67,6 +71,8 @@ class TrayController(QObject):
         self.skill_lines: list[str] = []
         """What counts down or rings now ("Pasta — 4:12 left"), under the state."""
         self.capabilities: dict[str, CapabilityStatus] = {}
+        self.no_model = ""
+        """Why no model can answer now ("" while one can, or nothing says otherwise)."""
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setInterval(CAPABILITY_REFRESH_MS)
         self._refresh_timer.timeout.connect(self.refresh_capabilities)
@@ -87,7 +93,7 @@ class TrayController(QObject):
         """Drive ``tray`` from now on (a tray host appeared after the app started)."""
         self.tray = tray
         tray.menu.aboutToShow.connect(self.refresh_capabilities)
-        tray.set_state(self.icons.for_state(self.state), self.tooltip)
+        tray.set_state(self.icons.for_state(self.shown_state), self.tooltip)
 
     def _on_attached(self, assistant: Assistant) -> None:
         self.detail = ""
@@ -119,7 +125,7 @@ class TrayController(QObject):
             self.backend, self.locality = backend, locality
         tooltip = self.tooltip
         if self.tray is not None:
-            self.tray.set_state(self.icons.for_state(state), tooltip)
+            self.tray.set_state(self.icons.for_state(self.shown_state), tooltip)
         if state == "acting":
             self.overlay.present()
         else:
@@ -131,11 +137,28 @@ class TrayController(QObject):
             self.refresh_capabilities()
 
     @property
+    def shown_state(self) -> str:
+        """The icon's state: "no-model" while idle with no model that can answer."""
+        if self.no_model and self.state == "idle":
+            return NO_MODEL
+        return self.state
+
+    @property
     def tooltip(self) -> str:
-        """The tooltip as shown now."""
+        """The tooltip as shown now (each line cut at a word, never in one)."""
         lines = (*self.skill_lines, self.detail, self.model_line)
-        detail = "\n".join(line for line in lines if line)
+        detail = "\n".join(short_line(line, 90) for line in lines if line)
+        if self.no_model and self.state == "idle":
+            return f"ARIA — No model can answer\n{short_line(self.no_model, 90)}"
         return tray_tooltip(self.state, self.backend, self.locality, detail, model=self.model)
+
+    def set_no_model(self, reason: str) -> None:
+        """Whether a model can answer (``reason`` why not, "" when one can)."""
+        if reason == self.no_model:
+            return
+        self.no_model = reason
+        self.refresh_tooltip()  # the icon too: "no model" is how the idle state looks now
+        self.model_reach_changed.emit(reason)
 
     # --- capabilities -------------------------------------------------------------------------
 
@@ -148,6 +171,12 @@ class TrayController(QObject):
         statuses = await self.context.assistant.capabilities()
         self.capabilities = {status.name: status for status in statuses}
         self._apply_capabilities()
+        model = self.capabilities.get("model")
+        if model is not None and not model.available and not self.no_model:
+            code = "llm_model_not_found" if "not found" in model.reason else "backend_unreachable"
+            self.set_no_model(plain_error(code, model.reason).message)
+        elif model is not None and model.available:
+            self.set_no_model("")
 
     def _on_event(self, event: object) -> None:
         """Follow computer control and the model at once.
@@ -157,6 +186,8 @@ class TrayController(QObject):
         """
         if isinstance(event, ModelStatus | SettingsApplied):
             self._follow_model(event)
+        elif isinstance(event, ThinkEnd) and event.backend and event.backend != SKILLS_BACKEND:
+            self.set_no_model("")  # a model answered: one can be reached
         elif isinstance(event, ComputerControlChanged):
             current = self.capabilities.get("computer")
             if current is not None:
@@ -168,6 +199,11 @@ class TrayController(QObject):
     def _follow_model(self, event: ModelStatus | SettingsApplied) -> None:
         if isinstance(event, ModelStatus):
             self.model_line = model_status_line(event.status, event.model, event.code, event.error)
+            if event.status == "failed":
+                reason = plain_error(event.code, event.error, backend=event.backend).message
+                self.set_no_model(reason)
+            elif event.status == "ready":
+                self.set_no_model("")
         elif event.model:
             self.model, self.backend, self.locality = event.model, event.backend, event.locality
         self.refresh_tooltip()
@@ -175,7 +211,7 @@ class TrayController(QObject):
     def refresh_tooltip(self) -> None:
         """Show the tooltip anew; the state (icon, overlay, ``state_shown``) stays as it is."""
         if self.tray is not None:
-            self.tray.set_state(self.icons.for_state(self.state), self.tooltip)
+            self.tray.set_state(self.icons.for_state(self.shown_state), self.tooltip)
 
     def _status(self, name: str) -> CapabilityStatus:
         status = self.capabilities.get(name)

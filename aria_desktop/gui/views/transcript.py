@@ -127,6 +127,8 @@ _SHOW_THINKING = "▸ Show thinking"
 _HIDE_THINKING = "▾ Hide thinking"
 _THINKING = "Thinking…"
 _THOUGHT = "Thought"
+_DETAILS = "▸ Details"
+_HIDE_DETAILS = "▾ Hide details"
 
 
 @dataclass
@@ -476,8 +478,15 @@ class TranscriptView(QTextBrowser):
         fmt.setFontUnderline(True)
         return fmt
 
-    def append_error(self, message: str, hint: str = "") -> None:
-        """A failure in plain words, with what to do about it."""
+    def append_error(
+        self,
+        message: str,
+        hint: str = "",
+        *,
+        actions: tuple[tuple[str, str], ...] = (),
+        detail: str = "",
+    ) -> None:
+        """A failure in plain words; ``actions`` (label, link) as buttons, ``detail`` folded."""
         frame = self._new_frame(
             _frame_format(self._theme.error_bg, border=self._theme.error_border)
         )
@@ -486,6 +495,19 @@ class TranscriptView(QTextBrowser):
         if hint:
             cursor.insertBlock()
             cursor.insertText(hint, self._char(color=self._theme.error_hint))
+        if actions or detail:
+            cursor.insertBlock()
+        for label, link in actions:
+            button = self._link(link)
+            button.setFontUnderline(False)
+            button.setFontWeight(QFont.Weight.Bold)
+            button.setBackground(QColor(self._theme.aria_bg))
+            cursor.insertText(f"  {label}  ", button)
+            cursor.insertText("   ", self._char(size_delta=-1))
+        if detail:
+            key = f"aria-tool:{len(self._outputs)}"
+            self._outputs[key] = _Output(frame, detail, show=_DETAILS, hide=_HIDE_DETAILS)
+            cursor.insertText(_DETAILS, self._link(key))
         self._scroll_to_end()
 
     def append_notice(self, text: str) -> None:
