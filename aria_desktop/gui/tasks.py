@@ -32,7 +32,7 @@ def describe_error(exc: BaseException) -> tuple[str, str]:
         return f"ARIA could not be reached ({exc}).", "Check that it is running."
     return (
         f"Something went wrong ({exc.__class__.__name__}).",
-        "Details are in the log file (`aria config path` shows where).",
+        "Details are in ARIA's log file.",
     )
 
 

@@ -335,9 +335,13 @@ class ChatController(QObject):
             self.refresh_conversations()
 
     def _start_failed(self, message: str, hint: str) -> None:
+        """The question did not reach ARIA: say so, with Retry (a terminal's hint stays out)."""
         self._awaiting = None
         self.view.set_busy(False)
-        self.show_problem(message, hint)
+        plain_hint = "" if "`" in hint else hint
+        retry = (("Retry", "aria-action:retry"),)
+        self.view.transcript.append_error(message, plain_hint, actions=retry)
+        self.view.status.setText(message)
 
     def stop(self) -> None:
         """Cancel the reply in progress."""
