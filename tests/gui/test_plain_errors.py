@@ -182,3 +182,15 @@ def test_render_the_notice_and_an_error_card(
     run(wait_for(lambda: bool(done)))
     settle(run, view)
     screenshot("chat-error-card", theme)
+
+
+def test_test_connection_says_it_in_plain_words(isolated_env: Path, run: Any) -> None:
+    """Settings' "Test connection" and the wizard's model page show this result as it is."""
+    from aria_desktop.compose.desktop_services import LocalSettingsService
+
+    url = dead_url()
+    result = run(LocalSettingsService().check_ollama(url))
+
+    assert not result.ok
+    assert result.message == f"Can't reach Ollama at {url.removeprefix('http://')}."
+    assert_no_codes(result.message)
