@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QLabel,
+    QLineEdit,
     QScrollArea,
     QSpinBox,
 )
@@ -113,3 +114,19 @@ def test_a_changed_choice_and_number_are_saved_and_the_note_says_when_they_apply
     assert notes["Model"].text() == "Changes apply as soon as you save."
     assert "except “Use voice”" in notes["Voice"].text()
     assert notes["Files & shell"].text() == "Changes on this page apply the next time ARIA starts."
+
+
+def test_add_folder_adds_a_picked_folder_to_a_list_of_folders(
+    desktop_factory: Any, isolated_env: Path
+) -> None:
+    controller = desktop_factory(None).settings
+    view = controller.open()
+    assert view.folder_buttons["tools.files.roots"].text() == "Add folder…"
+    folder = isolated_env / "Documents"
+    folder.mkdir()
+    dialog = controller.choose_folder("tools.files.roots")
+    dialog.fileSelected.emit(str(folder))
+    dialog.reject()
+    roots = view.generic["tools.files.roots"]
+    assert isinstance(roots, QLineEdit)
+    assert roots.text() == f"~, {folder}"

@@ -102,6 +102,7 @@ class SettingsDialogView(QDialog):
         self.sections = QListWidget()
         self.sections.setObjectName("settingsSections")
         self.sections.setFixedWidth(170)
+        self.sections.setSpacing(3)
         self.pages = QStackedWidget()
         self._add_page("Model", self._llm_tab())
         self.devices = DevicePickerView()
@@ -350,7 +351,10 @@ class SettingsDialogView(QDialog):
         self.start_at_login.setObjectName("startAtLogin")
         self._field(form, "", "gui.start_at_login", self.start_at_login)
         self.wizard_button = QPushButton("Run the first-run set-up again…")
-        form.addRow("", self.wizard_button)
+        wizard_row = QHBoxLayout()
+        wizard_row.addWidget(self.wizard_button)
+        wizard_row.addStretch(1)
+        form.addRow("", wizard_row)
         return page
 
     # --- helpers ------------------------------------------------------------------------------

@@ -27,7 +27,20 @@ __all__ = ["ChoiceRow", "FieldWidget", "make_field", "read_field", "write_field"
 _BIG = 1_000_000_000
 _TEXT = "ariaText"
 """A number field's stored text: read back unchanged when the number was not changed."""
-_CHOICE_WORDS = {"on": "On", "off": "Off", "auto": "Automatic", "local": "On this computer"}
+_CHOICE_WORDS = {
+    "on": "On",
+    "off": "Off",
+    "auto": "Automatic",
+    "local": "On this computer",
+    "wyoming": "A Wyoming server",
+    "ollama": "Ollama",
+    "anthropic": "Claude",
+    "openai": "OpenAI-compatible server",
+    "DEBUG": "Everything (for finding a problem)",
+    "INFO": "Normal",
+    "WARNING": "Warnings and errors",
+    "ERROR": "Errors only",
+}
 
 
 class ChoiceRow(QWidget):
