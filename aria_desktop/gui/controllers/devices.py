@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QComboBox
 
 from aria_desktop.core.ports import SoundCheck
 from aria_desktop.domain.audio import AudioDevice
-from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.error_text import plain_error
+from aria_desktop.domain.errors import AriaError, AudioDeviceError
 from aria_desktop.gui.tasks import TaskOwner
 from aria_desktop.gui.views.devices import DevicePickerView
 
@@ -95,11 +96,11 @@ class DevicePicker(QObject):
         chosen = (self.microphone() or self._wanted[0], self.speaker() or self._wanted[1])
         try:
             if self.sound is None:
-                raise AriaError("Sound devices cannot be listed here.")
+                raise AudioDeviceError("Sound devices cannot be listed here.")
             self.devices = await self.sound.devices()
         except AriaError as exc:
             self.devices = []
-            view.say(f"{exc.message} Typed chat works without sound.", "error")
+            self._failed(exc, "Typed chat works without sound.")
         _fill(view.microphone, [d for d in self.devices if d.inputs], chosen[0], output=False)
         _fill(view.speaker, [d for d in self.devices if d.outputs], chosen[1], output=True)
         if self.sound is not None and not self.devices:
@@ -166,7 +167,7 @@ class DevicePicker(QObject):
             view.say("Playing it back…")
             await self.sound.play(self.speaker(), clip)
         except AriaError as exc:
-            view.say(exc.message, "error")
+            self._failed(exc)
         else:
             if loudest < QUIET_DBFS:
                 view.say(
@@ -181,6 +182,12 @@ class DevicePicker(QObject):
             view.test_button.setEnabled(bool(self.devices))
             if view.isVisible():
                 self.start_meter()
+
+    def _failed(self, exc: AriaError, then: str = "") -> None:
+        """The failure in plain words (the error table's); its technical text as a tooltip."""
+        plain = plain_error(exc.code, exc.message)
+        self.view.say(f"{plain.message} {then}".strip(), "error")
+        self.view.status.setToolTip(plain.detail or exc.message)
 
     def _report(self, message: str, _hint: str) -> None:
         self.view.say(message, "error")
