@@ -77,7 +77,7 @@ def test_files_dropped_onto_the_empty_knowledge_window_are_added_with_a_plain_re
 
     _drop(view, [notes, recipe])
     run(wait_for(lambda: view.report.text().startswith("Added"), 20))
-    assert view.report.text().startswith("Added 2 items (2 files, ")
+    assert view.report.text() == "Added 2 items (2 files)."
     run(wait_for(lambda: view.sources.rowCount() == 2, 20))
     assert not view.empty.isVisible()
     assert "(s)" not in view.status.text()

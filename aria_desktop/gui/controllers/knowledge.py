@@ -22,6 +22,7 @@ from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, Knowledg
 from aria_desktop.domain.memory_events import KnowledgeChanged
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import knowledge_of
+from aria_desktop.gui.controllers.memory import search_note
 from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.views.knowledge import KnowledgeView
 
@@ -51,14 +52,12 @@ def describe_report(report: IngestReport) -> str:
 def describe_added(added: Sequence[tuple[str, IngestReport]], failed: Sequence[str]) -> str:
     """The plain result of adding several dropped or browsed paths at once."""
     files = sum(report.files_indexed + report.files_unchanged for _, report in added)
-    passages = sum(report.chunks_embedded for _, report in added)
     problems = sum(len(report.problems) for _, report in added)
     parts = []
-    if added:
-        parts.append(
-            f"Added {_counted(len(added), 'item')} ({_counted(files, 'file')}, "
-            f"{_counted(passages, 'new passage')})."
-        )
+    if len(added) == 1 and files == 1:
+        parts.append(f"Added {added[0][0]}.")
+    elif added:
+        parts.append(f"Added {_counted(len(added), 'item')} ({_counted(files, 'file')}).")
     if problems:
         parts.append(f"{_counted(problems, 'file')} could not be read.")
     if failed:
@@ -150,7 +149,7 @@ class KnowledgeController(WindowController[KnowledgeView]):
         if not self._poll.isActive():
             view.status.setText(
                 f"{_counted(status.files, 'file')}, {_counted(status.chunks, 'passage')}"
-                f" · {status.vector_status}"
+                f" · {search_note(status.vector_status)}"
                 + (
                     f" · watching {_counted(len(status.watching), 'folder')}"
                     if status.watching

@@ -93,7 +93,9 @@ class MemoryController(WindowController[MemoryBrowserView]):
         view = self._ensure_view()
         status = self._status()
         view.set_available(status.available, status.reason)
-        self._note = f" · {status.reason}" if status.available and status.reason else ""
+        self._note = (
+            f" · {search_note(status.reason)}" if status.available and status.reason else ""
+        )
         self._bring_up(view)
         if status.available:
             self.reload()
@@ -453,3 +455,14 @@ def _empty_text(shown: int, filtered: bool, status: str) -> str:
         "No memories yet. Click “Add memory…” to write one, or say “remember that …” in a "
         "chat. ARIA uses what it remembers to answer you better."
     )
+
+
+def search_note(reason: str) -> str:
+    """A search limit said in plain words, without settings keys (the detail is in ``aria doctor``).
+
+    The memory and knowledge stores say "keyword search only: no embedder (memory.embedder =
+    none): …"; a window says only what it means for the person.
+    """
+    if "keyword search only" in reason:
+        return "keyword search only (finds the words you type, not their meaning)"
+    return reason

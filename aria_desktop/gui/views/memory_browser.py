@@ -55,7 +55,7 @@ class MemoryBrowserView(QWidget):
         unavailable.setObjectName("memoryUnavailable")
         unavailable.setWordWrap(True)
         unavailable.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        unavailable.setStyleSheet("font-size: 15px; color: #4b5563; padding: 40px;")
+        unavailable.setStyleSheet("font-size: 15px; padding: 40px;")  # the theme's text colour
         unavailable.hide()
         return unavailable
 
@@ -164,7 +164,6 @@ class MemoryBrowserView(QWidget):
         splitter.setSizes([640, 360])
         splitter.setChildrenCollapsible(False)
         self.status = QLabel("")
-        self.status.setStyleSheet("color: #4b5563;")
         body = QWidget()
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(0, 0, 0, 0)
