@@ -43,6 +43,7 @@ from aria_desktop.gui.controllers.settings_problems import SettingsProblemsPromp
 from aria_desktop.gui.controllers.tray import TrayController
 from aria_desktop.gui.controllers.tray_skills import TraySkills
 from aria_desktop.gui.controllers.wizard import WizardController
+from aria_desktop.gui.escape import EscapeCloses
 from aria_desktop.gui.hotkeys import GlobalHotkeys
 from aria_desktop.gui.icons import IconSet
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
@@ -51,6 +52,9 @@ from aria_desktop.gui.tasks import TaskOwner, describe_error
 from aria_desktop.gui.theme import ThemeManager
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.chat_window import ChatWindowView
+from aria_desktop.gui.views.everyday import EverydayView
+from aria_desktop.gui.views.knowledge import KnowledgeView
+from aria_desktop.gui.views.memory_browser import MemoryBrowserView
 from aria_desktop.gui.views.overlay import ActingOverlayView
 from aria_desktop.gui.views.quick_ask import QuickAskView
 from aria_desktop.gui.views.tray import TrayView
@@ -210,6 +214,7 @@ class Desktop(QObject):
         if isinstance(app, QApplication):
             app.aboutToQuit.connect(self.request_quit)
             self.theme = ThemeManager(app, self)
+            self.escape = EscapeCloses(app, (MemoryBrowserView, KnowledgeView, EverydayView), self)
             self.theme.changed.connect(lambda _dark: self.chat.redraw())
             self.apply_theme()
 

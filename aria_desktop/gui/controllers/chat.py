@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QListWidgetItem, QMessageBox
 
 from aria_desktop.core.ports import Assistant
@@ -18,9 +19,11 @@ from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import CitationTracker
+from aria_desktop.gui.dates import conversation_date
 from aria_desktop.gui.error_card import ErrorCard, action_of, error_card
 from aria_desktop.gui.format import reply_badge, state_label, tool_card, tool_output
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
+from aria_desktop.gui.views.code_copy import COPY_SCHEME
 from aria_desktop.gui.views.question import ask_before
 from aria_desktop.gui.views.transcript import SUGGESTION_LINK
 
@@ -68,6 +71,7 @@ class ChatController(QObject):
         self.context = context
         self.conversation_id: str | None = None
         self._titles: list[tuple[str, str]] = []
+        self._dates: dict[str, str] = {}
         self._run: _ShownTurn | None = None
         self._awaiting: str | None = None
         self._retry_text = ""
@@ -168,12 +172,14 @@ class ChatController(QObject):
     async def _load_conversations(self) -> None:
         conversations = await self.context.assistant.list_conversations(limit=200)
         self._titles = [(c.id, c.title) for c in conversations]
+        now = time.time()
+        self._dates = {c.id: conversation_date(c.updated_at, now) for c in conversations}
         self._apply_filter(self.view.search.text())
 
     def _apply_filter(self, text: str) -> None:
         needle = text.strip().lower()
         shown = [(cid, title) for cid, title in self._titles if needle in title.lower()]
-        self.view.set_conversations(shown, self.conversation_id)
+        self.view.set_conversations(shown, self.conversation_id, self._dates)
 
     def new_conversation(self) -> None:
         """Start afresh: the next message creates a conversation."""
@@ -500,6 +506,12 @@ class ChatController(QObject):
         if url.scheme() == "aria-tool" and self.view.transcript.toggle_output(url.toString()):
             return
         if self.run_action(url.toString()):
+            return
+        if url.scheme() == COPY_SCHEME:
+            code = self.view.transcript.code_blocks.get(url.toString())
+            if code is not None:
+                QGuiApplication.clipboard().setText(code)
+                self.view.status.setText("Code copied.")
             return
         if url.toString() == SUGGESTION_LINK:
             if self.view.transcript.suggestion and self._run is None and self.context.connected:

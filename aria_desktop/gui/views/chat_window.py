@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent, QKeySequence, QPainter, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -16,6 +16,9 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +30,38 @@ from aria_desktop.gui.views.transcript import TranscriptView
 __all__ = ["ChatWindowView", "ComposerEdit"]
 
 CONVERSATION_ID_ROLE = Qt.ItemDataRole.UserRole
+DATE_ROLE = Qt.ItemDataRole.UserRole + 1
+"""When the conversation last changed, as the list shows it ("Today 14:02", "3 Mar")."""
+
+
+class _DatedRow(QStyledItemDelegate):
+    """A conversation's title with its date in quieter text at the right of the row."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        """Draw the title (elided before the date), then the date right-aligned."""
+        date = str(index.data(DATE_ROLE) or "")
+        width = option.fontMetrics.horizontalAdvance(date) + 12 if date else 0
+        shortened = QStyleOptionViewItem(option)
+        shortened.rect = option.rect.adjusted(0, 0, -width, 0)
+        super().paint(painter, shortened, index)
+        if not date:
+            return
+        painter.save()
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        role = (
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.PlaceholderText
+        )
+        painter.setPen(option.palette.color(role))
+        area = option.rect.adjusted(0, 0, -6, 0)
+        painter.drawText(
+            area, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), date
+        )
+        painter.restore()
 
 
 class ComposerEdit(QPlainTextEdit):
@@ -91,6 +126,22 @@ class ChatWindowView(QMainWindow):
         self.status.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.statusBar().addWidget(self.status, 1)
         self.statusBar().setSizeGripEnabled(True)
+        self._add_shortcuts(actions)
+
+    def _add_shortcuts(self, actions: ActionSet) -> None:
+        """Ctrl+N a new conversation, Ctrl+F find, Ctrl+, settings (also in the menu)."""
+        actions.settings.setShortcut(QKeySequence("Ctrl+,"))
+        actions.settings.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        self.addAction(actions.settings)
+        self.new_shortcut = QShortcut(QKeySequence.StandardKey.New, self)
+        self.new_shortcut.activated.connect(self.new_button.click)
+        self.find_shortcut = QShortcut(QKeySequence.StandardKey.Find, self)
+        self.find_shortcut.activated.connect(self._find)
+
+    def _find(self) -> None:
+        """Ctrl+F: the search box, its text selected to type over."""
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
 
     def _build_menu(self, actions: ActionSet) -> None:
         """The ARIA menu: quick ask, voice and computer control, the other windows, quit."""
@@ -113,14 +164,15 @@ class ChatWindowView(QMainWindow):
     def _build_conversation_list(self) -> QWidget:
         """The left pane: the conversation search, the list, and new, rename and delete."""
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search conversations")
+        self.search.setPlaceholderText("Search conversations (Ctrl+F)")
         self.search.setClearButtonEnabled(True)
         self.conversations = QListWidget()
         self.conversations.setObjectName("conversations")
         self.conversations.setAlternatingRowColors(False)
         self.conversations.setEditTriggers(QListWidget.EditTrigger.EditKeyPressed)
+        self.conversations.setItemDelegate(_DatedRow(self.conversations))
         self.new_button = QPushButton("New")
-        self.new_button.setToolTip("Start a new conversation")
+        self.new_button.setToolTip("Start a new conversation (Ctrl+N)")
         self.rename_button = QPushButton("Rename")
         self.delete_button = QPushButton("Delete")
         buttons = QHBoxLayout()
@@ -167,14 +219,23 @@ class ChatWindowView(QMainWindow):
         """A reply is streaming: Stop is enabled."""
         self.stop_button.setEnabled(busy)
 
-    def set_conversations(self, items: list[tuple[str, str]], selected: str | None) -> None:
-        """Fill the list with ``(conversation id, title)``; keep ``selected`` highlighted."""
+    def set_conversations(
+        self,
+        items: list[tuple[str, str]],
+        selected: str | None,
+        dates: dict[str, str] | None = None,
+    ) -> None:
+        """Fill the list with ``(conversation id, title)``; keep ``selected`` highlighted.
+
+        ``dates`` holds each conversation's date as the row shows it at its right.
+        """
         self.conversations.blockSignals(True)
         try:
             self.conversations.clear()
             for conversation_id, title in items:
                 item = QListWidgetItem(title or "Untitled")
                 item.setData(CONVERSATION_ID_ROLE, conversation_id)
+                item.setData(DATE_ROLE, (dates or {}).get(conversation_id, ""))
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
                 item.setToolTip(title)
                 self.conversations.addItem(item)

@@ -21,12 +21,13 @@ from PySide6.QtGui import (
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
-    QTextFormat,
     QTextFrame,
     QTextFrameFormat,
     QTextLength,
 )
 from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from aria_desktop.gui.views.code_copy import add_copy_links, is_code_block
 
 __all__ = ["SUGGESTION_LINK", "TranscriptView"]
 
@@ -203,6 +204,7 @@ class TranscriptView(QTextBrowser):
         self._reply = None
         self._placeholder = True
         self.placeholder_text = text
+        self.code_blocks: dict[str, str] = {}  # a copy link's key -> the code it copies
         self.suggestion = suggestion
         cursor = QTextCursor(self.document())
         block = QTextBlockFormat()
@@ -312,6 +314,7 @@ class TranscriptView(QTextBrowser):
         self._reply = None
         if frame is None:
             return
+        add_copy_links(frame, self._link, self.code_blocks)
         if badge or note:
             cursor = frame.lastCursorPosition()
             cursor.insertBlock(QTextBlockFormat(), self._char())
@@ -554,7 +557,7 @@ class TranscriptView(QTextBrowser):
         shaded = QTextBlockFormat()
         shaded.setBackground(QColor(self._theme.code_bg))
         while block.isValid() and block.position() <= end:
-            if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence):
+            if is_code_block(block):
                 QTextCursor(block).mergeBlockFormat(shaded)
             block = block.next()
 
