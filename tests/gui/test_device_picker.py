@@ -47,8 +47,10 @@ def picker(pulse: PulseServer, qapp: Any, run: Any) -> Iterator[DevicePicker]:
 
 
 async def listed(picker: DevicePicker, microphone: str, speaker: str) -> None:
-    """Show these devices as chosen and wait until the computer's devices are listed."""
+    """Show these devices as chosen and wait until the computer's devices are listed (as
+    showing the picker does)."""
     picker.load(microphone, speaker)
+    picker.refresh()
     await picker.listed.wait()
 
 

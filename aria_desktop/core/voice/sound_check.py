@@ -41,8 +41,17 @@ class DeviceCheck:
         self._list, self._microphone, self._speaker = list_devices, microphone, speaker
 
     async def devices(self) -> list[AudioDevice]:
-        """Every device the system has now."""
-        return await asyncio.to_thread(self._list)
+        """Every device the system has now.
+
+        The listing thread is waited for even when the caller gives up: its end must not
+        reach a loop that has closed meanwhile.
+        """
+        listing = asyncio.ensure_future(asyncio.to_thread(self._list))
+        try:
+            return await asyncio.shield(listing)
+        except asyncio.CancelledError:
+            await asyncio.wait([listing])
+            raise
 
     async def levels(self, microphone: str) -> AsyncGenerator[float, None]:
         """Each frame's loudness until the caller closes the generator (which closes capture)."""

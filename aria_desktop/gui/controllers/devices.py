@@ -1,9 +1,10 @@
 """The device picker's behaviour: list the real devices, show the level, test, say the choice.
 
-Shared by the settings dialog and the first-run wizard (``DevicePickerView``). The microphone
-is open only while the picker is on screen: the meter starts when it is shown and stops when
-it is hidden or another microphone is picked. A device is stored by name, as
-``voice.input_device`` / ``voice.output_device`` take it ("" = the system default).
+Shared by the settings dialog and the first-run wizard (``DevicePickerView``). Devices are
+listed, and the microphone opened, only while the picker is on screen: the meter starts when
+it is shown and stops when it is hidden or another microphone is picked. A device is stored
+by name, as ``voice.input_device`` / ``voice.output_device`` take it ("" = the system
+default).
 """
 
 from __future__ import annotations
@@ -66,17 +67,18 @@ class DevicePicker(QObject):
         view.speaker.activated.connect(lambda _index: self.changed.emit())
         view.refresh_button.clicked.connect(self.refresh)
         view.test_button.clicked.connect(self.test)
-        view.shown.connect(self.start_meter)
+        view.shown.connect(self.refresh)
         view.hidden.connect(self.stop_meter)
 
     # --- the choice ---------------------------------------------------------------------------
 
     def load(self, microphone: str, speaker: str) -> None:
-        """Show these devices as chosen and list what the computer has (in the background)."""
+        """Show these devices as chosen; the computer's are listed once the picker is seen."""
         self._wanted = (microphone, speaker)
         _fill(self.view.microphone, None, microphone, output=False)
         _fill(self.view.speaker, None, speaker, output=True)
-        self.refresh()
+        if self.view.isVisible():
+            self.refresh()
 
     def microphone(self) -> str:
         """The chosen microphone as the setting takes it ("" = the system default)."""
