@@ -227,7 +227,7 @@ def test_wizard_renders(desktop_factory: Any, ollama: FakeOllama, run: Any, them
             pages.MODEL_PAGE,
             [view.server_status, view.url, view.test_button, view.model, view.skip_choice],
         ),
-        "voice": (pages.VOICE_PAGE, [view.voice_enabled, view.voice_status]),
+        "voice": (pages.VOICE_PAGE, [view.voice_enabled, view.voice_status, view.devices]),
         "privacy": (pages.PRIVACY_PAGE, [view.file_roots, view.add_folder_button]),
         "homeassistant": (pages.HOME_ASSISTANT_PAGE, [view.ha_url, view.ha_test_button]),
         "finish": (pages.FINISH_PAGE, [view.summary, view.first_try]),

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.errors import AriaError
+from aria_desktop.gui.controllers.devices import DevicePicker
 from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.controllers.wizard_model import LOCAL_OLLAMA, ModelPage, model_changes
 from aria_desktop.gui.tasks import TaskOwner
@@ -70,6 +71,7 @@ class WizardController(WindowController[WizardView]):
         self._voice_status = voice_status or (lambda: None)
         self._values: dict[str, str] = {}
         self.folder_dialog: QFileDialog | None = None
+        self.devices: DevicePicker | None = None
 
     @property
     def server_ok(self) -> bool:
@@ -86,6 +88,7 @@ class WizardController(WindowController[WizardView]):
         if self.view is None:
             view = WizardView(self._icon)
             view.page_validator = self._validate_page
+            self.devices = DevicePicker(self.services.sound_check(), view.devices)
             self.model_page.connect(view)
             view.ha_test_button.clicked.connect(self.test_homeassistant)
             view.voice_enabled.toggled.connect(lambda _on: self._show_voice())
@@ -107,6 +110,10 @@ class WizardController(WindowController[WizardView]):
         view.model.setCurrentText(values.get("llm.ollama.model", ""))
         view.ha_url.setText(values.get("homeassistant.url", ""))
         view.voice_enabled.setChecked(values.get("voice.enabled", "true") == "true")
+        if self.devices is not None:
+            self.devices.load(
+                values.get("voice.input_device", ""), values.get("voice.output_device", "")
+            )
         view.file_roots.setText(values.get("tools.files.roots", "~"))
         view.shell_enabled.setChecked(values.get("tools.shell.enabled") == "true")
         view.restart()
@@ -144,11 +151,7 @@ class WizardController(WindowController[WizardView]):
         if view.voice_enabled.isChecked() and status is not None and not status.available:
             text += f" It cannot start on this computer yet: {status.reason}"
         view.voice_status.setText(text)
-        view.microphone_note.setText(
-            "ARIA uses your system's default microphone. Pick another one and test it in "
-            "Settings, under Voice."
-        )
-        view.microphone_note.setVisible(view.devices_box.count() == 0)
+        view.devices.setEnabled(view.voice_enabled.isChecked())
 
     # --- folders ------------------------------------------------------------------------------
 
@@ -255,6 +258,15 @@ class WizardController(WindowController[WizardView]):
         folders = f"Folders ARIA may read: {'your home folder' if roots == '~' else roots}."
         view.summary.setText("\n".join((model, voice, folders)))
 
+    def _devices(self) -> dict[str, str]:
+        """The microphone and speaker picked on the voice page."""
+        if self.devices is None:
+            return {}
+        return {
+            "voice.input_device": self.devices.microphone(),
+            "voice.output_device": self.devices.speaker(),
+        }
+
     def _tools(self) -> dict[str, str]:
         assert self.view is not None
         roots = ",".join(r.strip() for r in self.view.file_roots.text().split(",") if r.strip())
@@ -277,6 +289,7 @@ class WizardController(WindowController[WizardView]):
         changes = {
             **model_changes(view, values),
             "voice.enabled": "true" if view.voice_enabled.isChecked() else "false",
+            **self._devices(),
             "homeassistant.url": view.ha_url.text().strip(),
             "gui.first_run_done": "true",
             **self._tools(),

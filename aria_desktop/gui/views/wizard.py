@@ -36,6 +36,7 @@ from aria_desktop.gui.views._widgets import (
     secret_edit,
     wrapped_label,
 )
+from aria_desktop.gui.views.devices import DevicePickerView
 
 __all__ = [
     "FINISH_PAGE",
@@ -204,16 +205,14 @@ class WizardView(QWizard):
         self.voice_enabled = QCheckBox("Use voice")
         self.voice_status = wrapped_label("")
         self.voice_status.setObjectName("voiceStatus")
-        self.devices_box = QVBoxLayout()
-        """Where the microphone picker and its test go."""
-        self.microphone_note = mark(wrapped_label(""), "muted")
+        self.devices = DevicePickerView()
+        """The microphone and speaker, a level meter and a Test (shared with settings)."""
         return _page(
             "Voice",
             "Talk to ARIA: say its wake word, or hold a key while you speak.",
             self.voice_enabled,
             self.voice_status,
-            self.devices_box,
-            self.microphone_note,
+            self.devices,
         )
 
     def _privacy_page(self) -> QWizardPage:
