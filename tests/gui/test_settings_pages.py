@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -39,30 +38,32 @@ TITLES = [
 ]
 
 
-@pytest.mark.parametrize("title", TITLES)
-def test_each_page_opens_and_fits(desktop_factory: Any, run: Any, theme: str, title: str) -> None:
+def test_each_page_opens_and_fits(desktop_factory: Any, run: Any, theme: str) -> None:
+    """One dialog, every page shown in turn (one composed desktop per theme: fast)."""
     desktop = desktop_factory(None)
     view = desktop.settings.open("Global hotkeys: Ctrl+Alt+Space (quick ask)")
     view.move(210, 90)
     assert view.page_titles() == TITLES
-    page = view.show_page(title)
-    settle(run, view)
-    screenshot("settings-" + title.lower().replace(" & ", "-").replace(" ", "-"), theme)
-    assert isinstance(page, QScrollArea)
-    content = page.widget()
-    assert content is not None
-    assert content.minimumSizeHint().width() <= page.viewport().width()  # no sideways scroll
-    assert_fully_visible(view, [view.buttons, view.sections])
-    for field in [w for w in view.generic.values() if page.isAncestorOf(w)]:
-        # A long page scrolls down; across, every field fits and none is squeezed.
-        left = field.mapTo(content, QPoint(0, 0)).x()
-        assert left >= 0, field.accessibleName()
-        assert left + field.width() <= page.viewport().width(), field.accessibleName()
-        assert field.width() >= field.minimumSizeHint().width(), field.accessibleName()
-        assert field.height() >= field.minimumSizeHint().height(), field.accessibleName()
-    texts = [label.text() for label in page.findChildren(QLabel)]
-    assert not [t for t in texts if "`" in t or "aria config" in t or "›" in t.split(" ")[0]]
-    assert not [t for t in texts if any(key in t for key in ENTRIES)]  # no settings keys
+    for title in TITLES:
+        page = view.show_page(title)
+        settle(run, view)
+        screenshot("settings-" + title.lower().replace(" & ", "-").replace(" ", "-"), theme)
+        assert isinstance(page, QScrollArea)
+        content = page.widget()
+        assert content is not None
+        assert content.minimumSizeHint().width() <= page.viewport().width(), title  # no sideways
+        assert_fully_visible(view, [view.buttons, view.sections])
+        for field in [w for w in view.generic.values() if page.isAncestorOf(w)]:
+            # A long page scrolls down; across, every field fits and none is squeezed.
+            name = f"{title}: {field.accessibleName()}"
+            left = field.mapTo(content, QPoint(0, 0)).x()
+            assert left >= 0, name
+            assert left + field.width() <= page.viewport().width(), name
+            assert field.width() >= field.minimumSizeHint().width(), name
+            assert field.height() >= field.minimumSizeHint().height(), name
+        texts = [label.text() for label in page.findChildren(QLabel)]
+        assert not [t for t in texts if "`" in t or "aria config" in t], title
+        assert not [t for t in texts if any(key in t for key in ENTRIES)], title  # no keys
 
 
 def test_choices_are_drop_downs_of_the_allowed_values_and_numbers_have_units(
