@@ -4,6 +4,7 @@ dates in the conversation list."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -67,6 +68,8 @@ def test_each_code_block_has_a_copy_button_that_copies_it(
     _answered(desktop, run, "How do I list files?")
     transcript = desktop.chat_view.transcript
     assert transcript.plain_text().count(COPY_LABEL) == 2
+    # the reply's time of day leads its badge
+    assert re.search(r"\n\d\d:\d\d · llama3\.2 · local \(ollama\)", transcript.plain_text())
     keys = sorted(transcript.code_blocks)
     assert [transcript.code_blocks[k] for k in keys] == [CODE, "ls -la"]
     desktop.chat.ask_open_link(QUrl(keys[0]))  # the first button clicked
@@ -75,6 +78,7 @@ def test_each_code_block_has_a_copy_button_that_copies_it(
     # reopened from history, the reply has its buttons again
     desktop.chat.open_conversation(desktop.chat.conversation_id)
     run(wait_for(lambda: transcript.plain_text().count(COPY_LABEL) == 2))
+    assert re.search(r"\n\d\d:\d\d · llama3\.2", transcript.plain_text())  # stored reply too
     row = desktop.chat_view.conversations.item(0)
     assert str(row.data(DATE_ROLE)).startswith("Today ")
 

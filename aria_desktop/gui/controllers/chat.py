@@ -19,7 +19,7 @@ from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import CitationTracker
-from aria_desktop.gui.dates import conversation_date
+from aria_desktop.gui.dates import clock_time, conversation_date
 from aria_desktop.gui.error_card import ErrorCard, action_of, error_card
 from aria_desktop.gui.format import reply_badge, state_label, tool_card, tool_output
 from aria_desktop.gui.views.chat_window import CONVERSATION_ID_ROLE, ChatWindowView
@@ -248,6 +248,7 @@ class ChatController(QObject):
                     }.get(message.status, "")
                     # Where a stored reply ran is not stored: name the backend, never guess.
                     badge = reply_badge(message.model, message.backend, "", None)
+                    badge = f"{clock_time(message.created_at)} · {badge}".rstrip(" ·")
                     linked, used = self.citations.stored_reply(message.content, cited)
                     transcript.append_reply(linked, badge, note=note)
                     self.citations.show_sources(used)
@@ -468,6 +469,7 @@ class ChatController(QObject):
         self._flush()
         transcript, folded = self.view.transcript, run.transcript
         badge = reply_badge(folded.model, folded.backend, folded.locality, folded.latency_ms)
+        badge = f"{clock_time(time.time())} · {badge}".rstrip(" ·")  # when it was answered
         linked, used = self.citations.link_reply(folded.conversation_id, run.rendered)
         if status == "complete":
             if transcript.reply_open:
