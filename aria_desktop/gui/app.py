@@ -322,6 +322,12 @@ class Desktop(QObject):
         if self.tray_view is not None:
             self.tray_view.hide()
         await self.bridge.aclose()
+        for picker in (
+            getattr(self.settings, "devices", None),
+            getattr(self.wizard, "devices", None),
+        ):
+            if picker is not None:  # its microphone, and a device listing still running
+                await picker.aclose()
         await self.tasks.cancel_all()
         connection, self.connection = self.connection, None
         if connection is not None:
