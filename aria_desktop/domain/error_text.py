@@ -26,6 +26,7 @@ __all__ = [
     "plain_error",
     "short_line",
     "split_failures",
+    "with_hint",
 ]
 
 Action = Literal["retry", "open_settings", "set_up_model"]
@@ -360,3 +361,18 @@ def short_line(text: str, limit: int) -> str:
     if space > limit // 2:
         cut = cut[:space]
     return cut.rstrip(" ,;:—-") + "…"
+
+
+def with_hint(message: str, hint: str) -> str:
+    """``message`` and ``hint`` as one text, a sentence's end between them.
+
+    Many messages end in a library's words without a full stop ("…All connection attempts
+    failed"); glued to the hint they would read "…failed Is Ollama running…".
+    """
+    message, hint = message.strip(), hint.strip()
+    if not hint:
+        return message
+    if not message:
+        return hint
+    end = "" if message[-1] in ".!?:" else "."
+    return f"{message}{end} {hint}"

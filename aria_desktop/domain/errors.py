@@ -30,21 +30,6 @@ class AriaError(Exception):
         return self.message
 
 
-def with_hint(message: str, hint: str) -> str:
-    """``message`` and ``hint`` as one text, a sentence's end between them.
-
-    Many messages end in a library's words without a full stop ("…All connection attempts
-    failed"); glued to the hint they would read "…failed Is Ollama running…".
-    """
-    message, hint = message.strip(), hint.strip()
-    if not hint:
-        return message
-    if not message:
-        return hint
-    end = "" if message[-1] in ".!?:" else "."
-    return f"{message}{end} {hint}"
-
-
 # --- configuration and secrets ----------------------------------------------------------------
 
 

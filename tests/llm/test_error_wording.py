@@ -4,12 +4,12 @@ says how many tries failed; message and hint read as sentences; each hint is giv
 from __future__ import annotations
 
 from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router
+from aria_desktop.domain.error_text import with_hint
 from aria_desktop.domain.errors import (
     CircuitOpenError,
     MalformedResponseError,
     ModelNotFoundError,
     NoBackendError,
-    with_hint,
 )
 from tests.fakes import FakeOllama, closed_port
 from tests.fakes.http_server import FakeHTTPServer

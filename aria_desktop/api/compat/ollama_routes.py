@@ -39,7 +39,8 @@ from aria_desktop.api.compat.turn import (
 from aria_desktop.api.server.deps import StateDep
 from aria_desktop.api.server.errors import status_for_code
 from aria_desktop.api.server.sse import EventStreamResponse
-from aria_desktop.domain.errors import AriaError, with_hint
+from aria_desktop.domain.error_text import with_hint
+from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import ClientToolCall, ErrorEvent, LlmDelta, LlmThinking, RunEnd
 from aria_desktop.domain.transcript import TurnTranscript
 

@@ -14,7 +14,7 @@ import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
-from aria_desktop.domain.errors import with_hint
+from aria_desktop.domain.error_text import with_hint
 
 __all__ = ["OLLAMA_PATHS", "OPENAI_PREFIX", "openai_error", "protocol_of", "shape_errors"]
 
