@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QIcon, QKeyEvent, QKeySequence, QPainter, QPalette, QShortcut
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QLayout,
@@ -45,10 +46,16 @@ class _DatedRow(QStyledItemDelegate):
     ) -> None:
         """Draw the title (elided before the date), then the date right-aligned."""
         date = str(index.data(DATE_ROLE) or "")
-        width = option.fontMetrics.horizontalAdvance(date) + 12 if date else 0
-        shortened = QStyleOptionViewItem(option)
-        shortened.rect = option.rect.adjusted(0, 0, -width, 0)
-        super().paint(painter, shortened, index)
+        width = option.fontMetrics.horizontalAdvance(date) + 16 if date else 0
+        row = QStyleOptionViewItem(option)
+        self.initStyleOption(row, index)
+        # The whole row is drawn (its selection too); only the title stops before the date.
+        row.text = row.fontMetrics.elidedText(
+            row.text, Qt.TextElideMode.ElideRight, max(0, row.rect.width() - width - 8)
+        )
+        widget = row.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, row, painter, widget)
         if not date:
             return
         painter.save()

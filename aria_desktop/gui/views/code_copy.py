@@ -22,7 +22,7 @@ from PySide6.QtGui import (
 __all__ = ["COPY_LABEL", "COPY_SCHEME", "add_copy_links", "is_code_block"]
 
 COPY_SCHEME = "aria-copy"
-COPY_LABEL = "⧉ Copy code"
+COPY_LABEL = "Copy code"
 
 
 def is_code_block(block: QTextBlock) -> bool:
