@@ -25,6 +25,7 @@ from aria_desktop.api.routes import (
     chat,
     computer,
     conversations,
+    docs_page,
     events,
     health,
     knowledge,
@@ -49,7 +50,8 @@ __all__ = ["ApiApp", "create_app"]
 
 _DESCRIPTION = (
     "Drive ARIA from scripts, Home Assistant and other programs. Every route but "
-    "`/api/v1/health` needs `Authorization: Bearer <token>` (`aria token show`)."
+    "`/api/v1/health` needs `Authorization: Bearer <token>` (`aria token show`). "
+    "This page (`/docs`) is served by ARIA itself and works offline."
 )
 
 ROUTERS: tuple[APIRouter, ...] = (
@@ -70,6 +72,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     ollama_routes.router,
     mcp_routes.router,
     usage.router,
+    docs_page.router,
 )
 """Every router of the API, in inclusion order: a fixed path must come before a template that
 would also match it, and the OpenAPI document lists operations in this order."""

@@ -109,11 +109,34 @@ class TokenFile:
 
     def matches(self, candidate: bytes) -> bool:
         """Whether ``candidate`` is the current token (constant-time; re-reads on change)."""
+        expected = self._current()
+        if not expected:
+            return False
+        return hmac.compare_digest(candidate, expected)
+
+    def session_value(self) -> bytes | None:
+        """The docs page's cookie value: derived from the token, never the token itself.
+
+        A browser cannot send a bearer header when it opens ``/docs``; it keeps this value in
+        an HttpOnly cookie instead. Rotating the token ends every such session.
+        """
+        token = self._current()
+        if not token:
+            return None
+        return hmac.new(token, b"aria-docs-session", "sha256").hexdigest().encode()
+
+    def matches_session(self, candidate: bytes) -> bool:
+        """Whether ``candidate`` is the current docs session value (constant-time)."""
+        expected = self.session_value()
+        return expected is not None and hmac.compare_digest(candidate, expected)
+
+    def _current(self) -> bytes | None:
+        """The current token's bytes (re-read when the file changed), None when unreadable."""
         try:
             info = self.path.stat()
         except OSError:
             self._cached, self._signature = None, None
-            return False
+            return None
         signature = (info.st_ino, info.st_mtime_ns, info.st_size)
         if signature != self._signature:
             try:
@@ -121,7 +144,4 @@ class TokenFile:
             except OSError:
                 self._cached = None
             self._signature = signature
-        expected = self._cached
-        if not expected:
-            return False
-        return hmac.compare_digest(candidate, expected)
+        return self._cached

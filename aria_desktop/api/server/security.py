@@ -26,7 +26,15 @@ from aria_desktop.api.server.protocol_errors import shape_errors
 from aria_desktop.api.server.ratelimit import CLIENT_HEADER, RateLimiter
 from aria_desktop.api.token import TokenFile
 
-__all__ = ["HEALTH_PATH", "SecurityMiddleware", "error_body"]
+__all__ = [
+    "DOCS_ASSETS",
+    "DOCS_PATH",
+    "DOCS_SESSION_PATH",
+    "DOCS_SIGNED_IN",
+    "HEALTH_PATH",
+    "SecurityMiddleware",
+    "error_body",
+]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -37,6 +45,12 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 HEALTH_PATH = "/api/v1/health"
+DOCS_PATH = "/docs"
+DOCS_ASSETS = "/docs/assets/"
+DOCS_SESSION_PATH = "/docs/session"
+DOCS_SIGNED_IN = "aria.docs_signed_in"
+"""Scope key: whether the docs page's request came with the token or its session cookie."""
+DOCS_COOKIE = b"aria_docs"
 _BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 _CORS_HEADERS = "authorization, content-type, x-aria-client"
 _CORS_METHODS = "GET, POST, PATCH, DELETE"
@@ -52,6 +66,8 @@ _CHECKED_HEADERS = frozenset(
         b"content-length",
         b"transfer-encoding",
         b"user-agent",
+        b"cookie",
+        b"sec-fetch-site",
         CLIENT_HEADER,
     }
 )
@@ -180,11 +196,16 @@ class SecurityMiddleware:
         if not await self._passes_host(seen.get(b"host", b""), send):
             return
         origin = seen.get(b"origin", b"")
+        if origin and origin.lower() == b"http://" + seen.get(b"host", b"").lower():
+            origin = b""  # a page this API served (the docs page): same origin, no CORS
         cors = [(b"access-control-allow-origin", origin), (b"vary", b"origin")] if origin else []
         if origin and not await self._passes_origin(scope, origin, cors, send):
             return
-        authorized = self._authorized(seen.get(b"authorization", b""))
+        bearer = self._authorized(seen.get(b"authorization", b""))
+        authorized = bearer or self._docs_session(scope, seen)
         if not await self._passes_rate_limit(scope, seen, authorized, send):
+            return
+        if not await self._passes_docs(scope, authorized, bearer, send):
             return
         if not await self._passes_token(scope, authorized, bool(cors), send):
             return
@@ -279,7 +300,7 @@ class SecurityMiddleware:
             await send(self._health_start)
             await send(self._health_body)
             return False
-        if scope["path"] == HEALTH_PATH or authorized:
+        if scope["path"] == HEALTH_PATH or authorized or DOCS_SIGNED_IN in scope:
             return True
         await _send_error(
             send,
@@ -289,6 +310,49 @@ class SecurityMiddleware:
             "Send 'Authorization: Bearer <token>'; `aria token show` prints it.",
             [(b"www-authenticate", b'Bearer realm="aria"')],
         )
+        return False
+
+    def _docs_session(self, scope: Scope, seen: dict[bytes, bytes]) -> bool:
+        """Whether the docs page's session cookie stands in for the token on this request.
+
+        Only for the browser's own same-origin requests (``Sec-Fetch-Site``, which no page can
+        forge): the docs page and its "Try it out" calls, or the page opened from the address
+        bar. Another page on this computer (another port is the same *site*) gets nothing.
+        """
+        fetch_site = seen.get(b"sec-fetch-site", b"")
+        opened = fetch_site == b"none" and scope["method"] == "GET" and scope["path"] == DOCS_PATH
+        if fetch_site != b"same-origin" and not opened:
+            return False
+        for part in seen.get(b"cookie", b"").split(b";"):
+            name, _, value = part.strip().partition(b"=")
+            if name == DOCS_COOKIE:
+                return self.token.matches_session(value)
+        return False
+
+    async def _passes_docs(self, scope: Scope, authorized: bool, bearer: bool, send: Send) -> bool:
+        """False when answered here: the docs sign-in that sets the session cookie.
+
+        ``GET /docs`` and its static files pass without the token (the page then shows a
+        sign-in form instead of the API, see ``api/routes/docs_page.py``); the form's script
+        sends the token once as a bearer header to ``/docs/session``, which sets an HttpOnly,
+        SameSite=Strict cookie holding a value derived from the token.
+        """
+        path, method = scope["path"], scope["method"]
+        if path == DOCS_PATH or path.startswith(DOCS_ASSETS):
+            scope[DOCS_SIGNED_IN] = authorized
+            return True
+        if path != DOCS_SESSION_PATH or method != "GET" or not bearer:
+            return True
+        value = self.token.session_value() or b""
+        cookie = DOCS_COOKIE + b"=" + value + b"; Path=/; HttpOnly; SameSite=Strict"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 204,
+                "headers": [(b"set-cookie", cookie), (b"cache-control", b"no-store")],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
         return False
 
     async def _checked_body(
