@@ -137,7 +137,7 @@ class ChatBackend(Protocol):
 
 
 def _failed_tries(count: int) -> str:
-    """"1 failed try", "5 failed tries": what paused a backend, counted, retries included.
+    """What paused a backend, counted ("1 failed try", "5 failed tries"), retries included.
 
     Said as a count, not "failed repeatedly": one question whose retries all failed can pause it.
     """
