@@ -19,7 +19,7 @@ from aria_desktop.core.assistant_row import AssistantRow
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.ports import ChatModel, Clock, ConversationStore
 from aria_desktop.domain import chat, events
-from aria_desktop.domain.errors import StreamInterruptedError
+from aria_desktop.domain.errors import AriaError, StreamInterruptedError
 
 __all__ = ["ModelSteps", "StepReply", "pass_on_first_piece"]
 
@@ -161,9 +161,13 @@ class _StepStream:
         """The reply finished cleanly."""
         self.end = chunk
 
-    async def save(self, status: chat.MessageStatus) -> None:
-        """Give the row its final state and publish ``message-saved`` and ``think-end``."""
+    async def save(self, status: chat.MessageStatus, failure: BaseException | None = None) -> None:
+        """Give the row its final state and publish ``message-saved`` and ``think-end``.
+
+        A reply that failed keeps why (``failure``'s code and message) for history to say.
+        """
         end, ids = self.end, self._ids
+        code, reason = _failure_reason(status, failure)
         # Tool calls from a reply that did not complete are never kept or executed.
         saved_calls = tuple(self.calls) if status == "complete" else ()
         message_id = await asyncio.shield(
@@ -176,6 +180,8 @@ class _StepStream:
                     model=end.model if end else "",
                     usage=end.usage if end else None,
                     thinking="".join(self.thinking),
+                    error_code=code,
+                    error_message=reason,
                 )
             )
         )
@@ -247,6 +253,7 @@ class ModelSteps:
         )
         reply = _StepStream(bus=bus, clock=clock, row=row, ids=ids, started=started)
         status: chat.MessageStatus = "error"
+        failure: BaseException | None = None
         try:
             end = await reply.consume(self.model.stream(request, agent=agent, backend=backend))
             status = "complete"
@@ -255,12 +262,20 @@ class ModelSteps:
                 reply.parts.append(exc.partial_text)
             status = "interrupted"
             raise
-        except BaseException:
+        except BaseException as exc:
             status = "interrupted" if reply.parts else "error"
+            failure = exc
             raise
         finally:
-            await reply.save(status)
+            await reply.save(status, failure)
         thought = chat.ThinkingDelta(text="".join(reply.thinking), signature=reply.signature)
         return StepReply(
             text=reply.text(), calls=reply.calls, end=end, thought=thought, rejected=reply.rejected
         )
+
+
+def _failure_reason(status: chat.MessageStatus, failure: BaseException | None) -> tuple[str, str]:
+    """The stored reason of a failed reply: an ``AriaError``'s code and message, else none."""
+    if status != "error" or not isinstance(failure, AriaError):
+        return "", ""
+    return failure.code, failure.message

@@ -365,6 +365,8 @@ class StoredMessage:
         usage: token counts of an assistant message.
         created_at: UNIX seconds.
         thinking: an assistant message's reasoning, stored apart from ``content``.
+        error_code, error_message: why a reply with status ``error`` failed (the error's
+            ``code`` and message), so a window reopened later can still say it.
     """
 
     id: int
@@ -380,6 +382,8 @@ class StoredMessage:
     model: str = ""
     usage: Usage = field(default_factory=Usage)
     thinking: str = ""
+    error_code: str = ""
+    error_message: str = ""
 
     def to_chat_message(self) -> ChatMessage:
         """The prompt form of this message (earlier turns' reasoning is not sent again)."""
@@ -408,6 +412,7 @@ class MessageBody:
             when these are empty.
         usage: token counts; an update leaves the stored ones when None.
         thinking: an assistant message's reasoning, stored apart from ``content``.
+        error_code, error_message: why the reply failed ("" unless ``status`` is error).
     """
 
     content: str
@@ -417,6 +422,8 @@ class MessageBody:
     model: str = ""
     usage: Usage | None = None
     thinking: str = ""
+    error_code: str = ""
+    error_message: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -139,11 +139,19 @@ async def test_turn_deadline_stops_a_hanging_model(make_core: CoreFactory) -> No
 async def test_a_model_error_gives_one_error_event_with_its_hint(make_core: CoreFactory) -> None:
     core = await make_core()
     core.model.script([Raise(NoBackendError("Every backend failed.", hint="Start Ollama."))])
-    events, _ = await core.turn("anyone?")
+    events, conversation_id = await core.turn("anyone?")
     errors = [e for e in events if isinstance(e, ErrorEvent)]
     assert [(e.code, e.hint) for e in errors] == [("no_backend", "Start Ollama.")]
     assert isinstance(events[-1], RunEnd)
     assert events[-1].status == "error"
+    # The failed reply keeps why, for a window that reopens the conversation later.
+    reply = (await core.store.list_messages(conversation_id))[-1]
+    assert (reply.role, reply.status, reply.error_code, reply.error_message) == (
+        "assistant",
+        "error",
+        "no_backend",
+        "Every backend failed.",
+    )
 
 
 async def test_unknown_conversation_is_refused(make_core: CoreFactory) -> None:

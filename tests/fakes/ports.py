@@ -300,6 +300,8 @@ class InMemoryConversationStore:
             model=message.model,
             usage=message.usage or Usage(),
             thinking=message.thinking,
+            error_code=message.error_code,
+            error_message=message.error_message,
         )
         stored.messages.append(saved)
         self._touch(stored, now)
@@ -322,6 +324,8 @@ class InMemoryConversationStore:
                     model=body.model or message.model,
                     usage=message.usage if body.usage is None else body.usage,
                     thinking=body.thinking or message.thinking,
+                    error_code=body.error_code,
+                    error_message=body.error_message,
                 )
                 self._touch(stored, self._clock())
                 return

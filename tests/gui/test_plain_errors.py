@@ -140,6 +140,28 @@ def test_a_failed_question_is_one_plain_sentence_with_buttons_and_retry_asks_aga
     assert desktop.wizard.view.isVisible()
 
 
+def test_a_failed_reply_reopened_from_history_says_why_it_failed(
+    desktop_factory: Any, dead: tuple[Stack, str], run: Any
+) -> None:
+    stack, url = dead
+    desktop = desktop_factory(stack.assistant)
+    done: list[str] = []
+    desktop.chat.turn_finished.connect(lambda _r, status: done.append(status))
+    desktop.chat.send(QUESTION)
+    run(wait_for(lambda: done == ["error"]))
+    conversation_id = desktop.chat.conversation_id
+    desktop.chat.new_conversation()
+    desktop.chat.open_conversation(conversation_id)
+    transcript = desktop.chat_view.transcript
+    where = url.removeprefix("http://")
+    run(wait_for(lambda: "Can't reach Ollama" in transcript.plain_text()))
+    reopened = transcript.plain_text()
+    assert f"Can't reach Ollama at {where}, and no other model is set up." in reopened
+    assert "why was not kept" not in reopened
+    assert "Retry" in reopened
+    assert_no_codes(reopened)
+
+
 def test_the_tray_icon_differs_per_state(desktop_factory: Any, stack: Any, run: Any) -> None:
     desktop = desktop_factory(stack.assistant, use_tray=True)
     tray = desktop.tray

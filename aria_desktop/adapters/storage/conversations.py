@@ -37,7 +37,7 @@ _FINISHED_STATUSES = frozenset({"ok", "error", "denied"})
 _MESSAGE_COLUMNS = (
     "id, conversation_id, role, content, status, tool_calls, tool_call_id, name, backend, "
     "model, input_tokens, output_tokens, created_at, thinking, cache_read_tokens, "
-    "cache_write_tokens, cost"
+    "cache_write_tokens, cost, error_code, error_message"
 )
 _CONVERSATION_QUERY = """
     SELECT c.id, c.title, c.created_at, c.updated_at,
@@ -101,6 +101,8 @@ def _message(row: Sequence[Any]) -> StoredMessage:
         ),
         created_at=row[12],
         thinking=row[13],
+        error_code=row[17],
+        error_message=row[18],
     )
 
 
@@ -287,8 +289,9 @@ class SQLiteConversationStore:
             cursor = conn.execute(
                 "INSERT INTO messages (conversation_id, role, content, status, tool_calls, "
                 "tool_call_id, name, backend, model, input_tokens, output_tokens, created_at, "
-                "updated_at, thinking, cache_read_tokens, cache_write_tokens, cost) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "updated_at, thinking, cache_read_tokens, cache_write_tokens, cost, "
+                "error_code, error_message) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     conversation_id,
                     message.role,
@@ -307,6 +310,8 @@ class SQLiteConversationStore:
                     usage.cache_read_tokens,
                     usage.cache_write_tokens,
                     usage.cost,
+                    message.error_code,
+                    message.error_message,
                 ),
             )
             return int(cursor.lastrowid or 0)
@@ -326,6 +331,8 @@ class SQLiteConversationStore:
             model=message.model,
             usage=usage,
             thinking=message.thinking,
+            error_code=message.error_code,
+            error_message=message.error_message,
         )
 
     async def update_message(self, message_id: int, body: MessageBody) -> None:
@@ -362,6 +369,7 @@ class SQLiteConversationStore:
                 "cache_write_tokens = COALESCE(?, cache_write_tokens), "
                 "cost = COALESCE(?, cost), "
                 "thinking = CASE WHEN ? = '' THEN thinking ELSE ? END, "
+                "error_code = ?, error_message = ?, "
                 "updated_at = ? WHERE id = ?",
                 (
                     body.content,
@@ -378,6 +386,8 @@ class SQLiteConversationStore:
                     None if usage is None else usage.cost,
                     body.thinking,
                     body.thinking,
+                    body.error_code,
+                    body.error_message,
                     now,
                     message_id,
                 ),

@@ -249,6 +249,15 @@ KNOWLEDGE_SOURCE_STATE = Migration(
 """Scanned pages read by OCR per file, and a source found missing (since when, and the mount
 point it was under: a folder on an unmounted drive keeps its passages)."""
 
+FAILED_REPLY_REASON = Migration(
+    name="failed_reply_reason",
+    statements=(
+        "ALTER TABLE messages ADD COLUMN error_code TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE messages ADD COLUMN error_message TEXT NOT NULL DEFAULT ''",
+    ),
+)
+"""Why a reply failed (its error's code and message), kept so history can still say it."""
+
 EVERYDAY_SKILLS = Migration(
     name="everyday_skills",
     statements=(
@@ -315,6 +324,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     THINKING_AND_USAGE,
     KNOWLEDGE_SOURCE_STATE,
     EVERYDAY_SKILLS,
+    FAILED_REPLY_REASON,
 )
 """Every migration, oldest first. Append only."""
 

@@ -220,6 +220,19 @@ class ChatController(QObject):
         if conversation_id != self.conversation_id:
             self.open_conversation(conversation_id)
 
+    def _show_stored_failure(self, code: str, message: str) -> None:
+        """A failed reply from history: why it failed (when it was kept), and Retry."""
+        transcript = self.view.transcript
+        if not code:  # failed before ARIA kept reasons
+            reason = "This reply failed; why was not kept."
+            transcript.append_error(reason, actions=(("Retry", "aria-action:retry"),))
+            return
+        card = error_card(code, message)
+        actions = card.actions
+        if not any(link == "aria-action:retry" for _, link in actions):
+            actions = (("Retry", "aria-action:retry"), *actions)
+        transcript.append_error(card.message, actions=actions, detail=card.detail)
+
     async def _load_messages(self, conversation_id: str) -> None:
         messages = await self.context.assistant.list_messages(conversation_id, limit=200)
         cited = await self.citations.load(conversation_id)
@@ -233,9 +246,7 @@ class ChatController(QObject):
                 transcript.append_user(message.content)
                 self._retry_text = message.content
             elif message.role == "assistant" and message.status == "error" and not message.content:
-                # Why it failed is not stored with the message: say so, and offer Retry.
-                reason = "This reply failed; why was not kept."
-                transcript.append_error(reason, actions=(("Retry", "aria-action:retry"),))
+                self._show_stored_failure(message.error_code, message.error_message)
             elif message.role == "assistant":
                 for call in message.tool_calls:
                     calls[call.id] = (call.name, call.arguments)

@@ -122,6 +122,8 @@ class MessageOut(FromDomain):
     model: str = ""
     usage: UsageOut = UsageOut()
     thinking: str = Field(default="", description="The reply's reasoning, apart from content")
+    error_code: str = Field(default="", description="Why a failed reply failed: its error code")
+    error_message: str = Field(default="", description="Why a failed reply failed, in words")
 
 
 class ConversationOut(FromDomain):
