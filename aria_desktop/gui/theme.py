@@ -158,15 +158,26 @@ class ThemeManager(QObject):
         self.dark = is_dark(app.palette())
         self._painted = False
         """Whether ARIA set the palette (else it is the desktop's, left as it is)."""
+        self._applied = False
+        """Whether a choice was applied yet (the first one always is)."""
         app.styleHints().colorSchemeChanged.connect(self._follow_desktop)
 
     def _follow_desktop(self, _scheme: Qt.ColorScheme) -> None:
         """The desktop switched between light and dark: "system" follows it."""
-        self.apply(self.choice)
+        self.apply(self.choice, again=True)
 
-    def apply(self, choice: str) -> None:
-        """Use ``choice`` ("system", "light", "dark"; anything else is "system") from now on."""
-        self.choice = choice if choice in THEMES else "system"
+    def apply(self, choice: str, *, again: bool = False) -> None:
+        """Use ``choice`` ("system", "light", "dark"; anything else is "system") from now on.
+
+        The choice in use is not applied again (unless ``again``: the desktop's scheme changed):
+        every new palette or style sheet re-polishes every widget the application has, which
+        is what makes a theme switch cost, and each window that opens asks for the theme.
+        """
+        choice = choice if choice in THEMES else "system"
+        if self._applied and choice == self.choice and not again:
+            return
+        self._applied = True
+        self.choice = choice
         app = self._app
         was_dark = self.dark
         forced = self.choice != "system"
@@ -185,6 +196,8 @@ class ThemeManager(QObject):
         if self.dark != system_dark:
             app.setPalette(dark_palette() if self.dark else app.style().standardPalette())
             self._painted = True
-        app.setStyleSheet(style_sheet(self.dark))
+        sheet = style_sheet(self.dark)
+        if app.styleSheet() != sheet:
+            app.setStyleSheet(sheet)
         if self.dark != was_dark:
             self.changed.emit(self.dark)

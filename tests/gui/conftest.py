@@ -122,6 +122,9 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
 
     # What earlier tests left alive stays out of this test's full collections (below, in the
     # loop's close and in collect_qt_garbage): walking it took most of a second per test.
+    # Their garbage is collected first (only what is not frozen yet is walked): frozen, dropped
+    # widgets would live on, and every palette or style-sheet change re-polishes them all.
+    collect_qt_garbage()
     gc.freeze()
     loop = AriaEventLoop(qapp)
     asyncio.set_event_loop(loop)
@@ -302,8 +305,7 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
             # Tests start from a settled window: the loads the attach spawned (conversation
             # list, capabilities) have finished, whatever the machine's load.
             started = set(desktop.tasks._tasks)
-            if started:
-                await asyncio.wait(started)
+            await wait_for(lambda: all(task.done() for task in started), timeout_s=14.0)
             return desktop
 
         desktop = run(build())
