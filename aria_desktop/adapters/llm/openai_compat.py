@@ -318,8 +318,8 @@ class OpenAICompatBackend(HttpBackend):
         """The window and capabilities from llama.cpp's ``/props``, else ``/v1/models`` meta."""
         try:
             learned = from_llama_props(await self._get("/props"), self._capabilities)
-        except (ModelNotFoundError, BadRequestError):  # not llama.cpp: no /props
-            learned = None
+        except (ModelNotFoundError, BadRequestError, MalformedResponseError):
+            learned = None  # not llama.cpp: no /props (a bare 404), or not its kind of reply
         if learned is None or learned.context_tokens is None:
             meta = from_models_meta(await self._get("/v1/models"), self._model)
             if learned is None or meta.context_tokens is not None:
