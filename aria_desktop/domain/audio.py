@@ -151,7 +151,9 @@ def encode_wav(pcm: bytes, sample_rate_hz: int, channels: int = 1) -> bytes:
     return buffer.getvalue()
 
 
-def decode_wav(data: bytes, *, name: str = "The WAV file", allow_empty: bool = False) -> AudioClip:
+def decode_wav(
+    data: bytes, *, name: str = "The audio file", allow_empty: bool = False
+) -> AudioClip:
     """A 16-bit PCM WAV file's samples (the one WAV reader in ARIA).
 
     Every reader — uploads to the API, files on disk, audio the API sends back — applies the
@@ -159,7 +161,7 @@ def decode_wav(data: bytes, *, name: str = "The WAV file", allow_empty: bool = F
 
     Args:
         data: the file's bytes.
-        name: how to name the file in error messages (a path, or "The WAV file").
+        name: how to name the file in error messages (a path, or "The audio file").
         allow_empty: accept a file with no samples (speech output may legitimately be empty).
 
     Raises:

@@ -169,7 +169,9 @@ async def test_vad_tells_speech_from_silence(say_piper: SpeechMaker) -> None:
 def test_bad_inputs_are_clear_errors(tmp_path: object) -> None:
     with pytest.raises(VoiceModelError, match=r"ships tiny\.en"):
         whisper_model_path("large-v3")
-    with pytest.raises(AudioFormatError, match="not a PCM WAV"):
+    with pytest.raises(
+        AudioFormatError, match="The audio file is not a WAV file; ARIA reads only WAV files"
+    ):
         decode_wav(b"RIFF....not a wav at all")
     with pytest.raises(VoiceModelError):
         asyncio.run(WhisperSTT("/nonexistent/model").load())
