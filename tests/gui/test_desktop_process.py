@@ -44,6 +44,7 @@ def app_env(tmp_path: Path, display: str | None, ollama_url: str) -> dict[str, s
     env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
     env["ARIA_LLM__OLLAMA__URL"] = ollama_url
     env["ARIA_LLM__CHAINS__CHAT"] = "ollama"
+    env["ARIA_LLM__OLLAMA__MODEL"] = "llama3.2"  # one the test server lists
     env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.fail.Keyring"
     env["OMP_THREAD_LIMIT"] = "1"
     env["ARIA_API__PORT"] = "0"  # the tray app serves the API too: any free port
