@@ -126,7 +126,7 @@ def test_aria_desktop_streams_an_answer_on_screen(tmp_path: Path, own_display: s
             assert "Paris" in text, text
             assert "Seine" in text, text
             assert partial_seen, "the answer did not appear piece by piece"
-            assert "llama3.2" in text  # the badge under the reply
+            assert "lama3.2" in text  # the badge under the reply (OCR may read "l" as "I")
             sent = ollama.requests_to("/api/chat")[0].json()["messages"][-1]
             assert sent == {"role": "user", "content": "What is the capital of France?"}
         finally:

@@ -380,7 +380,7 @@ def test_tray_host_open_chat_from_the_tray_menu_and_stream_an_answer(
             assert "Paris" in text, text
             assert "Seine" in text, text
             assert partial_seen, "the answer did not appear piece by piece"
-            assert "llama3.2" in text, text  # the badge under the reply
+            assert "lama3.2" in text, text  # the badge (OCR may read its "l" as "I")
             assert thinking_seen, "the tray icon did not change while ARIA was thinking"
             # The turn ends, then the icon is redrawn: on a loaded machine (CI builds
             # llama-server beside the tests) that took over 10 s once; the event is waited on.
