@@ -317,7 +317,14 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
         # The app's own quit path: windows, hotkeys, then the connection (in-process: the
         # owner's voice, turns and automations, API server, database), on the GUI thread.
         run(desktop.shutdown(), timeout_s=30)
-        desktop.chat_view.deleteLater()
+        # Its windows go with it: left alive (signal connections hold them), each later
+        # palette or style-sheet change re-polished thousands of widgets until tests timed out.
+        windows = [desktop.chat_view, desktop.quick_ask_view, desktop.overlay]
+        for controller in (desktop.settings, desktop.wizard, desktop.memory, desktop.knowledge):
+            windows.append(getattr(controller, "view", None))
+        for window in windows:
+            if window is not None:
+                window.deleteLater()
     made.clear()
     collect_qt_garbage()
 
