@@ -131,12 +131,12 @@ class LlamaServer:
         self.context = context
         self.port = free_port()
         self.log_path = log_path
-        self._args = [
+        self._base_args = [
             str(binary),
             *("-m", str(model), "--host", "127.0.0.1", "--port", str(self.port)),
             *("-c", str(context), "-t", str(threads), "-np", "1", "--jinja"),
-            *extra_args,
         ]
+        self._extra_args = list(extra_args)
         self._proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -158,7 +158,8 @@ class LlamaServer:
         if self.running:
             return self
         with open(self.log_path, "ab") as log:
-            self._proc = subprocess.Popen(self._args, stdout=log, stderr=subprocess.STDOUT)
+            args = [*self._base_args, *self._extra_args]
+            self._proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
         self._wait_ready()
         return self
 
@@ -186,9 +187,15 @@ class LlamaServer:
             self._proc.kill()
             self._proc.wait()
 
-    def restart(self) -> LlamaServer:
-        """Kill (if running) and start again on the same port."""
+    def restart(self, *, extra_args: Sequence[str] | None = None) -> LlamaServer:
+        """Kill (if running) and start again on the same port, with other ``extra_args`` if given.
+
+        E.g. a server started ``ENDLESS`` to be killed mid-reply comes back answering normally,
+        so the turn after the recovery is short rather than a full ``max_tokens`` reply.
+        """
         self.kill()
+        if extra_args is not None:
+            self._extra_args = list(extra_args)
         return self.start()
 
     def stop(self) -> None:
