@@ -23,11 +23,13 @@ import contextlib
 import dataclasses
 import functools
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop import paths
 from aria_desktop.domain.config import LIVE_SECTIONS
+from aria_desktop.domain.error_text import NO_MODEL_SET_UP
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.settings_events import SettingsApplied
 from aria_desktop.settings import LoadedSettings, Settings, load_settings_with_problems
@@ -38,13 +40,17 @@ if TYPE_CHECKING:
     from aria_desktop.core.voice.pipeline import VoicePipeline
     from aria_desktop.core.warmup import ModelTarget, ModelWarmUp
 
-__all__ = ["LiveSettings", "start_live_settings", "warm_up_target"]
+__all__ = ["LiveSettings", "no_model_reason", "start_live_settings", "warm_up_target"]
 
 _LOGGER = logging.getLogger(__name__)
 
 
 def warm_up_target(settings: Settings, router: Router) -> ModelTarget | None:
-    """The chat chain's first backend as a warm-up target (None: no backend configured).
+    """The chat chain's first configured backend as a warm-up target.
+
+    When no backend of the chain is configured (a cloud model chosen but its key not given),
+    the target says why (``missing``), so the windows say "no model" before the first
+    question instead of "Ready".
 
     Only Ollama gets a load request: it loads models on demand. An OpenAI-compatible server
     (llama.cpp, vLLM) loads its model when it starts and a cloud API has nothing to load, so
@@ -53,11 +59,19 @@ def warm_up_target(settings: Settings, router: Router) -> ModelTarget | None:
     from aria_desktop.core.warmup import ModelTarget
 
     chain = router.chain("chat")
-    backend = router.backend(chain[0]) if chain else None
-    if backend is None:
-        return None
-    if chain[0] != "ollama":
-        return ModelTarget(backend=chain[0], model=backend.model, load=None)
+    configured = [name for name in chain if router.backend(name) is not None]
+    if not configured:
+        first = chain[0] if chain else "anthropic"
+        return ModelTarget(
+            backend=first,
+            model=_configured_model(settings, first),
+            load=None,
+            missing=no_model_reason(chain),
+        )
+    backend = router.backend(configured[0])
+    assert backend is not None
+    if configured[0] != "ollama":
+        return ModelTarget(backend=configured[0], model=backend.model, load=None)
     ollama = settings.llm.ollama
     timeouts = settings.llm.timeouts
 
@@ -73,6 +87,28 @@ def warm_up_target(settings: Settings, router: Router) -> ModelTarget | None:
         )
 
     return ModelTarget(backend="ollama", model=ollama.model, load=load)
+
+
+def no_model_reason(chain: Sequence[str]) -> str:
+    """Why no backend of the chat ``chain`` is set up, in plain words (no keys, no commands)."""
+    missing = [_WHY_MISSING.get(name, f"{name} is not set up") for name in chain]
+    if not missing:
+        return f"{NO_MODEL_SET_UP} No model is chosen for chat."
+    said = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
+    return f"{NO_MODEL_SET_UP} {said[0].upper()}{said[1:]}."
+
+
+_WHY_MISSING = {
+    "anthropic": "the Claude cloud model needs an API key",
+    "ollama": "Ollama has no address",
+    "openai": "the OpenAI-compatible server has no address",
+}
+
+
+def _configured_model(settings: Settings, backend: str) -> str:
+    """The model the settings name for ``backend`` ("" for a name ARIA does not know)."""
+    section = getattr(settings.llm, backend, None)
+    return str(getattr(section, "model", "") or "")
 
 
 class LiveSettings:

@@ -39,12 +39,15 @@ class ModelTarget:
     """What to warm up: the chat chain's local backend and model, and how to load it.
 
     ``load`` None means the backend needs no warm-up (a cloud API, an OpenAI-compatible
-    server that loads its one model at its own start).
+    server that loads its one model at its own start). ``missing`` says, in plain words, why
+    no backend of the chain is set up at all (a cloud model without its key): then nothing can
+    answer before the first question is even asked, and the "model" capability says so.
     """
 
     backend: str
     model: str
     load: Loader | None
+    missing: str = ""
 
 
 class ModelWarmUp:
@@ -98,6 +101,8 @@ class ModelWarmUp:
         if target is None:
             return CapabilityStatus(name="model", available=True)
         label = f"{target.model} ({target.backend})"
+        if target.missing:
+            return CapabilityStatus(name="model", available=False, reason=target.missing)
         if self._state == "failed":
             reason = f"Model {label} could not be loaded: {self._error} {self._hint}".strip()
             return CapabilityStatus(name="model", available=False, reason=reason)

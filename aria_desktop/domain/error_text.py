@@ -17,6 +17,7 @@ from typing import Literal
 
 __all__ = [
     "ACTION_LABELS",
+    "NO_MODEL_SET_UP",
     "WORKS_WITHOUT_MODEL",
     "Action",
     "BackendFailure",
@@ -41,6 +42,9 @@ WORKS_WITHOUT_MODEL = (
     "they are answered on this computer."
 )
 """What ARIA does without any model (the everyday skills), said wherever no model can answer."""
+
+NO_MODEL_SET_UP = "No model is set up yet."
+"""How a reason that no model is configured at all starts (it is said as written, then)."""
 
 _RETRY: tuple[Action, ...] = ("retry",)
 _SETTINGS: tuple[Action, ...] = ("open_settings",)
@@ -105,7 +109,7 @@ _TABLE: dict[str, tuple[str, tuple[Action, ...]]] = {
     "llm_invalid_tool_call": ("The model kept asking for a tool in a way ARIA can't use.", _RETRY),
     "llm_invalid_structured_output": ("The model's answer was not in the form asked for.", _RETRY),
     "llm_error": ("{Who} could not answer.", _RETRY),
-    "no_backend": ("No model is set up yet.", _MODEL),
+    "no_backend": (NO_MODEL_SET_UP, _MODEL),
     "turn_deadline": ("The answer took too long and was stopped.", _RETRY),
     # reaching ARIA itself
     "owner_unreachable": ("Can't reach the running ARIA.", _RETRY),
@@ -241,10 +245,10 @@ def _no_backend(message: str) -> PlainError:
     """Every backend failed (each says why), or none is set up at all."""
     failures = [f for f in split_failures(message) if f.code]
     if not failures:
-        return PlainError("No model is set up yet.", _MODEL, detail=_detail(message))
+        return PlainError(NO_MODEL_SET_UP, _MODEL, detail=_detail(message))
     reached = [f for f in failures if not _absent(f)]
     if not reached:
-        return PlainError("No model is set up yet.", _MODEL, detail=_failure_lines(failures))
+        return PlainError(NO_MODEL_SET_UP, _MODEL, detail=_failure_lines(failures))
     phrases = [_sentence(f.code, f.message, f.backend).rstrip(".") for f in reached]
     if len(reached) < len(failures):
         phrases.append("no other model is set up")

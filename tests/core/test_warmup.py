@@ -163,3 +163,16 @@ def test_nothing_to_load_for_a_server_that_loads_its_own_model() -> None:
     )
     assert warm_up.trigger("start") is None
     assert warm_up.capability().reason == "model smollm2 (openai)"
+
+
+def test_a_chain_with_no_backend_set_up_is_no_model_before_any_question() -> None:
+    reason = "No model is set up yet. The Claude cloud model needs an API key."
+    warm_up = ModelWarmUp(
+        bus=EventBus(),
+        clock=SleepClock(),
+        target=ModelTarget(backend="anthropic", model="claude", load=None, missing=reason),
+    )
+    assert warm_up.trigger("start") is None
+    status = warm_up.capability()
+    assert not status.available
+    assert status.reason == reason

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
 from tests.gui.conftest import wait_for
 
@@ -44,3 +45,19 @@ def test_tray_shows_loading_then_ready_then_the_new_model(
     assert "`" not in desktop.tray_view.icon.toolTip()
     assert tray.shown_state == "no-model"
     assert shown == []  # the model's line changes the tooltip and icon, never the state
+
+
+def test_no_model_set_up_at_all_is_said_in_its_own_words_before_any_question(
+    desktop_factory: Any, stack: Any, run: Any
+) -> None:
+    reason = "No model is set up yet. The Claude cloud model needs an API key."
+    stack.orchestrator.register_capability(
+        "model", lambda: CapabilityStatus(name="model", available=False, reason=reason)
+    )
+    desktop = desktop_factory(stack.assistant, use_tray=True)
+    run(wait_for(lambda: "No model can answer" in desktop.tray_view.icon.toolTip()))
+    assert desktop.tray_view.icon.toolTip() == f"ARIA — No model can answer\n{reason}"
+    shown = desktop.chat_view.transcript.plain_text()
+    assert reason in shown
+    assert "Set up a model" in shown
+    assert "Ready" not in desktop.chat_view.status.text()

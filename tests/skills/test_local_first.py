@@ -13,7 +13,12 @@ import pytest
 
 from aria_desktop.adapters.skills.hassil_recognizer import HassilRecognizer
 from aria_desktop.compose.app import App, build_app
+from aria_desktop.compose.live_settings import warm_up_target
+from aria_desktop.compose.llm import build_router
 from aria_desktop.compose.skills import Skills
+from aria_desktop.core.bus import EventBus
+from aria_desktop.core.clock import SystemClock
+from aria_desktop.core.warmup import ModelWarmUp
 from tests.skills.conftest import ask, no_model_settings
 
 
@@ -138,6 +143,23 @@ async def test_prefer_local_off_sends_commands_to_the_model(tmp_path: Path) -> N
         answered = await ask(app, "what time is it")
         assert answered.status == "error"
         assert answered.backend != "skills"
+    finally:
+        await app.aclose()
+
+
+async def test_a_cloud_model_without_its_key_is_no_model_before_the_first_question(
+    tmp_path: Path,
+) -> None:
+    settings = no_model_settings(tmp_path, ARIA_LLM__CHAINS="chat=anthropic")
+    target = warm_up_target(settings, build_router(settings))  # type: ignore[arg-type]
+    assert target is not None
+    model = ModelWarmUp(bus=EventBus(), clock=SystemClock(), target=target).capability()
+    assert not model.available
+    assert model.reason == "No model is set up yet. The Claude cloud model needs an API key."
+    app = await build_app(settings)  # type: ignore[arg-type]
+    try:
+        answered = await ask(app, "what time is it")  # the everyday skills still answer
+        assert answered.backend == "skills"
     finally:
         await app.aclose()
 

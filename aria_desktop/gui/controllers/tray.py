@@ -16,7 +16,7 @@ from aria_desktop.domain.commands import (
     StopEverything,
 )
 from aria_desktop.domain.computer_events import ComputerControlChanged
-from aria_desktop.domain.error_text import plain_error, short_line
+from aria_desktop.domain.error_text import NO_MODEL_SET_UP, plain_error, short_line
 from aria_desktop.domain.events import ThinkEnd
 from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.settings_events import ModelStatus, SettingsApplied
@@ -173,6 +173,9 @@ class TrayController(QObject):
         self._apply_capabilities()
         model = self.capabilities.get("model")
         if model is not None and not model.available and not self.no_model:
+            if model.reason.startswith(NO_MODEL_SET_UP):  # written for people already
+                self.set_no_model(model.reason)
+                return
             code = "llm_model_not_found" if "not found" in model.reason else "backend_unreachable"
             self.set_no_model(plain_error(code, model.reason).message)
         elif model is not None and model.available:
