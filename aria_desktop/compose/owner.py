@@ -23,6 +23,7 @@ from aria_desktop import __version__, paths
 from aria_desktop.domain.automation import AutomationSpec, ConversationMode
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
+from aria_desktop.domain.error_text import for_people, with_hint
 from aria_desktop.domain.errors import AriaError, AudioDeviceError, VoiceUnavailableError
 from aria_desktop.domain.events import RunEnd
 from aria_desktop.settings import Settings
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "VOICE_OFF",
     "VOICE_OFF_HINT",
+    "VOICE_OFF_TIP",
     "Owner",
     "api_config",
     "automation_specs",
@@ -284,7 +286,7 @@ def microphone_problem(device: str) -> str:
     try:
         find_device(device, output=False)
     except AudioDeviceError as exc:
-        return f"Unavailable: no microphone. {exc.message} {exc.hint}".strip()
+        return for_people(f"Unavailable: no microphone. {exc.message}", exc.hint)
     return ""
 
 
@@ -313,7 +315,9 @@ async def start_voice(
     settings = app.settings
     if not settings.voice.enabled:
         _LOGGER.info("Voice is switched off (voice.enabled = false)")
-        _install_voice_unavailable(app.orchestrator, VOICE_OFF, hint=VOICE_OFF_HINT)
+        _install_voice_unavailable(
+            app.orchestrator, VOICE_OFF, hint=VOICE_OFF_HINT, tip=VOICE_OFF_TIP
+        )
         return None
     problem = ""
     if source_factory is None:
@@ -335,7 +339,10 @@ async def start_voice(
     except AriaError as exc:
         _LOGGER.error("Voice is unavailable: %s", exc.message)
         _install_voice_unavailable(
-            app.orchestrator, f"Voice is unavailable: {exc.message}", hint="Run `aria doctor`."
+            app.orchestrator,
+            f"Voice is unavailable: {exc.message}",
+            hint="Run `aria doctor`.",
+            tip="The details are in ARIA's log.",
         )
         return None
     app.voice = pipeline
@@ -348,14 +355,19 @@ VOICE_OFF_HINT = (
     "To use it, tick Enabled in Settings → Voice (voice.enabled) or run "
     "`aria config set voice.enabled true`, then restart ARIA."
 )
+VOICE_OFF_TIP = "To use it, tick Enabled in Settings → Voice, then restart ARIA."
+"""The hint as windows show it (the capability's reason): no settings key, no command."""
 
 
-def _install_voice_unavailable(orchestrator: Orchestrator, message: str, *, hint: str) -> None:
+def _install_voice_unavailable(
+    orchestrator: Orchestrator, message: str, *, hint: str, tip: str
+) -> None:
     """Voice commands and the "voice" capability say why voice is missing and what to do.
 
     Push to talk, mute, speak and transcribe (tray, hotkeys, API) then answer with
     ``VoiceUnavailableError(message, hint)`` instead of "unknown command"; the capability's
-    reason (menu items and their tooltips) is the same text.
+    reason (menu items and their tooltips) is the message with ``tip``, the hint in words for
+    a window (no command, no settings key).
     """
 
     async def refuse(_command: object) -> None:
@@ -363,7 +375,7 @@ def _install_voice_unavailable(orchestrator: Orchestrator, message: str, *, hint
 
     for command_type in (PushToTalk, SetMicrophoneMuted, Speak, Transcribe):
         orchestrator.register_command(command_type, refuse)
-    reason = f"{message} {hint}"
+    reason = with_hint(message, tip)
     orchestrator.register_capability(
         "voice", lambda: CapabilityStatus(name="voice", available=False, reason=reason)
     )

@@ -23,6 +23,7 @@ __all__ = [
     "BackendFailure",
     "PlainError",
     "backend_title",
+    "for_people",
     "join_failures",
     "plain_error",
     "short_line",
@@ -380,3 +381,17 @@ def with_hint(message: str, hint: str) -> str:
         return hint
     end = "" if message[-1] in ".!?:" else "."
     return f"{message}{end} {hint}"
+
+
+_KEY_IN_PARENS = re.compile(r"\s*\((?:[a-z_]+\.)+[a-z_]+\)")
+
+
+def for_people(message: str, hint: str) -> str:
+    """``message`` and ``hint`` as a window shows them: no shell command, no settings key.
+
+    The CLI prints a hint as written (its commands are for the terminal); a window drops a hint
+    that holds a command (in backticks: its own buttons and pages say what to do) and any
+    settings key named in brackets ("Settings → Voice (voice.enabled)").
+    """
+    kept = "" if "`" in hint else _KEY_IN_PARENS.sub("", hint)
+    return with_hint(_KEY_IN_PARENS.sub("", message), kept)

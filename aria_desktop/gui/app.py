@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QSystemTrayIcon
 
 from aria_desktop.core.ports import Assistant, SettingsService
+from aria_desktop.domain.error_text import for_people
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.gui.bridge import EventBridge
@@ -271,8 +272,9 @@ class Desktop(QObject):
             self.context.detach(message)
             self.tray.set_offline(message)
             self.chat_view.status.setText(message)
-            self.chat_view.transcript.append_error(message, hint)
-            self.tray.notify("ARIA could not start", f"{message} {hint}".strip(), warning=True)
+            said = for_people(message, hint)
+            self.chat_view.transcript.append_error(said)
+            self.tray.notify("ARIA could not start", said, warning=True)
             if self.tray_view is not None:
                 self.chat_view.bring_to_front()
             return
@@ -440,8 +442,8 @@ class Desktop(QObject):
         self.tray.notify("ARIA is offline", message, warning=True)
 
     def _report_error(self, message: str, hint: str) -> None:
-        self.chat_view.status.setText(message)
-        self.tray.notify(message, hint, warning=True)
+        self.chat_view.status.setText(for_people(message, ""))
+        self.tray.notify(for_people(message, ""), for_people("", hint), warning=True)
 
     def _on_settings_saved(self) -> None:
         self.apply_theme()

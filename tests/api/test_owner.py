@@ -14,7 +14,7 @@ import pytest
 from aria_desktop import paths
 from aria_desktop.adapters.storage.owner_lock import read_owner
 from aria_desktop.api.token import TokenFile
-from aria_desktop.compose.owner import VOICE_OFF, VOICE_OFF_HINT, start_owner
+from aria_desktop.compose.owner import VOICE_OFF, VOICE_OFF_HINT, VOICE_OFF_TIP, start_owner
 from aria_desktop.domain.commands import Speak
 from aria_desktop.domain.errors import VoiceUnavailableError
 from aria_desktop.settings import (
@@ -108,7 +108,7 @@ async def test_one_stop_ends_automations_voice_api_and_data(settings: Settings) 
         with pytest.raises(VoiceUnavailableError, match="switched off"):
             await owner.assistant.execute(Speak(text="hello", play=False))
         voice = next(c for c in await owner.assistant.capabilities() if c.name == "voice")
-        assert voice.reason == f"{VOICE_OFF} {VOICE_OFF_HINT}"
+        assert voice.reason == f"{VOICE_OFF} {VOICE_OFF_TIP}"  # a window's words: no command
     finally:
         await asyncio.wait_for(owner.stop(), timeout=30)
     assert _aria_tasks() == set()  # scheduler, API server, background work: all ended

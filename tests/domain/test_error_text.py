@@ -11,6 +11,7 @@ from aria_desktop.domain import errors
 from aria_desktop.domain.error_text import (
     ACTION_LABELS,
     PlainError,
+    for_people,
     join_failures,
     plain_error,
     short_line,
@@ -160,3 +161,15 @@ def test_a_long_line_is_cut_at_a_word() -> None:
     assert text.startswith(short[:-1])
     assert text[len(short) - 1] == " "  # the cut falls between words
     assert short_line("short\nline", 40) == "short line"
+
+
+def test_a_window_drops_a_hint_with_a_command_and_keys_in_brackets() -> None:
+    assert for_people("Voice is off", "Run `aria config set voice.enabled true`.") == (
+        "Voice is off"
+    )
+    assert for_people("Voice is off", "Tick Enabled in Settings → Voice (voice.enabled).") == (
+        "Voice is off. Tick Enabled in Settings → Voice."
+    )
+    assert for_people("All connection attempts failed", "Is Ollama running?") == (
+        "All connection attempts failed. Is Ollama running?"
+    )

@@ -13,6 +13,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QComboBox, QTreeWidgetItem, QWidget
 
 from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.error_text import for_people
 from aria_desktop.domain.mcp import McpOverview, McpToolState
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.views.mcp_page import POLICIES, McpPageView
@@ -148,4 +149,4 @@ class McpController(QObject):
 
     def _error(self, message: str, hint: str) -> None:
         if self.view is not None:
-            self.view.status.setText(f"{message} {hint}".strip())
+            self.view.status.setText(for_people(message, hint))

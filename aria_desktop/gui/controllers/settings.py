@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence
@@ -10,6 +11,7 @@ from PySide6.QtWidgets import QFileDialog, QLineEdit, QListWidgetItem
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.config import SettingInfo
+from aria_desktop.domain.error_text import for_people, with_hint
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.gui.controllers.devices import DevicePicker
 from aria_desktop.gui.controllers.secret_field import SecretField
@@ -79,7 +81,7 @@ class SettingsController(WindowController[SettingsDialogView]):
         try:
             self.load()
         except AriaError as exc:
-            view.form_error.setText(f"{exc.message} {exc.hint}".strip())
+            view.form_error.setText(refusal_text(exc))
         view.hotkey_status.setText(hotkey_status)
         self._bring_up(view)
         return view
@@ -236,7 +238,7 @@ class SettingsController(WindowController[SettingsDialogView]):
             try:
                 self.services.apply(changes)
             except AriaError as exc:
-                view.form_error.setText(f"Not saved: {exc.message} {exc.hint}".strip())
+                view.form_error.setText(f"Not saved: {refusal_text(exc)}")
                 return False
             _LOGGER.info("Settings saved: %s", ", ".join(sorted(changes)))
         view.hide()
@@ -333,7 +335,27 @@ class SettingsController(WindowController[SettingsDialogView]):
 
     def _report(self, message: str, hint: str) -> None:
         if self.view is not None:
-            self.view.form_error.setText(f"{message} {hint}".strip())
+            self.view.form_error.setText(for_people(message, hint))
+
+
+_SETTING_NAMED = re.compile(r"Setting '(?P<key>[^']+)'(?: \((?:in|from) [^)]*\))? ?")
+
+
+def refusal_text(exc: AriaError) -> str:
+    """A refused setting in a window's words: the setting's label, never its key or a command.
+
+    A setting's error names its key (for the CLI and the file); here the key becomes the
+    label the dialog shows. The in-process error carries its plain clause (``plain``, without
+    where the value came from); one that came over the API has only its message.
+    """
+    key, plain = str(getattr(exc, "key", "") or ""), str(getattr(exc, "plain", "") or "")
+    if key and plain.startswith(key):
+        said = f"“{entry(key).label}”{plain[len(key) :]}"
+        return with_hint(said, "")
+    named = _SETTING_NAMED.match(exc.message)
+    if named:
+        return for_people(f"“{entry(named['key']).label}” {exc.message[named.end() :]}", "")
+    return for_people(exc.message, exc.hint)
 
 
 def _added(folders: str, folder: str) -> str:

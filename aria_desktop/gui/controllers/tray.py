@@ -34,7 +34,7 @@ CAPABILITY_REFRESH_MS = 10_000
 NOT_INSTALLED = {
     "voice": "Voice is not installed. This version of ARIA has no voice support.",
     "computer": "Not installed. This version of ARIA cannot control the computer.",
-    "memory": "Long-term memory is not set up in this ARIA. Run `aria doctor` to see why.",
+    "memory": "Long-term memory is not set up in this ARIA.",
 }
 
 
