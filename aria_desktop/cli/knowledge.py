@@ -23,6 +23,7 @@ from aria_desktop.cli._common import (
     show_result,
 )
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
+from aria_desktop.domain.wording import counted
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
@@ -124,8 +125,8 @@ async def _with_progress(knowledge: KnowledgeAccess, work: Awaitable[_T]) -> _T:
 def _report_lines(report: IngestReport) -> list[str]:
     """The report for people; each problem gets its own ``!`` line."""
     lines = [
-        f"{report.files_indexed} file(s) indexed, {report.files_unchanged} unchanged, "
-        f"{report.files_removed} removed; {report.chunks_added} passage(s) written, "
+        f"{counted(report.files_indexed, 'file')} indexed, {report.files_unchanged} unchanged, "
+        f"{report.files_removed} removed; {counted(report.chunks_added, 'passage')} written, "
         f"{report.chunks_embedded} embedded ({report.elapsed_s:.1f} s)"
     ]
     for problem in report.problems:
@@ -206,8 +207,8 @@ async def _reindex(args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Sho
 async def _status(_args: argparse.Namespace, knowledge: KnowledgeAccess) -> _Shown:
     status = await knowledge.knowledge_status()
     lines = [
-        f"{status.sources} source(s), {status.files} file(s), {status.chunks} passage(s), "
-        f"{status.problems} file(s) with problems",
+        f"{counted(status.sources, 'source')}, {counted(status.files, 'file')}, "
+        f"{counted(status.chunks, 'passage')}, {counted(status.problems, 'file')} with problems",
         f"search: {status.vector_status}",
         *(
             f"watching {folder}" + (" (folder missing)" if folder in status.missing else "")

@@ -19,11 +19,11 @@ def test_add_search_list_status_remove_and_errors(aria_env: dict[str, str], tmp_
     added = aria(env, "knowledge", "add", str(corpus), "--watch")
     no_traceback(added)
     assert added.returncode == 0, added.stderr
-    assert "4 file(s) indexed" in added.stdout
+    assert "4 files indexed" in added.stdout
     assert "! malformed:" in added.stderr
     assert "locked.pdf" in added.stderr
     again = aria(env, "knowledge", "add", str(corpus))
-    assert "0 file(s) indexed, 5 unchanged" in again.stdout
+    assert "0 files indexed, 5 unchanged" in again.stdout
 
     found = aria(env, "knowledge", "search", "monthly rent", "--json")
     hits = json.loads(found.stdout)

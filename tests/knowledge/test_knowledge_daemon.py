@@ -53,7 +53,7 @@ def test_the_daemon_watches_folders_and_rescans_at_start(tmp_path: Path) -> None
         try:
             added = _cli(daemon, "knowledge", "add", str(corpus), "--watch")
             assert added.returncode == 0, added.stderr
-            assert "4 file(s) indexed" in added.stdout
+            assert "4 files indexed" in added.stdout
             (corpus / "bikes.md").write_text("# Bikes\n\nThe bike lock code is 4711.\n")
             _wait_for_hits(daemon, "bike lock code", lambda hits: bool(hits))
         finally:

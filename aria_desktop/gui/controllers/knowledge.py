@@ -20,6 +20,7 @@ from aria_desktop.core.ports import KnowledgeAccess
 from aria_desktop.domain.errors import AriaError, KnowledgeUnavailableError
 from aria_desktop.domain.knowledge import IngestReport, KnowledgeQuery, KnowledgeSource
 from aria_desktop.domain.memory_events import KnowledgeChanged
+from aria_desktop.domain.wording import counted
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.citations import knowledge_of
 from aria_desktop.gui.controllers.memory import search_note
@@ -31,16 +32,11 @@ __all__ = ["KnowledgeController", "describe_added", "describe_report"]
 _POLL_MS = 250
 
 
-def _counted(count: int, one: str, many: str = "") -> str:
-    """Say a count with its noun in the right number ("1 file", "3 files")."""
-    return f"{count} {one if count == 1 else (many or one + 's')}"
-
-
 def describe_report(report: IngestReport) -> str:
     """One line about an ingest, problems named."""
     text = (
-        f"{_counted(report.files_indexed, 'file')} indexed, {report.files_unchanged} unchanged, "
-        f"{report.files_removed} removed, {_counted(report.chunks_embedded, 'passage')} embedded."
+        f"{counted(report.files_indexed, 'file')} indexed, {report.files_unchanged} unchanged, "
+        f"{report.files_removed} removed, {counted(report.chunks_embedded, 'passage')} embedded."
     )
     if report.problems:
         first = report.problems[0]
@@ -57,9 +53,9 @@ def describe_added(added: Sequence[tuple[str, IngestReport]], failed: Sequence[s
     if len(added) == 1 and files == 1:
         parts.append(f"Added {added[0][0]}.")
     elif added:
-        parts.append(f"Added {_counted(len(added), 'item')} ({_counted(files, 'file')}).")
+        parts.append(f"Added {counted(len(added), 'item')} ({counted(files, 'file')}).")
     if problems:
-        parts.append(f"{_counted(problems, 'file')} could not be read.")
+        parts.append(f"{counted(problems, 'file')} could not be read.")
     if failed:
         parts.append(f"Not added: {'; '.join(failed)}")
     return " ".join(parts) or "Nothing was added."
@@ -148,10 +144,10 @@ class KnowledgeController(WindowController[KnowledgeView]):
                 view.sources.setItem(row, column, item)
         if not self._poll.isActive():
             view.status.setText(
-                f"{_counted(status.files, 'file')}, {_counted(status.chunks, 'passage')}"
+                f"{counted(status.files, 'file')}, {counted(status.chunks, 'passage')}"
                 f" · {search_note(status.vector_status)}"
                 + (
-                    f" · watching {_counted(len(status.watching), 'folder')}"
+                    f" · watching {counted(len(status.watching), 'folder')}"
                     if status.watching
                     else ""
                 )
