@@ -383,7 +383,12 @@ def with_hint(message: str, hint: str) -> str:
     return f"{message}{end} {hint}"
 
 
-_KEY_IN_PARENS = re.compile(r"\s*\((?:[a-z_]+\.)+[a-z_]+\)")
+_SECTIONS = (
+    "agent|api|assist|automations|compat|computer|daemon|gui|homeassistant|knowledge|llm|log|"
+    "mcp|memory|storage|tools|voice|web"
+)
+_KEY_IN_PARENS = re.compile(rf"\s*\((?:{_SECTIONS})(?:\.[a-z_]+)+\)")
+"""A settings key in brackets ("(voice.enabled)"), not any dotted word ("(example.com)")."""
 
 
 def for_people(message: str, hint: str) -> str:

@@ -36,12 +36,14 @@ class Entry:
         help: one line under it ("" for none).
         picker: "folder" (one folder), "folders" (a list: Add folder… appends) or "".
         placeholder: shown in an empty text field.
+        zero: what a number of 0 means, shown instead of "0" ("Automatic", "No limit").
     """
 
     label: str
     help: str = ""
     picker: str = ""
     placeholder: str = ""
+    zero: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,8 +65,8 @@ ENTRIES: dict[str, Entry] = {
         placeholder="http://127.0.0.1:8080",
     ),
     "llm.openai.model": _E("Its model", "The model name that server expects."),
-    "llm.cloud.max_cost_per_turn": _E("Cloud budget per answer", "0 means no limit."),
-    "llm.cloud.max_cost_per_day": _E("Cloud budget per day", "0 means no limit."),
+    "llm.cloud.max_cost_per_turn": _E("Cloud budget per answer", zero="No limit"),
+    "llm.cloud.max_cost_per_day": _E("Cloud budget per day", zero="No limit"),
     # Voice
     "voice.enabled": _E("Use voice", "Talk to ARIA and hear it answer."),
     "voice.push_to_talk": _E(
@@ -140,7 +142,7 @@ ENTRIES: dict[str, Entry] = {
         "Screenshots may go to the cloud", "Only to a cloud model in the list below."
     ),
     "computer.backends": _E("Models that may control the computer"),
-    "computer.monitor": _E("Screen", "0: all screens; 1, 2…: one of them."),
+    "computer.monitor": _E("Screen", "All screens, or one of them (1, 2…).", zero="All screens"),
     "computer.max_steps": _E("Steps per task", "ARIA stops and asks after this many."),
     # Home Assistant
     "homeassistant.url": _E(
@@ -159,7 +161,7 @@ ENTRIES: dict[str, Entry] = {
         "Shopping list", "aria: kept here. Or the to-do entity of Home Assistant's list."
     ),
     # Local API
-    "api.port": _E("Port", "Where programs on this computer reach ARIA."),
+    "api.port": _E("Port", "Where programs on this computer reach ARIA.", zero="Any free port"),
     "compat.enabled": _E(
         "Let programs use ARIA as a model", "Programs that speak OpenAI's or Ollama's API."
     ),
@@ -168,6 +170,15 @@ ENTRIES: dict[str, Entry] = {
     "gui.first_run_done": _E("First-run set-up done"),
     "llm.max_tokens": _E("Longest answer"),
     "llm.max_context_tokens": _E("Longest conversation sent"),
+    **{
+        f"llm.{backend}.context_tokens": _E(
+            "Context window", "How much of a conversation the model reads.", zero="The model's own"
+        )
+        for backend in ("ollama", "anthropic", "openai")
+    },
+    "computer.thumbnail_retention_days": _E(
+        "Keep action thumbnails for", zero="Keep no thumbnails"
+    ),
     "agent.system_prompt": _E("Instructions for the model"),
     "storage.database": _E("Database file", "Empty: ARIA's data folder."),
     "log.file": _E("Log file", "Empty: ARIA's state folder."),

@@ -10,6 +10,8 @@ from aria_desktop.settings.rules import AT_LEAST_1, NON_NEGATIVE, POSITIVE, rule
 from aria_desktop.settings.schema_cost import THINK_MODES, CloudSettings, ModelPrice, default_prices
 
 BACKEND_NAMES = ("ollama", "anthropic", "openai")
+MODEL_CAPABILITIES = ("tools", "vision", "thinking")
+"""What a model can do that ARIA asks for: tool calls, images, reasoning before answering."""
 """Backends a fallback chain may name."""
 
 
@@ -36,7 +38,9 @@ class OllamaSettings:
     url: str = field(default="http://127.0.0.1:11434", metadata=rules(url=True, empty_ok=False))
     model: str = field(default="llama3.1:8b", metadata=rules(empty_ok=False))
     keep_alive: str = "10m"
-    capabilities: tuple[str, ...] = ("tools",)
+    capabilities: tuple[str, ...] = field(
+        default=("tools",), metadata=rules(item_choices=MODEL_CAPABILITIES)
+    )
     context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
 
 
@@ -54,7 +58,9 @@ class AnthropicSettings:
 
     model: str = field(default="claude-sonnet-5-5", metadata=rules(empty_ok=False))
     base_url: str = field(default="", metadata=rules(url=True))
-    capabilities: tuple[str, ...] = ("tools", "vision")
+    capabilities: tuple[str, ...] = field(
+        default=("tools", "vision"), metadata=rules(item_choices=MODEL_CAPABILITIES)
+    )
     context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
 
 
@@ -73,7 +79,9 @@ class OpenAICompatSettings:
 
     url: str = field(default="", metadata=rules(url=True))
     model: str = ""
-    capabilities: tuple[str, ...] = ("tools",)
+    capabilities: tuple[str, ...] = field(
+        default=("tools",), metadata=rules(item_choices=MODEL_CAPABILITIES)
+    )
     context_tokens: int = field(default=0, metadata=NON_NEGATIVE)
 
 

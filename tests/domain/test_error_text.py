@@ -173,3 +173,9 @@ def test_a_window_drops_a_hint_with_a_command_and_keys_in_brackets() -> None:
     assert for_people("All connection attempts failed", "Is Ollama running?") == (
         "All connection attempts failed. Is Ollama running?"
     )
+
+
+def test_a_dotted_word_that_is_not_a_setting_stays() -> None:
+    assert for_people("Can't read the page (example.com)", "") == (
+        "Can't read the page (example.com)"
+    )

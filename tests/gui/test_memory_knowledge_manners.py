@@ -23,10 +23,12 @@ def test_an_empty_memory_list_says_what_to_do_and_adding_one_counts_it_as_one(
     view = open_browser(desktop_factory(stack.assistant), run)
     run(wait_for(lambda: view.status.text().startswith("0 memories shown")))
     assert view.memories_empty.isVisible()
+    assert not view.memories.isVisible()  # no header over an empty table
     assert "No memories yet" in view.memories_empty.text()
     assert "Add memory" in view.memories_empty.text()
     view.tabs.setCurrentIndex(1)
     assert view.inbox_empty.isVisible()
+    assert not view.inbox.isVisible()
     assert "Nothing to review" in view.inbox_empty.text()
     view.tabs.setCurrentIndex(0)
 
@@ -40,6 +42,7 @@ def test_an_empty_memory_list_says_what_to_do_and_adding_one_counts_it_as_one(
     view.search.returnPressed.emit()
     run(wait_for(lambda: view.status.text().startswith("1 memory shown")))
     assert not view.memories_empty.isVisible()
+    assert view.memories.isVisible()
     assert view.save_button.text() == "Save changes"
     view.search.setText("nothing like this")
     view.search.returnPressed.emit()

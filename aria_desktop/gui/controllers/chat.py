@@ -138,7 +138,7 @@ class ChatController(QObject):
         if reason and transcript.is_placeholder and self._run is None:
             transcript.show_placeholder("")
             button = (("Set up a model", "aria-action:set_up_model"),)
-            transcript.append_error(reason, WORKS_WITHOUT_MODEL, actions=button)
+            transcript.append_error(reason, WORKS_WITHOUT_MODEL, actions=button, notice=True)
             self.no_model_shown = True
         elif not reason and self.no_model_shown and self.conversation_id is None:
             transcript.show_placeholder()

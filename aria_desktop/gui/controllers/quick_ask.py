@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, QUrl, Signal
 
 from aria_desktop.domain.commands import StartTurn
-from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL
+from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL, for_people
 from aria_desktop.domain.events import ErrorEvent, Event, LlmDelta, RunEnd, RunStart
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
@@ -48,7 +48,9 @@ class QuickAskController(QObject):
         if self.no_model:
             self.view.show_answer_area()
             button = (("Set up a model", "aria-action:set_up_model"),)
-            self.view.answer.append_error(self.no_model, WORKS_WITHOUT_MODEL, actions=button)
+            self.view.answer.append_error(
+                self.no_model, WORKS_WITHOUT_MODEL, actions=button, notice=True
+            )
 
     def show_no_model(self, reason: str) -> None:
         """Why no model can answer ("" once one can): shown when the prompt opens."""
@@ -82,7 +84,7 @@ class QuickAskController(QObject):
 
     def _failed(self, message: str, hint: str) -> None:
         self._awaiting = None
-        self.view.answer.append_error(message, hint)
+        self.view.answer.append_error(for_people(message, ""), for_people("", hint))
         self.view.hint.setText("")
 
     def _on_event(self, event: Event) -> None:

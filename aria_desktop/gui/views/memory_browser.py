@@ -112,11 +112,11 @@ class MemoryBrowserView(QWidget):
             "Nothing to review. When ARIA notices something worth remembering in a "
             "conversation, it is proposed here for you to approve."
         )
-        inbox_layout.insertWidget(1, self.inbox_empty)
+        inbox_layout.insertWidget(1, self.inbox_empty, 1)
         memories_page = QWidget()
         memories_layout = QVBoxLayout(memories_page)
         memories_layout.setContentsMargins(0, 0, 0, 0)
-        memories_layout.addWidget(self.memories_empty)
+        memories_layout.addWidget(self.memories_empty, 1)
         memories_layout.addWidget(self.memories, 1)
         tabs = QTabWidget()
         tabs.addTab(memories_page, "Memories")
@@ -179,10 +179,15 @@ class MemoryBrowserView(QWidget):
         self.unavailable.setText("" if available else f"Memory not available.\n\n{reason}")
 
     def show_empty(self, memories: str, inbox: bool) -> None:
-        """Say what to do instead of an empty table (``memories`` "" when there are some)."""
+        """Say what to do instead of an empty table (``memories`` "" when there are some).
+
+        The empty table goes (a header over nothing reads as broken); the note takes its place.
+        """
         self.memories_empty.setText(memories)
         self.memories_empty.setVisible(bool(memories))
+        self.memories.setVisible(not memories)
         self.inbox_empty.setVisible(inbox)
+        self.inbox.setVisible(not inbox)
 
     def set_editor_enabled(self, enabled: bool) -> None:
         """Enable the editor when a memory is selected."""

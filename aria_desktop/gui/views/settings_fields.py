@@ -40,6 +40,9 @@ _CHOICE_WORDS = {
     "INFO": "Normal",
     "WARNING": "Warnings and errors",
     "ERROR": "Errors only",
+    "tools": "Uses tools",
+    "vision": "Reads images",
+    "thinking": "Reasons first",
 }
 
 
@@ -100,6 +103,8 @@ def make_field(info: SettingInfo, shown: Entry) -> FieldWidget:
     else:
         widget = QLineEdit()
         widget.setPlaceholderText(shown.placeholder or info.default)
+    if shown.zero and isinstance(widget, QSpinBox | QDoubleSpinBox) and widget.minimum() == 0:
+        widget.setSpecialValueText(shown.zero)  # shown for 0, the minimum
     if shown.help:
         widget.setToolTip(shown.help)
     widget.setAccessibleName(shown.label)

@@ -65,6 +65,9 @@ class _Theme:
     error_border: str
     error_text: str
     error_hint: str
+    notice_bg: str
+    notice_border: str
+    notice_text: str
     code_bg: str
 
     def card_border(self, status: str) -> str:
@@ -98,6 +101,9 @@ _LIGHT = _Theme(
     error_border="#e0a3a3",
     error_text="#952020",
     error_hint="#4b1d1d",
+    notice_bg="#fff6e5",
+    notice_border="#e6c07b",
+    notice_text="#7a4b00",
     code_bg="#f1f3f5",
 )
 _DARK = _Theme(
@@ -118,6 +124,9 @@ _DARK = _Theme(
     error_border="#7a3b3b",
     error_text="#f4a6a6",
     error_hint="#ead0d0",
+    notice_bg="#33291a",
+    notice_border="#7a6531",
+    notice_text="#f0c674",
     code_bg="#30343a",
 )
 
@@ -488,16 +497,25 @@ class TranscriptView(QTextBrowser):
         *,
         actions: tuple[tuple[str, str], ...] = (),
         detail: str = "",
+        notice: bool = False,
     ) -> None:
-        """A failure in plain words; ``actions`` (label, link) as buttons, ``detail`` folded."""
-        frame = self._new_frame(
-            _frame_format(self._theme.error_bg, border=self._theme.error_border)
+        """A failure in plain words; ``actions`` (label, link) as buttons, ``detail`` folded.
+
+        ``notice``: a state to know about rather than a failure (no model set up yet), drawn
+        in the calmer amber of a notice instead of an error's red.
+        """
+        theme = self._theme
+        background, border, color, hint_color = (
+            (theme.notice_bg, theme.notice_border, theme.notice_text, theme.text)
+            if notice
+            else (theme.error_bg, theme.error_border, theme.error_text, theme.error_hint)
         )
+        frame = self._new_frame(_frame_format(background, border=border))
         cursor = frame.firstCursorPosition()
-        cursor.insertText(message, self._char(bold=True, color=self._theme.error_text))
+        cursor.insertText(message, self._char(bold=True, color=color))
         if hint:
             cursor.insertBlock()
-            cursor.insertText(hint, self._char(color=self._theme.error_hint))
+            cursor.insertText(hint, self._char(color=hint_color))
         if actions or detail:
             cursor.insertBlock()
         for label, link in actions:
