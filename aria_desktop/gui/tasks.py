@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from aria_desktop.domain.error_text import for_people
 from aria_desktop.domain.errors import AriaError
 
 __all__ = ["ErrorReporter", "TaskOwner", "current_loop", "describe_error"]
@@ -23,9 +24,12 @@ ErrorReporter = Callable[[str, str], None]
 
 
 def describe_error(exc: BaseException) -> tuple[str, str]:
-    """A failure as ``(message, hint)`` for people (never a traceback)."""
+    """A failure as ``(message, hint)`` for people (never a traceback, a command or a key).
+
+    A hint that names a shell command is the CLI's: a window drops it (``for_people``).
+    """
     if isinstance(exc, AriaError):
-        return exc.message, exc.hint
+        return for_people(exc.message, ""), for_people("", exc.hint)
     if isinstance(exc, TimeoutError):
         return "ARIA did not answer in time.", "Check that it is still running, then try again."
     if isinstance(exc, ConnectionError | OSError):

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QListWidgetItem, QMessageBox
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
-from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL
+from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL, for_people
 from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
@@ -118,8 +118,8 @@ class ChatController(QObject):
 
     def show_problem(self, message: str, hint: str = "") -> None:
         """Say what went wrong in the transcript and the status line."""
-        self.view.transcript.append_error(message, hint)
-        self.view.status.setText(message)
+        self.view.transcript.append_error(for_people(message, ""), for_people("", hint))
+        self.view.status.setText(for_people(message, ""))
 
     def show_error(self, card: ErrorCard) -> None:
         """An error card: the plain sentence, its buttons, the detail folded under it."""

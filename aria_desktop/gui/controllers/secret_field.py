@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from PySide6.QtWidgets import QLabel, QLineEdit
 
 from aria_desktop.core.ports import SettingsService
+from aria_desktop.domain.error_text import for_people
 from aria_desktop.domain.errors import AriaError
 
 __all__ = ["SecretField"]
@@ -55,7 +56,7 @@ class SecretField:
         try:
             self.services.set_secret(self.name, value)
         except AriaError as exc:
-            self.error.setText(f"{exc.message} {exc.hint}".strip())
+            self.error.setText(for_people(exc.message, exc.hint))
             self.error.show()
             return
         self.edit.clear()

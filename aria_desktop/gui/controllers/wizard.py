@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QLabel, QLineEdit
 
 from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.chat import CapabilityStatus
+from aria_desktop.domain.error_text import for_people
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.gui.controllers.devices import DevicePicker
 from aria_desktop.gui.controllers.window import WindowController
@@ -212,7 +213,7 @@ class WizardController(WindowController[WizardView]):
         try:
             self.services.set_secret(name, value)
         except AriaError as exc:
-            problem.setText(f"{exc.message} {exc.hint}".strip())
+            problem.setText(for_people(exc.message, exc.hint))
             return False
         edit.clear()
         return True
