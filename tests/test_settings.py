@@ -2,13 +2,15 @@ from __future__ import annotations
 
 import dataclasses
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from aria_desktop import paths, settings
 from aria_desktop.domain.errors import ConfigError
-from aria_desktop.settings import Settings, load_settings, set_value
+from aria_desktop.settings import Settings, load_settings, set_value, writing
 from aria_desktop.settings.coercion import Raw, convert
 from aria_desktop.settings.keys import Leaf
 from aria_desktop.settings.rules import NO_RULES
@@ -372,6 +374,124 @@ def test_set_value_whole_chains(tmp_path: Path) -> None:
     set_value("llm.chains", "chat=anthropic;vision=anthropic,ollama", path)
     chains = load_settings(path, env={}).llm.chains
     assert dict(chains) == {"chat": ("anthropic",), "vision": ("anthropic", "ollama")}
+
+
+# --- set_value keeps the user's file as they wrote it ------------------------------------------
+
+_COMMENTED = """\
+# My ARIA settings
+# (the GPU box is in the cellar)
+
+[llm.ollama]
+# the GPU box
+url = "http://gpu:11434"  # over the LAN
+model = "qwen2.5:7b"
+
+# the chains ARIA tries, in order
+[llm.chains]
+vision = ["anthropic"]  # eyes
+
+[agent]
+max_steps = 3
+"""
+
+
+def test_set_value_keeps_comments_blank_lines_and_order_when_another_key_changes(
+    tmp_path: Path,
+) -> None:
+    path = _write(tmp_path, _COMMENTED)
+    set_value("agent.max_steps", "4", path)
+    assert path.read_text(encoding="utf-8") == _COMMENTED.replace("max_steps = 3", "max_steps = 4")
+
+
+def test_set_value_keeps_the_end_of_line_comment_of_the_key_it_changes(tmp_path: Path) -> None:
+    path = _write(tmp_path, _COMMENTED)
+    set_value("llm.ollama.url", "http://nas:11434", path)
+    assert path.read_text(encoding="utf-8") == _COMMENTED.replace(
+        'url = "http://gpu:11434"  # over the LAN', 'url = "http://nas:11434"  # over the LAN'
+    )
+    assert load_settings(path, env={}).llm.ollama.url == "http://nas:11434"
+
+
+def test_set_value_adds_a_new_key_into_its_existing_table(tmp_path: Path) -> None:
+    path = _write(tmp_path, _COMMENTED)
+    set_value("llm.ollama.keep_alive", "10m", path)
+    assert path.read_text(encoding="utf-8") == _COMMENTED.replace(
+        'model = "qwen2.5:7b"\n', 'model = "qwen2.5:7b"\nkeep_alive = "10m"\n'
+    )  # after the table's last key, above the blank line and the next table's comment
+
+
+def test_set_value_adds_a_new_table_as_a_readable_header(tmp_path: Path) -> None:
+    path = _write(tmp_path, _COMMENTED)
+    set_value("llm.timeouts.stall_s", "12.5", path)
+    set_value("log.level", "debug", path)
+    assert (
+        path.read_text(encoding="utf-8")
+        == _COMMENTED.replace(
+            'vision = ["anthropic"]  # eyes\n',
+            'vision = ["anthropic"]  # eyes\n\n[llm.timeouts]\nstall_s = 12.5\n',
+        )
+        + '\n[log]\nlevel = "DEBUG"\n'
+    )  # at the end of its section, a blank line above
+
+
+def test_set_value_writes_a_new_file_as_plain_tables(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    set_value("llm.ollama.url", "http://gpu:11434", path)
+    set_value("agent.max_steps", "2", path)
+    set_value("llm.anthropic.capabilities", "tools,vision", path)
+    assert path.read_text(encoding="utf-8") == (
+        '[llm.ollama]\nurl = "http://gpu:11434"\n\n'
+        '[llm.anthropic]\ncapabilities = ["tools", "vision"]\n\n'  # with the other llm tables
+        "[agent]\nmax_steps = 2\n"
+    )
+
+
+def test_set_value_chains_replaces_the_whole_table_where_it_stands(tmp_path: Path) -> None:
+    path = _write(tmp_path, _COMMENTED)
+    set_value("llm.chains", "chat=anthropic;summary=ollama,anthropic", path)
+    assert path.read_text(encoding="utf-8") == _COMMENTED.replace(
+        'vision = ["anthropic"]  # eyes\n',
+        'chat = ["anthropic"]\nsummary = ["ollama", "anthropic"]\n',
+    )
+    chains = load_settings(path, env={}).llm.chains
+    assert dict(chains) == {"chat": ("anthropic",), "summary": ("ollama", "anthropic")}
+
+
+def test_set_value_keeps_dates_and_arrays_of_tables_it_does_not_touch(tmp_path: Path) -> None:
+    text = (
+        "[agent]\nmax_steps = 3\n\n"
+        "[notes]  # mine, not ARIA's\nsince = 2024-05-01\nat = 1979-05-27T07:32:00Z\n\n"
+        '[[notes.trip]]\nname = "north"\n'
+    )
+    path = _write(tmp_path, text)
+    set_value("agent.max_steps", "5", path)  # the old writer refused: it could not write a date
+    assert path.read_text(encoding="utf-8") == text.replace("max_steps = 3", "max_steps = 5")
+
+
+def test_set_value_writes_a_text_with_line_breaks_over_lines(tmp_path: Path) -> None:
+    path = _write(tmp_path, "[agent]\nmax_steps = 3\n")
+    prompt = 'Be brief.\nSay "no" \\ politely.'
+    set_value("agent.system_prompt", prompt, path)
+    assert '"""Be brief.\n' in path.read_text(encoding="utf-8")
+    assert load_settings(path, env={}).agent.system_prompt == prompt
+
+
+def test_set_value_refuses_a_change_that_would_not_read_back_as_validated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _write(tmp_path, _COMMENTED)
+    real_edit = writing._edit
+
+    def wrong_edit(node: Any, parts: Sequence[str], value: Any) -> None:
+        real_edit(node, parts, 7 if value == 4 else value)  # a tomlkit surprise, simulated
+
+    monkeypatch.setattr(writing, "_edit", wrong_edit)
+    with pytest.raises(ConfigError) as info:
+        set_value("agent.max_steps", "4", path)
+    assert "not saved" in info.value.message
+    assert "`" not in info.value.message + info.value.hint
+    assert path.read_text(encoding="utf-8") == _COMMENTED
 
 
 # --- introspection ----------------------------------------------------------------------------
