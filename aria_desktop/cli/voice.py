@@ -132,10 +132,16 @@ async def _cmd_devices(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_OK
     if not devices:
         print("No audio devices (no sound card). Typed chat works; voice needs a microphone.")
+    # A sound server's names are what the settings take (copied whole, so not cut short);
+    # its descriptions are what people recognise. Its devices have no index ("-").
+    name_width = max((len(d.name) for d in devices), default=0)
+    label_width = max((len(d.description) for d in devices), default=0)
     for d in devices:
         marks = ("*in " if d.is_default_input else "") + ("*out" if d.is_default_output else "")
+        index = f"{d.index:3}" if d.index >= 0 else "  -"
+        label = f"{d.description:{label_width}}  " if label_width else ""
         print(
-            f"{d.index:3}  {d.name[:40]:40} in {d.inputs:2}  out {d.outputs:2}  "
+            f"{index}  {d.name:{name_width}}  {label}in {d.inputs:2}  out {d.outputs:2}  "
             f"{d.default_rate_hz:7.0f} Hz  {d.host_api} {marks}"
         )
     return EXIT_OK

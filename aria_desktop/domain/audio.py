@@ -122,12 +122,16 @@ class AudioDevice:
     """A sound device as the operating system lists it.
 
     Attributes:
-        index: the device's index (what ``voice.input_device`` may name).
-        name: human-readable name.
+        index: the device's index (what ``voice.input_device`` may name); -1 for a sound
+            server's sink or source, which is named by its name only.
+        name: the stable name the settings store (PortAudio's name, or the sound server's
+            sink/source name such as ``alsa_output.usb-...analog-stereo``).
         inputs, outputs: maximum input and output channels.
         default_rate_hz: the device's preferred sample rate.
         is_default_input, is_default_output: whether it is the system default.
         host_api: the audio system (ALSA, PulseAudio, CoreAudio, WASAPI, ...).
+        description: what people read ("USB Headset Analog Stereo"); "" when the name is all
+            there is.
     """
 
     index: int
@@ -138,6 +142,7 @@ class AudioDevice:
     is_default_input: bool = False
     is_default_output: bool = False
     host_api: str = ""
+    description: str = ""
 
 
 def encode_wav(pcm: bytes, sample_rate_hz: int, channels: int = 1) -> bytes:

@@ -11,13 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import Qt
 
 from aria_desktop.compose.sound_check import build_sound_check
 from aria_desktop.domain.audio import encode_wav
 from aria_desktop.gui.controllers.devices import DevicePicker
 from aria_desktop.gui.views.devices import DevicePickerView, level_percent
 from tests.gui.conftest import wait_for
-from tests.voice.pulse import PulseServer, pulse_server
+from tests.gui.test_render import screenshot, settle
+from tests.voice.pulse import SINK, PulseServer, pulse_server
+
+MONITOR = f"{SINK}.monitor"
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +68,39 @@ def items(box: Any) -> list[tuple[str, str]]:
 
 
 def test_the_pickers_list_the_sound_servers_devices(picker: DevicePicker, run: Any) -> None:
+    """The server's own sinks and sources, by description, stored by their names."""
+    view = picker.view
     run(listed(picker, "", ""))
-    microphones, speakers = items(picker.view.microphone), items(picker.view.speaker)
-    assert microphones[0] == ("System default", "")
-    assert ("Sound server (PulseAudio)", "pulse") in microphones
-    assert ("Sound server (PulseAudio)", "pulse") in speakers
-    assert "default" not in {data for _text, data in microphones}  # the first entry already is
-    # A saved device that is not plugged in stays listed (saving keeps it), and is chosen.
+    microphones, speakers = items(view.microphone), items(view.speaker)
+    assert microphones == [
+        ("System default — Monitor of ARIA-test-speaker", ""),
+        ("Monitor of ARIA-test-speaker", MONITOR),
+    ]
+    assert speakers == [
+        ("System default — ARIA-test-speaker", ""),
+        ("ARIA-test-speaker", SINK),
+    ]  # not ALSA's "pulse" and "default": the first entry already is them
+    assert view.speaker.itemData(1, Qt.ItemDataRole.ToolTipRole) == SINK
+    # Picking one stores the sound server's name of it, as voice takes it.
+    view.microphone.setCurrentIndex(view.microphone.findText("Monitor of ARIA-test-speaker"))
+    view.speaker.setCurrentIndex(view.speaker.findText("ARIA-test-speaker"))
+    assert (picker.microphone(), picker.speaker()) == (MONITOR, SINK)
+    run(listed(picker, MONITOR, SINK))  # a saved choice is shown by its description
+    assert view.microphone.currentText() == "Monitor of ARIA-test-speaker"
+    assert view.speaker.currentText() == "ARIA-test-speaker"
+    run(on_loop(view.show))  # showing lists the devices again: wait for that listing
+    run(picker.listed.wait())
+    settle(run, view)
+    screenshot("device-picker")  # looked at: the server's devices by their descriptions
+    run(on_loop(view.hide))
+    # A saved device that is not plugged in stays listed (saving keeps it), and is chosen; a
+    # saved "pulse" (the one device the pickers knew before) is the system default.
     run(listed(picker, "USB headset", "pulse"))
-    assert picker.view.microphone.currentText() == "USB headset (not connected)"
-    assert (picker.microphone(), picker.speaker()) == ("USB headset", "pulse")
+    assert view.microphone.currentText() == "USB headset (not connected)"
+    assert view.speaker.currentIndex() == 0
+    assert (picker.microphone(), picker.speaker()) == ("USB headset", "")
+    run(listed(picker, "monitor of aria", "test_speak"))  # part of a description or a name
+    assert (picker.microphone(), picker.speaker()) == (MONITOR, SINK)
 
 
 def test_the_level_meter_moves_on_a_played_tone_and_test_plays_it_back(

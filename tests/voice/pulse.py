@@ -4,6 +4,9 @@ PortAudio (Debian's build: ALSA host API) reaches it through ALSA's ``pulse`` pl
 (``libasound2-plugins``): with the server running, PortAudio lists the ALSA devices "pulse"
 and "default". Whatever is played on them goes to a null sink (the "speaker"); recording
 from them reads that sink's monitor (the "microphone" hears the room: everything played).
+``pactl`` lists them as the sound server names them: the sink ``aria_test_speaker``
+("ARIA-test-speaker") and the source ``aria_test_speaker.monitor`` ("Monitor of
+ARIA-test-speaker"); ``second_speaker`` adds another pair while a test needs it.
 
 The server runs as a child of the test process with its own runtime, config and state
 directories, is reached by ``PULSE_SERVER`` only, and is always stopped. It refuses nothing
@@ -72,6 +75,57 @@ class PulseServer:
                 timeout=10,
             )
 
+    @contextlib.contextmanager
+    def second_speaker(self, name: str, description: str) -> Iterator[None]:
+        """Another null sink (a second speaker; its monitor a second microphone) while the
+        block runs, kept running like the first (``_start_clock``), then unloaded.
+
+        Args:
+            name: the sink's name (its monitor is ``{name}.monitor``).
+            description: what the sink is called for people (no quotes).
+        """
+        loaded = subprocess.run(
+            [
+                *self._pactl,
+                "load-module",
+                "module-null-sink",
+                f"sink_name={name}",
+                f"sink_properties='device.description=\"{description}\"'",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=10,
+        )
+        module = loaded.stdout.strip()
+        clock: subprocess.Popen[bytes] | None = None
+        try:
+            clock = _start_clock(self.address, self.log.parent / f"{name}.raw", f"{name}.monitor")
+            yield
+        finally:
+            if clock is not None:
+                clock.terminate()
+                clock.wait(timeout=5)
+            subprocess.run([*self._pactl, "unload-module", module], check=True, timeout=10)
+
+    def streams_on(self, kind: str) -> list[str]:
+        """The device each stream of ``kind`` is on now: "sink-inputs" (playing, by sink
+        name) or "source-outputs" (recording, by source name)."""
+        devices = "sinks" if kind == "sink-inputs" else "sources"
+
+        def short(what: str) -> list[list[str]]:
+            listed = subprocess.run(
+                [*self._pactl, "list", "short", what],
+                capture_output=True,
+                text=True,
+                check=True,
+                timeout=10,
+            )
+            return [line.split("\t") for line in listed.stdout.splitlines() if line.strip()]
+
+        names = {row[0]: row[1] for row in short(devices)}
+        return [names.get(row[1], row[1]) for row in short(kind)]
+
     def play(self, wav: Path) -> subprocess.Popen[bytes]:
         """Play a WAV file on the virtual speaker from another process (someone talking)."""
         return subprocess.Popen(
@@ -94,7 +148,9 @@ def _wait_for_socket(path: Path, process: subprocess.Popen[bytes], log: Path) ->
         time.sleep(0.05)
 
 
-def _start_clock(address: str, out: Path) -> subprocess.Popen[bytes]:
+def _start_clock(
+    address: str, out: Path, monitor: str = f"{SINK}.monitor"
+) -> subprocess.Popen[bytes]:
     """Keep the virtual speaker running like a sound card; returns once it does.
 
     An idle null sink renders in 2 s blocks, so the first stream on it stalls for up to 2 s
@@ -106,7 +162,7 @@ def _start_clock(address: str, out: Path) -> subprocess.Popen[bytes]:
             [
                 "parec",
                 f"--server={address}",
-                f"--device={SINK}.monitor",
+                f"--device={monitor}",
                 "--latency-msec=10",
                 "--raw",
                 "--format=s16le",

@@ -14,7 +14,7 @@ import pytest
 from aria_desktop.adapters.voice.devices import MicrophoneSource, find_device, list_devices
 from aria_desktop.domain.audio import FRAME_SAMPLES
 from aria_desktop.domain.errors import AudioDeviceError
-from tests.voice.pulse import pulse_server
+from tests.voice.pulse import SINK, pulse_server
 
 # Outside the fast loop: PulseAudio servers started and stopped under a running ARIA.
 pytestmark = pytest.mark.slow
@@ -28,7 +28,7 @@ async def test_a_sound_server_started_later_is_found_without_a_restart(tmp_path:
     assert list_devices() == []  # no sound card on this machine
     with pulse_server(tmp_path) as server:
         names = {d.name for d in list_devices()}
-        assert "pulse" in names
+        assert SINK in names  # the server's own speaker, by its name
         async with asyncio.timeout(10):
             mic = MicrophoneSource("pulse").frames()
             assert len(await anext(mic)) == FRAME_SAMPLES * 2

@@ -7,6 +7,12 @@ and the doctor reports it as a warning.
 PortAudio enumerates devices once, when it initialises. So that a headset plugged in (or a
 sound server started) after ARIA started is found, listing re-initialises PortAudio whenever
 none of ARIA's streams is open (re-initialising would end them).
+
+Through ALSA, PortAudio sees a PulseAudio (or PipeWire) desktop as one device, ``pulse``. When
+that server answers ``pactl``, its own sinks and sources are listed instead of ALSA's aliases of
+the default (``pulse_devices.py``), and one is opened as the ``pulse`` device with
+``PULSE_SINK`` / ``PULSE_SOURCE`` naming it: libpulse, inside ALSA's pulse plugin, connects a
+stream given no device to the one those variables name, and reads them when the plugin opens.
 """
 
 from __future__ import annotations
@@ -20,6 +26,12 @@ from collections.abc import AsyncGenerator, Callable, Coroutine
 from typing import Any, TypeVar
 
 from aria_desktop.adapters.voice.audio import FRAME_BYTES, PacedSink, resample_pcm
+from aria_desktop.adapters.voice.pulse_devices import (
+    match_device,
+    opening_route,
+    readable_name,
+    with_server_devices,
+)
 from aria_desktop.domain import audio as au
 from aria_desktop.domain.errors import AudioDeviceError
 
@@ -86,9 +98,24 @@ def _rescan(sd: Any) -> None:
 def list_devices() -> list[au.AudioDevice]:
     """Every input and output device the system has now (may be empty).
 
-    Blocks for tens of milliseconds (PortAudio probes each device): call it from
-    a worker thread in async code.
+    The sound server's sinks and sources first (by their names, with descriptions), when one
+    answers; then PortAudio's devices, without its aliases of the server's default then.
+    Blocks for tens of milliseconds (PortAudio probes each device, ``pactl`` runs): call it
+    from a worker thread in async code.
     """
+    return _listing()[0]
+
+
+def _listing() -> tuple[list[au.AudioDevice], list[au.AudioDevice]]:
+    """The devices listed, and PortAudio's aliases hidden behind the server's devices.
+
+    See ``with_server_devices``.
+    """
+    return with_server_devices(_portaudio_devices())
+
+
+def _portaudio_devices() -> list[au.AudioDevice]:
+    """PortAudio's devices, re-listed if no stream is open."""
     sd = _sounddevice()
     try:
         with _PA.lock:
@@ -119,9 +146,15 @@ def list_devices() -> list[au.AudioDevice]:
 
 
 def find_device(spec: str, *, output: bool) -> au.AudioDevice:
-    """The device ``spec`` names ("" = system default; an index; or part of a name)."""
+    """The device ``spec`` names.
+
+    "" = the system default; an index; a name or a description, whole or in part (whole
+    first, names before descriptions). An alias not listed beside the sound server's devices
+    ("pulse", "default": an older setting) is still found.
+    """
     kind = "speaker" if output else "microphone"
-    devices = [d for d in list_devices() if (d.outputs if output else d.inputs) > 0]
+    listed, hidden = _listing()
+    devices = [d for d in listed if (d.outputs if output else d.inputs) > 0]
     if not devices:
         raise AudioDeviceError(f"There is no {kind} on this computer.", hint=_NO_AUDIO_HINT)
     spec = spec.strip()
@@ -130,18 +163,15 @@ def find_device(spec: str, *, output: bool) -> au.AudioDevice:
             if device.is_default_output if output else device.is_default_input:
                 return device
         return devices[0]
-    if spec.isdigit():
-        for device in devices:
-            if device.index == int(spec):
-                return device
-    matches = [d for d in devices if spec.lower() in d.name.lower()]
-    if matches:
-        return matches[0]
-    names = ", ".join(f"{d.index}: {d.name}" for d in devices)
+    aliases = [d for d in hidden if (d.outputs if output else d.inputs) > 0]
+    found = match_device(devices, spec) or match_device(aliases, spec)
+    if found is not None:
+        return found
+    names = ", ".join(readable_name(d) for d in devices)
     raise AudioDeviceError(
         f"No {kind} matches {spec!r}. Available: {names}.",
         hint=f"`aria voice devices` lists them; set voice.{'output' if output else 'input'}"
-        "_device to an index or a name.",
+        "_device to a name (or an index).",
     )
 
 
@@ -183,7 +213,8 @@ class MicrophoneSource:
                 _LOGGER.debug("microphone status: %s", status)
             loop.call_soon_threadsafe(offer, bytes(indata))
 
-        opening = asyncio.to_thread(_open_input, sd, device, callback)
+        pinned = bool(self._spec.strip())
+        opening = asyncio.to_thread(_open_input, sd, device, callback, pinned)
         stream, rate = await _whole(opening, lambda opened: _close_stream(opened[0]))
         _LOGGER.info("Microphone %s open at %d Hz", device.name, rate)
         pending = b""
@@ -228,14 +259,17 @@ async def _whole(work: Coroutine[Any, Any, _T], undo: Callable[[_T], None] | Non
         raise
 
 
-def _open_input(sd: Any, device: au.AudioDevice, callback: Any) -> tuple[Any, int]:
-    """A raw 16-bit mono input stream at 16 kHz, or at the device's own rate if it cannot."""
+def _open_input(sd: Any, device: au.AudioDevice, callback: Any, pinned: bool) -> tuple[Any, int]:
+    """A raw 16-bit mono input stream at 16 kHz, or at the device's own rate if it cannot.
+
+    ``pinned``: the device was named (not the system default); see ``opening_route``.
+    """
     error: Exception | None = None
-    with _PA.lock:
+    with _PA.lock, opening_route(sd, device, output=False, pinned=pinned) as index:
         for rate in dict.fromkeys((au.PIPELINE_RATE_HZ, int(device.default_rate_hz) or 48_000)):
             try:
                 stream = sd.RawInputStream(
-                    device=device.index,
+                    device=index,
                     samplerate=rate,
                     channels=1,
                     dtype="int16",
@@ -324,10 +358,11 @@ class SpeakerSink(PacedSink):
                 if self._queue:
                     self.underruns += 1
 
-        with _PA.lock:
+        pinned = bool(self._spec.strip())
+        with _PA.lock, opening_route(sd, device, output=True, pinned=pinned) as index:
             try:
                 stream = sd.RawOutputStream(
-                    device=device.index,
+                    device=index,
                     samplerate=self.rate_hz,
                     channels=1,
                     dtype="int16",

@@ -4,7 +4,8 @@ Shared by the settings dialog and the first-run wizard (``DevicePickerView``). D
 listed, and the microphone opened, only while the picker is on screen: the meter starts when
 it is shown and stops when it is hidden or another microphone is picked. A device is stored
 by name, as ``voice.input_device`` / ``voice.output_device`` take it ("" = the system
-default).
+default), and shown by its description when it has one (a sound server's sink or source:
+"USB Headset Analog Stereo", stored as ``alsa_output.usb-...``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox
 
 from aria_desktop.core.ports import SoundCheck
@@ -31,11 +32,14 @@ QUIET_DBFS = -50.0
 _SERVER_NAMES = {"pulse": "Sound server (PulseAudio)", "pipewire": "Sound server (PipeWire)"}
 _HIDDEN = frozenset({"default", "sysdefault"})
 """ALSA's aliases of the system default, which the first entry already is."""
+_DEFAULT_ALIASES = frozenset({*_HIDDEN, *_SERVER_NAMES})
+"""Saved names that mean the system default when the computer no longer lists them (voice
+lists the sound server's own devices instead of ALSA's ``pulse``)."""
 
 
 def device_label(device: AudioDevice) -> str:
-    """A device's name as people read it in the list."""
-    return _SERVER_NAMES.get(device.name, device.name)
+    """A device as people read it in the list: its description, else its name."""
+    return device.description or _SERVER_NAMES.get(device.name, device.name)
 
 
 class DevicePicker(QObject):
@@ -203,7 +207,9 @@ class DevicePicker(QObject):
 def _fill(box: QComboBox, devices: list[AudioDevice] | None, chosen: str, *, output: bool) -> None:
     """The system default first, then each device (None: not listed yet).
 
-    A chosen device that is not connected now stays listed as such, so saving keeps it.
+    A chosen device that is not connected now stays listed as such, so saving keeps it. A
+    chosen part of a name or description picks the device it names (as voice would); a
+    chosen alias of the system default that is not listed picks "System default".
     """
     box.clear()
     found = devices or []
@@ -215,9 +221,19 @@ def _fill(box: QComboBox, devices: list[AudioDevice] | None, chosen: str, *, out
     for device in found:
         if device.name not in _HIDDEN:
             box.addItem(device_label(device), device.name)
+            if device.description:  # what the setting stores, for who looks it up
+                box.setItemData(box.count() - 1, device.name, Qt.ItemDataRole.ToolTipRole)
     if chosen and box.findData(chosen) < 0:
-        named = [i for i in range(box.count()) if chosen.lower() in str(box.itemData(i)).lower()]
-        if named and chosen:  # find_device takes part of a name too
+        if found and chosen.strip().lower() in _DEFAULT_ALIASES:
+            box.setCurrentIndex(0)
+            return
+        wanted = chosen.strip().lower()
+        named = [
+            i
+            for i in range(1, box.count())
+            if wanted in str(box.itemData(i)).lower() or wanted in box.itemText(i).lower()
+        ]
+        if named:  # find_device takes part of a name or a description too
             box.setCurrentIndex(named[0])
             return
         box.addItem(chosen if devices is None else f"{chosen} (not connected)", chosen)
