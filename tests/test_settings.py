@@ -531,3 +531,30 @@ def test_resolved_paths(tmp_path: Path) -> None:
         Settings(), storage=settings.StorageSettings(database=str(tmp_path / "x.db"))
     )
     assert settings.resolve_database_path(custom) == tmp_path / "x.db"
+
+
+def test_add_named_tables_keeps_the_file_and_the_servers_already_there(tmp_path: Path) -> None:
+    path = tmp_path / "settings.toml"
+    path.write_text(
+        "# my settings\n\n[voice]\nenabled = false  # no microphone here\n\n"
+        '[mcp.servers.notes]\ncommand = "notes-mcp"\n',
+        encoding="utf-8",
+    )
+    told: list[list[str]] = []
+    added = writing.add_named_tables(
+        path,
+        "mcp.servers",
+        {
+            "notes": {"command": "other"},
+            "files": {"command": "files-mcp", "args": ["--root", "/tmp"], "env": ["A=1"]},
+        },
+        before_write=told.append,
+    )
+    assert added == ["files"]
+    assert told == [["files"]]
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("# my settings\n\n[voice]\nenabled = false  # no microphone here\n")
+    loaded = load_settings(path, {}).mcp.servers
+    assert loaded["notes"].command == "notes-mcp"  # kept as it was
+    assert loaded["files"].args == ("--root", "/tmp")
+    assert loaded["files"].env == ("A=1",)

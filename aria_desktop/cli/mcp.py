@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import copy
 import dataclasses
 import getpass
 import sys
@@ -168,30 +167,33 @@ async def _review(overview: McpOverview, approve: Approve, name: str, accept: bo
 def _import(file: Path) -> int:
     from aria_desktop import keystore, paths
     from aria_desktop.adapters.mcp.importer import read_servers
-    from aria_desktop.files import atomic_write
-    from aria_desktop.settings.toml_dump import dump_toml
-    from aria_desktop.settings.writing import check_edit, read_for_edit
+    from aria_desktop.domain.wording import counted
+    from aria_desktop.settings.writing import add_named_tables
 
     servers = read_servers(file)
     settings_path = paths.settings_file()
-    data = read_for_edit(settings_path)  # never over a file that does not parse
-    before = copy.deepcopy(data)
-    table = data.setdefault("mcp", {}).setdefault("servers", {})
-    for server in servers:
-        if server.name in table:
-            err(f"{server.name}: already configured; kept as it is.")
-            continue
-        table[server.name] = server.table
-    check_edit(before, data, settings_path)  # validate before anything is stored
-    for server in servers:
-        for secret, value in server.secrets.items():
-            keystore.set_secret(secret, value)
-            print(f"{server.name}: secret stored in the keyring as {secret}")
-    atomic_write(settings_path, dump_toml(data).encode("utf-8"))
-    print(
-        f"Imported {len(servers)} server(s) into {settings_path}: "
-        + ", ".join(s.name for s in servers)
+    by_name = {server.name: server for server in servers}
+
+    def store_secrets(added: list[str]) -> None:
+        for name in by_name:
+            if name not in added:
+                err(f"{name}: already configured; kept as it is.")
+        for name in added:
+            for secret, value in by_name[name].secrets.items():
+                keystore.set_secret(secret, value)
+                print(f"{name}: secret stored in the keyring as {secret}")
+
+    # Validated before anything is stored; written into the file keeping what the user wrote.
+    added = add_named_tables(
+        settings_path,
+        "mcp.servers",
+        {server.name: server.table for server in servers},
+        before_write=store_secrets,
     )
+    if not added:
+        print(f"Nothing imported: every server is already in {settings_path}.")
+        return EXIT_OK
+    print(f"Imported {counted(len(added), 'server')} into {settings_path}: " + ", ".join(added))
     print("Their tools ask before each call; see `aria mcp tools`.")
     return EXIT_OK
 

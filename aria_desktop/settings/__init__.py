@@ -13,7 +13,7 @@ and stored read-only. One job per module: ``rules`` (per-field limits), ``keys``
 ``coercion``, ``errors``, ``sources`` (raw values from TOML and text), ``loading``
 (``load_settings``, strict; ``load_settings_with_problems``, which never fails on the file and
 reports each mistake as a ``SettingsProblem`` instead), ``problems`` (those values, worded and
-located), ``writing`` (``set_value``, ``FileSettingsAccess``) and ``toml_dump``; everything
+located) and ``writing`` (``set_value``, ``add_named_tables``, ``FileSettingsAccess``); everything
 public is importable from here.
 """
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import logging
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +39,14 @@ if TYPE_CHECKING:  # tomlkit is imported when a change is written: `aria` starts
 
     _Node = Container | AbstractTable | OutOfOrderTableProxy
 
-__all__ = ["FileSettingsAccess", "check_edit", "read_for_edit", "set_value", "set_values"]
+__all__ = [
+    "FileSettingsAccess",
+    "add_named_tables",
+    "check_edit",
+    "read_for_edit",
+    "set_value",
+    "set_values",
+]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -92,6 +99,54 @@ def set_values(
     check_edit(before, data, settings_path)  # validate the file as it will be
     atomic_write(settings_path, _edited_text(text, edits, data, settings_path).encode("utf-8"))
     _LOGGER.info("settings %s written to %s", ", ".join(k for k, _ in items), settings_path)
+
+
+def add_named_tables(
+    path: Path,
+    section: str,
+    tables: Mapping[str, Mapping[str, Any]],
+    *,
+    before_write: Callable[[list[str]], None] | None = None,
+) -> list[str]:
+    """Add named tables under ``section`` (``aria mcp import``: ``mcp.servers``), keeping the file.
+
+    A name already there is kept as it is (not added). The file is validated as it will be,
+    then ``before_write`` runs with the names to add (the importer stores their secrets), then
+    the tables are written into the file in place, as :func:`set_values` writes.
+
+    Returns:
+        The names added, in order.
+
+    Raises:
+        ConfigError: the file does not parse, or the tables bring a mistake; nothing written.
+    """
+    text, before = _parsed_for_edit(path)
+    data = copy.deepcopy(before)
+    node = data
+    for part in section.split("."):
+        node = node.setdefault(part, {})
+    added = [name for name in tables if name not in node]
+    edits: list[_Edit] = []
+    for name in added:
+        node[name] = copy.deepcopy(dict(tables[name]))
+        edits.extend(_leaves(f"{section}.{name}", tables[name]))
+    check_edit(before, data, path)
+    if before_write is not None:
+        before_write(added)
+    if added:
+        atomic_write(path, _edited_text(text, edits, data, path).encode("utf-8"))
+    return added
+
+
+def _leaves(prefix: str, table: Mapping[str, Any]) -> list[_Edit]:
+    """A table as the edits that write it: a key per value, a sub-table per mapping."""
+    edits: list[_Edit] = [(prefix, {})] if not table else []
+    for key, value in table.items():
+        if isinstance(value, Mapping):
+            edits.extend(_leaves(f"{prefix}.{key}", value))
+        else:
+            edits.append((f"{prefix}.{key}", copy.deepcopy(value)))
+    return edits
 
 
 def read_for_edit(path: Path) -> dict[str, Any]:

@@ -60,7 +60,7 @@ def test_import_then_list_servers_and_tools(aria_env: dict[str, str], tmp_path: 
     )
     imported = aria(aria_env, "mcp", "import", str(claude))
     assert imported.returncode == 0, imported.stderr
-    assert "Imported 2 server(s)" in imported.stdout
+    assert "Imported 2 servers" in imported.stdout
     servers = aria(aria_env, "mcp", "servers")
     assert "Traceback" not in servers.stderr + servers.stdout
     assert servers.returncode == 1  # one server is down
