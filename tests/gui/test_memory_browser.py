@@ -163,7 +163,7 @@ def test_memory_browser_searches_edits_forgets_and_adds_real_memories(
     view.add_button.click()
     assert view.editor.title() == "New memory"
     view.content.setPlainText("My birthday is on 3 May")
-    view.kind.setCurrentText("event")
+    view.choose_kind("event")
     view.save_button.click()
     run(wait_for(lambda: view.status.text() == "Added."))
     added = [m for m in run(memory.list_memories()) if "birthday" in m.content]

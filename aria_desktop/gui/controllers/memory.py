@@ -291,7 +291,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
             view.open_conversation_button.setEnabled(False)
             return None
         view.content.setPlainText(item.content)
-        view.kind.setCurrentText(item.kind)
+        view.choose_kind(item.kind)
         view.subject.setText(item.subject)
         view.importance.setValue(item.importance)
         return view
@@ -313,7 +313,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
             self._save(
                 memory.id,
                 content,
-                view.kind.currentText().strip() or memory.kind,
+                view.chosen_kind() or memory.kind,
                 view.subject.text().strip() or memory.subject,
                 view.importance.value(),
             ),
@@ -395,7 +395,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
         view.content.clear()
         view.content.setPlaceholderText("Type what ARIA should remember, then Add memory.")
         view.save_button.setText("Add memory")
-        view.kind.setCurrentText("fact")
+        view.choose_kind("fact")
         view.subject.setText("user")
         view.importance.setValue(0.5)
         view.provenance.setText("added by you")
@@ -412,7 +412,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
         self._adding = False
         self.add(
             content,
-            view.kind.currentText().strip() or "fact",
+            view.chosen_kind() or "fact",
             view.subject.text().strip() or "user",
             view.importance.value(),
         )

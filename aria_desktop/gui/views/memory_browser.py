@@ -129,7 +129,8 @@ class MemoryBrowserView(QWidget):
         self.content = QPlainTextEdit()
         self.content.setObjectName("memoryContent")
         self.kind = QComboBox()  # not editable: the store accepts only the known kinds
-        self.kind.addItems(list(KINDS))
+        for kind in KINDS:
+            self.kind.addItem(kind.capitalize(), kind)
         self.subject = QLineEdit()
         self.importance = QDoubleSpinBox()
         self.importance.setRange(0.0, 1.0)
@@ -208,6 +209,14 @@ class MemoryBrowserView(QWidget):
         self.forget_button.setVisible(editable)
         self.save_button.setVisible(editable)
         self.save_button.setText("Save changes")
+
+    def chosen_kind(self) -> str:
+        """The kind picked in the form, as the store names it ("fact", "preference", …)."""
+        return str(self.kind.currentData() or "")
+
+    def choose_kind(self, kind: str) -> None:
+        """Show ``kind`` as picked in the form (its label, capitalised)."""
+        self.kind.setCurrentIndex(max(0, self.kind.findData(kind)))
 
 
 def _empty_note(name: str) -> QLabel:
