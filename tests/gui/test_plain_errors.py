@@ -197,6 +197,10 @@ def test_render_the_notice_and_an_error_card(
     run(wait_for(lambda: "Can't reach Ollama" in view.transcript.plain_text()))
     settle(run, view)
     screenshot("chat-no-model", theme)
+    desktop.open_quick_ask()
+    settle(run, desktop.quick_ask_view)
+    screenshot("quick-ask-no-model", theme)
+    desktop.quick_ask_view.hide()
     done: list[str] = []
     desktop.chat.turn_finished.connect(lambda _r, status: done.append(status))
     desktop.chat.new_conversation()
