@@ -309,7 +309,8 @@ def desktop_factory(isolated_env: Path, run: Runner) -> Iterator[Any]:
                 await asyncio.wait(started)
             return desktop
 
-        desktop = run(build())
+        # Bounded generously: on a loaded 2-core machine the first loads took over 15 s.
+        desktop = run(build(), timeout_s=60)
         made.append(desktop)
         return desktop
 

@@ -63,8 +63,9 @@ async def test_a_name_in_memory_is_heard_in_a_command_said_after_the_wake_word(
     said = "Hey Jarvis, call Nakamura at four o'clock."
     (pcm,) = await synthesize([said], _PIPER, piper={1.0: steady_piper})
     clip = AudioClip(pcm=pcm)
-    plain = await whisper.transcribe(clip, starts_with="hey jarvis")
-    assert "nakamura" not in plain.text.lower()  # the premise: tiny.en alone mishears the name
+    # tiny.en alone usually mishears the name here, though not in every run: its
+    # decoding falls back to sampling on a doubtful segment, so that premise is not asserted;
+    # the name must be heard with the names given, every time.
     whisper.set_vocabulary(("Dmitri", "Nakamura", "Margarethe"))
     try:
         biased = await whisper.transcribe(clip, starts_with="hey jarvis")
