@@ -52,7 +52,7 @@ class DaemonProcess:
     def headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"}
 
-    def start(self, timeout_s: float = 20.0) -> DaemonProcess:
+    def start(self, timeout_s: float = 60.0) -> DaemonProcess:
         log = (self.root / "daemon.out").open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "aria_desktop", "daemon"],
