@@ -24,6 +24,7 @@ _SUITES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "run_knowledge_bench",
         ("files", "chunks", "rescan_files", "queries"),
     ),
+    "knowledge-quality": ("knowledge_quality", "run_knowledge_quality", ("misses",)),
     "voice-accuracy": ("voice_accuracy", "run_voice_accuracy", ("commands",)),
     "voice": ("voice", "run_voice_bench", ("repeats",)),
     "skills": ("skills", "run_skills_bench", ("turns", "repeats", "accuracy")),
@@ -42,6 +43,8 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
     """Run the named suite with its command-line options; returns the exit status."""
     if name == "voice" and getattr(args, "accuracy", False):
         name = "voice-accuracy"
+    if name == "knowledge" and getattr(args, "quality", False):
+        name = "knowledge-quality"
     if name not in _SUITES:
         raise AriaError(
             f"Unknown benchmark suite {name!r}.",

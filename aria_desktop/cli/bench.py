@@ -43,8 +43,11 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
     ),
     (
         "knowledge",
-        "knowledge base: ingest passages/s, search at 50k passages, unchanged rescan",
+        "knowledge base: search quality (--quality), ingest passages/s, search at 50k "
+        "passages, unchanged rescan",
         (
+            _Option("--quality", "Recall@1/@5 on the household corpus, per half", kind=None),
+            _Option("--misses", "with --quality: list the questions not answered first", kind=None),
             _Option("--files", "Markdown files to ingest", default=300),
             _Option("--chunks", "passages for the search test", default=50_000),
             _Option("--rescan-files", "files in the rescanned folder", default=10_000),
