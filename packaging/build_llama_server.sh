@@ -13,8 +13,8 @@
 # A finished build (status 0 and the binary present) is reused: later runs are instant.
 #
 # Portable CPU flags are mandatory: these VMs advertise AMX they cannot run, and a native
-# (-march=native) build dies with SIGILL. Jobs default to 1 (CI builds it on the core pytest
-# leaves idle); set LLAMA_CPP_BUILD_JOBS to change that.
+# (-march=native) build dies with SIGILL. Jobs default to 1; set LLAMA_CPP_BUILD_JOBS to change
+# that (packaging/setup.sh runs two at the lowest priority, on the CPU the tests leave idle).
 set -euo pipefail
 
 # All in one function, called on the last line: bash has then read the whole file before running
