@@ -12,7 +12,13 @@ from pathlib import PurePath
 from aria_desktop.adapters.knowledge.document import Document, document_error
 from aria_desktop.adapters.knowledge.scanned_pages import OcrOptions
 
-__all__ = ["FORMATS", "detect_format", "extract", "format_of_path"]
+__all__ = ["EXTRACTION_VERSION", "FORMATS", "detect_format", "extract", "format_of_path"]
+
+EXTRACTION_VERSION = 2
+"""What the extractors and the chunker make of a file; a store indexed by an older version is
+re-indexed once at the next start (``store.outdated_extraction``). Bump it whenever a file's
+passages change for the same bytes. 2: plain-text headings, table rows with their column
+names, HTML running text kept whole."""
 
 FORMATS: dict[str, str] = {
     ".md": "markdown",

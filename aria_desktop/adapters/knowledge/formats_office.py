@@ -119,8 +119,8 @@ def docx_document(data: bytes, title: str, path: str) -> Document:
     for element in document.element.body.iterchildren():
         tag = str(element.tag).rsplit("}", 1)[-1]
         if tag == "tbl":
-            for row in Table(element, document).rows:
-                emit(" | ".join(cell.text.strip() for cell in row.cells))
+            for line in _docx_table_rows(Table(element, document)):
+                emit(line)
             continue
         if tag != "p":
             continue
@@ -136,3 +136,44 @@ def docx_document(data: bytes, title: str, path: str) -> Document:
         else:
             emit(paragraph.text)
     return doc
+
+
+def _is_header_row(rows: list[list[str]], first: Any) -> bool:
+    """Whether a DOCX table's first row names its columns.
+
+    Word marks a repeated header row (``w:tblHeader``) and people bold one; without either,
+    a first row of labels without digits over rows that hold numbers ("Item | Charge" over
+    "Hourly rate | £6.50") is one. A two-row key/value table never has one.
+    """
+    if len(rows) < 3 or len(rows[0]) < 2 or not all(rows[0]):
+        return False
+    if first._tr.xpath("./w:trPr/w:tblHeader"):
+        return True
+    runs = [run for cell in first.cells for par in cell.paragraphs for run in par.runs]
+    if runs and all(run.bold for run in runs if run.text.strip()):
+        return True
+    has_digit = re.compile(r"\d").search
+    return not any(has_digit(cell) for cell in rows[0]) and all(
+        any(has_digit(cell) for cell in row) for row in rows[1:]
+    )
+
+
+def _docx_table_rows(table: Any) -> list[str]:
+    """Each row of a DOCX table as one line, cells named by the header row when it has one.
+
+    Like HTML tables (``formats_html.table_rows``): "Item: Late collection; Charge: £10" keeps
+    what each value is, where "Late collection | £10" loses it once the row is read alone.
+    """
+    rows = [[cell.text.strip() for cell in row.cells] for row in table.rows]
+    rows = [row for row in rows if any(row)]
+    if not rows:
+        return []
+    if not _is_header_row(rows, table.rows[0]):
+        return [" | ".join(cell for cell in row if cell) for row in rows]
+    header = rows[0]
+    return [
+        "; ".join(f"{h}: {c}" if h else c for h, c in zip(header, row, strict=True) if c)
+        if len(row) == len(header)
+        else " | ".join(cell for cell in row if cell)
+        for row in rows[1:]
+    ]

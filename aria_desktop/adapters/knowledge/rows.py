@@ -256,3 +256,30 @@ def touch_files(conn: Connection, files: Sequence[Prepared]) -> None:
         "UPDATE knowledge_files SET size = ?, mtime_ns = ? WHERE path = ?",
         [(p.stat.size, p.stat.mtime_ns, p.stat.path) for p in files],
     )
+
+
+_EXTRACTION_KEY = "extraction_version"
+
+
+def outdated_extraction(conn: Connection, version: int) -> bool:
+    """Whether indexed passages were made by another extraction version than ``version``.
+
+    A store without passages is never outdated (its version is recorded as ``version``).
+    """
+    row = conn.execute("SELECT value FROM knowledge_meta WHERE key = ?", (_EXTRACTION_KEY,))
+    found = row.fetchone()
+    if found is not None and found[0] == str(version):
+        return False
+    if conn.execute("SELECT 1 FROM knowledge_chunks LIMIT 1").fetchone() is None:
+        record_extraction(conn, version)
+        return False
+    return True
+
+
+def record_extraction(conn: Connection, version: int) -> None:
+    """Record that every indexed passage was made by extraction ``version``."""
+    conn.execute(
+        "INSERT INTO knowledge_meta (key, value) VALUES (?, ?) "
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (_EXTRACTION_KEY, str(version)),
+    )

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 
 from aria_desktop.adapters.knowledge import rows, scan
 from aria_desktop.adapters.knowledge.chunking import Chunk
-from aria_desktop.adapters.knowledge.extract import detect_format
+from aria_desktop.adapters.knowledge.extract import EXTRACTION_VERSION, detect_format
 from aria_desktop.adapters.knowledge.fetch import fetch_url
 from aria_desktop.adapters.knowledge.locations import (
     as_location,
@@ -140,6 +140,9 @@ class SQLiteKnowledgeStore:
         self.vector_status = "not opened yet"
         self.pending_vectors = 0
         """Chunks without a vector from the current model when the store was opened."""
+        self.outdated_extraction = False
+        """Whether passages were made by an older extraction (``extract.EXTRACTION_VERSION``);
+        a forced rescan of every source makes them again."""
         self.current = ""
         """The path being indexed now ("" when idle)."""
         self.progress = (0, 0)
@@ -167,6 +170,9 @@ class SQLiteKnowledgeStore:
             rows.KNOWLEDGE_VECTORS,
             exact_limit=self._exact_limit,
             what="Knowledge",
+        )
+        self.outdated_extraction = await self._db.write(
+            functools.partial(rows.outdated_extraction, version=EXTRACTION_VERSION)
         )
         return self.pending_vectors
 
@@ -272,6 +278,10 @@ class SQLiteKnowledgeStore:
                     rows.mark_scanned, source_id=item.id, now=self._clock(), mount=mount
                 )
                 await self._any_chunk.write(mark)
+            if force and source is None:
+                record = functools.partial(rows.record_extraction, version=EXTRACTION_VERSION)
+                await self._db.write(record)
+                self.outdated_extraction = False
         return tally.report()
 
     @property

@@ -65,6 +65,7 @@ class KnowledgeStore(Protocol):
 
     vector_status: str
     pending_vectors: int
+    outdated_extraction: bool
     current: str
     progress: tuple[int, int]
 

@@ -143,10 +143,12 @@ class KnowledgeService:
     async def start(self) -> kb.IngestReport:
         """Rescan every source (changes made while ARIA was off), then watch the folders.
 
-        When chunks lack vectors from the current embedding model (it changed), the rescan
+        When chunks lack vectors from the current embedding model (it changed), or were made
+        by an older extraction (a new ARIA reads documents better), the rescan re-reads and
         re-embeds everything.
         """
-        report = await self.store.rescan(force=self.store.pending_vectors > 0)
+        store = self.store
+        report = await store.rescan(force=store.pending_vectors > 0 or store.outdated_extraction)
         self._publish("rescanned", "", report)
         await self._refresh_watch()
         return report
