@@ -74,6 +74,16 @@ async def test_menus_headers_and_footers_of_html_are_not_indexed(
         assert not [h for h in hits if h.path.endswith(".html")], (words, hits)
 
 
+async def test_a_weak_keyword_match_is_still_returned_when_nothing_else_matches(
+    store: SQLiteKnowledgeStore, corpus: Path
+) -> None:
+    await store.add(str(corpus))
+    # One word of four ("Brother") and no meaning match: weak, but better than nothing.
+    query = KnowledgeQuery(text="Brother quasar nebula zeppelin", limit=3, min_similarity=1)
+    hits = await store.search(query)
+    assert [hit.heading for hit in hits] == ["Home network > Printer"]
+
+
 async def test_chunks_keep_offsets_into_the_markdown_file(
     store: SQLiteKnowledgeStore, corpus: Path
 ) -> None:
