@@ -5,6 +5,7 @@ with long-term memory) that imports no other adapter: the embedder and the OCR p
 handed in at composition. It owns the extractors (``formats_text``, ``formats_html``,
 ``formats_office``, ``scanned_pages`` with ``ocr_cache``; ``extract`` dispatches and checks each
 file), ``document`` and ``chunking``, the folder walk and change detection (``scan``), URL
-sources (``fetch``), the transactions (``rows``), ``search``, ``store.SQLiteKnowledgeStore``
+sources (``fetch``), the transactions (``rows``), ``search`` (with ``supersede``: a newer version
+of a document first), ``store.SQLiteKnowledgeStore``
 (the ``KnowledgeStore`` port) and the watched folders (``watcher``).
 """
