@@ -16,7 +16,7 @@ from fastapi import APIRouter, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.routing import APIRoute
 
-from aria_desktop.api.compat import ollama_routes, openai_routes
+from aria_desktop.api.compat import ollama_routes, openai_routes, responses_routes
 from aria_desktop.api.config import ApiConfig
 from aria_desktop.api.mcp import routes as mcp_routes
 from aria_desktop.api.mcp.routes import MCP_PATH, McpEndpoint
@@ -69,6 +69,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     settings.router,
     automations.router,
     openai_routes.router,
+    responses_routes.router,
     ollama_routes.router,
     mcp_routes.router,
     usage.router,

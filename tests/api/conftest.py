@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import httpx2
+import openai
 import pytest
 
 from aria_desktop import __version__
@@ -193,3 +195,15 @@ async def api(
         await sender.aclose()
         await router.aclose()
         await db.close()
+
+
+@pytest.fixture
+async def oai(api: Api) -> AsyncIterator[openai.AsyncOpenAI]:
+    # openai 3.x speaks through httpx2; a loopback server is reached directly, never via a proxy.
+    async with (
+        httpx2.AsyncClient(trust_env=False, timeout=20) as http,
+        openai.AsyncOpenAI(
+            base_url=f"{api.url}/v1", api_key=api.token, max_retries=0, http_client=http
+        ) as client,
+    ):
+        yield client

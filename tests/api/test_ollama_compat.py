@@ -313,3 +313,63 @@ async def test_a_client_that_leaves_mid_stream_cancels_the_turn(
         ("user", "complete", "Tell a story"),
         ("assistant", "interrupted", "Once upon a time"),
     ]
+
+
+async def test_generate_streams_pieces_then_a_done_line_with_counts(
+    client: AsyncClient, ollama: FakeOllama
+) -> None:
+    ollama.script("/api/chat", ollama_text("Light scatters off air.", chunks=3, eval_count=6))
+    parts = [
+        part
+        async for part in await client.generate(
+            model="aria", prompt="Why is the sky blue?", system="Be brief.", stream=True
+        )
+    ]
+    assert "".join(p.response or "" for p in parts) == "Light scatters off air."
+    assert [p.done for p in parts] == [False] * (len(parts) - 1) + [True]
+    assert len(parts) >= 3
+    assert parts[-1].done_reason == "stop"
+    assert parts[-1].eval_count == 6
+    sent = _last_chat(ollama)["messages"]
+    assert [(m["role"], m["content"]) for m in sent] == [
+        ("system", "Be brief."),
+        ("user", "Why is the sky blue?"),
+    ]
+
+
+async def test_generate_whole_with_format_and_options_and_an_empty_prompt_loads(
+    client: AsyncClient, ollama: FakeOllama
+) -> None:
+    ollama.script("/api/chat", ollama_text('{"colour": "blue"}'))
+    reply = await client.generate(
+        model="aria:latest",
+        prompt="Sky colour as JSON",
+        format="json",
+        options={"num_predict": 40, "temperature": 0.1},
+    )
+    assert reply.response == '{"colour": "blue"}'
+    assert reply.done
+    sent = _last_chat(ollama)
+    assert sent["format"] == "json"
+    assert sent["options"]["num_predict"] == 40
+    loaded = await client.generate(model="aria", prompt="")
+    assert loaded.done
+    assert loaded.done_reason == "load"
+    assert len(ollama.requests_to("/api/chat")) == 1  # loading asked the model nothing
+
+
+async def test_generate_errors_are_ollama_error_strings(
+    api: Api, client: AsyncClient, ollama: FakeOllama
+) -> None:
+    with pytest.raises(ResponseError) as missing:
+        await client.generate(model="nope", prompt="hi")
+    assert missing.value.status_code == 404
+    bad = await api.client.post("/api/generate", json={"model": "aria", "prompt": 5})
+    assert bad.status_code == 400
+    assert isinstance(bad.json()["error"], str)
+    ollama.script("/api/chat", ollama_error(500, "out of memory"))
+    failed = await api.client.post(
+        "/api/generate", json={"model": "aria", "prompt": "x", "stream": False}
+    )
+    assert failed.status_code == 503
+    assert "out of memory" in failed.json()["error"]

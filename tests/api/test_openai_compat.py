@@ -8,10 +8,8 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx2
 import openai
 import pytest
 
@@ -33,18 +31,6 @@ WEATHER_TOOL: Any = {
         },
     },
 }
-
-
-@pytest.fixture
-async def oai(api: Api) -> AsyncIterator[openai.AsyncOpenAI]:
-    # openai 3.x speaks through httpx2; a loopback server is reached directly, never via a proxy.
-    async with (
-        httpx2.AsyncClient(trust_env=False, timeout=20) as http,
-        openai.AsyncOpenAI(
-            base_url=f"{api.url}/v1", api_key=api.token, max_retries=0, http_client=http
-        ) as client,
-    ):
-        yield client
 
 
 def _last_chat(ollama: FakeOllama) -> dict[str, Any]:

@@ -16,7 +16,14 @@ from tests.api.test_security import MiB, _chunks
 
 CHAT = {"model": "aria", "messages": [{"role": "user", "content": "hi"}], "stream": False}
 READS = ["/v1/models", "/api/tags", "/api/ps", "/api/version"]
-WRITES = ["/v1/chat/completions", "/api/chat", "/api/show", "/api/pull"]
+WRITES = [
+    "/v1/chat/completions",
+    "/v1/responses",
+    "/api/chat",
+    "/api/generate",
+    "/api/show",
+    "/api/pull",
+]
 
 
 def _message(path: str, response: httpx.Response) -> str:
@@ -51,7 +58,9 @@ async def test_dns_rebinding_host_is_rejected(api: Api, path: str) -> None:
     assert (await api.client.get(path, headers={"Host": f"localhost:{port}"})).status_code == 200
 
 
-@pytest.mark.parametrize("path", ["/v1/chat/completions", "/api/chat"])
+@pytest.mark.parametrize(
+    "path", ["/v1/chat/completions", "/v1/responses", "/api/chat", "/api/generate"]
+)
 async def test_cross_origin_and_form_posts_are_rejected(api: Api, path: str) -> None:
     response = await api.client.post(path, json=CHAT, headers={"Origin": "http://evil.example"})
     assert response.status_code == 403

@@ -2,7 +2,8 @@
 
 ``GET /api/version``, ``/api/tags`` (ARIA's offered names, tagged ``:latest``), ``/api/ps``,
 ``POST /api/show``, ``/api/pull`` (success for a name ARIA offers, a clear 404 otherwise) and
-``/api/chat`` (NDJSON stream by default, one object with ``stream: false``). The security
+``/api/chat`` and ``/api/generate`` (NDJSON stream by default, one object with ``stream:
+false``). The security
 middleware guards these paths like ``/api/v1`` and shapes their errors as Ollama's
 ``{"error": "..."}`` (``api/server/protocol_errors.py``).
 """
@@ -21,10 +22,14 @@ from aria_desktop.api.compat.docs import OLLAMA_ERRORS, ndjson_response
 from aria_desktop.api.compat.ollama_wire import (
     API_VERSION,
     ChatIn,
+    GenerateIn,
     ModelIn,
     PullIn,
     chat_line,
     done_line,
+    generate_command,
+    generate_done,
+    generate_line,
     model_entry,
     show,
     to_command,
@@ -131,15 +136,72 @@ async def chat(body: ChatIn, request: Request, state: StateDep) -> Any:
         )
     whole = await run_whole(state, command)
     if whole.status != "complete":
-        error = whole.error
-        if error is None:
-            return JSONResponse({"error": "The reply was cancelled."}, status_code=503)
-        text = with_hint(error.message, error.hint)
-        return JSONResponse({"error": text}, status_code=status_for_code(error.code))
+        return _failed(whole)
     return JSONResponse(
         done_line(model_name, whole, turn.started_s, whole=True),
         headers={"x-aria-backend": whole.backend, "x-aria-model": whole.model},
     )
+
+
+def _failed(whole: TurnTranscript) -> JSONResponse:
+    error = whole.error
+    if error is None:
+        return JSONResponse({"error": "The reply was cancelled."}, status_code=503)
+    text = with_hint(error.message, error.hint)
+    return JSONResponse({"error": text}, status_code=status_for_code(error.code))
+
+
+@router.post(
+    "/generate",
+    summary="Generate a reply to a prompt through ARIA (memory, routing and fallback behind it)",
+    responses={**OLLAMA_ERRORS, 200: _NDJSON_DOC},
+)
+async def generate(body: GenerateIn, request: Request, state: StateDep) -> Any:
+    turn = describe(state, request, "ollama", body.model)
+    model_name = turn.model.tagged if ":" not in body.model else body.model
+    if not body.prompt and not body.images:
+        # Ollama answers an empty prompt (used to load a model) with a done line at once.
+        empty = generate_done(model_name, TurnTranscript(), turn.started_s, reason="load")
+        return JSONResponse(empty)
+    command = generate_command(body, turn, state.config.compat)
+    if body.stream:
+        stream = await start_streamed(state, command)
+        lines = _generate_lines(stream, model_name, turn.started_s, state.config.sse_idle_timeout_s)
+        return EventStreamResponse(
+            lines, state.streams, stream.sub, media_type=_NDJSON, on_close=stream.close
+        )
+    whole = await run_whole(state, command)
+    if whole.status != "complete":
+        return _failed(whole)
+    return JSONResponse(
+        generate_done(model_name, whole, turn.started_s, whole=True),
+        headers={"x-aria-backend": whole.backend, "x-aria-model": whole.model},
+    )
+
+
+async def _generate_lines(
+    stream: TurnStream, model: str, started_s: float, idle_timeout_s: float
+) -> AsyncIterator[bytes]:
+    """NDJSON lines of a streamed generate: pieces, then the done line (or one error line)."""
+    turn = TurnTranscript(run_id=stream.run_id)
+    try:
+        async for event in stream.events(idle_timeout_s):
+            turn.add(event)
+            if isinstance(event, LlmDelta):
+                yield _line(generate_line(model, event.text))
+            elif isinstance(event, LlmThinking):
+                yield _line(generate_line(model, thinking=event.text))
+            elif isinstance(event, ErrorEvent):
+                yield _line({"error": with_hint(event.message, event.hint)})
+            elif isinstance(event, RunEnd) and turn.error is None:
+                if event.status == "complete":
+                    yield _line(generate_done(model, turn, started_s))
+                else:
+                    yield _line({"error": f"The reply ended: {event.status}."})
+    except (AriaError, TimeoutError) as exc:
+        message = exc.message if isinstance(exc, AriaError) else "The reply stalled."
+        _LOGGER.warning("Streamed generate %s ended early: %s", stream.run_id, message)
+        yield _line({"error": message})
 
 
 async def _lines(

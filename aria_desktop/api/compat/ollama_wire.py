@@ -22,7 +22,7 @@ from pydantic import Field
 from aria_desktop.api.compat.turn import CompatTurn
 from aria_desktop.api.compat.wire import Lenient, ToolIn, arguments, tool_specs, with_examples
 from aria_desktop.api.config import CompatConfig, CompatModel
-from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall
+from aria_desktop.domain.chat import ChatMessage, ResponseFormat, ToolCall, ToolSpec
 from aria_desktop.domain.commands import ClientTurn, GenerationOptions
 from aria_desktop.domain.errors import ClientRequestError
 from aria_desktop.domain.events import ClientToolCall
@@ -31,10 +31,14 @@ from aria_desktop.domain.transcript import TurnTranscript
 __all__ = [
     "API_VERSION",
     "ChatIn",
+    "GenerateIn",
     "ModelIn",
     "PullIn",
     "chat_line",
     "done_line",
+    "generate_command",
+    "generate_done",
+    "generate_line",
     "model_entry",
     "show",
     "to_command",
@@ -91,6 +95,31 @@ class ChatIn(Lenient):
     format: Literal["", "json"] | dict[str, Any] | None = None
     options: OptionsIn | None = None
     stream: bool = True
+    keep_alive: float | str | None = None
+    think: bool | Literal["low", "medium", "high"] | None = None
+
+
+class GenerateIn(Lenient):
+    """``POST /api/generate``: a prompt (and system text, images) without a conversation.
+
+    ``raw``, ``suffix`` and the deprecated ``context`` are accepted and not acted on: ARIA
+    always answers through the model's chat template, and a conversation is ``/api/chat``'s.
+    """
+
+    model_config = with_examples(
+        {"model": "aria", "prompt": "Why is the sky blue?"},
+        {"model": "aria", "prompt": "Why is the sky blue?", "system": "Be brief.", "stream": False},
+    )
+
+    model: str = Field(min_length=1, max_length=256)
+    prompt: str = Field(default="", max_length=1_000_000)
+    system: str | None = Field(default=None, max_length=1_000_000)
+    images: list[str] | None = Field(default=None, max_length=64)
+    format: Literal["", "json"] | dict[str, Any] | None = None
+    options: OptionsIn | None = None
+    stream: bool = True
+    raw: bool = False
+    suffix: str | None = None
     keep_alive: float | str | None = None
     think: bool | Literal["low", "medium", "high"] | None = None
 
@@ -170,6 +199,23 @@ def _format(value: str | dict[str, Any] | None) -> ResponseFormat | None:
 def to_command(body: ChatIn, turn: CompatTurn, config: CompatConfig) -> ClientTurn:
     """The ``ClientTurn`` an Ollama ``/api/chat`` request asks for."""
     messages = _pair_tool_results([_message(m, i) for i, m in enumerate(body.messages)])
+    return _command(body, messages, tool_specs(body.tools), turn, config)
+
+
+def generate_command(body: GenerateIn, turn: CompatTurn, config: CompatConfig) -> ClientTurn:
+    """The ``ClientTurn`` an Ollama ``/api/generate`` request asks for (system, then prompt)."""
+    system = [ChatMessage(role="system", content=body.system)] if body.system else []
+    prompt = ChatMessage(role="user", content=body.prompt, images=_images(body.images))
+    return _command(body, (*system, prompt), (), turn, config)
+
+
+def _command(
+    body: ChatIn | GenerateIn,
+    messages: tuple[ChatMessage, ...],
+    tools: tuple[ToolSpec, ...],
+    turn: CompatTurn,
+    config: CompatConfig,
+) -> ClientTurn:
     last_user = next((m.content for m in reversed(messages) if m.role == "user"), "")
     options = body.options or OptionsIn()
     num_ctx = options.num_ctx
@@ -177,7 +223,7 @@ def to_command(body: ChatIn, turn: CompatTurn, config: CompatConfig) -> ClientTu
         text=last_user,
         source="client",
         messages=messages,
-        client_tools=tool_specs(body.tools),
+        client_tools=tools,
         client=turn.client,
         private=turn.private,
         agent=turn.model.agent,
@@ -285,3 +331,33 @@ def done_line(
         "aria_backend": turn.backend,
         "aria_model": turn.model,
     }
+
+
+def generate_line(model: str, text: str = "", *, thinking: str = "") -> dict[str, Any]:
+    """One streamed ``/api/generate`` object (``done: false``)."""
+    line: dict[str, Any] = {"model": model, "created_at": _now(), "response": text, "done": False}
+    if thinking:
+        line["thinking"] = thinking
+    return line
+
+
+def generate_done(
+    model: str,
+    turn: TurnTranscript,
+    started_s: float,
+    *,
+    whole: bool = False,
+    reason: str = "stop",
+) -> dict[str, Any]:
+    """The final ``/api/generate`` object (with the whole reply when not streamed).
+
+    ``context`` is empty: Ollama's token context is deprecated, and a conversation is what
+    ``/api/chat`` is for.
+    """
+    done = done_line(model, turn, started_s, whole=whole)
+    del done["message"]
+    line: dict[str, Any] = {"model": model, "created_at": done.pop("created_at")}
+    line["response"] = turn.text if whole else ""
+    if whole and turn.thinking:
+        line["thinking"] = turn.thinking
+    return {**line, **done, "done_reason": reason, "context": []}

@@ -30,6 +30,7 @@ __all__ = [
     "chunk",
     "completion",
     "data_frame",
+    "image_bytes",
     "to_command",
     "usage_of",
 ]
@@ -110,7 +111,7 @@ class ChatCompletionIn(Lenient):
     reasoning_effort: Literal["none", "minimal", "low", "medium", "high"] | None = None
 
 
-def _image(url: str) -> bytes:
+def image_bytes(url: str) -> bytes:
     """The bytes of a ``data:`` URL image (ARIA fetches nothing from the network)."""
     head, sep, payload = url.partition(",")
     if not (url.startswith("data:") and sep and head.endswith(";base64")):
@@ -136,7 +137,7 @@ def _content(content: str | list[ContentPart] | None) -> tuple[str, tuple[bytes,
             texts.append(part.text)
         elif part.type == "image_url" and part.image_url is not None:
             url = part.image_url if isinstance(part.image_url, str) else part.image_url.url
-            images.append(_image(url))
+            images.append(image_bytes(url))
     return "\n".join(texts), tuple(images)
 
 

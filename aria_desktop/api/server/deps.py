@@ -8,7 +8,7 @@ module stands alone and a test can build an app around any ``Assistant``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated
 
 from fastapi import Depends, Path, Request
@@ -16,6 +16,7 @@ from fastapi import Depends, Path, Request
 from aria_desktop.api.config import ApiConfig
 from aria_desktop.api.server.errors import TooManyStreamsError
 from aria_desktop.api.server.ratelimit import CLIENT_SCOPE_KEY
+from aria_desktop.api.server.responses_store import ResponseStore
 from aria_desktop.api.server.sse import StreamRegistry
 from aria_desktop.core.ports import Assistant, EventSubscription
 
@@ -37,12 +38,14 @@ class ApiState:
         config: limits and allowed origins.
         streams: the open event streams (capped by ``config.max_sse_streams``).
         health_body: the pre-rendered ``GET /health`` answer (JSON bytes).
+        responses: the conversations behind the Responses API's ``previous_response_id``.
     """
 
     assistant: Assistant
     config: ApiConfig
     streams: StreamRegistry
     health_body: bytes
+    responses: ResponseStore = field(default_factory=ResponseStore)
 
     def admit_stream(self, sub: EventSubscription, client: str = "") -> None:
         """Count ``sub`` as an open stream of ``client``.

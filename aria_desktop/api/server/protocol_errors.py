@@ -23,7 +23,7 @@ Send = Callable[[Message], Awaitable[None]]
 
 OPENAI_PREFIX = "/v1/"
 OLLAMA_PATHS = frozenset(
-    {"/api/version", "/api/tags", "/api/ps", "/api/show", "/api/pull", "/api/chat"}
+    {"/api/version", "/api/tags", "/api/ps", "/api/show", "/api/pull", "/api/chat", "/api/generate"}
 )
 
 _OPENAI_TYPES = {
