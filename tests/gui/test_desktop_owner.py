@@ -109,16 +109,18 @@ def test_aria_desktop_attach_lists_the_daemons_conversations(
                 stderr=subprocess.PIPE,
                 text=True,
             )
+            title = text = ""
             try:
                 title = _window_named(own_display, "attached to")
-                assert daemon.url in title, title
-                text = ""
                 deadline = time.monotonic() + 30
-                while "Garden watering" not in text and time.monotonic() < deadline:
+                while title and "Garden watering" not in text and time.monotonic() < deadline:
                     text = screen_text(own_display, tmp_path / "attached.png")
-                assert "Garden watering" in text, text
             finally:
                 err = _stop(process)
+            # Without a window, say why: the app's exit status and what it wrote.
+            assert title, f"no window (exit {process.returncode}): {err[-3000:]}"
+            assert daemon.url in title, title
+            assert "Garden watering" in text, text
             assert process.returncode == 0, err
             assert "Traceback" not in err
             # The daemon still owns the data and still answers.
