@@ -16,6 +16,7 @@ from aria_desktop.cli._args import add_actions, add_paging, add_show
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
+from aria_desktop.domain.wording import counted
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
@@ -51,6 +52,9 @@ def register(sub: Subparsers) -> None:
     lst.add_argument("--status", action="append", choices=mem.MEMORY_STATUSES, default=[])
     add_paging(lst, limit=100)
     add_show(acts, "one memory with all its details")
+    related = acts.add_parser("related", help="the memories used together with one")
+    related.add_argument("id")
+    related.add_argument("--json", action="store_true")
     edit = acts.add_parser("edit", help="correct a memory's text (same id)")
     edit.add_argument("id")
     edit.add_argument("text")
@@ -230,6 +234,37 @@ async def _show(run: _Action) -> int:
     return EXIT_OK
 
 
+async def _related(run: _Action) -> int:
+    found = await run.memory.memory_associations(run.args.id)
+    if run.args.json:
+        print_json(
+            [
+                {
+                    "memory": _memory_dict(a.memory),
+                    "count": a.count,
+                    "strength": round(a.strength, 4),
+                    "first_seen": a.first_seen,
+                    "last_seen": a.last_seen,
+                    "conversations": list(a.conversations),
+                }
+                for a in found
+            ]
+        )
+        return EXIT_OK
+    if not found:
+        err(
+            f"{run.args.id} has not been used together with another memory yet: memories get "
+            "linked when one reply uses both, or when one conversation teaches both."
+        )
+    for association in found:
+        times = "once" if association.count == 1 else f"{association.count} times"
+        print(
+            f"{association.memory.id}  together {times}, last {fmt_time(association.last_seen)}"
+            f"  {association.memory.content}"
+        )
+    return EXIT_OK
+
+
 async def _edit(run: _Action) -> int:
     args = run.args
     edit = mem.MemoryEdit(
@@ -249,7 +284,10 @@ async def _forget(run: _Action) -> int:
 async def _export(run: _Action) -> int:
     rows = await run.store.export_rows()
     _write_lines(run.args.file, rows)
-    err(f"Exported {len(rows)} memories.")
+    memories = sum(1 for row in rows if "id" in row)  # the other lines are associations
+    links = len(rows) - memories
+    also = f" and {counted(links, 'association')}" if links else ""
+    err(f"Exported {counted(memories, 'memory', 'memories')}{also}.")
     return EXIT_OK
 
 
@@ -303,6 +341,7 @@ _ACTIONS: dict[str, Callable[[_Action], Awaitable[int]]] = {
     "search": _search,
     "list": _list,
     "show": _show,
+    "related": _related,
     "edit": _edit,
     "forget": _forget,
     "export": _export,

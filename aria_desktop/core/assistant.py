@@ -153,6 +153,10 @@ class LocalAssistant:
         """One memory (any status), or None."""
         return await self.memory.get_memory(memory_id)
 
+    async def memory_associations(self, memory_id: str) -> list[mem.MemoryAssociation]:
+        """The memories used together with one, strongest first (NotFoundError: no such)."""
+        return await self.memory.memory_associations(memory_id)
+
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` (a near-duplicate reinforces the existing memory)."""
         return await self.memory.add_memory(new)

@@ -47,6 +47,7 @@ from aria_desktop.domain.events import AssistantState, Event
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
+    MemoryAssociation,
     MemoryCandidate,
     MemoryEdit,
     MemoryFilter,
@@ -322,6 +323,10 @@ class Assistant(Protocol):
     async def list_memories(self, which: MemoryFilter = ACTIVE_MEMORIES) -> list[Memory]: ...
 
     async def get_memory(self, memory_id: str) -> Memory | None: ...
+
+    async def memory_associations(self, memory_id: str) -> list[MemoryAssociation]:
+        """The memories used together with one, strongest first (NotFoundError: no such)."""
+        ...
 
     async def add_memory(self, new: NewMemory) -> Memory: ...
 

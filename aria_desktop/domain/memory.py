@@ -9,16 +9,20 @@ fenced when put into a prompt.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Final, Literal, Self, get_args
 
 __all__ = [
     "ACTIVE_MEMORIES",
+    "ASSOCIATION_MIN_COUNT",
+    "MAX_ASSOCIATION_CONVERSATIONS",
     "MEMORY_KINDS",
     "MEMORY_STATUSES",
     "Memory",
     "MemoryAction",
+    "MemoryAssociation",
     "MemoryCandidate",
     "MemoryDraft",
     "MemoryEdit",
@@ -28,6 +32,7 @@ __all__ = [
     "MemoryQuery",
     "MemoryStatus",
     "NewMemory",
+    "association_strength",
     "unstorable_character",
 ]
 
@@ -225,6 +230,9 @@ class MemoryHit:
     score: float
     lexical_rank: int | None = None
     vector_rank: int | None = None
+    associated_with: str | None = None
+    """Set on a hit brought in by association: the id of the direct hit it is linked to
+    (``MemoryQuery.associates``); such hits rank below every direct hit."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -243,6 +251,8 @@ class MemoryQuery:
         touch: update the hits' access statistics (searches by the user and the model do).
         min_similarity: vector-leg results below this cosine similarity are dropped (keyword
             matches are kept); 0 keeps every nearest neighbour.
+        associates: after the hits, at most this many memories strongly associated with the
+            best ones (``MemoryHit.associated_with``), ranked below them; 0: none.
     """
 
     text: str
@@ -255,6 +265,7 @@ class MemoryQuery:
     mode: Literal["hybrid", "lexical", "vector"] = "hybrid"
     touch: bool = True
     min_similarity: float = 0.0
+    associates: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,3 +290,44 @@ class MemoryCandidate:
     conversation_id: str | None = None
     message_ids: tuple[int, ...] = ()
     created_at: float = 0.0
+
+
+ASSOCIATION_MIN_COUNT = 2
+"""Two memories used together this often are associated strongly enough to bring each other
+into a recall (strength log(3) / 10 = 0.11); once may be chance."""
+
+
+def association_strength(count: int) -> float:
+    """How strongly two memories are linked after ``count`` co-uses: log(1 + count) / 10."""
+    return math.log1p(max(count, 0)) / 10
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryAssociation:
+    """Two memories used together, seen from one of them.
+
+    Used together: recalled for a turn whose reply used both, or learned in the same
+    conversation.
+
+    Attributes:
+        memory: the other memory of the pair (seen from the one asked about).
+        count: how many times they were used together.
+        first_seen, last_seen: UNIX seconds of the first and the last co-use.
+        conversations: the conversations that saw them together, oldest first (at most
+            ``MAX_ASSOCIATION_CONVERSATIONS``).
+    """
+
+    memory: Memory
+    count: int
+    first_seen: float
+    last_seen: float
+    conversations: tuple[str, ...] = ()
+
+    @property
+    def strength(self) -> float:
+        """``association_strength(count)``."""
+        return association_strength(self.count)
+
+
+MAX_ASSOCIATION_CONVERSATIONS = 20
+"""Conversations kept per association (the most recent ones)."""

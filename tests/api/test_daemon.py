@@ -238,6 +238,14 @@ def test_aria_memory_goes_through_the_running_daemon(tmp_path: Path) -> None:
             found = _cli(daemon, "memory", "search", "bike lock", "--json")
             assert found.returncode == 0, found.stderr
             assert memory_id in found.stdout
+            related = _cli(daemon, "memory", "related", memory_id)
+            assert related.returncode == 0, related.stderr
+            assert "not been used together" in related.stderr
+            assert _cli(daemon, "memory", "related", memory_id, "--json").stdout.strip() == "[]"
+            unknown = _cli(daemon, "memory", "related", "mem_missing")
+            assert unknown.returncode != 0
+            assert "no memory" in unknown.stderr
+            assert "Traceback" not in unknown.stderr
             with httpx.Client(base_url=daemon.url, headers=daemon.headers()) as client:
                 stored = client.get(f"/api/v1/memories/{memory_id}").json()
             assert stored["provenance"] == "api"  # written by the daemon, not by the CLI

@@ -230,3 +230,46 @@ async def test_unpaired_surrogate_is_refused_with_a_clear_error(api: Api) -> Non
     )
     assert response.status_code == 422
     assert response.json()["error"]["code"] in ("memory_invalid", "invalid_request")
+
+
+async def test_associations_over_http_and_the_api_client_with_search_bringing_them_in(
+    api: Api,
+) -> None:
+    assert api.memory_store is not None
+    job = await api.memory_store.add(
+        MemoryDraft(content="I start a new job at Fernhill Studios in March")
+    )
+    office = await api.memory_store.add(
+        MemoryDraft(content="Fernhill's office is on Canal Road in Leeds")
+    )
+    job_id, office_id = job[0].id, office[0].id
+    for conversation in ("conv-1", "conv-2"):
+        await api.memory_store.associate([job_id, office_id], conversation)
+    listed = await api.client.get(f"/api/v1/memories/{job_id}/associations")
+    assert listed.status_code == 200
+    [link] = listed.json()
+    assert link["memory"]["id"] == office_id
+    assert link["count"] == 2
+    assert link["strength"] == pytest.approx(0.1099, abs=1e-4)
+    assert link["conversations"] == ["conv-1", "conv-2"]
+    missing = await api.client.get("/api/v1/memories/mem_missing/associations")
+    assert missing.status_code == 404
+    found = await api.client.post(
+        "/api/v1/memories/search",
+        json={"query": "my commute at the new job", "associates": 2, "min_similarity": 0.0},
+    )
+    assert [(h["memory"]["id"], h["associated_with"]) for h in found.json()] == [
+        (job_id, None),
+        (office_id, job_id),
+    ]
+    async with ApiClient(api.url, api.token) as client:
+        [remote] = await client.memory_associations(office_id)
+        assert (remote.memory.id, remote.count, remote.conversations) == (
+            job_id,
+            2,
+            ("conv-1", "conv-2"),
+        )
+        hits = await client.search_memories(
+            MemoryQuery(text="my commute at the new job", associates=2)
+        )
+        assert [h.associated_with for h in hits] == [None, job_id]

@@ -43,9 +43,11 @@ from aria_desktop.domain.chat import (
 from aria_desktop.domain.errors import MemoryInvalidError, NotFoundError, StorageError
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
+    ASSOCIATION_MIN_COUNT,
     MEMORY_KINDS,
     Memory,
     MemoryAction,
+    MemoryAssociation,
     MemoryCandidate,
     MemoryDraft,
     MemoryEdit,
@@ -434,6 +436,7 @@ class InMemoryMemoryStore:
         self._memories: dict[str, Memory] = {}
         self._candidates: dict[str, MemoryCandidate] = {}
         self._decayed_at: dict[str, float] = {}
+        self._pairs: dict[tuple[str, str], tuple[int, float, float, tuple[str, ...]]] = {}
 
     @property
     def vector_search_available(self) -> bool:
@@ -582,9 +585,75 @@ class InMemoryMemoryStore:
             MemoryHit(memory=memory, score=shared / len(wanted), lexical_rank=rank)
             for rank, (shared, memory) in enumerate(scored[: query.limit], start=1)
         ]
+        hits += self._associated(hits, query.associates)
         if query.touch:
             await self.touch([hit.memory.id for hit in hits])
         return hits
+
+    def _associated(self, hits: list[MemoryHit], wanted: int) -> list[MemoryHit]:
+        """The port's expansion: strong associates of the best three hits, below them."""
+        if wanted <= 0 or not hits:
+            return []
+        taken = {hit.memory.id for hit in hits}
+        out: list[MemoryHit] = []
+        for hit in hits[:3]:
+            for association in self._associations_of(hit.memory.id):
+                other = association.memory
+                if other.id in taken or association.count < ASSOCIATION_MIN_COUNT:
+                    continue
+                taken.add(other.id)
+                score = hits[-1].score * association.strength
+                out.append(MemoryHit(memory=other, score=score, associated_with=hit.memory.id))
+        return out[:wanted]
+
+    def _associations_of(self, memory_id: str) -> list[MemoryAssociation]:
+        found = []
+        for (a, b), (count, first, last, seen) in self._pairs.items():
+            other = b if a == memory_id else a if b == memory_id else None
+            memory = self._memories.get(other) if other is not None else None
+            if memory is not None and memory.status == "active":
+                found.append(
+                    MemoryAssociation(
+                        memory=memory,
+                        count=count,
+                        first_seen=first,
+                        last_seen=last,
+                        conversations=seen,
+                    )
+                )
+        return sorted(found, key=lambda a: (-a.count, -a.last_seen))
+
+    async def associate(self, ids: Sequence[str], conversation_id: str | None = None) -> int:
+        """Count one co-use of every pair of ``ids``."""
+        unique = sorted(set(ids))
+        now = self._clock()
+        pairs = [(a, b) for i, a in enumerate(unique) for b in unique[i + 1 :]]
+        for pair in pairs:
+            count, first, _last, seen = self._pairs.get(pair, (0, now, now, ()))
+            if conversation_id:
+                seen = (*(c for c in seen if c != conversation_id), conversation_id)
+            self._pairs[pair] = (count + 1, first, now, seen)
+        return len(pairs)
+
+    async def associate_in_conversation(self, ids: Sequence[str], conversation_id: str) -> int:
+        """Pair new memories with each other and the latest ten of the same conversation."""
+        earlier = sorted(
+            (
+                m
+                for m in self._memories.values()
+                if m.conversation_id == conversation_id and m.status == "active" and m.id not in ids
+            ),
+            key=lambda m: -m.created_at,
+        )[:10]
+        counted = await self.associate(ids, conversation_id)
+        for memory in earlier:
+            for new in ids:
+                counted += await self.associate([new, memory.id], conversation_id)
+        return counted
+
+    async def associations(self, memory_id: str, limit: int = 10) -> list[MemoryAssociation]:
+        """A memory's associations with active memories, strongest first."""
+        return self._associations_of(memory_id)[:limit]
 
     async def decay(
         self, *, after_days: float, per_day: float, floor: float, now: float | None = None

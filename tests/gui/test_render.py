@@ -191,6 +191,8 @@ def test_memory_browser_renders(
     run(wait_for(lambda: view.memories.rowCount() == 3))
     row = next(i for i, m in enumerate(desktop.memory.memories) if "tea" in m.content)
     view.memories.selectRow(row)
+    # Learnt in one conversation, the two facts are linked: the editor names the other one.
+    run(wait_for(lambda: "Q3 report" in view.related.text()))
     settle(run, view)
     screenshot("memory-browser", theme)
     assert_fully_visible(
@@ -206,6 +208,8 @@ def test_memory_browser_renders(
             view.save_button,
             view.forget_button,
             view.open_conversation_button,
+            view.related_label,
+            view.related,
         ],
     )
     assert view.open_conversation_button.isEnabled()

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from aria_desktop.adapters.memory import rows
+from aria_desktop.adapters.memory import associations, rows
 from aria_desktop.adapters.memory.inbox import MemoryInbox
 from aria_desktop.adapters.memory.indexes import Embedder, MemoryIndexes
 from aria_desktop.adapters.memory.lifecycle import any_active, memory_at, touch, write_memory
@@ -423,11 +423,57 @@ class SQLiteMemoryStore:
             vector = vectors[0] if vectors is not None else None
         now = self._clock()
         index = self._indexes.vectors
-        hits = await self._db.read(lambda conn: search_memories(conn, query, vector, now, index))
+
+        def read(conn: Connection) -> list[mem.MemoryHit]:
+            found = search_memories(conn, query, vector, now, index)
+            return found + associations.associated_hits(conn, found, query.associates)
+
+        hits = await self._db.read(read)
         if query.touch and hits:
             ids = [hit.memory.id for hit in hits]
             await self._db.write(lambda conn: touch(conn, ids, now))
         return hits
+
+    # --- associations -----------------------------------------------------------------------
+
+    async def associate(self, ids: Sequence[str], conversation_id: str | None = None) -> int:
+        """Count one co-use of every pair of ``ids``; returns how many pairs were counted."""
+        pairs = associations.all_pairs(ids)
+        if not pairs:
+            return 0
+        now = self._clock()
+        return await self._db.write(
+            lambda conn: associations.record(conn, pairs, conversation_id, now)
+        )
+
+    async def associate_in_conversation(
+        self, ids: Sequence[str], conversation_id: str, *, earlier: int = 10
+    ) -> int:
+        """Pair new memories with each other and with the latest ``earlier`` active ones.
+
+        The earlier ones are those learned in the same conversation. Returns how many pairs
+        were counted.
+        """
+        if not ids:
+            return 0
+        now = self._clock()
+
+        def tx(conn: Connection) -> int:
+            found = conn.execute(
+                f"SELECT id FROM memories WHERE conversation_id = ? AND status = 'active' "
+                f"AND id NOT IN ({placeholders(len(ids))}) ORDER BY created_at DESC LIMIT ?",
+                (conversation_id, *ids, earlier),
+            ).fetchall()
+            pairs = associations.pairs_with(ids, [str(r[0]) for r in found])
+            return associations.record(conn, pairs, conversation_id, now)
+
+        return await self._db.write(tx)
+
+    async def associations(self, memory_id: str, limit: int = 10) -> list[mem.MemoryAssociation]:
+        """A memory's associations with active memories, strongest first."""
+        return await self._db.read(
+            lambda conn: associations.associations_of(conn, memory_id, limit)
+        )
 
     # --- inbox ------------------------------------------------------------------------------
 
@@ -465,8 +511,16 @@ class SQLiteMemoryStore:
     # --- export / import ------------------------------------------------------------------
 
     async def export_rows(self) -> list[dict[str, Any]]:
-        """Every memory (all statuses) as JSON-ready dicts, oldest first (no vectors)."""
-        return await self._db.read(export_all)
+        """Every memory (all statuses) as JSON-ready dicts, then every association.
+
+        Memories come oldest first and without vectors; associations are
+        ``associations.EXPORT_KEY`` lines, after the memories they link.
+        """
+
+        def read(conn: Connection) -> list[dict[str, Any]]:
+            return export_all(conn) + associations.export_lines(conn)
+
+        return await self._db.read(read)
 
     async def import_rows(self, lines: Iterable[Mapping[str, Any]]) -> ImportReport:
         """Import exported memories; a memory whose id (or active content) exists is skipped.
@@ -474,15 +528,20 @@ class SQLiteMemoryStore:
         Importing the same file twice therefore adds nothing the second time. Lines that are
         not valid memories are counted as rejected (and logged), the rest still import.
         """
-        items, rejected = parse_lines(lines)
+        memory_lines, links = associations.split_export(lines)
+        items, rejected = parse_lines(memory_lines)
         vectors = await self._indexes.embed([item.content for item in items])
         if vectors is not None:
             items = [dataclasses.replace(i, vector=v) for i, v in zip(items, vectors, strict=True)]
         now = self._clock()
-        added, skipped = await self._any_active.write(
-            lambda conn: import_missing(
+
+        def tx(conn: Connection) -> tuple[int, int]:
+            written = import_missing(
                 conn, items, lambda c, item: self._write(c, item, now, dedupe=False)
             )
-        )
+            associations.import_lines(conn, links)
+            return written
+
+        added, skipped = await self._any_active.write(tx)
         self._indexes.count_written(sum(1 for item in items if item.vector is not None))
         return ImportReport(added=added, skipped=skipped, rejected=rejected)

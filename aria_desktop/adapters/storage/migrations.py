@@ -316,6 +316,28 @@ EVERYDAY_SKILLS = Migration(
 timers and reminders persist so they survive a restart (and one due while ARIA was off is
 announced late, never lost)."""
 
+MEMORY_ASSOCIATIONS = Migration(
+    name="memory_associations",
+    statements=(
+        """
+        CREATE TABLE memory_associations (
+            a TEXT NOT NULL,
+            b TEXT NOT NULL,
+            count INTEGER NOT NULL CHECK (count > 0),
+            first_seen REAL NOT NULL,
+            last_seen REAL NOT NULL,
+            conversations TEXT NOT NULL DEFAULT '[]',
+            PRIMARY KEY (a, b),
+            CHECK (a < b)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX memory_associations_by_b ON memory_associations (b)",
+    ),
+)
+"""Pairs of memories used together (one row per unordered pair, ``a < b`` by public id):
+how often, first and last seen, and the conversations that saw them (a JSON list)
+(``adapters/memory/associations.py``)."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     CONVERSATIONS,
     LONG_TERM_MEMORY,
@@ -325,6 +347,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     KNOWLEDGE_SOURCE_STATE,
     EVERYDAY_SKILLS,
     FAILED_REPLY_REASON,
+    MEMORY_ASSOCIATIONS,
 )
 """Every migration, oldest first. Append only."""
 

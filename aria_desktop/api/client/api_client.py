@@ -249,6 +249,12 @@ class ApiClient:
 
         return await self._call_or_none(GET_MEMORY, memory_id)
 
+    async def memory_associations(self, memory_id: str) -> list[mem.MemoryAssociation]:
+        """The memories used together with one, strongest first (NotFoundError: no such)."""
+        from aria_desktop.api.client.operations.memory import MEMORY_ASSOCIATIONS
+
+        return await self.call(MEMORY_ASSOCIATIONS, memory_id)
+
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` on the owner (its provenance there is ``api``)."""
         from aria_desktop.api.client.operations.memory import ADD_MEMORY

@@ -10,6 +10,7 @@ from aria_desktop.api.routes._router import capability_router
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import AssistantDep, PathId
 from aria_desktop.api.server.schemas.memory import (
+    MemoryAssociationOut,
     MemoryCandidateOut,
     MemoryCreate,
     MemoryHitOut,
@@ -94,6 +95,17 @@ async def get_memory(memory_id: PathId, assistant: AssistantDep) -> MemoryOut:
     if memory is None:
         raise NotFoundError(f"There is no memory {memory_id!r}.")
     return MemoryOut.of(memory)
+
+
+@router.get(
+    "/memories/{memory_id}/associations",
+    summary="The memories used together with this one, strongest first",
+    responses=docs.responses(docs.NOT_FOUND, docs.INVALID),
+)
+async def memory_associations(
+    memory_id: PathId, assistant: AssistantDep
+) -> list[MemoryAssociationOut]:
+    return [MemoryAssociationOut.of(a) for a in await assistant.memory_associations(memory_id)]
 
 
 @router.patch(

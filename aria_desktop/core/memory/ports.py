@@ -9,6 +9,7 @@ from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
     MemoryAction,
+    MemoryAssociation,
     MemoryCandidate,
     MemoryDraft,
     MemoryEdit,
@@ -67,3 +68,15 @@ class MemoryStore(Protocol):
     async def approve_candidate(self, candidate_id: str) -> tuple[Memory, MemoryAction]: ...
 
     async def reject_candidate(self, candidate_id: str) -> None: ...
+
+    async def associate(self, ids: Sequence[str], conversation_id: str | None = None) -> int:
+        """Count one co-use of every pair of ``ids`` (``MemoryAssociation``)."""
+        ...
+
+    async def associate_in_conversation(self, ids: Sequence[str], conversation_id: str) -> int:
+        """Pair new memories with each other and with the latest ones of the conversation."""
+        ...
+
+    async def associations(self, memory_id: str, limit: int = 10) -> list[MemoryAssociation]:
+        """A memory's associations with active memories, strongest first."""
+        ...

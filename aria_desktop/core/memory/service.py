@@ -24,12 +24,14 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.memory.tools import memory_tools
+from aria_desktop.core.memory.usage import used_memories
 from aria_desktop.core.ports import ChatModel, ConversationStore, MemoryStore
 from aria_desktop.core.structured import read_json, structured_reply
 from aria_desktop.core.tools import Tool
@@ -60,6 +62,8 @@ __all__ = [
 _LOGGER = logging.getLogger(__name__)
 
 _DAY_S = 86_400.0
+_RECALLS_KEPT = 64
+"""Conversations whose last recall is kept for their turn's co-use (the oldest go first)."""
 _MAX_FACT_CHARS = 500
 
 EXTRACTION_SCHEMA: dict[str, Any] = {
@@ -140,6 +144,7 @@ class MemoryConfig:
     auto_extract: bool = True
     ask_first: bool = False
     recall_limit: int = 5
+    recall_associates: int = 2
     recall_min_similarity: float = 0.25
     max_facts_per_turn: int = 3
     private_conversations: frozenset[str] = frozenset()
@@ -157,12 +162,16 @@ def _one_line(text: str) -> str:
     return flat.replace("<", "&lt;").replace(">", "&gt;")
 
 
-def memories_message(memories: Sequence[mem.Memory]) -> ChatMessage:
+def memories_message(
+    memories: Sequence[mem.Memory], linked: Mapping[str, str] | None = None
+) -> ChatMessage:
     """Memories as a fenced, clearly labelled data block: a recall message, best first.
 
     One line per memory, so the prompt budget can leave the lowest-ranked out
-    (``domain/prompt_budget.py``).
+    (``domain/prompt_budget.py``). A memory brought in by association (``linked``: its id ->
+    the memory it is linked to) says so, so the model knows why it is there.
     """
+    links = linked or {}
     head = (
         "<memories>\n"
         "Long-term memories that may be relevant, saved from earlier conversations. They are "
@@ -173,8 +182,10 @@ def memories_message(memories: Sequence[mem.Memory]) -> ChatMessage:
     for memory in memories:
         saved = time.strftime("%Y-%m-%d", time.localtime(memory.created_at))
         about = f" about {_one_line(memory.subject)}" if memory.subject != "user" else ""
+        link = f", associated with [{links[memory.id]}]" if memory.id in links else ""
         items.append(
-            f"- [{memory.id}] ({memory.kind}{about}, saved {saved}) {_one_line(memory.content)}"
+            f"- [{memory.id}] ({memory.kind}{about}, saved {saved}{link}) "
+            f"{_one_line(memory.content)}"
         )
     return recall_message(head, items, "</memories>")
 
@@ -215,6 +226,8 @@ class MemoryService:
         self._bus = bus
         self.config = config or MemoryConfig()
         self._spawn: Callable[..., Any] | None = None
+        # The memories the last recall of each conversation gave (for its turn's co-use).
+        self._recalled: OrderedDict[str, list[mem.Memory]] = OrderedDict()
 
     # --- orchestrator wiring --------------------------------------------------------------
 
@@ -277,6 +290,7 @@ class MemoryService:
                 limit=self.config.recall_limit,
                 min_similarity=self.config.recall_min_similarity,
                 touch=False,
+                associates=self.config.recall_associates,
             )
         )
         if not hits:
@@ -286,7 +300,12 @@ class MemoryService:
             self._spawn(self.store.touch(ids), name="aria-memory-touch")
         else:
             await self.store.touch(ids)
-        return [memories_message([h.memory for h in hits])]
+        self._recalled[conversation_id] = [hit.memory for hit in hits]
+        self._recalled.move_to_end(conversation_id)
+        while len(self._recalled) > _RECALLS_KEPT:
+            self._recalled.popitem(last=False)
+        linked = {hit.memory.id: hit.associated_with for hit in hits if hit.associated_with}
+        return [memories_message([h.memory for h in hits], linked)]
 
     # --- extraction -----------------------------------------------------------------------
 
@@ -306,7 +325,11 @@ class MemoryService:
         return not is_trivial(outcome.user_text)
 
     async def on_turn(self, outcome: TurnOutcome) -> None:
-        """Turn observer: extract facts from a completed turn (errors are logged, not raised)."""
+        """Turn observer: associate the memories the reply used, then extract facts.
+
+        Errors are logged, not raised.
+        """
+        await self._associate_used(outcome)
         if not self.should_mine(outcome):
             return
         try:
@@ -316,6 +339,21 @@ class MemoryService:
             _LOGGER.warning("Memory extraction timed out for turn %s", outcome.run_id)
         except AriaError as exc:
             _LOGGER.warning("Memory extraction failed for turn %s: %s", outcome.run_id, exc)
+
+    async def _associate_used(self, outcome: TurnOutcome) -> None:
+        """Count a co-use of the recalled memories the finished turn's reply used."""
+        recalled = self._recalled.pop(outcome.conversation_id, [])
+        if len(recalled) < 2 or outcome.status != "complete":
+            return
+        if outcome.private or outcome.conversation_id in self.config.private_conversations:
+            return
+        used = used_memories(outcome.answer, recalled)
+        if len(used) < 2:
+            return
+        try:
+            await self.store.associate([m.id for m in used], outcome.conversation_id)
+        except AriaError as exc:
+            _LOGGER.warning("Could not record which memories were used together: %s", exc)
 
     async def extract(self, user_text: str, *, conversation_id: str | None = None) -> int:
         """Ask the model for durable facts in ``user_text`` and store (or queue) them.
@@ -354,6 +392,7 @@ class MemoryService:
         facts: list[dict[str, Any]] = reply["facts"]
         message_ids = await self._user_message_ids(conversation_id, user_text)
         stored = 0
+        learned: list[str] = []
         for fact in facts[: self.config.max_facts_per_turn]:
             supersedes = fact.get("supersedes")
             if supersedes not in known_ids:
@@ -379,9 +418,13 @@ class MemoryService:
                 else:
                     memory, action = await self.store.add(draft)
                     stored += 1
+                    learned.append(memory.id)
                     self._publish(memory.id, action, memory.content, conversation_id)
             except MemoryInvalidError as exc:
                 _LOGGER.warning("Ignoring an extracted fact: %s", exc)
+        if learned and conversation_id is not None:
+            # Learned in one conversation: linked to each other and to what it taught before.
+            await self.store.associate_in_conversation(learned, conversation_id)
         return stored
 
     async def _user_message_ids(self, conversation_id: str | None, text: str) -> tuple[int, ...]:
@@ -458,6 +501,18 @@ class MemoryService:
     async def get_memory(self, memory_id: str) -> mem.Memory | None:
         """One memory, or None."""
         return await self.store.get(memory_id)
+
+    async def memory_associations(self, memory_id: str) -> list[mem.MemoryAssociation]:
+        """The memories used together with one, strongest first.
+
+        Raises:
+            NotFoundError: there is no such memory.
+        """
+        if await self.store.get(memory_id) is None:
+            raise NotFoundError(
+                f"There is no memory {memory_id!r}.", hint="List them with `aria memory list`."
+            )
+        return await self.store.associations(memory_id)
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` (a near-duplicate reinforces the existing memory instead)."""

@@ -55,6 +55,12 @@ def describe_source(provenance: str, created_at: float) -> str:
     return f"{_SOURCES.get(provenance, provenance or 'unknown')}, {when}"
 
 
+def related_line(content: str, count: int) -> str:
+    """One associated memory in the editor: its text, and how often they were used together."""
+    times = "once" if count == 1 else "twice" if count == 2 else f"{count} times"
+    return f"{content} (used together {times})"
+
+
 def _day(seconds: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(seconds))
 
@@ -262,6 +268,14 @@ class MemoryController(WindowController[MemoryBrowserView]):
             source += "; forgotten (no longer used)"
         view.provenance.setText(source)
         view.open_conversation_button.setEnabled(bool(memory.conversation_id))
+        self._spawn(self._load_related(memory.id), "aria-gui-memory-related")
+
+    async def _load_related(self, memory_id: str) -> None:
+        """Show the memories used together with the selected one (if it is still selected)."""
+        found = await self._memory().memory_associations(memory_id)
+        if self.selected is None or self.selected.id != memory_id or self.view is None:
+            return
+        self.view.show_related([related_line(a.memory.content, a.count) for a in found[:5]])
 
     def select_candidate(self, candidate: MemoryCandidate | None) -> None:
         """Show a proposed memory (read-only: approve or reject it as it stands)."""
@@ -286,6 +300,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
         self.selected = item if isinstance(item, Memory) else None
         self.selected_candidate = item if isinstance(item, MemoryCandidate) else None
         self._adding = False
+        view.show_related([])
         view.set_editor_mode("none" if item is None else mode)
         if item is None:
             view.open_conversation_button.setEnabled(False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
@@ -139,10 +141,15 @@ class MemoryBrowserView(QWidget):
         self.provenance = QLabel("")
         self.provenance.setWordWrap(True)
         self.provenance.setTextFormat(Qt.TextFormat.PlainText)
+        self.related = QLabel("")
+        self.related.setObjectName("memoryRelated")
+        self.related.setWordWrap(True)
+        self.related.setTextFormat(Qt.TextFormat.PlainText)
+        self.related_label = QLabel("Linked to")
         self.open_conversation_button = QPushButton("Open the conversation")
         self.save_button = QPushButton("Save changes")
         self.forget_button = QPushButton("Forget")
-        self.forget_button.setStyleSheet("color: #952020;")
+        # The theme's own button colours: a fixed dark red was unreadable on the dark theme.
         form = QFormLayout(editor)
         form.addRow("Memory", self.content)
         form.addRow("Kind", self.kind)
@@ -150,6 +157,8 @@ class MemoryBrowserView(QWidget):
         form.addRow("Importance", self.importance)
         form.addRow("Learnt from", self.provenance)
         form.addRow("", self.open_conversation_button)
+        form.addRow(self.related_label, self.related)
+        self.show_related([])
         editor_buttons = QHBoxLayout()
         editor_buttons.addWidget(self.forget_button)
         editor_buttons.addStretch(1)
@@ -189,6 +198,12 @@ class MemoryBrowserView(QWidget):
         self.memories.setVisible(not memories)
         self.inbox_empty.setVisible(inbox)
         self.inbox.setVisible(not inbox)
+
+    def show_related(self, lines: Sequence[str]) -> None:
+        """The memories used together with the selected one (the row hides when none)."""
+        self.related.setText("\n".join(f"• {line}" for line in lines))
+        self.related.setVisible(bool(lines))
+        self.related_label.setVisible(bool(lines))
 
     def set_editor_enabled(self, enabled: bool) -> None:
         """Enable the editor when a memory is selected."""

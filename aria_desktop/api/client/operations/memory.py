@@ -21,6 +21,7 @@ __all__ = [
     "FORGET_MEMORY",
     "GET_MEMORY",
     "LIST_MEMORIES",
+    "MEMORY_ASSOCIATIONS",
     "MEMORY_INBOX",
     "REJECT_MEMORY",
     "SEARCH_MEMORIES",
@@ -38,6 +39,7 @@ def _search_body(query: mem.MemoryQuery) -> HttpArgs:
             "kinds": list(query.kinds),
             "statuses": list(query.statuses),
             "min_similarity": query.min_similarity,
+            "associates": query.associates,
             **body,
         }
     }
@@ -61,6 +63,11 @@ LIST_MEMORIES = Operation[mem.MemoryFilter, list[mem.Memory]](
 )
 GET_MEMORY = Operation[str, mem.Memory](
     method="GET", path=lambda memory_id: f"/memories/{memory_id}", decode=one(mem.Memory)
+)
+MEMORY_ASSOCIATIONS = Operation[str, list[mem.MemoryAssociation]](
+    method="GET",
+    path=lambda memory_id: f"/memories/{memory_id}/associations",
+    decode=many(mem.MemoryAssociation),
 )
 ADD_MEMORY = Operation[mem.NewMemory, mem.Memory](
     method="POST",

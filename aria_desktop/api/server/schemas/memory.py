@@ -73,6 +73,13 @@ class MemorySearchIn(StrictTypes):
     since: float | None = Field(default=None, ge=0.0, le=1e11)
     until: float | None = Field(default=None, ge=0.0, le=1e11)
     min_similarity: float = Field(default=0.2, ge=0.0, le=1.0)
+    associates: int = Field(
+        default=0,
+        ge=0,
+        le=10,
+        description="After the hits, at most this many memories strongly associated with the "
+        "best ones (each says which hit it is associated with).",
+    )
 
     def to_query(self) -> MemoryQuery:
         """The domain query (an empty status list means active only)."""
@@ -85,6 +92,7 @@ class MemorySearchIn(StrictTypes):
             since=self.since,
             until=self.until,
             min_similarity=self.min_similarity,
+            associates=self.associates,
         )
 
 
@@ -95,6 +103,25 @@ class MemoryHitOut(FromDomain):
     score: float
     lexical_rank: int | None = None
     vector_rank: int | None = None
+    associated_with: str | None = Field(
+        default=None,
+        description="Set on a memory brought in by association: the id of the hit it is "
+        "associated with (it ranks below every direct hit).",
+    )
+
+
+class MemoryAssociationOut(FromDomain):
+    """Another memory used together with this one; ``strength`` is log(1 + count) / 10.
+
+    Used together: recalled for a reply that used both, or learned in the same conversation.
+    """
+
+    memory: MemoryOut
+    count: int
+    strength: float
+    first_seen: float
+    last_seen: float
+    conversations: list[str] = Field(default_factory=list)
 
 
 class MemoryCandidateOut(FromDomain):
