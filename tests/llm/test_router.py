@@ -32,6 +32,7 @@ from aria_desktop.domain.errors import (
     BackendUnreachableError,
     CapabilityMissingError,
     CircuitOpenError,
+    ClientRequestError,
     ContextOverflowError,
     NoBackendError,
     StreamInterruptedError,
@@ -509,8 +510,8 @@ async def test_forced_backend_is_the_only_one_tried(
     assert isinstance(error, NoBackendError)
     assert ollama_server.requests_to("/api/chat") == []
     _, error = await collect_until_error(r.stream(REQUEST, backend="nope"))
-    assert isinstance(error, NoBackendError)
-    assert "nope" in str(error)
+    assert isinstance(error, ClientRequestError)  # the caller's mistake, not an outage
+    assert "no nope backend" in str(error)
     await r.aclose()
 
 
@@ -601,3 +602,13 @@ async def test_a_chain_ending_in_a_backend_not_set_up_says_so(
     assert not [c for c in chunks if isinstance(c, FallbackNotice)]
     assert isinstance(error, NoBackendError)
     assert "anthropic is not set up" in error.message
+
+
+async def test_a_request_naming_a_backend_not_set_up_is_the_callers_mistake(
+    clock: FakeClock, dead_url: str
+) -> None:
+    r = router({"ollama": ollama(dead_url)}, ["ollama"], clock)
+    with pytest.raises(ClientRequestError, match="no openai backend set up"):
+        async for _chunk in r.stream(REQUEST, backend="openai"):
+            pass
+    await r.aclose()

@@ -50,6 +50,7 @@ from aria_desktop.domain.errors import (
     BackendUnreachableError,
     CapabilityMissingError,
     CircuitOpenError,
+    ClientRequestError,
     CloudBudgetError,
     ContextOverflowError,
     LLMError,
@@ -267,6 +268,12 @@ class Router:
     ) -> AsyncGenerator[LLMChunk, None]:
         """The chain walk behind :meth:`stream`: fallback notices and the answering stream."""
         if backend is not None:
+            if backend not in self._backends:
+                # The request named it: the caller's mistake (HTTP 400), not an outage (503).
+                raise ClientRequestError(
+                    f"There is no {backend} backend set up.",
+                    hint="Leave the backend out to use the configured chain, or set it up.",
+                )
             names: tuple[str, ...] = (backend,)
         else:
             names = self._chains.get(agent, ())
