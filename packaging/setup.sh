@@ -163,4 +163,4 @@ log "ruff check";          ruff check aria_desktop tests
 log "ruff format --check"; ruff format --check aria_desktop tests
 log "mypy";                mypy aria_desktop tests
 log "import-linter";       lint-imports
-log "pytest";              python -m pytest -q -p no:cacheprovider -n 2 --durations=15
+log "pytest";              python -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup --durations=15

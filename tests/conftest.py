@@ -99,7 +99,7 @@ LLAMA_BUILD_WAIT_S = 1200
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Run the real-model tests (marker ``llama``) last.
+    """Run the real-model tests (marker ``llama``) last, all on one worker.
 
     In CI llama-server is still being built in the background while the rest of the suite runs
     (packaging/setup.sh); last, they wait for it the least.
@@ -107,6 +107,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     llama = [item for item in items if item.get_closest_marker("llama")]
     if llama:
         items[:] = [item for item in items if not item.get_closest_marker("llama")] + llama
+    for item in llama:
+        # One worker runs them all (pytest -n 2 --dist loadgroup): two llama-servers with two
+        # busy-waiting threads each on two cores slowed every reply several-fold in CI.
+        item.add_marker(pytest.mark.xdist_group("llama"))
 
 
 _LLAMA_WAIT_GIVEN = pytest.StashKey[bool]()

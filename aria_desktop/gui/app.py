@@ -388,6 +388,9 @@ class Desktop(QObject):
         self.chat.refresh_conversations()
 
     def _on_chat_close(self) -> None:
+        _LOGGER.debug(
+            "Chat window closed (%s)", "no tray: quit" if self.tray_view is None else "hide"
+        )
         if self.tray_view is None:
             self.request_quit()
         else:
