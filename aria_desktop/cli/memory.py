@@ -50,6 +50,9 @@ def register(sub: Subparsers) -> None:
     lst.add_argument("--kind", action="append", choices=mem.MEMORY_KINDS, default=[])
     lst.add_argument("--subject")
     lst.add_argument("--status", action="append", choices=mem.MEMORY_STATUSES, default=[])
+    lst.add_argument(
+        "--tier", action="append", choices=mem.MEMORY_TIERS, default=[], help="only these tiers"
+    )
     add_paging(lst, limit=100)
     add_show(acts, "one memory with all its details")
     related = acts.add_parser("related", help="the memories used together with one")
@@ -61,6 +64,13 @@ def register(sub: Subparsers) -> None:
     edit.add_argument("--kind", choices=mem.MEMORY_KINDS)
     edit.add_argument("--subject")
     edit.add_argument("--importance", type=float)
+    tier = acts.add_parser(
+        "tier", help="pin a memory in a tier (stable: loaded at the start of every conversation)"
+    )
+    tier.add_argument("id")
+    tier.add_argument(
+        "tier", choices=(*mem.MEMORY_TIERS, "unpin"), help="unpin: let its use move it again"
+    )
     forget = acts.add_parser("forget", help="forget a memory")
     forget.add_argument("id")
     export = acts.add_parser("export", help="write every memory to a JSON-lines file")
@@ -85,6 +95,8 @@ def _memory_dict(memory: mem.Memory) -> dict[str, Any]:
 def _line(memory: mem.Memory) -> str:
     about = f" [{memory.subject}]" if memory.subject != "user" else ""
     state = "" if memory.status == "active" else f" ({memory.status})"
+    if memory.tier != "active":
+        state += f" [{memory.tier}{', pinned' if memory.tier_pinned else ''}]"
     when = fmt_time(memory.created_at)
     return f"{memory.id}  {when}  {memory.kind:<10}{about} {memory.content}{state}"
 
@@ -207,6 +219,7 @@ async def _list(run: _Action) -> int:
             kinds=tuple(args.kind),
             subject=args.subject,
             statuses=tuple(args.status) or ("active",),
+            tiers=tuple(args.tier),
             limit=args.limit,
             offset=args.offset,
         )
@@ -227,10 +240,20 @@ async def _show(run: _Action) -> int:
         raise NotFoundError(
             f"There is no memory {run.args.id!r}.", hint="List them with `aria memory list`."
         )
+    changes = await run.memory.memory_tier_changes(found.id)
     if run.args.json:
-        print_json(_memory_dict(found))
+        print_json(
+            {**_memory_dict(found), "tier_changes": [dataclasses.asdict(c) for c in changes]}
+        )
     else:
         _print_details(found)
+        if changes:
+            print("tier moves:")
+        for change in changes:
+            print(
+                f"  {fmt_time(change.at)}  {change.from_tier or '-'} -> {change.to_tier}: "
+                f"{change.reason}"
+            )
     return EXIT_OK
 
 
@@ -272,6 +295,17 @@ async def _edit(run: _Action) -> int:
     )
     updated = await run.memory.update_memory(args.id, edit)
     err(f"Updated {updated.id}: {updated.content}")
+    return EXIT_OK
+
+
+async def _tier(run: _Action) -> int:
+    wanted = run.args.tier
+    edit = mem.MemoryEdit(tier_pinned=False) if wanted == "unpin" else mem.MemoryEdit(tier=wanted)
+    updated = await run.memory.update_memory(run.args.id, edit)
+    if updated.tier_pinned:
+        err(f"{updated.id} is pinned in the {updated.tier} tier.")
+    else:
+        err(f"{updated.id} ({updated.tier}) moves with its use again.")
     return EXIT_OK
 
 
@@ -343,6 +377,7 @@ _ACTIONS: dict[str, Callable[[_Action], Awaitable[int]]] = {
     "show": _show,
     "related": _related,
     "edit": _edit,
+    "tier": _tier,
     "forget": _forget,
     "export": _export,
     "import": _import,
@@ -364,6 +399,9 @@ def _print_details(memory: mem.Memory) -> None:
         print(f"topic:       {memory.topic}")
     print(f"importance:  {memory.importance:.2f}")
     print(f"confidence:  {memory.confidence:.2f}")
+    pinned = ", pinned by the user" if memory.tier_pinned else ""
+    again = f", learned again {memory.reinforced_count} times" if memory.reinforced_count else ""
+    print(f"tier:        {memory.tier}{pinned}{again}")
     source = memory.provenance
     if memory.conversation_id:
         source += f" (conversation {memory.conversation_id}"

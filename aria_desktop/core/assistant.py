@@ -28,6 +28,7 @@ from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessa
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
 from aria_desktop.domain.errors import AriaError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import AssistantState
+from aria_desktop.domain.memory_tiers import MemoryTierChange
 from aria_desktop.domain.settings_problems import SettingsProblem
 
 __all__ = ["LocalAssistant"]
@@ -156,6 +157,10 @@ class LocalAssistant:
     async def memory_associations(self, memory_id: str) -> list[mem.MemoryAssociation]:
         """The memories used together with one, strongest first (NotFoundError: no such)."""
         return await self.memory.memory_associations(memory_id)
+
+    async def memory_tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
+        """How a memory moved between tiers and why, oldest first (NotFoundError: no such)."""
+        return await self.memory.memory_tier_changes(memory_id)
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` (a near-duplicate reinforces the existing memory)."""

@@ -55,6 +55,7 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     NewMemory,
 )
+from aria_desktop.domain.memory_tiers import MemoryTierChange
 from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.domain.web import WebPage
 
@@ -326,6 +327,10 @@ class Assistant(Protocol):
 
     async def memory_associations(self, memory_id: str) -> list[MemoryAssociation]:
         """The memories used together with one, strongest first (NotFoundError: no such)."""
+        ...
+
+    async def memory_tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
+        """How a memory moved between tiers and why, oldest first (NotFoundError: no such)."""
         ...
 
     async def add_memory(self, new: NewMemory) -> Memory: ...

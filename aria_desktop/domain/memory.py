@@ -20,6 +20,7 @@ __all__ = [
     "MAX_ASSOCIATION_CONVERSATIONS",
     "MEMORY_KINDS",
     "MEMORY_STATUSES",
+    "MEMORY_TIERS",
     "Memory",
     "MemoryAction",
     "MemoryAssociation",
@@ -31,6 +32,7 @@ __all__ = [
     "MemoryKind",
     "MemoryQuery",
     "MemoryStatus",
+    "MemoryTier",
     "NewMemory",
     "association_strength",
     "unstorable_character",
@@ -38,6 +40,10 @@ __all__ = [
 
 MemoryKind = Literal["fact", "preference", "event", "skill", "document"]
 MemoryStatus = Literal["active", "superseded", "forgotten"]
+MemoryTier = Literal["active", "thread", "stable"]
+"""How settled a memory is (``domain/memory_tiers.py`` has the rules): new and unproven
+(``active``), in use across turns and conversations (``thread``), a durable part of what ARIA
+knows (``stable``, loaded at the start of every conversation first)."""
 MemoryAction = Literal["added", "reinforced", "superseded"]
 """What storing a memory did: added it, reinforced a near-duplicate, or replaced an old one."""
 
@@ -45,6 +51,8 @@ MEMORY_KINDS: tuple[str, ...] = get_args(MemoryKind)
 """Every memory kind, in display order."""
 MEMORY_STATUSES: tuple[str, ...] = get_args(MemoryStatus)
 """Every memory status."""
+MEMORY_TIERS: tuple[str, ...] = get_args(MemoryTier)
+"""Every memory tier, least settled first."""
 
 _UNSTORABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 _UNSTORABLE_ONE_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
@@ -100,12 +108,17 @@ class MemoryEdit:
 
     Attributes:
         content, kind, subject, importance: the new values, as in :class:`NewMemory`.
+        tier: pin the memory in this tier (the use rules no longer move it).
+        tier_pinned: False releases a pinned tier to the rules again (True with no ``tier``
+            pins the current one).
     """
 
     content: str | None = None
     kind: str | None = None
     subject: str | None = None
     importance: float | None = None
+    tier: str | None = None
+    tier_pinned: bool | None = None
 
     def changes(self) -> dict[str, Any]:
         """Only the fields that change, by name."""
@@ -120,6 +133,7 @@ class MemoryFilter:
         kinds: only these kinds (empty: all).
         subject: only memories about this subject (None: any).
         statuses: only these statuses.
+        tiers: only these tiers (empty: all).
         limit: how many at most.
         offset: how many of the newest to skip (paging).
     """
@@ -127,6 +141,7 @@ class MemoryFilter:
     kinds: tuple[str, ...] = ()
     subject: str | None = None
     statuses: tuple[str, ...] = ("active",)
+    tiers: tuple[str, ...] = ()
     limit: int = 100
     offset: int = 0
 
@@ -192,6 +207,9 @@ class Memory:
         embedding_model: model that produced its vector ("" when it has none).
         supersedes: id of the memory this one replaced (None if it replaced nothing).
         superseded_by: id of the memory that replaced this one (None while current).
+        tier: active, thread or stable (:data:`MemoryTier`).
+        tier_pinned: the user fixed the tier; the use rules leave it alone.
+        reinforced_count: how many times it was learned again (a near-duplicate written).
     """
 
     id: str
@@ -212,6 +230,9 @@ class Memory:
     embedding_model: str = ""
     supersedes: str | None = None
     superseded_by: str | None = None
+    tier: MemoryTier = "active"
+    tier_pinned: bool = False
+    reinforced_count: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -242,6 +242,16 @@ def test_aria_memory_goes_through_the_running_daemon(tmp_path: Path) -> None:
             assert related.returncode == 0, related.stderr
             assert "not been used together" in related.stderr
             assert _cli(daemon, "memory", "related", memory_id, "--json").stdout.strip() == "[]"
+            pinned = _cli(daemon, "memory", "tier", memory_id, "stable")
+            assert pinned.returncode == 0, pinned.stderr
+            assert "pinned in the stable tier" in pinned.stderr
+            listed = _cli(daemon, "memory", "list", "--tier", "stable")
+            assert memory_id in listed.stdout
+            assert "[stable, pinned]" in listed.stdout
+            assert memory_id not in _cli(daemon, "memory", "list", "--tier", "thread").stdout
+            shown = _cli(daemon, "memory", "show", memory_id)
+            assert "tier:        stable, pinned by the user" in shown.stdout
+            assert "active -> stable: pinned by the user" in shown.stdout
             unknown = _cli(daemon, "memory", "related", "mem_missing")
             assert unknown.returncode != 0
             assert "no memory" in unknown.stderr

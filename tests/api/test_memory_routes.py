@@ -49,6 +49,31 @@ async def test_memory_round_trip_create_get_update_search_forget(api: Api) -> No
     assert [m["id"] for m in by_status] == [memory["id"]]
 
 
+async def test_a_memory_can_be_pinned_to_a_tier_listed_by_tier_and_its_moves_read(
+    api: Api,
+) -> None:
+    created = (await api.client.post(f"{P}/memories", json={"content": "I am vegetarian"})).json()
+    assert (created["tier"], created["tier_pinned"]) == ("active", False)
+    path = f"{P}/memories/{created['id']}"
+    pinned = await api.client.patch(path, json={"tier": "stable"})
+    assert pinned.status_code == 200, pinned.text
+    assert (pinned.json()["tier"], pinned.json()["tier_pinned"]) == ("stable", True)
+    stable = (await api.client.get(f"{P}/memories", params={"tier": "stable"})).json()
+    assert [m["id"] for m in stable] == [created["id"]]
+    assert (await api.client.get(f"{P}/memories", params={"tier": "thread"})).json() == []
+    [change] = (await api.client.get(f"{path}/tier-changes")).json()
+    assert (change["from_tier"], change["to_tier"], change["reason"]) == (
+        "active",
+        "stable",
+        "pinned by the user",
+    )
+    released = (await api.client.patch(path, json={"tier_pinned": False})).json()
+    assert (released["tier"], released["tier_pinned"]) == ("stable", False)
+    assert (await api.client.patch(path, json={"tier": "gold"})).status_code == 422
+    missing = await api.client.get(f"{P}/memories/mem_nothere/tier-changes")
+    assert missing.status_code == 404
+
+
 async def test_memory_errors_are_mapped_with_codes_and_hints(api: Api) -> None:
     for method, path, body in (
         ("GET", f"{P}/memories/mem_nope", None),

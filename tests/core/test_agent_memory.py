@@ -17,7 +17,7 @@ import pytest
 
 from aria_desktop.core.memory.service import MemoryConfig, MemoryService
 from aria_desktop.domain.events import ToolResultEvent
-from aria_desktop.domain.memory import NewMemory
+from aria_desktop.domain.memory import MemoryEdit, NewMemory
 from aria_desktop.domain.memory_events import MemoryChanged
 from tests.fakes.harness import FakeCore, fake_cores
 from tests.fakes.ports import InMemoryMemoryStore, ReplyStep, text_reply, tool_reply
@@ -62,6 +62,25 @@ async def test_recalled_memories_are_fenced_into_the_prompt(make_core: CoreFacto
     recalled = await memory.get_memory(dana.id)
     assert recalled is not None
     assert recalled.access_count == 1  # recall counts as access
+
+
+async def test_every_turn_starts_with_the_stable_facts_even_when_the_question_names_none(
+    make_core: CoreFactory,
+) -> None:
+    core = await make_core()
+    memory = await with_memory(core, MemoryConfig(auto_extract=False))
+    veg = await memory.add_memory(NewMemory(content="I am vegetarian"))
+    await memory.update_memory(veg.id, MemoryEdit(tier="stable"))
+    await memory.add_memory(NewMemory(content="The boiler was serviced in May"))  # active
+    core.model.script(text_reply("How about a mushroom risotto?"))
+    await core.turn("What should we cook tonight?")
+    sent = core.model.requests[0].messages
+    [block] = [m.content for m in sent if m.role == "system" and "<memories>" in m.content]
+    assert "I am vegetarian" in block
+    assert "boiler" not in block
+    loaded = await memory.get_memory(veg.id)
+    assert loaded is not None
+    assert loaded.access_count == 0  # loaded is not used: only search hits count as use
 
 
 async def test_extraction_stores_the_turns_facts_with_where_they_came_from(

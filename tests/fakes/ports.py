@@ -55,8 +55,10 @@ from aria_desktop.domain.memory import (
     MemoryHit,
     MemoryKind,
     MemoryQuery,
+    MemoryTier,
     unstorable_character,
 )
+from aria_desktop.domain.memory_tiers import MemoryTierChange, next_tier
 
 __all__ = [
     "Hang",
@@ -437,6 +439,42 @@ class InMemoryMemoryStore:
         self._candidates: dict[str, MemoryCandidate] = {}
         self._decayed_at: dict[str, float] = {}
         self._pairs: dict[tuple[str, str], tuple[int, float, float, tuple[str, ...]]] = {}
+        self._tier_changes: list[MemoryTierChange] = []
+
+    def _apply_tiers(self, ids: Iterable[str], now: float) -> None:
+        """The port's tier rules (``domain/memory_tiers.py``), one step, with the history."""
+        for memory_id in list(ids):
+            memory = self._memories.get(memory_id)
+            move = next_tier(memory, now) if memory is not None else None
+            if memory is None or move is None:
+                continue
+            self._memories[memory_id] = dataclasses.replace(memory, tier=move.tier)
+            self._tier_changes.append(
+                MemoryTierChange(
+                    memory_id=memory_id,
+                    from_tier=memory.tier,
+                    to_tier=move.tier,
+                    reason=move.reason,
+                    at=now,
+                )
+            )
+
+    async def tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
+        """A memory's tier history, oldest first."""
+        return [c for c in self._tier_changes if c.memory_id == memory_id]
+
+    async def bootstrap(self, budget_chars: int) -> list[Memory]:
+        """Stable, then thread memories (the user's first, then by importance) in the budget."""
+        settled = [
+            m for m in self._memories.values() if m.status == "active" and m.tier != "active"
+        ]
+        settled.sort(key=lambda m: (m.tier != "stable", m.subject.lower() != "user", -m.importance))
+        chosen, left = [], budget_chars
+        for memory in settled:
+            if len(memory.content) + 48 <= left:
+                chosen.append(memory)
+                left -= len(memory.content) + 48
+        return chosen
 
     @property
     def vector_search_available(self) -> bool:
@@ -467,6 +505,7 @@ class InMemoryMemoryStore:
                 self._memories[memory_id] = dataclasses.replace(
                     memory, last_accessed_at=now, access_count=memory.access_count + 1
                 )
+        self._apply_tiers(ids, now)
 
     async def add(self, draft: MemoryDraft) -> tuple[Memory, MemoryAction]:
         """Store a memory, reinforcing a duplicate or superseding what it replaces."""
@@ -483,10 +522,12 @@ class InMemoryMemoryStore:
                     confidence=min(1.0, max(memory.confidence, draft.confidence) + 0.1),
                     topic=memory.topic or draft.topic,
                     updated_at=now,
+                    reinforced_count=memory.reinforced_count + 1,
                 )
                 self._memories[memory.id] = reinforced
                 self._decayed_at.pop(memory.id, None)
-                return reinforced, "reinforced"
+                self._apply_tiers([memory.id], now)
+                return self._memories[memory.id], "reinforced"
         replaced = self._require(draft.supersedes) if draft.supersedes else None
         if replaced is None and draft.topic:
             replaced = next(
@@ -531,8 +572,23 @@ class InMemoryMemoryStore:
             subject=memory.subject if edit.subject is None else edit.subject,
             importance=memory.importance if edit.importance is None else edit.importance,
             updated_at=self._clock(),
+            tier=cast(MemoryTier, edit.tier or memory.tier),
+            tier_pinned=edit.tier_pinned
+            if edit.tier_pinned is not None
+            else (edit.tier is not None or memory.tier_pinned),
         )
         self._memories[memory_id] = updated
+        if (updated.tier, updated.tier_pinned) != (memory.tier, memory.tier_pinned):
+            why = "pinned by the user" if updated.tier_pinned else "released by the user"
+            self._tier_changes.append(
+                MemoryTierChange(
+                    memory_id=memory_id,
+                    from_tier=memory.tier,
+                    to_tier=updated.tier,
+                    reason=why,
+                    at=updated.updated_at,
+                )
+            )
         return updated
 
     async def forget(self, memory_id: str) -> Memory:
@@ -556,6 +612,7 @@ class InMemoryMemoryStore:
             if (not which.kinds or m.kind in which.kinds)
             and (subject is None or m.subject.lower() == subject)
             and m.status in which.statuses
+            and (not which.tiers or m.tier in which.tiers)
         ]
         chosen.sort(key=lambda m: m.created_at, reverse=True)
         return chosen[which.offset : which.offset + which.limit]
@@ -678,6 +735,7 @@ class InMemoryMemoryStore:
             self._memories[memory.id] = dataclasses.replace(memory, confidence=confidence)
             self._decayed_at[memory.id] = at
             changed += 1
+        self._apply_tiers(list(self._memories), at)
         return changed
 
     async def add_candidate(self, draft: MemoryDraft) -> MemoryCandidate | None:

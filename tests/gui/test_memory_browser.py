@@ -12,8 +12,9 @@ from PySide6.QtWidgets import QMessageBox
 from aria_desktop.core.memory.service import MemoryConfig
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import StartTurn
-from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES
+from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES, NewMemory
 from aria_desktop.gui.controllers.tray import NOT_INSTALLED
+from aria_desktop.gui.views.memory_browser import MEMORY_COLUMNS
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.gui.conftest import wait_for
@@ -237,3 +238,41 @@ def test_open_browser_refreshes_when_extraction_adds_to_the_inbox(
     turn_with_facts(stack, ollama, run, "I work at Acme.", [{"content": "I work at Acme"}])
     run(wait_for(lambda: view.inbox.rowCount() == 1))
     assert view.tabs.tabText(1) == "Inbox (1)"
+
+
+def test_a_memory_kept_in_the_stable_tier_is_pinned_listed_by_tier_and_released(
+    desktop_factory: Any, stack_factory: Any, run: Any
+) -> None:
+    stack = stack_factory(memory=MemoryConfig(auto_extract=False))
+    memory = stack.memory
+    veg = run(memory.add_memory(NewMemory(content="I am vegetarian")))
+    run(memory.add_memory(NewMemory(content="The plumber comes on Tuesday")))
+    desktop = desktop_factory(stack.assistant)
+    view = open_browser(desktop, run)
+    controller = desktop.memory
+    run(wait_for(lambda: view.memories.rowCount() == 2))
+    tier_column = MEMORY_COLUMNS.index("Tier")
+    assert {view.memories.item(r, tier_column).text() for r in range(2)} == {"New"}
+    row = next(i for i, m in enumerate(controller.memories) if m.id == veg.id)
+    view.memories.selectRow(row)
+    assert not view.tier_pinned.isChecked()
+    assert not view.tier.isEnabled()  # the use rules decide until the user keeps it
+    view.tier_pinned.setChecked(True)
+    assert view.tier.isEnabled()
+    view.tier.setCurrentIndex(view.tier.findData("stable"))
+    view.save_button.click()
+    run(wait_for(lambda: view.status.text() == "Saved."))
+    stored = run(memory.get_memory(veg.id))
+    assert (stored.tier, stored.tier_pinned) == ("stable", True)
+    view.tier_filter.setCurrentIndex(view.tier_filter.findData("stable"))
+    run(wait_for(lambda: [m.id for m in controller.memories] == [veg.id]))
+    assert view.memories.item(0, tier_column).text() == "Stable (kept)"
+    view.memories.selectRow(0)
+    assert view.tier_pinned.isChecked()
+    view.tier_pinned.setChecked(False)
+    view.status.setText("")
+    view.save_button.click()
+    run(wait_for(lambda: view.status.text() == "Saved."))
+    assert not run(memory.get_memory(veg.id)).tier_pinned
+    reasons = [c.reason for c in run(memory.memory_tier_changes(veg.id))]
+    assert reasons == ["pinned by the user", "released to the use rules by the user"]

@@ -20,7 +20,7 @@ import pytest
 
 from aria_desktop import keystore, log
 from aria_desktop.compose.app import build_app
-from aria_desktop.core.memory.service import memories_message
+from aria_desktop.core.memory.recall_text import memories_message
 from aria_desktop.domain.chat import ChatMessage, ChatRequest, PromptBudgeted, ToolCall
 from aria_desktop.domain.memory import Memory
 from aria_desktop.domain.prompt_budget import estimate_message, estimate_tool, reply_reserve

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from aria_desktop.adapters.memory.store import SQLiteMemoryStore
-from aria_desktop.adapters.storage.connection import Connection
 from aria_desktop.adapters.storage.database import Database
-from aria_desktop.adapters.storage.migrations import MIGRATIONS
+from aria_desktop.adapters.storage.migrations import MEMORY_ASSOCIATIONS
 from aria_desktop.domain import memory as mem
+from tests.memory.old_stores import old_store_with_memory, table_names
 
 
 class Clock:
@@ -136,22 +136,15 @@ async def test_export_and_import_carry_associations_and_importing_twice_changes_
         assert link.conversations == ("conv-1", "conv-2", "conv-3")
 
 
-def _tables(conn: Connection) -> set[str]:
-    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-
 async def test_a_store_of_the_previous_release_gains_the_associations_table(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "old.db"
-    async with await Database.open(path, migrations=MIGRATIONS[:-1], take_lock=False) as old:
-        assert "memory_associations" not in await old.read(_tables)
-        memories = SQLiteMemoryStore(old, None)
-        await memories.open()
-        kept, _ = await memories.add(mem.MemoryDraft(content="I live in Leeds"))
+    await old_store_with_memory(path, MEMORY_ASSOCIATIONS, "mem_old", "I live in Leeds")
     async with await Database.open(path, take_lock=False) as current:
-        assert "memory_associations" in await current.read(_tables)
+        assert "memory_associations" in await table_names(current)
         store = SQLiteMemoryStore(current, None)
         await store.open()
-        assert await store.get(kept.id) is not None
+        kept = await store.get("mem_old")
+        assert kept is not None
         assert await store.associations(kept.id) == []

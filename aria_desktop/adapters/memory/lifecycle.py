@@ -14,6 +14,7 @@ from typing import Any
 
 from aria_desktop.adapters.memory import rows
 from aria_desktop.adapters.memory.indexes import MemoryIndexes
+from aria_desktop.adapters.memory.tiers import apply_tier_rules, inherit_tier
 from aria_desktop.adapters.storage.connection import Connection, placeholders
 from aria_desktop.adapters.storage.text import content_hash
 from aria_desktop.adapters.storage.vectors import VectorIndex, cosine_from_l2
@@ -54,8 +55,8 @@ def write_memory(
         "INSERT INTO memories (id, content, content_hash, kind, subject, topic, importance, "
         "confidence, status, provenance, conversation_id, message_ids, created_at, "
         "updated_at, last_accessed_at, access_count, embedding_model, embedding, "
-        "supersedes, superseded_by) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "supersedes, superseded_by, tier, tier_pinned, reinforced_count) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             memory_id,
             item.content,
@@ -77,6 +78,9 @@ def write_memory(
             item.vector,
             old[1] if old is not None else item.supersedes,
             item.superseded_by,
+            item.tier,
+            int(item.tier_pinned),
+            item.reinforced_count,
         ),
     )
     seq = int(cursor.lastrowid or 0)
@@ -92,6 +96,7 @@ def write_memory(
         )
         if index is not None:
             index.set_status(conn, old[0], "superseded")
+        inherit_tier(conn, memory_id, old[1], now)
         action = "superseded"
     return memory_at(conn, seq), action
 
@@ -141,10 +146,12 @@ def _reinforce(
     conn.execute(
         "UPDATE memories SET confidence = min(1.0, max(confidence, ?) + 0.1), "
         "importance = max(importance, ?), updated_at = ?, decayed_at = NULL, "
+        "reinforced_count = reinforced_count + 1, "
         "topic = CASE WHEN topic = '' THEN ? ELSE topic END WHERE seq = ?",
         (item.confidence, item.importance, now, item.topic, row[0]),
     )
     _LOGGER.debug("Memory %s reinforced", row[1])
+    apply_tier_rules(conn, now, [str(row[1])])
     return memory_at(conn, int(row[0]))
 
 
@@ -156,12 +163,16 @@ def memory_at(conn: Connection, seq: int) -> mem.Memory:
 
 
 def touch(conn: Connection, ids: Sequence[str], now: float) -> None:
-    """Record that the memories ``ids`` were used at ``now`` (access count, last access)."""
+    """Record that the memories ``ids`` were used at ``now``; promote those their use proves.
+
+    Use is the access count and the last access; promotion follows ``domain/memory_tiers.py``.
+    """
     conn.execute(
         "UPDATE memories SET access_count = access_count + 1, last_accessed_at = ? "
         f"WHERE id IN ({placeholders(len(ids))})",
         (now, *ids),
     )
+    apply_tier_rules(conn, now, ids)
 
 
 def any_active(conn: Connection) -> bool:

@@ -66,6 +66,9 @@ MEMORY_FIELDS = (
     "embedding_model",
     "supersedes",
     "superseded_by",
+    "tier",
+    "tier_pinned",
+    "reinforced_count",
 )
 """The ``memories`` columns that are :class:`Memory` fields, in select order."""
 MEMORY_COLUMNS = ", ".join(("seq", *MEMORY_FIELDS))
@@ -100,6 +103,8 @@ _CONVERTERS: Mapping[str, Callable[[Any], Any]] = {
     "updated_at": float,
     "last_accessed_at": _optional_float,
     "access_count": int,
+    "tier_pinned": bool,
+    "reinforced_count": int,
     "message_ids": decode_ids,
     "embedding_model": _text_or_empty,
 }
@@ -142,6 +147,9 @@ class PendingRow(MemoryDraft):
     last_accessed_at: float | None = None
     access_count: int = 0
     superseded_by: str | None = None
+    tier: str = "active"
+    tier_pinned: bool = False
+    reinforced_count: int = 0
 
 
 def new_id(prefix: str) -> str:

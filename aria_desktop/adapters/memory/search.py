@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from aria_desktop.adapters.memory.rows import MEMORY_COLUMNS, row_to_memory
+from aria_desktop.adapters.memory.tiers import check_tier
 from aria_desktop.adapters.storage.connection import Connection, placeholders
 from aria_desktop.adapters.storage.fusion import Prior, fuse
 from aria_desktop.adapters.storage.text import fts_query, query_terms, strict_coverage
@@ -34,11 +35,12 @@ def memory_filters(
     statuses: Sequence[str],
     since: float | None,
     until: float | None,
+    tiers: Sequence[str] = (),
 ) -> tuple[str, tuple[Any, ...]]:
     """SQL conditions on alias ``m`` and their parameters.
 
     Raises:
-        MemoryInvalidError: an unknown kind or status.
+        MemoryInvalidError: an unknown kind, status or tier.
     """
     clauses: list[str] = []
     params: list[Any] = []
@@ -52,6 +54,9 @@ def memory_filters(
     if statuses:
         clauses.append(f"m.status IN ({placeholders(len(statuses))})")
         params.extend(statuses)
+    if tiers:
+        clauses.append(f"m.tier IN ({placeholders(len(tiers))})")
+        params.extend(check_tier(t) for t in tiers)
     if kinds:
         clauses.append(f"m.kind IN ({placeholders(len(kinds))})")
         params.extend(kinds)

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from aria_desktop.adapters.memory import associations, rows
+from aria_desktop.adapters.memory import associations, rows, tiers
 from aria_desktop.adapters.memory.inbox import MemoryInbox
 from aria_desktop.adapters.memory.indexes import Embedder, MemoryIndexes
 from aria_desktop.adapters.memory.lifecycle import any_active, memory_at, touch, write_memory
@@ -46,6 +46,7 @@ from aria_desktop.adapters.storage.kept_answer import KeptAnswer
 from aria_desktop.adapters.storage.text import content_hash
 from aria_desktop.adapters.storage.vectors import EXACT_KNN_LIMIT, cosine_from_l2
 from aria_desktop.domain import memory as mem
+from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 __all__ = ["Embedder", "ImportReport", "SQLiteMemoryStore"]
 
@@ -254,6 +255,8 @@ class SQLiteMemoryStore:
             if edit.importance is None
             else rows.clamp01(edit.importance, "importance")
         )
+        if edit.tier is not None:
+            tiers.check_tier(edit.tier)
         vector: bytes | None = None
         if text != current.content:
             vectors = await self._indexes.embed([text])
@@ -273,6 +276,7 @@ class SQLiteMemoryStore:
             )
             if text != old_text:
                 self._replace_vector(conn, seq, vector)
+            tiers.pin_tier(conn, current, edit.tier, edit.tier_pinned, now)
             return memory_at(conn, seq)
 
         return await self._any_active.write(tx)
@@ -317,7 +321,10 @@ class SQLiteMemoryStore:
     async def decay(
         self, *, after_days: float, per_day: float, floor: float, now: float | None = None
     ) -> int:
-        """Lower the confidence of active memories never accessed for ``after_days``.
+        """Lower the confidence of unused memories, then move every memory to its tier.
+
+        Decay touches active memories never accessed for ``after_days``; the tier rules
+        (``domain/memory_tiers.py``) then move each memory its use or disuse calls for.
 
         Confidence falls by ``per_day`` for each day past ``after_days`` since the memory was
         made (or since the last decay run), never below ``floor``. Idempotent over time: two
@@ -337,6 +344,7 @@ class SQLiteMemoryStore:
                 "AND confidence > ?1",
                 (floor, per_day, at, after_s, DAY_S),
             )
+            tiers.apply_tier_rules(conn, at)
             return int(cursor.rowcount)
 
         return await self._any_active.write(tx)
@@ -358,7 +366,9 @@ class SQLiteMemoryStore:
         self, which: mem.MemoryFilter = mem.ACTIVE_MEMORIES
     ) -> list[mem.Memory]:
         """Memories newest first, filtered."""
-        where, params = memory_filters(which.kinds, which.subject, which.statuses, None, None)
+        where, params = memory_filters(
+            which.kinds, which.subject, which.statuses, None, None, which.tiers
+        )
 
         def read(conn: Connection) -> list[mem.Memory]:
             found = conn.execute(
@@ -474,6 +484,16 @@ class SQLiteMemoryStore:
         return await self._db.read(
             lambda conn: associations.associations_of(conn, memory_id, limit)
         )
+
+    # --- tiers ------------------------------------------------------------------------------
+
+    async def tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
+        """A memory's tier history, oldest first (``adapters/memory/tiers.py``)."""
+        return await self._db.read(lambda conn: tiers.tier_history(conn, memory_id))
+
+    async def bootstrap(self, budget_chars: int) -> list[mem.Memory]:
+        """What a conversation starts with: stable, then thread memories, within the budget."""
+        return await self._db.read(lambda conn: tiers.bootstrap_memories(conn, budget_chars))
 
     # --- inbox ------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from aria_desktop.adapters.memory.rows import (
     clamp01,
     row_to_memory,
 )
+from aria_desktop.adapters.memory.tiers import check_tier
 from aria_desktop.adapters.storage.connection import Connection
 from aria_desktop.adapters.storage.text import content_hash
 from aria_desktop.domain.errors import MemoryInvalidError
@@ -143,4 +144,7 @@ def import_item(raw: Mapping[str, Any]) -> PendingRow:
             None if raw.get("last_accessed_at") is None else number("last_accessed_at", now)
         ),
         access_count=int(number("access_count", 0)),
+        tier=check_tier(str(raw.get("tier") or "active")),
+        tier_pinned=raw.get("tier_pinned") is True,
+        reinforced_count=int(number("reinforced_count", 0)),
     )

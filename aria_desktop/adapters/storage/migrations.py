@@ -338,6 +338,32 @@ MEMORY_ASSOCIATIONS = Migration(
 how often, first and last seen, and the conversations that saw them (a JSON list)
 (``adapters/memory/associations.py``)."""
 
+MEMORY_TIERS = Migration(
+    name="memory_tiers",
+    statements=(
+        "ALTER TABLE memories ADD COLUMN tier TEXT NOT NULL DEFAULT 'active' "
+        "CHECK (tier IN ('active', 'thread', 'stable'))",
+        "ALTER TABLE memories ADD COLUMN tier_pinned INTEGER NOT NULL DEFAULT 0 "
+        "CHECK (tier_pinned IN (0, 1))",
+        "ALTER TABLE memories ADD COLUMN reinforced_count INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX memories_by_tier ON memories (status, tier)",
+        """
+        CREATE TABLE memory_tier_changes (
+            seq INTEGER PRIMARY KEY,
+            memory_id TEXT NOT NULL,
+            from_tier TEXT,
+            to_tier TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            at REAL NOT NULL
+        )
+        """,
+        "CREATE INDEX memory_tier_changes_by_memory ON memory_tier_changes (memory_id, seq)",
+    ),
+)
+"""Memory tiers (``domain/memory_tiers.py``): each memory's tier, whether the user pinned it,
+how often it was learned again, and the history of moves with their reasons. Existing
+memories start ``active``; the next rules pass (at start) moves those their use has proven."""
+
 MIGRATIONS: tuple[Migration, ...] = (
     CONVERSATIONS,
     LONG_TERM_MEMORY,
@@ -348,6 +374,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     EVERYDAY_SKILLS,
     FAILED_REPLY_REASON,
     MEMORY_ASSOCIATIONS,
+    MEMORY_TIERS,
 )
 """Every migration, oldest first. Append only."""
 

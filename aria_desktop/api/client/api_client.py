@@ -21,6 +21,7 @@ from aria_desktop.api.client.operations.base import Operation
 from aria_desktop.api.client.transport import ApiTransport, TransportOptions
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.errors import AriaError, NotFoundError
+from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 if TYPE_CHECKING:
     from aria_desktop.api.client.knowledge import KnowledgeClient
@@ -254,6 +255,12 @@ class ApiClient:
         from aria_desktop.api.client.operations.memory import MEMORY_ASSOCIATIONS
 
         return await self.call(MEMORY_ASSOCIATIONS, memory_id)
+
+    async def memory_tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
+        """How a memory moved between tiers and why, oldest first (NotFoundError: no such)."""
+        from aria_desktop.api.client.operations.memory import MEMORY_TIER_CHANGES
+
+        return await self.call(MEMORY_TIER_CHANGES, memory_id)
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` on the owner (its provenance there is ``api``)."""

@@ -16,6 +16,7 @@ from aria_desktop.api.server.schemas.memory import (
     MemoryHitOut,
     MemoryOut,
     MemorySearchIn,
+    MemoryTierChangeOut,
     MemoryUpdate,
 )
 from aria_desktop.domain.commands import ForgetMemory
@@ -25,6 +26,7 @@ from aria_desktop.domain.memory import (
     MemoryFilter,
     MemoryKind,
     MemoryStatus,
+    MemoryTier,
     NewMemory,
 )
 
@@ -51,6 +53,10 @@ async def list_memories(
         list[MemoryStatus] | None,
         Query(max_length=3, description="Only these statuses (default: active)"),
     ] = None,
+    tier: Annotated[
+        list[MemoryTier] | None,
+        Query(max_length=3, description="Only these tiers (repeat the parameter; default: all)"),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> list[MemoryOut]:
@@ -58,6 +64,7 @@ async def list_memories(
         kinds=tuple(kind or ()),
         subject=subject,
         statuses=tuple(status or ("active",)),
+        tiers=tuple(tier or ()),
         limit=limit,
         offset=offset,
     )
@@ -106,6 +113,17 @@ async def memory_associations(
     memory_id: PathId, assistant: AssistantDep
 ) -> list[MemoryAssociationOut]:
     return [MemoryAssociationOut.of(a) for a in await assistant.memory_associations(memory_id)]
+
+
+@router.get(
+    "/memories/{memory_id}/tier-changes",
+    summary="How this memory moved between tiers and why, oldest first",
+    responses=docs.responses(docs.NOT_FOUND, docs.INVALID),
+)
+async def memory_tier_changes(
+    memory_id: PathId, assistant: AssistantDep
+) -> list[MemoryTierChangeOut]:
+    return [MemoryTierChangeOut.of(c) for c in await assistant.memory_tier_changes(memory_id)]
 
 
 @router.patch(

@@ -17,6 +17,7 @@ from aria_desktop.domain.memory import (
     MemoryHit,
     MemoryQuery,
 )
+from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 __all__ = ["MemoryStore"]
 
@@ -79,4 +80,12 @@ class MemoryStore(Protocol):
 
     async def associations(self, memory_id: str, limit: int = 10) -> list[MemoryAssociation]:
         """A memory's associations with active memories, strongest first."""
+        ...
+
+    async def tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
+        """A memory's tier history, oldest first."""
+        ...
+
+    async def bootstrap(self, budget_chars: int) -> list[Memory]:
+        """What a conversation starts with: stable, then thread memories, within the budget."""
         ...

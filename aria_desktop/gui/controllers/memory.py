@@ -32,7 +32,7 @@ from aria_desktop.domain.memory_events import MemoryChanged
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.tasks import describe_error
-from aria_desktop.gui.views.memory_browser import MemoryBrowserView
+from aria_desktop.gui.views.memory_browser import TIER_LABELS, MemoryBrowserView
 from aria_desktop.gui.views.question import ask_before
 
 __all__ = ["MemoryController"]
@@ -116,6 +116,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
         view.subject_filter.textChanged.connect(lambda _text: self._search_timer.start())
         view.kind_filter.currentIndexChanged.connect(lambda _i: self.reload())
         view.status_filter.currentIndexChanged.connect(lambda _i: self.reload())
+        view.tier_filter.currentIndexChanged.connect(lambda _i: self.reload())
         view.memories.itemSelectionChanged.connect(self._on_memory_selected)
         view.inbox.itemSelectionChanged.connect(self._on_inbox_selected)
         view.save_button.clicked.connect(self.save_selected)
@@ -146,6 +147,8 @@ class MemoryController(WindowController[MemoryBrowserView]):
         memory = self._memory()
         kind = str(view.kind_filter.currentData() or "")
         status = str(view.status_filter.currentData() or "active")
+        tier = str(view.tier_filter.currentData() or "")
+        tiers = (tier,) if tier else ()
         subject = view.subject_filter.text().strip() or None
         text = view.search.text().strip()
         kinds = (kind,) if kind else ()
@@ -153,10 +156,12 @@ class MemoryController(WindowController[MemoryBrowserView]):
             hits = await memory.search_memories(
                 MemoryQuery(text=text, limit=100, kinds=kinds, subject=subject, statuses=(status,))
             )
-            self.memories = [hit.memory for hit in hits]
+            self.memories = [h.memory for h in hits if not tier or h.memory.tier == tier]
         else:
             self.memories = await memory.list_memories(
-                MemoryFilter(kinds=kinds, subject=subject, statuses=(status,), limit=200)
+                MemoryFilter(
+                    kinds=kinds, subject=subject, statuses=(status,), tiers=tiers, limit=200
+                )
             )
         self.inbox = await memory.list_memory_inbox()
         self._fill(
@@ -173,7 +178,8 @@ class MemoryController(WindowController[MemoryBrowserView]):
         view.tabs.setTabText(1, f"Inbox ({len(self.inbox)})" if self.inbox else "Inbox")
         shown = len(self.memories)
         view.status.setText(f"{shown} {'memory' if shown == 1 else 'memories'} shown{self._note}")
-        view.show_empty(_empty_text(shown, bool(text or kind or subject), status), not self.inbox)
+        filtered = bool(text or kind or subject or tier)
+        view.show_empty(_empty_text(shown, filtered, status), not self.inbox)
         self._restore_selection()
         self.changed.emit()
 
@@ -207,6 +213,7 @@ class MemoryController(WindowController[MemoryBrowserView]):
             memory.subject,
             f"{memory.importance:.2f}",
             memory.status,
+            TIER_LABELS.get(memory.tier, memory.tier) + (" (kept)" if memory.tier_pinned else ""),
             _day(memory.updated_at or memory.created_at),
         ]
 
@@ -309,6 +316,10 @@ class MemoryController(WindowController[MemoryBrowserView]):
         view.choose_kind(item.kind)
         view.subject.setText(item.subject)
         view.importance.setValue(item.importance)
+        if isinstance(item, Memory):
+            view.show_tier(item.tier, item.tier_pinned)
+        else:
+            view.show_tier("active", False)
         return view
 
     def save_selected(self) -> None:
@@ -324,21 +335,19 @@ class MemoryController(WindowController[MemoryBrowserView]):
         if not content:
             view.status.setText("A memory cannot be empty; use Forget to remove it.")
             return
-        self._spawn(
-            self._save(
-                memory.id,
-                content,
-                view.chosen_kind() or memory.kind,
-                view.subject.text().strip() or memory.subject,
-                view.importance.value(),
-            ),
-            "aria-gui-memory-save",
+        tier, keep = view.chosen_tier()
+        edit = MemoryEdit(
+            content=content,
+            kind=view.chosen_kind() or memory.kind,
+            subject=view.subject.text().strip() or memory.subject,
+            importance=view.importance.value(),
+            # Kept: pin it in the tier shown; no longer kept: the use rules move it again.
+            tier=tier if keep else None,
+            tier_pinned=False if memory.tier_pinned and not keep else None,
         )
+        self._spawn(self._save(memory.id, edit), "aria-gui-memory-save")
 
-    async def _save(
-        self, memory_id: str, content: str, kind: str, subject: str, importance: float
-    ) -> None:
-        edit = MemoryEdit(content=content, kind=kind, subject=subject, importance=importance)
+    async def _save(self, memory_id: str, edit: MemoryEdit) -> None:
         await self._memory().update_memory(memory_id, edit)
         await self._reload()  # keeps it selected, showing the stored values
         self._ensure_view().status.setText("Saved.")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -25,11 +26,13 @@ from PySide6.QtWidgets import (
 from aria_desktop.domain.memory import MEMORY_KINDS, MEMORY_STATUSES
 from aria_desktop.gui.views._widgets import table as _table
 
-__all__ = ["KINDS", "STATUSES", "MemoryBrowserView"]
+__all__ = ["KINDS", "STATUSES", "TIER_LABELS", "MemoryBrowserView"]
 
 KINDS = MEMORY_KINDS
 STATUSES = MEMORY_STATUSES
-MEMORY_COLUMNS = ("Memory", "Kind", "Subject", "Importance", "Status", "Updated")
+TIER_LABELS = {"active": "New", "thread": "In use", "stable": "Stable"}
+"""How the browser names each tier: what it means to the user, not the store's word."""
+MEMORY_COLUMNS = ("Memory", "Kind", "Subject", "Importance", "Status", "Tier", "Updated")
 INBOX_COLUMNS = ("Proposed memory", "Kind", "Subject", "Confidence", "Proposed")
 
 
@@ -77,12 +80,18 @@ class MemoryBrowserView(QWidget):
         self.status_filter = QComboBox()
         for status in STATUSES:
             self.status_filter.addItem(status.capitalize(), status)
+        self.tier_filter = QComboBox()
+        self.tier_filter.setObjectName("memoryTierFilter")
+        self.tier_filter.addItem("Any tier", "")
+        for tier, label in TIER_LABELS.items():
+            self.tier_filter.addItem(label, tier)
         self.add_button = QPushButton("Add memory…")
         filters = QHBoxLayout()
         filters.addWidget(self.search, 1)
         filters.addWidget(self.kind_filter)
         filters.addWidget(self.subject_filter)
         filters.addWidget(self.status_filter)
+        filters.addWidget(self.tier_filter)
         filters.addWidget(self.add_button)
         return filters
 
@@ -138,6 +147,20 @@ class MemoryBrowserView(QWidget):
         self.importance.setRange(0.0, 1.0)
         self.importance.setSingleStep(0.1)
         self.importance.setDecimals(2)
+        self.tier = QComboBox()
+        self.tier.setObjectName("memoryTier")
+        for tier, label in TIER_LABELS.items():
+            self.tier.addItem(label, tier)
+        self.tier_pinned = QCheckBox("Keep it in this tier")
+        self.tier_pinned.setObjectName("memoryTierPinned")
+        self.tier_pinned.setToolTip(
+            "Stable memories are part of every conversation. Unticked, ARIA moves the memory "
+            "by how often it is used."
+        )
+        self.tier_pinned.toggled.connect(self.tier.setEnabled)
+        tier_row = QHBoxLayout()
+        tier_row.addWidget(self.tier)
+        tier_row.addWidget(self.tier_pinned, 1)
         self.provenance = QLabel("")
         self.provenance.setWordWrap(True)
         self.provenance.setTextFormat(Qt.TextFormat.PlainText)
@@ -155,6 +178,7 @@ class MemoryBrowserView(QWidget):
         form.addRow("Kind", self.kind)
         form.addRow("Subject", self.subject)
         form.addRow("Importance", self.importance)
+        form.addRow("Tier", tier_row)
         form.addRow("Learnt from", self.provenance)
         form.addRow("", self.open_conversation_button)
         form.addRow(self.related_label, self.related)
@@ -221,6 +245,8 @@ class MemoryBrowserView(QWidget):
         self.content.setReadOnly(not editable)
         for widget in (self.kind, self.subject, self.importance, self.save_button):
             widget.setEnabled(editable)
+        self.tier_pinned.setEnabled(mode == "memory")
+        self.tier.setEnabled(mode == "memory" and self.tier_pinned.isChecked())
         self.forget_button.setVisible(editable)
         self.save_button.setVisible(editable)
         self.save_button.setText("Save changes")
@@ -228,6 +254,16 @@ class MemoryBrowserView(QWidget):
     def chosen_kind(self) -> str:
         """The kind picked in the form, as the store names it ("fact", "preference", …)."""
         return str(self.kind.currentData() or "")
+
+    def show_tier(self, tier: str, pinned: bool) -> None:
+        """Show a memory's tier, and whether the user keeps it there."""
+        self.tier.setCurrentIndex(max(0, self.tier.findData(tier)))
+        self.tier_pinned.setChecked(pinned)
+        self.tier.setEnabled(pinned and self.tier_pinned.isEnabled())
+
+    def chosen_tier(self) -> tuple[str, bool]:
+        """The tier picked in the form, and whether to keep the memory there."""
+        return str(self.tier.currentData() or "active"), self.tier_pinned.isChecked()
 
     def choose_kind(self, kind: str) -> None:
         """Show ``kind`` as picked in the form (its label, capitalised)."""

@@ -14,6 +14,7 @@ from aria_desktop.api.client.operations.base import (
     only_set,
 )
 from aria_desktop.domain import memory as mem
+from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 __all__ = [
     "ADD_MEMORY",
@@ -23,6 +24,7 @@ __all__ = [
     "LIST_MEMORIES",
     "MEMORY_ASSOCIATIONS",
     "MEMORY_INBOX",
+    "MEMORY_TIER_CHANGES",
     "REJECT_MEMORY",
     "SEARCH_MEMORIES",
     "UPDATE_MEMORY",
@@ -49,6 +51,7 @@ def _filter_params(which: mem.MemoryFilter) -> HttpArgs:
     params = {
         "kind": list(which.kinds),
         "status": list(which.statuses),
+        "tier": list(which.tiers),
         "limit": which.limit,
         "offset": which.offset,
     }
@@ -68,6 +71,11 @@ MEMORY_ASSOCIATIONS = Operation[str, list[mem.MemoryAssociation]](
     method="GET",
     path=lambda memory_id: f"/memories/{memory_id}/associations",
     decode=many(mem.MemoryAssociation),
+)
+MEMORY_TIER_CHANGES = Operation[str, list[MemoryTierChange]](
+    method="GET",
+    path=lambda memory_id: f"/memories/{memory_id}/tier-changes",
+    decode=many(MemoryTierChange),
 )
 ADD_MEMORY = Operation[mem.NewMemory, mem.Memory](
     method="POST",

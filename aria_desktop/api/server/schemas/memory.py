@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from aria_desktop.api.server.schemas.common import FromDomain, StrictTypes
-from aria_desktop.domain.memory import MemoryKind, MemoryQuery, MemoryStatus
+from aria_desktop.domain.memory import MemoryKind, MemoryQuery, MemoryStatus, MemoryTier
 
 __all__ = [
     "MemoryCandidateOut",
@@ -13,6 +13,7 @@ __all__ = [
     "MemoryHitOut",
     "MemoryOut",
     "MemorySearchIn",
+    "MemoryTierChangeOut",
     "MemoryUpdate",
 ]
 
@@ -38,6 +39,23 @@ class MemoryOut(FromDomain):
     embedding_model: str = ""
     supersedes: str | None = None
     superseded_by: str | None = None
+    tier: MemoryTier = Field(
+        default="active",
+        description="How settled it is: active (new), thread (in use), stable (loaded at the "
+        "start of every conversation).",
+    )
+    tier_pinned: bool = Field(default=False, description="The user fixed the tier.")
+    reinforced_count: int = Field(default=0, description="How often it was learned again.")
+
+
+class MemoryTierChangeOut(FromDomain):
+    """One move of a memory between tiers, with the reason (times are UNIX seconds)."""
+
+    memory_id: str
+    from_tier: str | None = None
+    to_tier: str
+    reason: str
+    at: float
 
 
 class MemoryCreate(StrictTypes):
@@ -56,6 +74,12 @@ class MemoryUpdate(StrictTypes):
     kind: MemoryKind | None = None
     subject: str | None = Field(default=None, min_length=1, max_length=200, pattern=r"\S")
     importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    tier: MemoryTier | None = Field(
+        default=None, description="Pin the memory in this tier (the use rules leave it there)."
+    )
+    tier_pinned: bool | None = Field(
+        default=None, description="false releases a pinned tier to the use rules again."
+    )
 
 
 def _active_only() -> list[MemoryStatus]:
