@@ -204,3 +204,16 @@ async def test_audio_known_to_start_with_the_wake_phrase_is_decoded_from_it(
     assert transcript.text.startswith("Hey Jarvis,"), transcript.text
     rest = transcript.text.removeprefix("Hey Jarvis,")
     assert word_errors("Set a timer for ten minutes.", rest)[0] == 0, transcript.text
+
+
+def test_a_segment_that_starts_after_the_audio_ended_is_not_part_of_the_transcript() -> None:
+    from types import SimpleNamespace
+
+    from aria_desktop.adapters.voice.whisper import _text
+
+    def segment(start: float, text: str) -> SimpleNamespace:
+        return SimpleNamespace(start=start, text=text, no_speech_prob=0.1)
+
+    said = [segment(0.0, " Take a screenshot of this window."), segment(27.3, " Until next time.")]
+    assert _text(said, 27.32) == "Take a screenshot of this window."
+    assert _text(said, 40.0) == "Take a screenshot of this window. Until next time."

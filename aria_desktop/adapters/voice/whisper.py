@@ -145,10 +145,23 @@ def decoding_prefix(phrase: str) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in words) + "," if words else ""
 
 
-def _text(segments: Sequence[Any]) -> str:
-    """The words of the segments Whisper finds to be speech ("" for silence or noise)."""
+_AFTER_THE_END_S = 0.25
+"""A segment starting this close to the end of the audio, or after it, is not speech."""
+
+
+def _text(segments: Sequence[Any], duration_s: float) -> str:
+    """The words of the segments Whisper finds to be speech ("" for silence or noise).
+
+    A segment that starts in the padding after the audio (``duration_s`` long) is left out:
+    nothing was said there. Whisper writes such segments at the end of long speech — measured
+    on a 27 s clip: "…of this window. We'll see you next time. Until next time." — and a
+    dictation would type them.
+    """
+    last_start = duration_s - _AFTER_THE_END_S
     text = " ".join(
-        segment.text.strip() for segment in segments if segment.no_speech_prob < _NO_SPEECH
+        segment.text.strip()
+        for segment in segments
+        if segment.no_speech_prob < _NO_SPEECH and segment.start < last_start
     ).strip()
     return text if any(char.isalnum() for char in text) else ""  # "." is not a command
 
@@ -424,7 +437,7 @@ class WhisperSTT:
             _LOGGER.debug("the hinted decoding is unsure; decoding without the hint")
             return None
         self.last_window_s = _FULL_WINDOW_FRAMES / 100
-        return _text(segments), detected
+        return _text(segments, len(audio) / _RATE_HZ), detected
 
     def _decode(
         self, audio: Any, language: str | None, hotwords: str, beam_size: int, prefix: str
@@ -441,11 +454,11 @@ class WhisperSTT:
             )
             if _confident(segments):
                 self.last_window_s = frames / 100
-                return _text(segments), detected
+                return _text(segments, len(audio) / _RATE_HZ), detected
             _LOGGER.debug("fitted window unsure; decoding the full window")
         segments, detected = self._segments(audio, language, hotwords, beam_size, None, prefix)
         self.last_window_s = _FULL_WINDOW_FRAMES / 100
-        return _text(segments), detected
+        return _text(segments, len(audio) / _RATE_HZ), detected
 
     def _segments(
         self,
