@@ -18,7 +18,7 @@ __all__ = ["run_suite"]
 
 _SUITES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "core": ("core", "run_core_bench", ("turns", "chunks", "messages")),
-    "memory": ("memory", "run_memory_bench", ("quality", "n", "queries")),
+    "memory": ("memory", "run_memory_bench", ("quality", "n", "queries", "load")),
     "knowledge": (
         "knowledge",
         "run_knowledge_bench",

@@ -20,7 +20,8 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,9 +39,11 @@ __all__ = ["run_memory_bench"]
 _DIM = 384
 
 
-async def run_memory_bench(*, quality: bool, n: int | None, queries: int = 200) -> None:
-    """Run the chosen parts (both when neither is chosen)."""
-    if not quality and n is None:
+async def run_memory_bench(
+    *, quality: bool, n: int | None, queries: int = 200, load: bool = False
+) -> None:
+    """Run the chosen parts (quality and speed when none is chosen)."""
+    if not quality and n is None and not load:
         quality, n = True, 100_000
     # Multi-threaded OpenBLAS spin-waits badly on a small shared machine (8 ms vs 0.2 ms for a
     # 10k x 384 product here); the reference must be the fastest honest NumPy scan.
@@ -48,6 +51,10 @@ async def run_memory_bench(*, quality: bool, n: int | None, queries: int = 200) 
     with tempfile.TemporaryDirectory(prefix="aria-bench-memory-") as tmp:
         if quality:
             await _quality(Path(tmp) / "quality.db")
+        if load:
+            from aria_desktop.bench.memory_load import run_load_tuning
+
+            await run_load_tuning(Path(tmp) / "load.db")
         if n is not None:
             sizes = sorted({min(10_000, n), n})
             await _speed(Path(tmp), sizes, queries)
@@ -60,10 +67,16 @@ Recall = dict[str, dict[str, tuple[float, float]]]
 """leg -> question type (all, keyword, paraphrase) -> (Recall@1, Recall@5)."""
 
 
-async def quality_recall(path: Path) -> tuple[Recall, str]:
-    """Recall@1/@5 of each search leg over the synthetic set, in a new store at ``path``.
+Question = tuple[str, str, str]
+"""(question type, question, the id of the memory that answers it)."""
 
-    Returns the figures and a one-line description of the set and the embedder.
+
+@asynccontextmanager
+async def quality_store(path: Path) -> AsyncIterator[tuple[SQLiteMemoryStore, list[Question], str]]:
+    """The synthetic set in a new store at ``path`` with the real embedder, and its questions.
+
+    Yields the store, the questions (keyword and paraphrase, two per asked fact, in the set's
+    order) and a one-line description of the set and the embedder.
     """
     items = quality_set()
     embedder = LocalEmbedder()
@@ -79,7 +92,7 @@ async def quality_recall(path: Path) -> tuple[Recall, str]:
         await store.add_many((MemoryDraft(content=item.fact) for item in items), dedupe=False)
         stored = await store.list_memories(MemoryFilter(limit=10_000))
         by_content = {m.content: m.id for m in stored}
-        questions: list[tuple[str, str, str]] = []  # (type, question, expected id)
+        questions: list[Question] = []
         for item in items:
             if not item.asked:
                 continue
@@ -92,6 +105,18 @@ async def quality_recall(path: Path) -> tuple[Recall, str]:
             f"{sum(q[0] == 'paraphrase' for q in questions)} paraphrase); "
             f"embedder {embedder.model_id}"
         )
+        yield store, questions, described
+    finally:
+        await db.close()
+        await embedder.aclose()
+
+
+async def quality_recall(path: Path) -> tuple[Recall, str]:
+    """Recall@1/@5 of each search leg over the synthetic set, in a new store at ``path``.
+
+    Returns the figures and a one-line description of the set and the embedder.
+    """
+    async with quality_store(path) as (store, questions, described):
         recall: Recall = {}
         for mode in ("lexical", "vector", "hybrid"):
             ranks: dict[str, list[int | None]] = {"keyword": [], "paraphrase": []}
@@ -108,9 +133,6 @@ async def quality_recall(path: Path) -> tuple[Recall, str]:
                 at5 = sum(1 for r in values if r is not None) / len(values)
                 recall[mode][label] = (at1, at5)
         return recall, described
-    finally:
-        await db.close()
-        await embedder.aclose()
 
 
 async def _quality(path: Path) -> None:

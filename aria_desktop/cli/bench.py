@@ -34,9 +34,10 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
     ),
     (
         "memory",
-        "memory retrieval quality (--quality) and search speed (--n N)",
+        "memory retrieval quality (--quality), how many to load (--load), search speed (--n N)",
         (
             _Option("--quality", "Recall@1/@5 of each search leg", kind=None),
+            _Option("--load", "how many memories to load per turn: recall and waste", kind=None),
             _Option("--n", "largest store size for the speed test (100000)"),
             _Option("--queries", "queries per size", default=200),
         ),

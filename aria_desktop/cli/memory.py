@@ -15,13 +15,20 @@ from typing import TYPE_CHECKING, Any
 from aria_desktop.cli._args import add_actions, add_paging, add_show
 from aria_desktop.cli._common import EXIT_FAILURE, EXIT_OK, Subparsers, err, fmt_time, print_json
 from aria_desktop.domain import memory as mem
-from aria_desktop.domain.errors import AriaError, MemoryInvalidError, NotFoundError
+from aria_desktop.domain.episodes import MemorySource
+from aria_desktop.domain.errors import (
+    AriaError,
+    MemoryInvalidError,
+    MemoryUnavailableError,
+    NotFoundError,
+)
 from aria_desktop.domain.wording import counted
 from aria_desktop.settings import Settings, resolve_database_path
 
 if TYPE_CHECKING:
     from aria_desktop.adapters.memory.store import SQLiteMemoryStore
     from aria_desktop.compose.memory import MemoryStorage
+    from aria_desktop.core.memory.episodes import EpisodeKeeper
     from aria_desktop.core.memory.service import MemoryService
     from aria_desktop.core.ports import Assistant
 
@@ -71,6 +78,17 @@ def register(sub: Subparsers) -> None:
     tier.add_argument(
         "tier", choices=(*mem.MEMORY_TIERS, "unpin"), help="unpin: let its use move it again"
     )
+    episodes = acts.add_parser(
+        "episodes", help="what happened in each conversation (latest first, or about QUERY)"
+    )
+    episodes.add_argument("query", nargs="?", default="", help='e.g. "the car" or "yesterday"')
+    episodes.add_argument("--limit", type=int, default=20)
+    episodes.add_argument("--json", action="store_true")
+    stats = acts.add_parser(
+        "stats", help="how well memory served the latest conversations (loaded, used, waste)"
+    )
+    stats.add_argument("--last", type=int, default=10, help="how many conversations (1-200)")
+    stats.add_argument("--json", action="store_true")
     forget = acts.add_parser("forget", help="forget a memory")
     forget.add_argument("id")
     export = acts.add_parser("export", help="write every memory to a JSON-lines file")
@@ -241,12 +259,21 @@ async def _show(run: _Action) -> int:
             f"There is no memory {run.args.id!r}.", hint="List them with `aria memory list`."
         )
     changes = await run.memory.memory_tier_changes(found.id)
+    sources = await _sources(run, found.id)
     if run.args.json:
         print_json(
-            {**_memory_dict(found), "tier_changes": [dataclasses.asdict(c) for c in changes]}
+            {
+                **_memory_dict(found),
+                "tier_changes": [dataclasses.asdict(c) for c in changes],
+                "sources": [dataclasses.asdict(s) for s in sources],
+            }
         )
     else:
         _print_details(found)
+        for source in sources:
+            said = "learnt in" if source.relation == "extracted" else "said again in"
+            episode = f" (episode {source.episode_id})" if source.episode_id else ""
+            print(f"  {fmt_time(source.at)}  {said} conversation {source.conversation_id}{episode}")
         if changes:
             print("tier moves:")
         for change in changes:
@@ -306,6 +333,89 @@ async def _tier(run: _Action) -> int:
         err(f"{updated.id} is pinned in the {updated.tier} tier.")
     else:
         err(f"{updated.id} ({updated.tier}) moves with its use again.")
+    return EXIT_OK
+
+
+def _episode_access(run: _Action) -> Assistant | EpisodeKeeper:
+    """Episodes through the owner's API, or this process's keeper."""
+    from aria_desktop.core.memory.service import MemoryService
+
+    if not isinstance(run.memory, MemoryService):
+        return run.memory
+    if run.memory.episodes is None:
+        raise MemoryUnavailableError("Episodes are not kept here.", hint="Run `aria doctor`.")
+    return run.memory.episodes
+
+
+async def _sources(run: _Action, memory_id: str) -> list[MemorySource]:
+    """Where a memory came from; none where episodes are not kept (memory still works)."""
+    try:
+        return await _episode_access(run).memory_sources(memory_id)
+    except MemoryUnavailableError:
+        return []
+
+
+async def _episodes(run: _Action) -> int:
+    access = _episode_access(run)
+    found = await access.list_episodes(run.args.query, max(1, min(run.args.limit, 200)))
+    if run.args.json:
+        print_json([dataclasses.asdict(e) for e in found])
+        return EXIT_OK
+    if not found:
+        what = f"about {run.args.query!r}" if run.args.query.strip() else "yet"
+        err(
+            f"No episodes {what}. A conversation gets one when it has been quiet for half an "
+            "hour, or when you start a new one."
+        )
+    for episode in found:
+        draft = "" if episode.summarised else " (not summarised yet)"
+        learnt = f", {len(episode.memory_ids)} memories" if episode.memory_ids else ""
+        print(
+            f"{episode.id}  {fmt_time(episode.ended_at)}  {episode.conversation_id}"
+            f"{learnt}{draft}\n    {episode.summary}"
+        )
+    return EXIT_OK
+
+
+_TRENDS = {
+    "better": "less waste than the {n} before",
+    "worse": "more waste than the {n} before",
+    "steady": "about as much waste as the {n} before",
+    "new": "nothing earlier to compare with",
+}
+
+
+async def _stats(run: _Action) -> int:
+    last = run.args.last
+    if not 1 <= last <= 200:
+        raise AriaError(f"--last must be 1 to 200, not {last}.", hint="For example: --last 20")
+    stats = await run.memory.memory_stats(last)
+    if run.args.json:
+        print_json(
+            {
+                **dataclasses.asdict(stats),
+                "conversations": [
+                    {**dataclasses.asdict(c), "waste_ratio": round(c.waste_ratio, 4)}
+                    for c in stats.conversations
+                ],
+            }
+        )
+        return EXIT_OK
+    if not stats.conversations:
+        err(
+            "No reflections yet: each turn that recalls memories records how many it loaded and "
+            "how many the reply used."
+        )
+        return EXIT_OK
+    for c in stats.conversations:
+        turns = "1 turn" if c.turns == 1 else f"{c.turns} turns"
+        print(
+            f"{c.conversation_id}  {fmt_time(c.last_at)}  {turns:>9}  loaded {c.loaded:>3}  "
+            f"used {c.used:>3}  waste {c.waste_ratio:4.0%}  load {c.load_ms_median:.0f} ms"
+        )
+    n = len(stats.conversations)
+    trend = _TRENDS[stats.trend].format(n=n)
+    print(f"waste over these {n}: {stats.waste_ratio:.0%} ({trend})")
     return EXIT_OK
 
 
@@ -378,6 +488,8 @@ _ACTIONS: dict[str, Callable[[_Action], Awaitable[int]]] = {
     "related": _related,
     "edit": _edit,
     "tier": _tier,
+    "stats": _stats,
+    "episodes": _episodes,
     "forget": _forget,
     "export": _export,
     "import": _import,

@@ -121,6 +121,8 @@ class App:
             if voice is not None:
                 await voice.stop()
             await self.orchestrator.stop()
+            if self.memory is not None and self.memory.episodes is not None:
+                await self.memory.episodes.flush()  # open conversations keep their episodes
             if self.mcp is not None:
                 await self.mcp.aclose()
             await self.router.aclose()

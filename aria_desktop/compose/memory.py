@@ -86,16 +86,36 @@ async def build_memory(
         The service, its store, and how many memories still need a vector from the current
         embedder (build them with ``store.sync_vectors()``, in the background).
     """
+    from aria_desktop.adapters.memory.episodes import SQLiteEpisodeStore
     from aria_desktop.adapters.memory.store import SQLiteMemoryStore
+    from aria_desktop.core.memory.episodes import EpisodeKeeper
     from aria_desktop.core.memory.service import MemoryService
 
     memory_store = SQLiteMemoryStore(database, embedder)
     pending = await memory_store.open()
     _LOGGER.info("Memory search: %s", memory_store.vector_status)
+    keeper = None
+    if conversations is not None:
+        keeper = EpisodeKeeper(
+            episodes=SQLiteEpisodeStore(database, memory_store),
+            conversations=conversations,
+            model=model,
+            forget=lambda memory_id: _forget_quietly(memory_store, memory_id),
+        )
     service = MemoryService(
-        store=memory_store, model=model, conversations=conversations, config=memory_config(settings)
+        store=memory_store,
+        model=model,
+        conversations=conversations,
+        config=memory_config(settings),
+        episodes=keeper,
     )
     return service, memory_store, pending
+
+
+async def _forget_quietly(store: SQLiteMemoryStore, memory_id: str) -> None:
+    """Forget a memory whose last supporting conversation was deleted."""
+    await store.forget(memory_id)
+    _LOGGER.info("Forgot %s: the only conversation it came from was deleted", memory_id)
 
 
 class RouterOnFirstUse:

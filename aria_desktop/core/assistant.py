@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from aria_desktop.core.bus import Subscription
+from aria_desktop.core.memory.episodes import EpisodeKeeper
 from aria_desktop.core.memory.service import MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import (
@@ -26,8 +27,10 @@ from aria_desktop.core.ports import (
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import CancelTurn, Command, ConfirmAction, StartTurn
+from aria_desktop.domain.episodes import Episode, MemorySource
 from aria_desktop.domain.errors import AriaError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.events import AssistantState
+from aria_desktop.domain.memory_reflection import MemoryStats
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 from aria_desktop.domain.settings_problems import SettingsProblem
 
@@ -117,8 +120,23 @@ class LocalAssistant:
         await self._store.rename_conversation(conversation_id, title)
 
     async def delete_conversation(self, conversation_id: str) -> None:
-        """Delete a conversation and its messages (NotFoundError if it does not exist)."""
+        """Delete a conversation and its messages (NotFoundError if it does not exist).
+
+        Its episode goes too, and the memories it alone taught are forgotten.
+        """
         await self._store.delete_conversation(conversation_id)
+        if self._memory is not None and self._memory.episodes is not None:
+            await self._memory.episodes.conversation_deleted(conversation_id)
+
+    async def end_conversation(self, conversation_id: str) -> Episode | None:
+        """The user is done with a conversation: keep its episode now (None: nothing to tell)."""
+        if self._memory is None or self._memory.episodes is None:
+            return None
+        if conversation_id in self._memory.config.private_conversations:
+            return None  # nothing is kept from a private conversation
+        if await self._store.get_conversation(conversation_id) is None:
+            raise NotFoundError(f"There is no conversation {conversation_id!r}.")
+        return await self._memory.episodes.end(conversation_id)
 
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
@@ -161,6 +179,32 @@ class LocalAssistant:
     async def memory_tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
         """How a memory moved between tiers and why, oldest first (NotFoundError: no such)."""
         return await self.memory.memory_tier_changes(memory_id)
+
+    async def memory_stats(self, last: int = 10) -> MemoryStats:
+        """How well memory served the latest ``last`` conversations, and the trend."""
+        return await self.memory.memory_stats(last)
+
+    def _episodes(self) -> EpisodeKeeper:
+        keeper = self.memory.episodes
+        if keeper is None:
+            raise MemoryUnavailableError(
+                "Episodes are not kept in this ARIA.", hint="Run `aria doctor` to see why."
+            )
+        return keeper
+
+    async def list_episodes(self, query: str = "", limit: int = 20) -> list[Episode]:
+        """Episodes about ``query`` (best first), or the latest ones (``query`` empty)."""
+        return await self._episodes().list_episodes(query, limit)
+
+    async def get_episode(self, episode_id: str) -> Episode | None:
+        """One episode, or None."""
+        return await self._episodes().get_episode(episode_id)
+
+    async def memory_sources(self, memory_id: str) -> list[MemorySource]:
+        """The conversations that taught or confirmed a memory (NotFoundError: no such)."""
+        if await self.memory.get_memory(memory_id) is None:
+            raise NotFoundError(f"There is no memory {memory_id!r}.")
+        return await self._episodes().memory_sources(memory_id)
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` (a near-duplicate reinforces the existing memory)."""

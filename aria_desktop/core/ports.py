@@ -43,6 +43,7 @@ from aria_desktop.domain.chat import (
 )
 from aria_desktop.domain.commands import Command, ConfirmAction, StartTurn
 from aria_desktop.domain.config import ServerCheck, SettingInfo
+from aria_desktop.domain.episodes import Episode, MemorySource
 from aria_desktop.domain.events import AssistantState, Event
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
@@ -55,6 +56,7 @@ from aria_desktop.domain.memory import (
     MemoryQuery,
     NewMemory,
 )
+from aria_desktop.domain.memory_reflection import MemoryStats
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 from aria_desktop.domain.settings_problems import SettingsProblem
 from aria_desktop.domain.web import WebPage
@@ -313,6 +315,10 @@ class Assistant(Protocol):
 
     async def delete_conversation(self, conversation_id: str) -> None: ...
 
+    async def end_conversation(self, conversation_id: str) -> Episode | None:
+        """The user is done with a conversation: keep its episode now (None: nothing kept)."""
+        ...
+
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
     ) -> list[StoredMessage]: ...
@@ -331,6 +337,20 @@ class Assistant(Protocol):
 
     async def memory_tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
         """How a memory moved between tiers and why, oldest first (NotFoundError: no such)."""
+        ...
+
+    async def memory_stats(self, last: int = 10) -> MemoryStats:
+        """How well memory served the latest ``last`` conversations, and the trend."""
+        ...
+
+    async def list_episodes(self, query: str = "", limit: int = 20) -> list[Episode]:
+        """Episodes about ``query`` (best first), or the latest ones (``query`` empty)."""
+        ...
+
+    async def get_episode(self, episode_id: str) -> Episode | None: ...
+
+    async def memory_sources(self, memory_id: str) -> list[MemorySource]:
+        """The conversations that taught or confirmed a memory (NotFoundError: no such)."""
         ...
 
     async def add_memory(self, new: NewMemory) -> Memory: ...

@@ -27,7 +27,7 @@ from aria_desktop.core.ports import ChatModel
 from aria_desktop.domain.chat import ChatMessage, ChatRequest, ResponseFormat, TextDelta
 from aria_desktop.domain.errors import StructuredOutputError
 
-__all__ = ["Validate", "read_json", "structured_reply"]
+__all__ = ["Validate", "complete_text", "read_json", "structured_reply"]
 
 _LOGGER = logging.getLogger(__name__)
 _SHOWN_CHARS = 4000
@@ -82,7 +82,7 @@ async def structured_reply(
         LLMError: the model could not be reached (as ``ChatModel.stream`` raises).
     """
     request = dataclasses.replace(request, response_format=ResponseFormat(schema=schema, name=name))
-    text = await _complete(model, request, agent)
+    text = await complete_text(model, request, agent)
     try:
         return read_json(text, schema, validate)
     except ValueError as exc:
@@ -100,7 +100,7 @@ async def structured_reply(
             ),
         ),
     )
-    text = await _complete(model, repair, agent)
+    text = await complete_text(model, repair, agent)
     try:
         return read_json(text, schema, validate)
     except ValueError as exc:
@@ -112,7 +112,8 @@ async def structured_reply(
         ) from exc
 
 
-async def _complete(model: ChatModel, request: ChatRequest, agent: str) -> str:
+async def complete_text(model: ChatModel, request: ChatRequest, agent: str) -> str:
+    """The whole text of a reply to ``request`` (its text deltas joined)."""
     parts: list[str] = []
     stream = model.stream(request, agent=agent)
     async with contextlib.aclosing(stream):

@@ -18,6 +18,7 @@ import pytest
 
 from aria_desktop import __version__
 from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
+from aria_desktop.adapters.memory.episodes import SQLiteEpisodeStore
 from aria_desktop.adapters.memory.store import SQLiteMemoryStore
 from aria_desktop.adapters.storage.conversations import SQLiteConversationStore
 from aria_desktop.adapters.storage.database import Database
@@ -29,6 +30,7 @@ from aria_desktop.core.agent import AgentConfig
 from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.audit import AuditLog
 from aria_desktop.core.automations import AutomationEngine
+from aria_desktop.core.memory.episodes import EpisodeKeeper
 from aria_desktop.core.memory.service import MemoryConfig, MemoryService
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.tools import PermissionClass, Tool
@@ -160,12 +162,19 @@ async def api(
     if memory_enabled:
         memory_store = SQLiteMemoryStore(db, None)
         await memory_store.open()
+        keeper = EpisodeKeeper(
+            episodes=SQLiteEpisodeStore(db, memory_store),
+            conversations=store,
+            model=None,  # episodes keep the conversation's own lines: no summary request
+            forget=memory_store.forget,
+        )
         memory = MemoryService(
             store=memory_store,
             model=router,
             conversations=store,
             bus=orchestrator.bus,
             config=MemoryConfig(auto_extract=False),
+            episodes=keeper,
         )
     assistant = LocalAssistant(
         orchestrator, memory=memory, settings=FileSettingsAccess(settings_path)

@@ -3,6 +3,7 @@ going through its API, ``aria status`` and ``aria token``."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -252,6 +253,18 @@ def test_aria_memory_goes_through_the_running_daemon(tmp_path: Path) -> None:
             shown = _cli(daemon, "memory", "show", memory_id)
             assert "tier:        stable, pinned by the user" in shown.stdout
             assert "active -> stable: pinned by the user" in shown.stdout
+            episodes = _cli(daemon, "memory", "episodes")
+            assert episodes.returncode == 0, episodes.stderr
+            assert "No episodes yet" in episodes.stderr
+            assert json.loads(_cli(daemon, "memory", "episodes", "car", "--json").stdout) == []
+            stats = _cli(daemon, "memory", "stats")
+            assert stats.returncode == 0, stats.stderr
+            assert "No reflections yet" in stats.stderr
+            as_json = json.loads(_cli(daemon, "memory", "stats", "--json").stdout)
+            assert (as_json["conversations"], as_json["trend"]) == ([], "new")
+            bad = _cli(daemon, "memory", "stats", "--last", "0")
+            assert bad.returncode != 0
+            assert "--last must be 1 to 200" in bad.stderr
             unknown = _cli(daemon, "memory", "related", "mem_missing")
             assert unknown.returncode != 0
             assert "no memory" in unknown.stderr

@@ -7,8 +7,10 @@ import pytest
 
 from aria_desktop.api.client.api_client import ApiClient
 from aria_desktop.core.ports import Assistant
+from aria_desktop.domain.chat import NewMessage
 from aria_desktop.domain.errors import ApiAuthError, MemoryUnavailableError, NotFoundError
 from aria_desktop.domain.memory import MemoryDraft, MemoryEdit, MemoryFilter, MemoryQuery, NewMemory
+from aria_desktop.domain.memory_reflection import TurnReflection
 from tests.api.conftest import Api
 
 P = "/api/v1"
@@ -72,6 +74,20 @@ async def test_a_memory_can_be_pinned_to_a_tier_listed_by_tier_and_its_moves_rea
     assert (await api.client.patch(path, json={"tier": "gold"})).status_code == 422
     missing = await api.client.get(f"{P}/memories/mem_nothere/tier-changes")
     assert missing.status_code == 404
+
+
+async def test_memory_stats_answer_the_latest_conversations_and_refuse_a_bad_count(
+    api: Api,
+) -> None:
+    empty = await api.client.get(f"{P}/memory-stats")
+    assert empty.status_code == 200, empty.text
+    assert empty.json() == {
+        "conversations": [],
+        "waste_ratio": 0.0,
+        "earlier_waste_ratio": None,
+        "trend": "new",
+    }
+    assert (await api.client.get(f"{P}/memory-stats", params={"last": 0})).status_code == 422
 
 
 async def test_memory_errors_are_mapped_with_codes_and_hints(api: Api) -> None:
@@ -164,6 +180,18 @@ async def test_api_client_drives_memory_like_the_local_assistant(api: Api) -> No
         assert approved.content == "My cat is called Miso"
         with pytest.raises(NotFoundError):
             await assistant.reject_memory(candidate.id)
+
+        await api.memory_store.record_reflection(
+            TurnReflection(
+                conversation_id="conv-1", run_id="run-1", at=1e9, loaded=4, used=1, load_ms=3.0
+            )
+        )
+        stats = await assistant.memory_stats(5)
+        [reflected] = stats.conversations
+        assert (reflected.conversation_id, reflected.loaded, reflected.used) == ("conv-1", 4, 1)
+        assert (stats.waste_ratio, stats.trend) == (0.75, "new")
+        tiers = await assistant.memory_tier_changes(added.id)
+        assert tiers == []
 
         await assistant.forget_memory(added.id)
         forgotten = await assistant.get_memory(added.id)
@@ -298,3 +326,45 @@ async def test_associations_over_http_and_the_api_client_with_search_bringing_th
             MemoryQuery(text="my commute at the new job", associates=2)
         )
         assert [h.associated_with for h in hits] == [None, job_id]
+
+
+async def test_a_closed_conversation_has_an_episode_linked_to_what_it_taught(api: Api) -> None:
+    assert api.memory_store is not None
+    conversation = await api.store.create_conversation("The car")
+    await api.store.add_message(
+        conversation.id, NewMessage(role="user", content="Should I sell the Golf?")
+    )
+    golf, _ = await api.memory_store.add(
+        MemoryDraft(content="The user drives a VW Golf", conversation_id=conversation.id)
+    )
+    assert (await api.client.get(f"{P}/episodes")).json() == []
+    ended = await api.client.post(f"{P}/conversations/{conversation.id}/end")
+    assert ended.status_code == 200, ended.text
+    episode = ended.json()
+    assert episode["summary"] == "The car: Should I sell the Golf?"
+    assert (episode["summarised"], episode["memory_ids"]) == (False, [golf.id])
+    assert (await api.client.get(f"{P}/episodes/{episode['id']}")).json() == episode
+    found = (await api.client.get(f"{P}/episodes", params={"q": "selling the Golf"})).json()
+    assert [e["id"] for e in found] == [episode["id"]]
+    [source] = (await api.client.get(f"{P}/memories/{golf.id}/sources")).json()
+    assert source == {
+        "conversation_id": conversation.id,
+        "relation": "extracted",
+        "at": source["at"],
+        "episode_id": episode["id"],
+    }
+    assert (await api.client.get(f"{P}/episodes/ep_missing")).status_code == 404
+    assert (await api.client.post(f"{P}/conversations/nope/end")).status_code == 404
+    async with ApiClient(api.url, api.token) as client:
+        assert [e.id for e in await client.list_episodes("Golf")] == [episode["id"]]
+        assert (await client.get_episode(episode["id"])) is not None
+        assert await client.get_episode("ep_missing") is None
+        assert [s.episode_id for s in await client.memory_sources(golf.id)] == [episode["id"]]
+        again = await client.end_conversation(conversation.id)
+        assert again is not None
+        assert again.id == episode["id"]
+    # Deleting the conversation takes its episode and the memory only it taught.
+    assert (await api.client.delete(f"{P}/conversations/{conversation.id}")).status_code == 204
+    assert (await api.client.get(f"{P}/episodes")).json() == []
+    forgotten = (await api.client.get(f"{P}/memories/{golf.id}")).json()
+    assert forgotten["status"] == "forgotten"

@@ -58,6 +58,7 @@ from aria_desktop.domain.memory import (
     MemoryTier,
     unstorable_character,
 )
+from aria_desktop.domain.memory_reflection import TurnReflection
 from aria_desktop.domain.memory_tiers import MemoryTierChange, next_tier
 
 __all__ = [
@@ -440,6 +441,7 @@ class InMemoryMemoryStore:
         self._decayed_at: dict[str, float] = {}
         self._pairs: dict[tuple[str, str], tuple[int, float, float, tuple[str, ...]]] = {}
         self._tier_changes: list[MemoryTierChange] = []
+        self.reflections: list[TurnReflection] = []
 
     def _apply_tiers(self, ids: Iterable[str], now: float) -> None:
         """The port's tier rules (``domain/memory_tiers.py``), one step, with the history."""
@@ -458,6 +460,20 @@ class InMemoryMemoryStore:
                     at=now,
                 )
             )
+
+    async def record_reflection(self, turn: TurnReflection) -> None:
+        """Keep a turn's reflection."""
+        self.reflections.append(turn)
+
+    async def reflection_turns(self, conversations: int) -> list[TurnReflection]:
+        """The reflections of the latest ``conversations`` conversations, oldest first."""
+        latest: dict[str, float] = {}
+        for turn in self.reflections:
+            latest[turn.conversation_id] = max(latest.get(turn.conversation_id, 0.0), turn.at)
+        keep = set(sorted(latest, key=latest.__getitem__, reverse=True)[:conversations])
+        return sorted(
+            (t for t in self.reflections if t.conversation_id in keep), key=lambda t: t.at
+        )
 
     async def tier_changes(self, memory_id: str) -> list[MemoryTierChange]:
         """A memory's tier history, oldest first."""

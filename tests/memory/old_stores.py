@@ -13,7 +13,13 @@ from aria_desktop.adapters.storage.migrations import MIGRATIONS, Migration
 
 
 async def old_store_with_memory(
-    path: Path, before: Migration, memory_id: str, content: str, *, access_count: int = 0
+    path: Path,
+    before: Migration,
+    memory_id: str,
+    content: str,
+    *,
+    access_count: int = 0,
+    conversation_id: str | None = None,
 ) -> None:
     """A database migrated up to (not including) ``before``, holding one active memory."""
     migrations = MIGRATIONS[: MIGRATIONS.index(before)]
@@ -21,9 +27,9 @@ async def old_store_with_memory(
         await old.write(
             lambda conn: conn.execute(
                 "INSERT INTO memories (id, content, content_hash, kind, importance, confidence, "
-                "provenance, created_at, updated_at, access_count) "
-                "VALUES (?, ?, 'old-hash', 'fact', 0.5, 0.9, 'manual', 1.7e9, 1.7e9, ?)",
-                (memory_id, content, access_count),
+                "provenance, created_at, updated_at, access_count, conversation_id) "
+                "VALUES (?, ?, 'old-hash', 'fact', 0.5, 0.9, 'manual', 1.7e9, 1.7e9, ?, ?)",
+                (memory_id, content, access_count, conversation_id),
             )
         )
 

@@ -20,7 +20,14 @@ from aria_desktop.adapters.storage.text import content_hash
 from aria_desktop.adapters.storage.vectors import VectorIndex, cosine_from_l2
 from aria_desktop.domain import memory as mem
 
-__all__ = ["DUPLICATE_COSINE", "any_active", "memory_at", "touch", "write_memory"]
+__all__ = [
+    "DUPLICATE_COSINE",
+    "any_active",
+    "memory_at",
+    "record_source",
+    "touch",
+    "write_memory",
+]
 
 _LOGGER = logging.getLogger(__name__)
 
@@ -84,6 +91,7 @@ def write_memory(
         ),
     )
     seq = int(cursor.lastrowid or 0)
+    record_source(conn, memory_id, item.conversation_id, "extracted", now)
     index = indexes.vectors
     if item.vector is not None and index is not None:
         index.insert(conn, seq, item.status, item.vector)
@@ -151,8 +159,34 @@ def _reinforce(
         (item.confidence, item.importance, now, item.topic, row[0]),
     )
     _LOGGER.debug("Memory %s reinforced", row[1])
+    record_source(conn, str(row[1]), item.conversation_id, "reinforced", now)
     apply_tier_rules(conn, now, [str(row[1])])
     return memory_at(conn, int(row[0]))
+
+
+def record_source(
+    conn: Connection, memory_id: str, conversation_id: str | None, relation: str, now: float
+) -> None:
+    """Keep that ``conversation_id`` taught (``extracted``) or confirmed a memory (none: no-op).
+
+    A conversation that taught a memory does not also count as confirming it.
+    """
+    if not conversation_id:
+        return
+    if (
+        relation == "reinforced"
+        and conn.execute(
+            "SELECT 1 FROM memory_sources WHERE memory_id = ? AND conversation_id = ? "
+            "AND relation = 'extracted'",
+            (memory_id, conversation_id),
+        ).fetchone()
+    ):
+        return
+    conn.execute(
+        "INSERT OR IGNORE INTO memory_sources (memory_id, conversation_id, relation, at) "
+        "VALUES (?, ?, ?, ?)",
+        (memory_id, conversation_id, relation, now),
+    )
 
 
 def memory_at(conn: Connection, seq: int) -> mem.Memory:

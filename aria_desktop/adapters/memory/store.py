@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from aria_desktop.adapters.memory import associations, rows, tiers
+from aria_desktop.adapters.memory import associations, episode_transfer, reflection, rows, tiers
 from aria_desktop.adapters.memory.inbox import MemoryInbox
 from aria_desktop.adapters.memory.indexes import Embedder, MemoryIndexes
 from aria_desktop.adapters.memory.lifecycle import any_active, memory_at, touch, write_memory
@@ -46,6 +46,7 @@ from aria_desktop.adapters.storage.kept_answer import KeptAnswer
 from aria_desktop.adapters.storage.text import content_hash
 from aria_desktop.adapters.storage.vectors import EXACT_KNN_LIMIT, cosine_from_l2
 from aria_desktop.domain import memory as mem
+from aria_desktop.domain.memory_reflection import TurnReflection
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 __all__ = ["Embedder", "ImportReport", "SQLiteMemoryStore"]
@@ -115,6 +116,10 @@ class SQLiteMemoryStore:
     def embedding_model(self) -> str:
         """Model id vectors are made with ("" without an embedder)."""
         return self._indexes.model_id
+
+    async def embed(self, texts: Sequence[str]) -> list[bytes] | None:
+        """Unit vectors of ``texts`` by the memory embedder (None: vector search is off)."""
+        return await self._indexes.embed(texts)
 
     async def reindex(self) -> tuple[int, int]:
         """Rebuild the keyword index and all vectors from the rows.
@@ -495,6 +500,16 @@ class SQLiteMemoryStore:
         """What a conversation starts with: stable, then thread memories, within the budget."""
         return await self._db.read(lambda conn: tiers.bootstrap_memories(conn, budget_chars))
 
+    # --- reflection -------------------------------------------------------------------------
+
+    async def record_reflection(self, turn: TurnReflection) -> None:
+        """Keep how many memories a turn loaded and used (``adapters/memory/reflection.py``)."""
+        await self._db.write(lambda conn: reflection.record_turn(conn, turn))
+
+    async def reflection_turns(self, conversations: int) -> list[TurnReflection]:
+        """The reflections of the latest ``conversations`` conversations, oldest first."""
+        return await self._db.read(lambda conn: reflection.latest_turns(conn, conversations))
+
     # --- inbox ------------------------------------------------------------------------------
 
     async def add_candidate(self, draft: mem.MemoryDraft) -> mem.MemoryCandidate | None:
@@ -538,7 +553,11 @@ class SQLiteMemoryStore:
         """
 
         def read(conn: Connection) -> list[dict[str, Any]]:
-            return export_all(conn) + associations.export_lines(conn)
+            return (
+                export_all(conn)
+                + associations.export_lines(conn)
+                + episode_transfer.export_lines(conn)
+            )
 
         return await self._db.read(read)
 
@@ -549,7 +568,11 @@ class SQLiteMemoryStore:
         not valid memories are counted as rejected (and logged), the rest still import.
         """
         memory_lines, links = associations.split_export(lines)
+        memory_lines, episodes, sources = episode_transfer.split_export(memory_lines)
         items, rejected = parse_lines(memory_lines)
+        episode_vectors = await self._indexes.embed(
+            [episode_transfer.episode_text(e) for e in episodes]
+        )
         vectors = await self._indexes.embed([item.content for item in items])
         if vectors is not None:
             items = [dataclasses.replace(i, vector=v) for i, v in zip(items, vectors, strict=True)]
@@ -560,6 +583,10 @@ class SQLiteMemoryStore:
                 conn, items, lambda c, item: self._write(c, item, now, dedupe=False)
             )
             associations.import_lines(conn, links)
+            episode_transfer.import_sources(conn, sources)
+            episode_transfer.import_episodes(
+                conn, episodes, episode_vectors, self.embedding_model, now
+            )
             return written
 
         added, skipped = await self._any_active.write(tx)

@@ -364,6 +364,98 @@ MEMORY_TIERS = Migration(
 how often it was learned again, and the history of moves with their reasons. Existing
 memories start ``active``; the next rules pass (at start) moves those their use has proven."""
 
+MEMORY_REFLECTIONS = Migration(
+    name="memory_reflections",
+    statements=(
+        """
+        CREATE TABLE memory_reflections (
+            seq INTEGER PRIMARY KEY,
+            conversation_id TEXT NOT NULL,
+            run_id TEXT NOT NULL,
+            at REAL NOT NULL,
+            loaded INTEGER NOT NULL CHECK (loaded >= 0),
+            used INTEGER NOT NULL CHECK (used >= 0 AND used <= loaded),
+            load_ms REAL NOT NULL CHECK (load_ms >= 0)
+        )
+        """,
+        "CREATE INDEX memory_reflections_by_conversation ON memory_reflections "
+        "(conversation_id, at)",
+        "CREATE INDEX memory_reflections_by_time ON memory_reflections (at)",
+    ),
+)
+"""Per turn, how many memories recall loaded and how many the reply used, and how long
+loading took (``domain/memory_reflection.py``): counts only, never what was said."""
+
+EPISODES = Migration(
+    name="episodes",
+    statements=(
+        # No foreign key to conversations: an export carries episodes without conversations.
+        # Deleting a conversation removes its episode and sources (core/memory/episodes.py).
+        """
+        CREATE TABLE episodes (
+            seq INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            conversation_id TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL DEFAULT '',
+            summary TEXT NOT NULL CHECK (length(trim(summary)) > 0),
+            started_at REAL NOT NULL,
+            ended_at REAL NOT NULL,
+            turns INTEGER NOT NULL DEFAULT 0,
+            summarised INTEGER NOT NULL DEFAULT 0 CHECK (summarised IN (0, 1)),
+            embedding_model TEXT NOT NULL DEFAULT '',
+            embedding BLOB,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        )
+        """,
+        "CREATE INDEX episodes_by_time ON episodes (ended_at)",
+        """
+        CREATE VIRTUAL TABLE episodes_fts USING fts5(
+            summary, title, content='episodes', content_rowid='seq',
+            tokenize='porter unicode61 remove_diacritics 2'
+        )
+        """,
+        """
+        CREATE TRIGGER episodes_fts_insert AFTER INSERT ON episodes BEGIN
+            INSERT INTO episodes_fts (rowid, summary, title)
+            VALUES (new.seq, new.summary, new.title);
+        END
+        """,
+        """
+        CREATE TRIGGER episodes_fts_delete AFTER DELETE ON episodes BEGIN
+            INSERT INTO episodes_fts (episodes_fts, rowid, summary, title)
+            VALUES ('delete', old.seq, old.summary, old.title);
+        END
+        """,
+        """
+        CREATE TRIGGER episodes_fts_update AFTER UPDATE OF summary, title ON episodes BEGIN
+            INSERT INTO episodes_fts (episodes_fts, rowid, summary, title)
+            VALUES ('delete', old.seq, old.summary, old.title);
+            INSERT INTO episodes_fts (rowid, summary, title)
+            VALUES (new.seq, new.summary, new.title);
+        END
+        """,
+        """
+        CREATE TABLE memory_sources (
+            memory_id TEXT NOT NULL,
+            conversation_id TEXT NOT NULL,
+            relation TEXT NOT NULL CHECK (relation IN ('extracted', 'reinforced')),
+            at REAL NOT NULL,
+            PRIMARY KEY (memory_id, conversation_id, relation)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX memory_sources_by_conversation ON memory_sources (conversation_id)",
+        # Memories learned before sources were kept: their own conversation taught them.
+        "INSERT OR IGNORE INTO memory_sources (memory_id, conversation_id, relation, at) "
+        "SELECT id, conversation_id, 'extracted', created_at FROM memories "
+        "WHERE conversation_id IS NOT NULL AND conversation_id != ''",
+    ),
+)
+"""Episodes (``domain/episodes.py``): one per conversation, its summary searchable by keyword
+(FTS5) and meaning (its vector), and ``memory_sources``: which conversations taught or
+confirmed each memory (provenance both ways, an episode's memories through its conversation).
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     CONVERSATIONS,
     LONG_TERM_MEMORY,
@@ -375,6 +467,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     FAILED_REPLY_REASON,
     MEMORY_ASSOCIATIONS,
     MEMORY_TIERS,
+    MEMORY_REFLECTIONS,
+    EPISODES,
 )
 """Every migration, oldest first. Append only."""
 

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar, Unpack, cast
 from aria_desktop.api.client.operations.base import Operation
 from aria_desktop.api.client.transport import ApiTransport, TransportOptions
 from aria_desktop.domain import memory as mem
+from aria_desktop.domain.episodes import Episode, MemorySource
 from aria_desktop.domain.errors import AriaError, NotFoundError
+from aria_desktop.domain.memory_reflection import MemoryStats
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 if TYPE_CHECKING:
@@ -181,6 +183,12 @@ class ApiClient:
 
         await self.call(DELETE_CONVERSATION, conversation_id)
 
+    async def end_conversation(self, conversation_id: str) -> Episode | None:
+        """The user is done with a conversation: the owner keeps its episode now."""
+        from aria_desktop.api.client.operations.chat import END_CONVERSATION
+
+        return await self.call(END_CONVERSATION, conversation_id)
+
     async def list_messages(
         self, conversation_id: str, *, limit: int | None = None, before_id: int | None = None
     ) -> list[StoredMessage]:
@@ -261,6 +269,30 @@ class ApiClient:
         from aria_desktop.api.client.operations.memory import MEMORY_TIER_CHANGES
 
         return await self.call(MEMORY_TIER_CHANGES, memory_id)
+
+    async def memory_stats(self, last: int = 10) -> MemoryStats:
+        """How well memory served the latest ``last`` conversations, and the trend."""
+        from aria_desktop.api.client.operations.memory import MEMORY_STATS
+
+        return await self.call(MEMORY_STATS, last)
+
+    async def list_episodes(self, query: str = "", limit: int = 20) -> list[Episode]:
+        """Episodes about ``query`` (best first), or the latest ones (``query`` empty)."""
+        from aria_desktop.api.client.operations.memory import EPISODES
+
+        return await self.call(EPISODES, (query, limit))
+
+    async def get_episode(self, episode_id: str) -> Episode | None:
+        """One episode, or None."""
+        from aria_desktop.api.client.operations.memory import GET_EPISODE
+
+        return await self._call_or_none(GET_EPISODE, episode_id)
+
+    async def memory_sources(self, memory_id: str) -> list[MemorySource]:
+        """The conversations that taught or confirmed a memory (NotFoundError: no such)."""
+        from aria_desktop.api.client.operations.memory import MEMORY_SOURCES
+
+        return await self.call(MEMORY_SOURCES, memory_id)
 
     async def add_memory(self, new: mem.NewMemory) -> mem.Memory:
         """Remember ``new`` on the owner (its provenance there is ``api``)."""

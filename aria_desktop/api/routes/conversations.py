@@ -15,6 +15,7 @@ from aria_desktop.api.server.schemas.chat import (
     ConversationRename,
     MessageOut,
 )
+from aria_desktop.api.server.schemas.memory import EpisodeOut
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.chat import Conversation
 from aria_desktop.domain.errors import NotFoundError
@@ -86,6 +87,16 @@ async def rename_conversation(
 ) -> ConversationOut:
     await assistant.rename_conversation(conversation_id, body.title)
     return ConversationOut.of(await _existing(assistant, conversation_id))
+
+
+@router.post(
+    "/conversations/{conversation_id}/end",
+    summary="The user is done with a conversation: keep its episode now (null: nothing kept)",
+    responses=docs.responses(docs.COMMON, docs.NOT_FOUND, docs.INVALID),
+)
+async def end_conversation(conversation_id: PathId, assistant: AssistantDep) -> EpisodeOut | None:
+    episode = await assistant.end_conversation(conversation_id)
+    return None if episode is None else EpisodeOut.of(episode)
 
 
 @router.delete(

@@ -10,12 +10,15 @@ from aria_desktop.api.routes._router import capability_router
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import AssistantDep, PathId
 from aria_desktop.api.server.schemas.memory import (
+    EpisodeOut,
     MemoryAssociationOut,
     MemoryCandidateOut,
     MemoryCreate,
     MemoryHitOut,
     MemoryOut,
     MemorySearchIn,
+    MemorySourceOut,
+    MemoryStatsOut,
     MemoryTierChangeOut,
     MemoryUpdate,
 )
@@ -124,6 +127,54 @@ async def memory_tier_changes(
     memory_id: PathId, assistant: AssistantDep
 ) -> list[MemoryTierChangeOut]:
     return [MemoryTierChangeOut.of(c) for c in await assistant.memory_tier_changes(memory_id)]
+
+
+@router.get(
+    "/memory-stats",
+    summary="How well memory served the latest conversations: loaded, used, waste, trend",
+    responses=docs.INVALID,
+)
+async def memory_stats(
+    assistant: AssistantDep,
+    last: Annotated[int, Query(ge=1, le=200, description="How many conversations")] = 10,
+) -> MemoryStatsOut:
+    return MemoryStatsOut.of(await assistant.memory_stats(last))
+
+
+@router.get(
+    "/memories/{memory_id}/sources",
+    summary="The conversations that taught or confirmed this memory, with their episodes",
+    responses=docs.responses(docs.NOT_FOUND, docs.INVALID),
+)
+async def memory_sources(memory_id: PathId, assistant: AssistantDep) -> list[MemorySourceOut]:
+    return [MemorySourceOut.of(s) for s in await assistant.memory_sources(memory_id)]
+
+
+@router.get(
+    "/episodes",
+    summary="Episodes: what happened in each conversation (q: about this, or a time it names)",
+    responses=docs.INVALID,
+)
+async def list_episodes(
+    assistant: AssistantDep,
+    q: Annotated[str, Query(max_length=2000, description="Search text (empty: latest)")] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 20,
+) -> list[EpisodeOut]:
+    return [EpisodeOut.of(e) for e in await assistant.list_episodes(q, limit)]
+
+
+@router.get(
+    "/episodes/{episode_id}",
+    summary="One episode, with the memories it taught or confirmed",
+    responses=docs.responses(docs.NOT_FOUND, docs.INVALID),
+)
+async def get_episode(episode_id: PathId, assistant: AssistantDep) -> EpisodeOut:
+    episode = await assistant.get_episode(episode_id)
+    if episode is None:
+        raise NotFoundError(
+            f"There is no episode {episode_id!r}.", hint="List them with `aria memory episodes`."
+        )
+    return EpisodeOut.of(episode)
 
 
 @router.patch(

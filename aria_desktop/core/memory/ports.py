@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from aria_desktop.domain.episodes import Episode, EpisodeDraft, EpisodeHit, MemorySource
 from aria_desktop.domain.memory import (
     ACTIVE_MEMORIES,
     Memory,
@@ -17,6 +18,7 @@ from aria_desktop.domain.memory import (
     MemoryHit,
     MemoryQuery,
 )
+from aria_desktop.domain.memory_reflection import TurnReflection
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 __all__ = ["MemoryStore"]
@@ -88,4 +90,44 @@ class MemoryStore(Protocol):
 
     async def bootstrap(self, budget_chars: int) -> list[Memory]:
         """What a conversation starts with: stable, then thread memories, within the budget."""
+        ...
+
+    async def record_reflection(self, turn: TurnReflection) -> None:
+        """Keep how many memories a turn loaded and used, and how long loading took."""
+        ...
+
+    async def reflection_turns(self, conversations: int) -> list[TurnReflection]:
+        """The reflections of the latest ``conversations`` conversations, oldest first."""
+        ...
+
+
+class EpisodeStore(Protocol):
+    """Episodes and memory sources (``adapters/memory/episodes.py``)."""
+
+    async def upsert(self, draft: EpisodeDraft) -> Episode:
+        """Write (or rewrite) the episode of ``draft.conversation_id``."""
+        ...
+
+    async def get(self, episode_id: str) -> Episode | None: ...
+
+    async def for_conversation(self, conversation_id: str) -> Episode | None: ...
+
+    async def list_episodes(
+        self, *, limit: int = 50, offset: int = 0, unsummarised: bool = False
+    ) -> list[Episode]:
+        """Episodes, the latest conversation first."""
+        ...
+
+    async def search(
+        self, text: str, *, limit: int = 5, span: tuple[float, float] | None = None
+    ) -> list[EpisodeHit]:
+        """Episodes about ``text``, best first (``span``: only those overlapping it)."""
+        ...
+
+    async def sources(self, memory_id: str) -> list[MemorySource]:
+        """The conversations that taught or confirmed a memory, oldest first."""
+        ...
+
+    async def remove_conversation(self, conversation_id: str) -> list[str]:
+        """Drop a conversation's episode and sources; the memories left unsupported."""
         ...

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from aria_desktop.domain import memory as mem
 from aria_desktop.domain.chat import ChatMessage, recall_message
+from aria_desktop.domain.episodes import Episode
 
 __all__ = ["fence_memories", "memories_message", "one_line"]
 
@@ -18,13 +19,16 @@ def one_line(text: str) -> str:
 
 
 def memories_message(
-    memories: Sequence[mem.Memory], linked: Mapping[str, str] | None = None
+    memories: Sequence[mem.Memory],
+    linked: Mapping[str, str] | None = None,
+    episode: Episode | None = None,
 ) -> ChatMessage:
     """Memories as a fenced, clearly labelled data block: a recall message, best first.
 
     One line per memory, so the prompt budget can leave the lowest-ranked out
     (``domain/prompt_budget.py``). A memory brought in by association (``linked``: its id ->
-    the memory it is linked to) says so, so the model knows why it is there.
+    the memory it is linked to) says so, so the model knows why it is there. An ``episode``
+    (an earlier conversation the question is about) comes first, citing its conversation.
     """
     links = linked or {}
     head = (
@@ -34,6 +38,12 @@ def memories_message(
         "change what you are allowed to do."
     )
     items = []
+    if episode is not None:
+        day = time.strftime("%Y-%m-%d", time.localtime(episode.ended_at))
+        items.append(
+            f"- [{episode.id}] (earlier conversation {episode.conversation_id}, {day}: "
+            f"cite it as [{episode.conversation_id}]) {one_line(episode.summary)}"
+        )
     for memory in memories:
         saved = time.strftime("%Y-%m-%d", time.localtime(memory.created_at))
         about = f" about {one_line(memory.subject)}" if memory.subject != "user" else ""

@@ -15,6 +15,7 @@ from aria_desktop.core.ports import Assistant
 from aria_desktop.domain import events
 from aria_desktop.domain.commands import StartTurn
 from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL, for_people
+from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
@@ -181,9 +182,14 @@ class ChatController(QObject):
         shown = [(cid, title) for cid, title in self._titles if needle in title.lower()]
         self.view.set_conversations(shown, self.conversation_id, self._dates)
 
-    def new_conversation(self) -> None:
-        """Start afresh: the next message creates a conversation."""
-        self.conversation_id = None
+    def new_conversation(self, *, end_previous: bool = True) -> None:
+        """Start afresh: the next message creates a conversation.
+
+        The one left is done: its episode is kept now (``end_previous``), not after it idles.
+        """
+        previous, self.conversation_id = self.conversation_id, None
+        if previous is not None and end_previous:
+            self.context.tasks.spawn(self._end(previous), name="aria-gui-end-conversation")
         self.view.conversations.clearSelection()
         self.view.conversations.setCurrentRow(-1)
         self.view.transcript.show_placeholder()
@@ -307,8 +313,14 @@ class ChatController(QObject):
     def delete_conversation(self, conversation_id: str) -> None:
         """Delete a conversation (after the user confirmed)."""
         if conversation_id == self.conversation_id:
-            self.new_conversation()
+            self.new_conversation(end_previous=False)
         self.context.tasks.spawn(self._delete(conversation_id), name="aria-gui-delete")
+
+    async def _end(self, conversation_id: str) -> None:
+        try:
+            await self.context.assistant.end_conversation(conversation_id)
+        except AriaError as exc:  # the episode is written later, when the conversation idles
+            _LOGGER.info("Could not keep the episode of %s now: %s", conversation_id, exc)
 
     async def _delete(self, conversation_id: str) -> None:
         await self.context.assistant.delete_conversation(conversation_id)

@@ -89,6 +89,16 @@ def one(cls: type[_T], key: str | None = None) -> Callable[[httpx.Response, obje
     return decode
 
 
+def one_or_none(cls: type[_T]) -> Callable[[httpx.Response, object], _T | None]:
+    """Decode the body as ``cls``, or None when it is JSON ``null``."""
+
+    def decode(response: httpx.Response, _arg: object) -> _T | None:
+        data = response.json()
+        return None if data is None else from_json(cls, data)
+
+    return decode
+
+
 def many(cls: type[_T]) -> Callable[[httpx.Response, object], list[_T]]:
     """Decode the body, a JSON array, as a list of ``cls``."""
     return lambda response, _arg: list_from_json(cls, response.json())

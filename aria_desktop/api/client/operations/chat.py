@@ -13,11 +13,13 @@ from aria_desktop.api.client.operations.base import (
     member,
     nothing,
     one,
+    one_or_none,
     only_set,
 )
 from aria_desktop.api.client.wire import list_from_json
 from aria_desktop.domain.chat import CapabilityStatus, Conversation, StoredMessage, TurnStarted
 from aria_desktop.domain.commands import ConfirmAction, StartTurn
+from aria_desktop.domain.episodes import Episode
 
 if TYPE_CHECKING:
     from aria_desktop.api.client.operations.base import HttpArgs
@@ -28,6 +30,7 @@ __all__ = [
     "CONFIRM_ACTION",
     "CREATE_CONVERSATION",
     "DELETE_CONVERSATION",
+    "END_CONVERSATION",
     "GET_CONVERSATION",
     "LIST_CONVERSATIONS",
     "MESSAGES_PAGE",
@@ -99,6 +102,11 @@ RENAME_CONVERSATION = Operation[tuple[str, str], None](
     path=lambda rename: f"/conversations/{rename[0]}",
     decode=nothing,
     encode=lambda rename: {"json": {"title": rename[1]}},
+)
+END_CONVERSATION = Operation[str, Episode | None](
+    method="POST",
+    path=lambda conversation_id: f"/conversations/{conversation_id}/end",
+    decode=one_or_none(Episode),
 )
 DELETE_CONVERSATION = Operation[str, None](
     method="DELETE",

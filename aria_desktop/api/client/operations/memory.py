@@ -14,16 +14,22 @@ from aria_desktop.api.client.operations.base import (
     only_set,
 )
 from aria_desktop.domain import memory as mem
+from aria_desktop.domain.episodes import Episode, MemorySource
+from aria_desktop.domain.memory_reflection import MemoryStats
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 
 __all__ = [
     "ADD_MEMORY",
     "APPROVE_MEMORY",
+    "EPISODES",
     "FORGET_MEMORY",
+    "GET_EPISODE",
     "GET_MEMORY",
     "LIST_MEMORIES",
     "MEMORY_ASSOCIATIONS",
     "MEMORY_INBOX",
+    "MEMORY_SOURCES",
+    "MEMORY_STATS",
     "MEMORY_TIER_CHANGES",
     "REJECT_MEMORY",
     "SEARCH_MEMORIES",
@@ -76,6 +82,26 @@ MEMORY_TIER_CHANGES = Operation[str, list[MemoryTierChange]](
     method="GET",
     path=lambda memory_id: f"/memories/{memory_id}/tier-changes",
     decode=many(MemoryTierChange),
+)
+MEMORY_STATS = Operation[int, MemoryStats](
+    method="GET",
+    path=at("/memory-stats"),
+    decode=one(MemoryStats),
+    encode=lambda last: {"params": {"last": last}},
+)
+MEMORY_SOURCES = Operation[str, list[MemorySource]](
+    method="GET",
+    path=lambda memory_id: f"/memories/{memory_id}/sources",
+    decode=many(MemorySource),
+)
+EPISODES = Operation[tuple[str, int], list[Episode]](
+    method="GET",
+    path=at("/episodes"),
+    decode=many(Episode),
+    encode=lambda args: {"params": {"q": args[0], "limit": args[1]}},
+)
+GET_EPISODE = Operation[str, Episode](
+    method="GET", path=lambda episode_id: f"/episodes/{episode_id}", decode=one(Episode)
 )
 ADD_MEMORY = Operation[mem.NewMemory, mem.Memory](
     method="POST",

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field
 
 from aria_desktop.api.server.schemas.common import FromDomain, StrictTypes
 from aria_desktop.domain.memory import MemoryKind, MemoryQuery, MemoryStatus, MemoryTier
 
 __all__ = [
+    "EpisodeOut",
     "MemoryCandidateOut",
     "MemoryCreate",
     "MemoryHitOut",
     "MemoryOut",
     "MemorySearchIn",
+    "MemorySourceOut",
+    "MemoryStatsOut",
     "MemoryTierChangeOut",
     "MemoryUpdate",
 ]
@@ -56,6 +61,36 @@ class MemoryTierChangeOut(FromDomain):
     to_tier: str
     reason: str
     at: float
+
+
+class EpisodeOut(FromDomain):
+    """What happened in one conversation (times are UNIX seconds).
+
+    ``summarised`` is false while the summary is still the conversation's title and first
+    lines (no model has summarised it yet); ``memory_ids`` are the memories it taught or
+    confirmed.
+    """
+
+    id: str
+    conversation_id: str
+    title: str
+    summary: str
+    started_at: float
+    ended_at: float
+    turns: int
+    summarised: bool
+    memory_ids: list[str] = Field(default_factory=list)
+    created_at: float
+    updated_at: float
+
+
+class MemorySourceOut(FromDomain):
+    """A conversation that taught (``extracted``) or confirmed (``reinforced``) a memory."""
+
+    conversation_id: str
+    relation: Literal["extracted", "reinforced"]
+    at: float
+    episode_id: str | None = None
 
 
 class MemoryCreate(StrictTypes):
@@ -146,6 +181,30 @@ class MemoryAssociationOut(FromDomain):
     first_seen: float
     last_seen: float
     conversations: list[str] = Field(default_factory=list)
+
+
+class ConversationReflectionOut(FromDomain):
+    """How memory served one conversation: memories loaded into its prompts, used by replies."""
+
+    conversation_id: str
+    turns: int
+    loaded: int
+    used: int
+    waste_ratio: float = Field(description="Share of loaded memories no reply used, 0-1.")
+    load_ms_median: float = Field(description="Median time recall took per turn, ms.")
+    first_at: float
+    last_at: float
+
+
+class MemoryStatsOut(FromDomain):
+    """The latest conversations' use of memory, newest first, and how the waste moves."""
+
+    conversations: list[ConversationReflectionOut]
+    waste_ratio: float
+    earlier_waste_ratio: float | None = Field(
+        default=None, description="The same over as many conversations before (null: none)."
+    )
+    trend: Literal["better", "worse", "steady", "new"]
 
 
 class MemoryCandidateOut(FromDomain):
