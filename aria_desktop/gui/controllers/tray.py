@@ -126,6 +126,7 @@ class TrayController(QObject):
         tooltip = self.tooltip
         if self.tray is not None:
             self.tray.set_state(self.icons.for_state(self.shown_state), tooltip)
+            _LOGGER.debug("Tray icon shows %s", self.shown_state)
         if state == "acting":
             self.overlay.present()
         else:
