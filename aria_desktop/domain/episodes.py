@@ -40,7 +40,7 @@ FALLBACK_CHARS = 600
 
 @dataclass(frozen=True, kw_only=True)
 class EpisodeDraft:
-    """An episode about to be written (``id`` chosen by the store)."""
+    """An episode about to be written; the store picks its id (fields: :class:`Episode`)."""
 
     conversation_id: str
     title: str
@@ -52,11 +52,10 @@ class EpisodeDraft:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Episode:
-    """One conversation's episode.
+class Episode(EpisodeDraft):
+    """One conversation's episode: the draft's fields as written, and what the store adds.
 
     Attributes:
-        id: public id (``ep_`` + hex).
         conversation_id: the conversation it tells.
         title: the conversation's title when written.
         summary: what happened, in a few sentences (or, until a model summarises it, the
@@ -64,18 +63,12 @@ class Episode:
         started_at, ended_at: the time span of the conversation, UNIX seconds.
         turns: how many user messages it had.
         summarised: a model wrote ``summary`` (False: the fallback text).
+        id: public id (``ep_`` + hex).
         memory_ids: the memories it produced or confirmed, oldest first.
         created_at, updated_at: UNIX seconds.
     """
 
     id: str
-    conversation_id: str
-    title: str
-    summary: str
-    started_at: float
-    ended_at: float
-    turns: int
-    summarised: bool
     memory_ids: tuple[str, ...] = ()
     created_at: float = 0.0
     updated_at: float = 0.0
