@@ -122,7 +122,7 @@ class LlamaServer:
         *,
         log_path: Path,
         context: int = 2048,
-        threads: int = 2,
+        threads: int = 1,
         extra_args: Sequence[str] = (),
     ) -> None:
         """Pick the port; nothing starts until ``start``."""
@@ -134,7 +134,7 @@ class LlamaServer:
         self._base_args = [
             str(binary),
             *("-m", str(model), "--host", "127.0.0.1", "--port", str(self.port)),
-            *("-c", str(context), "-t", str(threads), "-np", "1", "--jinja"),
+            *("-c", str(context), "-t", str(threads), "-np", "1", "--jinja", "--poll", "0"),
         ]
         self._extra_args = list(extra_args)
         self._proc: subprocess.Popen[bytes] | None = None
