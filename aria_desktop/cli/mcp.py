@@ -2,7 +2,8 @@
 
 ``servers``, ``tools`` and ``review`` show what the running owner sees (through its API), or
 start the configured servers for a moment when no owner runs. ``import`` brings Claude
-Desktop's or VS Code's server list into the settings, secrets into the keyring. ``serve`` is
+Desktop's or VS Code's server list into the settings, secrets into the keyring. ``login`` and
+``logout`` sign in to remote servers that ask for OAuth (``cli/mcp_sign_in.py``). ``serve`` is
 ARIA's own MCP server over stdio (for Claude Desktop): through the running owner's API when
 there is one (ARCHITECTURE.md: owner, MCP).
 """
@@ -42,6 +43,10 @@ def register(sub: Subparsers) -> None:
     secret = actions.add_parser("secret", help="store a secret for keyring: references")
     secret.add_argument("name", help="mcp_<name>")
     actions.add_parser("serve", help="serve ARIA's memory and tools over MCP on stdio")
+    login = actions.add_parser("login", help="sign in to a remote server that asks for it")
+    login.add_argument("server", help="the server's name in the settings")
+    logout = actions.add_parser("logout", help="revoke and forget the sign-in to a server")
+    logout.add_argument("server", help="the server's name in the settings")
 
 
 async def _cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
@@ -49,6 +54,11 @@ async def _cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         return _import(args.file)
     if args.action == "secret":
         return _secret(args.name)
+    if args.action in {"login", "logout"}:
+        from aria_desktop.cli import mcp_sign_in
+
+        sign = mcp_sign_in.login if args.action == "login" else mcp_sign_in.logout
+        return await sign(settings, args.server)
     if args.action == "serve":
         from aria_desktop import __version__
         from aria_desktop.api.mcp.server import serve_stdio

@@ -285,3 +285,23 @@ class ApproveMcpTool(Command):
     """The user reviewed an MCP tool: pin its current definition (it is enabled again)."""
 
     tool: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SignInMcpServer(Command):
+    """Sign in to a remote MCP server (OAuth); returns "" when it runs, else what went wrong.
+
+    ``browser``: open the server's sign-in page in the system browser (the person signs in
+    there; this waits for them). False: only connect again with the sign-in already stored in
+    the keyring (after ``aria mcp login`` signed in from another process).
+    """
+
+    server: str
+    browser: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class SignOutMcpServer(Command):
+    """Revoke and forget the sign-in to an MCP server (returns what happened, in words)."""
+
+    server: str

@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 McpToolPolicy = Literal["always", "ask", "never"]
-McpServerState = Literal["starting", "running", "restarting", "failed", "stopped"]
+McpServerState = Literal["starting", "running", "restarting", "needs-sign-in", "failed", "stopped"]
 
 _NAME_UNSAFE_RE = re.compile(r"[^A-Za-z0-9_-]")
 _MAX_TOOL_NAME = 64
@@ -85,7 +85,8 @@ class McpServerStatus:
 
     Attributes:
         name: its name in the settings.
-        state: starting, running, restarting, failed or stopped.
+        state: starting, running, restarting, needs-sign-in (a remote server waiting for the
+            user to sign in), failed or stopped.
         transport: stdio, http or sse.
         where: the command line or URL.
         pid: the stdio child's process id, when known.
@@ -93,6 +94,7 @@ class McpServerStatus:
         last_error: the most recent failure, in words ("" = none).
         restarts: how often it was restarted.
         protocol: the protocol revision agreed with it.
+        signs_in: whether the server is reached with an OAuth sign-in (``aria mcp login``).
     """
 
     name: str
@@ -104,6 +106,7 @@ class McpServerStatus:
     last_error: str = ""
     restarts: int = 0
     protocol: str = ""
+    signs_in: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -55,6 +55,13 @@ class McpServerSettings:
         tools: per-tool policy, ``tool=always|ask|never`` (default ask).
         startup_timeout_s: seconds a start may take before it counts as failed.
         call_timeout_s: seconds one tool call may take.
+        oauth: sign in with OAuth when a remote server asks for it (``aria mcp login``); off
+            for a server given an ``Authorization`` header.
+        oauth_client_id / oauth_client_secret: a client registered with the server beforehand
+            (the secret as ``keyring:<secret>``); empty lets the server register ARIA.
+        oauth_client_metadata_url: an HTTPS URL of a client-ID metadata document to use where
+            the server accepts one.
+        oauth_scopes: scopes to ask for when the server names none.
     """
 
     enabled: bool = True
@@ -68,6 +75,11 @@ class McpServerSettings:
     tools: tuple[str, ...] = field(default=(), metadata=_each(_TOOL_RE, "tool=always|ask|never"))
     startup_timeout_s: float = field(default=20.0, metadata=POSITIVE)
     call_timeout_s: float = field(default=60.0, metadata=POSITIVE)
+    oauth: bool = True
+    oauth_client_id: str = ""
+    oauth_client_secret: str = ""
+    oauth_client_metadata_url: str = field(default="", metadata=rules(url=True))
+    oauth_scopes: tuple[str, ...] = ()
 
 
 def _no_servers() -> Mapping[str, McpServerSettings]:

@@ -85,3 +85,65 @@ def test_mcp_tab_lists_tools_sets_policies_and_approves_a_changed_tool(
         )
     finally:
         run(hub.aclose(), timeout_s=20)
+
+
+def test_a_server_that_needs_a_sign_in_is_signed_in_and_out_from_the_tab(
+    desktop_factory: Any, stack: Any, run: Any, isolated_env: Path, monkeypatch: Any, theme: str
+) -> None:
+    import keyring
+    import keyring.backends.fail
+
+    from aria_desktop.adapters.mcp import oauth
+    from tests.fakes.oauth_mcp_server import oauth_mcp_server
+    from tests.mcp.test_mcp_oauth import browse
+
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())  # type: ignore[no-untyped-call]
+    opened: list[str] = []
+
+    async def browser(url: str) -> None:  # the person's browser: approve and come back
+        opened.append(url)
+        await browse(url)
+
+    monkeypatch.setattr(oauth, "system_browser", browser)
+    served = oauth_mcp_server()
+    server = run(served.__aenter__())
+    hub = build_hub(
+        McpSettings(servers={"notes": McpServerSettings(url=server.url, transport="http")}),
+        lambda _name: None,
+    )
+    bridge = McpBridge(hub, JsonPinStore(isolated_env / "pins.json"), policies={}, result_chars=800)
+    bridge.install(stack.orchestrator)
+
+    async def start() -> None:
+        hub.start()
+        await hub.wait_started(30)
+
+    try:
+        run(start(), timeout_s=40)
+        desktop = desktop_factory(LocalAssistant(stack.orchestrator))
+        desktop.open_settings()
+        view = desktop.mcp.view
+        run(wait_for(lambda: view.tree.topLevelItemCount() == 1))
+        row = view.tree.topLevelItem(0)
+        assert (row.text(0), row.text(1), row.text(2)) == ("notes", "needs you to sign in", "")
+        view.tree.setCurrentItem(row)
+        assert view.sign_in_button.isEnabled()
+        assert not view.sign_out_button.isEnabled()
+
+        view.sign_in_button.click()
+        run(wait_for(lambda: view.status.text() == "Signed in to notes."))
+        assert len(opened) == 1
+        assert view.tree.topLevelItem(0).text(1) == "running"
+        assert view.tree.topLevelItem(0).child(0).text(0) == "whoami"
+        view.tree.setCurrentItem(view.tree.topLevelItem(0))
+        assert view.sign_out_button.isEnabled()
+
+        view.sign_out_button.click()
+        run(wait_for(lambda: view.status.text() == "Signed out of notes."))
+        assert server.provider.revoked
+    finally:
+        run(hub.aclose(), timeout_s=20)
+        run(served.__aexit__(None, None, None), timeout_s=20)
+        keyring.set_keyring(previous)
+        oauth._IN_MEMORY.clear()

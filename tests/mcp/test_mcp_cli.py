@@ -78,3 +78,41 @@ def test_import_refuses_a_file_without_servers(aria_env: dict[str, str], tmp_pat
     assert result.returncode == 2
     assert "has no 'mcpServers'" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+async def test_login_signs_in_through_the_browser_and_says_when_no_keyring_can_keep_it(
+    aria_env: dict[str, str], tmp_path: Path
+) -> None:
+    import asyncio
+
+    from tests.fakes.oauth_mcp_server import oauth_mcp_server
+
+    async with oauth_mcp_server() as server:
+        (tmp_path / "config").mkdir()
+        (tmp_path / "config" / "settings.toml").write_text(
+            f'[mcp.servers.notes]\nurl = "{server.url}"\ntransport = "http"\n', encoding="utf-8"
+        )
+        env = {**aria_env, "BROWSER": f"{sys.executable} -m tests.fakes.follow_browser %s"}
+
+        async def run(*args: str) -> tuple[int, str]:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "aria_desktop", *args, env=env, cwd=REPO,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+            )  # fmt: skip
+            out, _ = await asyncio.wait_for(proc.communicate(), 90)
+            return proc.returncode or 0, out.decode()
+
+        code, said = await run("mcp", "login", "notes")
+        assert "Traceback" not in said
+        assert "Open this address to sign in" in said
+        assert "Signed in to notes (1 tools)." in said
+        assert server.provider.access  # the server issued a token to ARIA
+        # This machine has no keyring: the sign-in cannot outlive the command, and ARIA says so.
+        assert code == 1
+        assert "No keyring keeps the sign-in" in said
+
+        code, said = await run("mcp", "logout", "notes")
+        assert (code, said.strip()) == (0, "notes: not signed in.")
+        code, said = await run("mcp", "login", "nope")
+        assert code != 0
+        assert "There is no MCP server named 'nope' (configured: notes)" in said

@@ -13,7 +13,7 @@ from typing import Any
 
 from aria_desktop.adapters.mcp.spec import SecretReader, server_spec
 from aria_desktop.adapters.mcp.supervisor import ServerSupervisor
-from aria_desktop.domain.errors import AriaError, McpServerError
+from aria_desktop.domain.errors import AriaError, McpServerError, NotFoundError
 from aria_desktop.domain.mcp import McpCallResult, McpServerStatus, McpToolInfo
 from aria_desktop.settings.schema_mcp import McpSettings
 
@@ -97,6 +97,22 @@ class McpHub:
         if supervisor is None:
             raise McpServerError(f"There is no MCP server named {server!r}.")
         return await supervisor.call(tool, arguments)
+
+    async def sign_in(self, server: str, *, browser: bool) -> str:
+        """Sign in to ``server`` (the system browser when ``browser``); "" or the problem."""
+        from aria_desktop.adapters.mcp.oauth import system_browser
+
+        return await self._supervisor(server).sign_in(system_browser if browser else None)
+
+    async def sign_out(self, server: str) -> str:
+        """Revoke and forget the sign-in to ``server``; what happened."""
+        return await self._supervisor(server).sign_out()
+
+    def _supervisor(self, server: str) -> ServerSupervisor:
+        supervisor = self._supervisors.get(server)
+        if supervisor is None:
+            raise NotFoundError(f"There is no MCP server named {server!r}.")
+        return supervisor
 
     def statuses(self) -> list[McpServerStatus]:
         """Every configured server's status, misconfigured ones as failed."""

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from aria_desktop.adapters.mcp.oauth import OAuthOptions
 from aria_desktop.domain.errors import ConfigError
 from aria_desktop.settings.schema_mcp import McpServerSettings
 
@@ -33,6 +34,8 @@ class ServerSpec:
         command / args / env / cwd: the stdio child (``env``: only what the user set).
         url / headers: the HTTP endpoint.
         startup_timeout_s / call_timeout_s: limits.
+        oauth: how to sign in, for a remote server that asks for it (None: stdio, a server
+            given its own ``Authorization`` header, or sign-in turned off).
     """
 
     name: str
@@ -45,6 +48,7 @@ class ServerSpec:
     headers: Mapping[str, str] = field(default_factory=dict)
     startup_timeout_s: float = 20.0
     call_timeout_s: float = 60.0
+    oauth: OAuthOptions | None = None
 
     @property
     def where(self) -> str:
@@ -89,6 +93,15 @@ def server_spec(name: str, settings: McpServerSettings, read: SecretReader) -> S
     for item in settings.headers:
         header, _, value = item.partition(":")
         headers[header.strip()] = _fill(value.strip(), f"{key}.headers", read)
+    oauth = None
+    has_authorization = any(header.lower() == "authorization" for header in headers)
+    if transport != "stdio" and settings.oauth and not has_authorization:
+        oauth = OAuthOptions(
+            client_id=settings.oauth_client_id,
+            client_secret=_fill(settings.oauth_client_secret, f"{key}.oauth_client_secret", read),
+            client_metadata_url=settings.oauth_client_metadata_url,
+            scopes=settings.oauth_scopes,
+        )
     return ServerSpec(
         name=name,
         transport=transport,  # type: ignore[arg-type]
@@ -100,6 +113,7 @@ def server_spec(name: str, settings: McpServerSettings, read: SecretReader) -> S
         headers=headers,
         startup_timeout_s=settings.startup_timeout_s,
         call_timeout_s=settings.call_timeout_s,
+        oauth=oauth,
     )
 
 

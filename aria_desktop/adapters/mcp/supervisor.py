@@ -7,6 +7,10 @@ the server's call timeout: a call that times out or finds the connection gone ma
 broken and the supervisor restarts it (backoff 0.5 s doubling to 30 s, at most
 ``max_restarts`` in a row), so ARIA never waits on a dead or hung server. A server that has not
 started after ``startup_timeout_s`` counts as failed the same way.
+
+A remote server that asks for a sign-in (OAuth, ``adapters/mcp/oauth.py``) and has no usable
+grant is not retried: it waits in "needs-sign-in" until :meth:`ServerSupervisor.sign_in`
+brings a browser for one attempt. A grant that exists is used and refreshed without asking.
 """
 
 from __future__ import annotations
@@ -17,6 +21,13 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from aria_desktop.adapters.mcp.oauth import (
+    Browser,
+    GrantStore,
+    McpSignInNeeded,
+    oauth_provider,
+    revoke_grant,
+)
 from aria_desktop.adapters.mcp.spec import ServerSpec
 from aria_desktop.domain.errors import AriaError, McpServerError
 from aria_desktop.domain.mcp import McpCallResult, McpServerState, McpServerStatus, McpToolInfo
@@ -61,6 +72,7 @@ class ServerSupervisor:
         self._last_error = ""
         self._refusal = ""
         """The last refused HTTP request's status, kept while connecting over HTTP."""
+        self._auth: Any = None
         self._restarts = 0
         self._protocol = ""
         self._pid: int | None = None
@@ -69,6 +81,12 @@ class ServerSupervisor:
         self._stop = asyncio.Event()
         self._settled = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._grant = GrantStore(spec.name) if spec.oauth is not None else None
+        self._browser: Browser | None = None
+        """The browser for the next connection attempt only (a sign-in the user asked for)."""
+        self._resume = asyncio.Event()
+        self._reconnect = asyncio.Event()
+        self._sign_in_outcome: asyncio.Future[str] | None = None
 
     # --- state ----------------------------------------------------------------------------
 
@@ -84,7 +102,13 @@ class ServerSupervisor:
             last_error=self._last_error,
             restarts=self._restarts,
             protocol=self._protocol,
+            signs_in=self._grant is not None,
         )
+
+    @property
+    def grant_in_memory(self) -> bool:
+        """Whether this process holds the sign-in only in memory (no usable keyring)."""
+        return self._grant is not None and self._grant.kept_in_memory
 
     @property
     def tools(self) -> list[McpToolInfo]:
@@ -120,12 +144,22 @@ class ServerSupervisor:
                 await self._session_once()
                 failures, backoff = 0, _BACKOFF_START_S
             except Exception as exc:
+                if _sign_in_needed(exc):
+                    self._set_tools([])
+                    await self._wait_for_sign_in(exc)
+                    failures, backoff = 0, _BACKOFF_START_S
+                    continue
                 self._last_error = _describe(exc)
+                self._end_sign_in(self._last_error)
                 _LOGGER.warning("MCP server %s: %s", self.spec.name, self._last_error)
             self._set_tools([])
             if self._stop.is_set():
                 self._settled.set()
                 break
+            if self._reconnect.is_set():  # signed out: connect again at once, not a failure
+                self._reconnect.clear()
+                self._state = "starting"
+                continue
             failures += 1
             if failures > self._max_restarts:
                 self._state = "failed"
@@ -141,13 +175,73 @@ class ServerSupervisor:
                 await asyncio.wait_for(self._stop.wait(), backoff)
             backoff = min(backoff * 2, _BACKOFF_MAX_S)
 
+    async def _wait_for_sign_in(self, exc: Exception) -> None:
+        """Wait in "needs-sign-in" until the user signs in (or ARIA stops)."""
+        self._state = "needs-sign-in"
+        self._last_error = "needs you to sign in"
+        self._end_sign_in(self._last_error)
+        self._resume.clear()
+        self._settled.set()
+        _LOGGER.info("MCP server %s waits for the user to sign in", self.spec.name)
+        stop = asyncio.ensure_future(self._stop.wait())
+        resume = asyncio.ensure_future(self._resume.wait())
+        try:
+            await asyncio.wait({stop, resume}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+            resume.cancel()
+        self._state = "starting"
+
+    def _end_sign_in(self, outcome: str) -> None:
+        """Answer a waiting :meth:`sign_in` ("" = signed in and running)."""
+        waiting, self._sign_in_outcome = self._sign_in_outcome, None
+        if waiting is not None and not waiting.done():
+            waiting.set_result(outcome)
+
+    async def sign_in(self, browser: Browser | None) -> str:
+        """Sign in (OAuth) with ``browser`` showing the server's page; "" or what went wrong.
+
+        Connects once with the browser (None: with the grant already stored, e.g. one another
+        process made): a server already running is left as it is. The sign-in itself may take
+        minutes (the person in the browser).
+        """
+        if self._grant is None:
+            return f"{self.spec.name} does not use a sign-in."
+        if self._state == "running":
+            return ""
+        self._sign_in_outcome = asyncio.get_running_loop().create_future()
+        outcome = self._sign_in_outcome
+        self._browser = browser
+        if self._task is None or self._task.done():
+            self._task = None
+            self._stop.clear()
+            self.start()
+        else:
+            self._resume.set()
+        return await outcome
+
+    async def sign_out(self) -> str:
+        """Revoke and forget the grant; the server then waits for a new sign-in."""
+        if self._grant is None or self.spec.oauth is None:
+            return f"{self.spec.name} does not use a sign-in."
+        said = await revoke_grant(self._grant, self.spec.oauth)
+        if self._state == "running":
+            # End the session and connect again without the grant: the server then waits
+            # for a new sign-in (``wait_started`` returns once it does).
+            self._settled.clear()
+            self._reconnect.set()
+        return said
+
     async def _session_once(self) -> None:
         """Start, serve until broken or stopped, close: all in this task."""
         self._broken.clear()
+        browser, self._browser = self._browser, None
         async with contextlib.AsyncExitStack() as stack:
             try:
-                async with asyncio.timeout(self.spec.startup_timeout_s):
-                    client = await self._connect(stack)
+                # A sign-in waits for a person: the startup limit would cut it short.
+                limit = self.spec.startup_timeout_s if browser is None else None
+                async with asyncio.timeout(limit):
+                    client = await self._connect(stack, browser)
                     tools = await self._list_tools(client)
             except TimeoutError:
                 raise McpServerError(
@@ -165,6 +259,7 @@ class ServerSupervisor:
             self._last_error = ""
             self._set_tools(tools)
             self._settled.set()
+            self._end_sign_in("")
             _LOGGER.info(
                 "MCP server %s running (%s, %d tools)", self.spec.name, self._protocol, len(tools)
             )
@@ -184,12 +279,15 @@ class ServerSupervisor:
     async def _serve(self, client: Client) -> None:
         stop = asyncio.ensure_future(self._stop.wait())
         broken = asyncio.ensure_future(self._broken.wait())
+        reconnect = asyncio.ensure_future(self._reconnect.wait())
         try:
             while True:
                 changed = asyncio.ensure_future(self._changed.wait())
-                await asyncio.wait({stop, broken, changed}, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait(
+                    {stop, broken, changed, reconnect}, return_when=asyncio.FIRST_COMPLETED
+                )
                 changed.cancel()
-                if stop.done():
+                if stop.done() or reconnect.done():
                     return
                 if broken.done():
                     raise _Broken(self._last_error or "the connection broke")
@@ -202,6 +300,7 @@ class ServerSupervisor:
         finally:
             stop.cancel()
             broken.cancel()
+            reconnect.cancel()
 
     def _listen(self, client: Client) -> asyncio.Task[None] | None:
         """On 2026-07-28 connections, a ``subscriptions/listen`` stream for list changes."""
@@ -218,7 +317,7 @@ class ServerSupervisor:
 
         return asyncio.create_task(listen(), name=f"aria-mcp-{self.spec.name}-listen")
 
-    async def _connect(self, stack: contextlib.AsyncExitStack) -> Client:
+    async def _connect(self, stack: contextlib.AsyncExitStack, browser: Browser | None) -> Client:
         from mcp import Client, Implementation
 
         from aria_desktop import __version__
@@ -226,12 +325,19 @@ class ServerSupervisor:
         info = Implementation(name=_CLIENT_NAME, version=__version__)
         transport = self.spec.transport
         self._refusal = ""
+        self._auth = self._oauth(browser)
         if transport == "auto-http":
             return await self._connect_auto_http(stack, info)
         client = Client(
             self._transport(transport), client_info=info, message_handler=self._on_message
         )
         return await stack.enter_async_context(client)
+
+    def _oauth(self, browser: Browser | None) -> Any:
+        """The SDK's OAuth provider for this connection (None: the server signs in no one)."""
+        if self._grant is None or self.spec.oauth is None:
+            return None
+        return oauth_provider(self.spec.name, self.spec.url, self.spec.oauth, self._grant, browser)
 
     async def _connect_auto_http(self, stack: contextlib.AsyncExitStack, info: Any) -> Client:
         """Streamable HTTP, else the legacy SSE transport; a failure names the first answer.
@@ -251,6 +357,8 @@ class ServerSupervisor:
                 stack.push_async_exit(attempt.pop_all())
                 return client
         except Exception as exc:
+            if _sign_in_needed(exc):
+                raise
             first = self._refusal or _describe(exc)
         _LOGGER.info(
             "MCP server %s: streamable HTTP failed (%s); trying SSE", self.spec.name, first
@@ -280,10 +388,10 @@ class ServerSupervisor:
         if kind == "sse":
             from mcp.client.sse import sse_client
 
-            return sse_client(spec.url, headers=headers)
+            return sse_client(spec.url, headers=headers, auth=self._auth)
         from mcp.client.streamable_http import streamable_http_client
 
-        http_client = create_mcp_http_client(headers=headers)
+        http_client = create_mcp_http_client(headers=headers, auth=self._auth)
         http_client.event_hooks = {"response": [self._note_refusal]}
         return streamable_http_client(spec.url, http_client=http_client)
 
@@ -392,6 +500,23 @@ def _result_text(result: Any) -> str:
     if not parts and result.structured_content is not None:
         parts.append(json.dumps(result.structured_content, ensure_ascii=False))
     return "\n".join(parts)
+
+
+def _sign_in_needed(exc: BaseException) -> bool:
+    """Whether ``exc`` (or one inside a group or its causes) is a sign-in nobody was asked for."""
+    pending: list[BaseException | None] = [exc]
+    visited: set[int] = set()
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in visited:
+            continue
+        visited.add(id(current))
+        if isinstance(current, McpSignInNeeded):
+            return True
+        if isinstance(current, BaseExceptionGroup):
+            pending.extend(current.exceptions)
+        pending.extend((current.__cause__, current.__context__))
+    return False
 
 
 def _describe(exc: BaseException) -> str:

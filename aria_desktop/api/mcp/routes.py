@@ -21,7 +21,13 @@ from pydantic import BaseModel, Field
 from aria_desktop.api.server import docs
 from aria_desktop.api.server.deps import PREFIX, AssistantDep
 from aria_desktop.core.ports import Assistant
-from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.commands import (
+    ApproveMcpTool,
+    ListMcp,
+    SetMcpToolPolicy,
+    SignInMcpServer,
+    SignOutMcpServer,
+)
 from aria_desktop.domain.errors import NotFoundError
 
 if TYPE_CHECKING:
@@ -81,6 +87,39 @@ async def mcp_tool_approve(tool: str, assistant: AssistantDep) -> Response:
         raise NotFoundError(f"No MCP tool {tool!r}: MCP is off.")
     await assistant.execute(ApproveMcpTool(tool=tool))
     return Response(status_code=204)
+
+
+class McpSignInIn(BaseModel):
+    """How to sign in."""
+
+    browser: bool = Field(
+        default=True,
+        description="Open the server's sign-in page in the system browser and wait for the "
+        "person (up to 5 minutes); false: only connect again with a sign-in already stored.",
+    )
+
+
+@router.post(
+    "/mcp/servers/{server}/sign-in",
+    summary="Sign in to a remote MCP server (OAuth): problem is empty once it runs",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+)
+async def mcp_sign_in(server: str, body: McpSignInIn, assistant: AssistantDep) -> dict[str, str]:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP server {server!r}: MCP is off.")
+    problem = await assistant.execute(SignInMcpServer(server=server, browser=body.browser))
+    return {"problem": problem}
+
+
+@router.post(
+    "/mcp/servers/{server}/sign-out",
+    summary="Revoke and forget the sign-in to an MCP server",
+    responses=docs.responses(docs.COMMON, docs.NOT_FOUND),
+)
+async def mcp_sign_out(server: str, assistant: AssistantDep) -> dict[str, str]:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP server {server!r}: MCP is off.")
+    return {"result": await assistant.execute(SignOutMcpServer(server=server))}
 
 
 class McpEndpoint:

@@ -26,7 +26,13 @@ from typing import TYPE_CHECKING, Any
 from aria_desktop.core.mcp.ports import McpHub, PinStore
 from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
 from aria_desktop.domain.chat import CapabilityStatus, ToolCall
-from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.commands import (
+    ApproveMcpTool,
+    ListMcp,
+    SetMcpToolPolicy,
+    SignInMcpServer,
+    SignOutMcpServer,
+)
 from aria_desktop.domain.errors import (
     ConfigError,
     McpToolChangedError,
@@ -123,6 +129,15 @@ class McpBridge:
         orchestrator.register_command(ListMcp, overview)
         orchestrator.register_command(SetMcpToolPolicy, set_policy)
         orchestrator.register_command(ApproveMcpTool, approve)
+
+        async def sign_in(command: SignInMcpServer) -> str:
+            return await self._hub.sign_in(command.server, browser=command.browser)
+
+        async def sign_out(command: SignOutMcpServer) -> str:
+            return await self._hub.sign_out(command.server)
+
+        orchestrator.register_command(SignInMcpServer, sign_in)
+        orchestrator.register_command(SignOutMcpServer, sign_out)
 
     def attach(self, registry: ToolRegistry) -> None:
         """Register the paging tool and the servers' tools; follow their changes."""

@@ -33,6 +33,14 @@ class McpHub(Protocol):
         """Every configured server's status."""
         ...
 
+    async def sign_in(self, server: str, *, browser: bool) -> str:
+        """Sign in to ``server`` (the system browser when ``browser``); "" or the problem."""
+        ...
+
+    async def sign_out(self, server: str) -> str:
+        """Revoke and forget the sign-in to ``server``; what happened."""
+        ...
+
 
 class PinStore(Protocol):
     """Where pins are kept across runs (the adapter's JSON file)."""

@@ -2,7 +2,9 @@
 
 Everything goes through the ``Assistant`` (in-process or over the API): ``ListMcp`` for the
 servers and tools, ``SetMcpToolPolicy`` (and the setting ``mcp.servers.<name>.tools``, so the
-choice survives a restart) and ``ApproveMcpTool`` after the user looked at a change.
+choice survives a restart) and ``ApproveMcpTool`` after the user looked at a change. A remote
+server that waits for a sign-in gets "Sign in…" (``SignInMcpServer``: the server's page opens
+in the browser, the tab waits for the person) and, once signed in, "Sign out".
 """
 
 from __future__ import annotations
@@ -12,15 +14,30 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QComboBox, QTreeWidgetItem, QWidget
 
-from aria_desktop.domain.commands import ApproveMcpTool, ListMcp, SetMcpToolPolicy
+from aria_desktop.domain.commands import (
+    ApproveMcpTool,
+    ListMcp,
+    SetMcpToolPolicy,
+    SignInMcpServer,
+    SignOutMcpServer,
+)
 from aria_desktop.domain.error_text import for_people
-from aria_desktop.domain.mcp import McpOverview, McpToolState
+from aria_desktop.domain.mcp import McpOverview, McpServerStatus, McpToolState
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.views.mcp_page import POLICIES, McpPageView
 
 __all__ = ["McpController"]
 
 _TOOL_ROLE = Qt.ItemDataRole.UserRole
+_SERVER_ROLE = Qt.ItemDataRole.UserRole + 1
+_STATE_WORDS = {
+    "starting": "starting",
+    "running": "running",
+    "restarting": "restarting",
+    "needs-sign-in": "needs you to sign in",
+    "failed": "not working",
+    "stopped": "stopped",
+}
 _APPROVAL = {
     "not approved": "not yet approved",
     "approved": "approved",
@@ -44,6 +61,8 @@ class McpController(QObject):
             add_page("Tool servers", self.view)
             self.view.refresh_button.clicked.connect(self.refresh)
             self.view.approve_button.clicked.connect(self._approve_selected)
+            self.view.sign_in_button.clicked.connect(self._sign_in_selected)
+            self.view.sign_out_button.clicked.connect(self._sign_out_selected)
             self.view.tree.itemSelectionChanged.connect(self._show_selected)
         self.refresh()
         return self.view
@@ -67,13 +86,17 @@ class McpController(QObject):
             return
         view.tree.clear()
         for server in self.overview.servers:
-            row = QTreeWidgetItem([server.name, server.state, server.last_error])
+            problem = "" if server.state == "needs-sign-in" else server.last_error
+            row = QTreeWidgetItem([server.name, _STATE_WORDS[server.state], problem])
+            row.setData(0, _SERVER_ROLE, server.name)
             row.setToolTip(0, server.where)
             view.tree.addTopLevelItem(row)
             for tool in self.overview.tools:
                 if tool.server == server.name:
                     self._tool_row(row, tool)
             row.setExpanded(True)
+        for column in (0, 1):  # a state in words ("needs you to sign in") is shown whole
+            view.tree.resizeColumnToContents(column)
         if not self.overview.servers:
             view.status.setText(
                 "No MCP servers are configured: add [mcp.servers.<name>] to the settings "
@@ -104,8 +127,18 @@ class McpController(QObject):
         qualified = items[0].data(0, _TOOL_ROLE) if items else None
         return self._tool(qualified) if isinstance(qualified, str) else None
 
+    def _selected_server(self) -> McpServerStatus | None:
+        assert self.view is not None
+        items = self.view.tree.selectedItems()
+        name = items[0].data(0, _SERVER_ROLE) if items else None
+        return next((s for s in self.overview.servers if s.name == name), None)
+
     def _show_selected(self) -> None:
         assert self.view is not None
+        server = self._selected_server()
+        state = server.state if server is not None and server.signs_in else ""
+        self.view.sign_in_button.setEnabled(state == "needs-sign-in")
+        self.view.sign_out_button.setEnabled(state == "running")
         tool = self._selected()
         self.view.approve_button.setEnabled(tool is not None and tool.approval == "changed")
         if tool is None:
@@ -146,6 +179,38 @@ class McpController(QObject):
     async def _approve(self, qualified: str) -> None:
         await self.context.assistant.execute(ApproveMcpTool(tool=qualified))
         await self._load()
+
+    def _sign_in_selected(self) -> None:
+        server = self._selected_server()
+        if server is not None and self.view is not None:
+            self.view.sign_in_button.setEnabled(False)
+            self.view.status.setText(
+                f"Finish signing in to {server.name} in your web browser. "
+                "ARIA connects as soon as you are done."
+            )
+            self.context.tasks.spawn(
+                self._sign_in(server.name), name="aria-gui-mcp-sign-in", on_error=self._error
+            )
+
+    async def _sign_in(self, name: str) -> None:
+        problem = await self.context.assistant.execute(SignInMcpServer(server=name))
+        await self._load()
+        if self.view is not None:
+            failed = f"Signing in to {name} did not work: {problem}"
+            self.view.status.setText(failed if problem else f"Signed in to {name}.")
+
+    def _sign_out_selected(self) -> None:
+        server = self._selected_server()
+        if server is not None:
+            self.context.tasks.spawn(
+                self._sign_out(server.name), name="aria-gui-mcp-sign-out", on_error=self._error
+            )
+
+    async def _sign_out(self, name: str) -> None:
+        await self.context.assistant.execute(SignOutMcpServer(server=name))
+        await self._load()
+        if self.view is not None:
+            self.view.status.setText(f"Signed out of {name}.")
 
     def _error(self, message: str, hint: str) -> None:
         if self.view is not None:

@@ -37,6 +37,8 @@ from aria_desktop.domain.commands import (
     RunComputerTask,
     SetComputerControl,
     SetMcpToolPolicy,
+    SignInMcpServer,
+    SignOutMcpServer,
     Speak,
     StopEverything,
     StopRinging,
@@ -192,6 +194,17 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
     ),
     ApproveMcpTool: Operation[ApproveMcpTool, None](
         method="POST", path=lambda c: f"/mcp/tools/{c.tool}/approve", decode=nothing
+    ),
+    SignInMcpServer: Operation[SignInMcpServer, str](
+        method="POST",
+        path=lambda c: f"/mcp/servers/{c.server}/sign-in",
+        decode=member("problem", str),
+        encode=lambda c: {"json": {"browser": c.browser}},
+    ),
+    SignOutMcpServer: Operation[SignOutMcpServer, str](
+        method="POST",
+        path=lambda c: f"/mcp/servers/{c.server}/sign-out",
+        decode=member("result", str),
     ),
     ReadScreen: Operation[ReadScreen, ScreenText](
         method="POST",
