@@ -194,12 +194,17 @@ async def follow_run(
 
     Works the same in-process and against a running ARIA's API. The run's confirmation
     requests are asked at the terminal (``confirm_what`` names one where there is none) and
-    answered; Ctrl+C runs ``stop`` (cancel the turn, stop everything).
+    answered, as are tool servers' questions while it runs (``cli/_questions.py``); Ctrl+C
+    runs ``stop`` (cancel the turn, stop everything).
     """
+    from aria_desktop.cli._questions import answer_question
     from aria_desktop.domain.events import ActionConfirmRequest
+    from aria_desktop.domain.mcp_events import McpQuestion
 
     with on_ctrl_c(stop):
         async for event in events:
+            if isinstance(event, McpQuestion):  # asked during a tool call of this run
+                await answer_question(assistant, event)
             if event.run_id != run_id:
                 continue
             render(event)

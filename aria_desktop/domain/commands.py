@@ -5,6 +5,7 @@ Front-ends (CLI, GUI, API, voice) never call adapters; they send these.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,6 +286,21 @@ class ApproveMcpTool(Command):
     """The user reviewed an MCP tool: pin its current definition (it is enabled again)."""
 
     tool: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnswerMcpQuestion(Command):
+    """The person's answer to an ``mcp-question`` (must carry the question's nonce).
+
+    ``action``: accept (``values`` hold the form's fields; for a page: open it), decline, or
+    cancel (dismissed). Values are checked against the question's fields; a field left out
+    takes the default the server gave it.
+    """
+
+    request_id: str
+    nonce: str
+    action: str
+    values: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,6 +14,7 @@ from aria_desktop.domain import (
     automation_events,
     computer_events,
     events,
+    mcp_events,
     memory_events,
     settings_events,
     skill_events,
@@ -31,6 +32,7 @@ EVENT_FAMILIES = (
     automation_events,
     settings_events,
     skill_events,
+    mcp_events,
 )
 """Every module of event classes: the turn's (with the base ``Event``) and each family's."""
 

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 __all__ = [
+    "McpAsk",
     "McpCallResult",
     "McpOverview",
     "McpPin",
+    "McpReply",
     "McpServerState",
     "McpServerStatus",
     "McpToolInfo",
@@ -107,6 +109,31 @@ class McpServerStatus:
     restarts: int = 0
     protocol: str = ""
     signs_in: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpAsk:
+    """A server's question to the user during a call (elicitation; ``core/mcp/questions.py``).
+
+    Attributes:
+        server: the server's name.
+        message: its question (untrusted text).
+        mode: form (``fields``: a flat JSON schema) or url (agree to open ``url``).
+    """
+
+    server: str
+    message: str
+    mode: Literal["form", "url"] = "form"
+    fields: dict[str, Any] = field(default_factory=dict)
+    url: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpReply:
+    """The person's answer: accept (with the form's checked values), decline or cancel."""
+
+    action: Literal["accept", "decline", "cancel"]
+    values: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -37,6 +37,7 @@ from aria_desktop.gui.controllers.everyday import EverydayController
 from aria_desktop.gui.controllers.everyday_sync import EverydaySync
 from aria_desktop.gui.controllers.knowledge import KnowledgeController
 from aria_desktop.gui.controllers.mcp import McpController
+from aria_desktop.gui.controllers.mcp_questions import McpQuestionController
 from aria_desktop.gui.controllers.memory import MemoryController
 from aria_desktop.gui.controllers.quick_ask import QuickAskController
 from aria_desktop.gui.controllers.settings import SettingsController
@@ -162,6 +163,7 @@ class Desktop(QObject):
         self.quick_ask_view = QuickAskView()
         self.quick_ask = QuickAskController(self.quick_ask_view, self.context)
         self.confirm = ConfirmController(self.context)
+        self.mcp_questions = McpQuestionController(self.context)
         self.overlay = ActingOverlayView()
         self.tray = TrayController(
             self.actions, self.icons, self.context, self.overlay, self.tray_view
@@ -311,6 +313,7 @@ class Desktop(QObject):
         self.context.detach("ARIA has quit.")
         self.tray.set_offline("ARIA has quit.")
         self.confirm.close_all()
+        self.mcp_questions.close_all()
         for widget in (self.quick_ask_view, self.overlay):
             widget.hide()
         self.memory.close()

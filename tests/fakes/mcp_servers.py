@@ -8,7 +8,9 @@
 * ``never-starts``: never answers the first request;
 * ``changing``: ``add_tool`` adds a tool ``extra`` and says the tool list changed;
 * ``big``: ``big`` returns 5 MB of text;
-* ``rug-pull``: ``echo``'s description changes after its first call (and the server says so).
+* ``rug-pull``: ``echo``'s description changes after its first call (and the server says so);
+* ``asks``: ``book_table`` asks the user for a name, guests (default 2) and a terrace (form
+  elicitation) and says what it booked.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ import asyncio
 import contextlib
 import os
 import sys
+from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
+from mcp.server.mcpserver import Context, Elicit, MCPServer, Resolve
+from pydantic import BaseModel, Field
 
 __all__ = ["build"]
 
@@ -78,7 +83,35 @@ def build(mode: str) -> MCPServer:
             return ("0123456789abcdef" * (BIG_CHARS // 16 + 1))[:BIG_CHARS]
 
         server.add_tool(big, name="big")
+    if mode == "asks":
+        _add_asking_tools(server)
     return server
+
+
+class Booking(BaseModel):
+    """What ``book_table`` asks."""
+
+    name: str = Field(title="Name on the booking")
+    guests: int = Field(default=2, ge=1, le=12, title="Guests")
+    terrace: bool = Field(default=False, title="On the terrace")
+
+
+def ask_booking() -> Elicit[Booking]:
+    """The question ``book_table`` asks (on either protocol revision)."""
+    return Elicit("Which name and how many guests?", Booking)
+
+
+def _add_asking_tools(server: MCPServer) -> None:
+    async def book_table(
+        answer: Annotated[ElicitationResult[Booking], Resolve(ask_booking)],
+    ) -> str:
+        """Book a table: asks the user for the details."""
+        if not isinstance(answer, AcceptedElicitation):
+            return f"not booked ({answer.action})"
+        data = answer.data
+        return f"booked for {data.name}, {data.guests} guests, terrace {data.terrace}"
+
+    server.add_tool(book_table, name="book_table")
 
 
 async def _tools_changed(ctx: Context) -> None:

@@ -23,8 +23,9 @@ from aria_desktop.adapters.mcp.oauth import (
     McpSignInNeeded,
     grant_secret_name,
 )
+from aria_desktop.adapters.mcp.outcomes import sign_in_needed
 from aria_desktop.adapters.mcp.spec import server_spec
-from aria_desktop.adapters.mcp.supervisor import ServerSupervisor, _sign_in_needed
+from aria_desktop.adapters.mcp.supervisor import ServerSupervisor
 from aria_desktop.domain.errors import McpServerError
 from aria_desktop.settings.schema_mcp import McpServerSettings
 from tests.fakes.oauth_mcp_server import oauth_mcp_server
@@ -104,8 +105,8 @@ async def test_a_busy_sign_in_port_is_an_error_in_words() -> None:
 def test_a_sign_in_nobody_asked_for_is_found_inside_exception_groups_and_causes() -> None:
     outer = RuntimeError("transport closed")
     outer.__cause__ = McpSignInNeeded("notes")
-    assert _sign_in_needed(ExceptionGroup("task group", [ValueError(), outer]))
-    assert not _sign_in_needed(ExceptionGroup("task group", [ValueError("other")]))
+    assert sign_in_needed(ExceptionGroup("task group", [ValueError(), outer]))
+    assert not sign_in_needed(ExceptionGroup("task group", [ValueError("other")]))
 
 
 def test_servers_with_their_own_authorization_header_or_a_command_never_sign_in() -> None:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from aria_desktop.adapters.mcp.spec import SecretReader, server_spec
 from aria_desktop.adapters.mcp.supervisor import ServerSupervisor
 from aria_desktop.domain.errors import AriaError, McpServerError, NotFoundError
-from aria_desktop.domain.mcp import McpCallResult, McpServerStatus, McpToolInfo
+from aria_desktop.domain.mcp import McpAsk, McpCallResult, McpReply, McpServerStatus, McpToolInfo
 from aria_desktop.settings.schema_mcp import McpSettings
 
 __all__ = ["McpHub", "build_hub"]
@@ -97,6 +97,11 @@ class McpHub:
         if supervisor is None:
             raise McpServerError(f"There is no MCP server named {server!r}.")
         return await supervisor.call(tool, arguments)
+
+    def set_asker(self, ask: Callable[[McpAsk], Awaitable[McpReply]]) -> None:
+        """Send every server's questions (elicitation) to ``ask``."""
+        for supervisor in self._supervisors.values():
+            supervisor.ask = ask
 
     async def sign_in(self, server: str, *, browser: bool) -> str:
         """Sign in to ``server`` (the system browser when ``browser``); "" or the problem."""

@@ -18,19 +18,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.adapters.mcp.oauth import (
     Browser,
     GrantStore,
-    McpSignInNeeded,
     oauth_provider,
     revoke_grant,
 )
+from aria_desktop.adapters.mcp.outcomes import describe, http_status, result_text, sign_in_needed
 from aria_desktop.adapters.mcp.spec import ServerSpec
-from aria_desktop.domain.errors import AriaError, McpServerError
-from aria_desktop.domain.mcp import McpCallResult, McpServerState, McpServerStatus, McpToolInfo
+from aria_desktop.domain.errors import McpServerError
+from aria_desktop.domain.mcp import (
+    McpAsk,
+    McpCallResult,
+    McpReply,
+    McpServerState,
+    McpServerStatus,
+    McpToolInfo,
+)
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -42,6 +49,8 @@ _BACKOFF_START_S = 0.5
 _BACKOFF_MAX_S = 30.0
 _CLIENT_NAME = "aria-desktop"
 _CONNECTION_CLOSED = -32000  # mcp_types.jsonrpc.CONNECTION_CLOSED
+Asker = Callable[[McpAsk], Awaitable[McpReply]]
+"""Puts a server's question to the person (``core/mcp/questions.py``) and brings the answer."""
 _PIDS_TAKEN: set[int] = set()
 """Child pids already attributed to a supervisor (two servers may run the same command)."""
 
@@ -87,6 +96,10 @@ class ServerSupervisor:
         self._resume = asyncio.Event()
         self._reconnect = asyncio.Event()
         self._sign_in_outcome: asyncio.Future[str] | None = None
+        self.ask: Asker | None = None
+        """Where the server's questions go (None: every question is declined)."""
+        self._deadlines: set[asyncio.Timeout] = set()
+        """The call timeouts running now: paused while the person answers a question."""
 
     # --- state ----------------------------------------------------------------------------
 
@@ -144,12 +157,12 @@ class ServerSupervisor:
                 await self._session_once()
                 failures, backoff = 0, _BACKOFF_START_S
             except Exception as exc:
-                if _sign_in_needed(exc):
+                if sign_in_needed(exc):
                     self._set_tools([])
                     await self._wait_for_sign_in(exc)
                     failures, backoff = 0, _BACKOFF_START_S
                     continue
-                self._last_error = _describe(exc)
+                self._last_error = describe(exc)
                 self._end_sign_in(self._last_error)
                 _LOGGER.warning("MCP server %s: %s", self.spec.name, self._last_error)
             self._set_tools([])
@@ -296,7 +309,7 @@ class ServerSupervisor:
                     async with asyncio.timeout(self.spec.call_timeout_s):
                         self._set_tools(await self._list_tools(client))
                 except Exception as exc:
-                    raise _Broken(f"listing tools failed: {_describe(exc)}") from exc
+                    raise _Broken(f"listing tools failed: {describe(exc)}") from exc
         finally:
             stop.cancel()
             broken.cancel()
@@ -329,9 +342,23 @@ class ServerSupervisor:
         if transport == "auto-http":
             return await self._connect_auto_http(stack, info)
         client = Client(
-            self._transport(transport), client_info=info, message_handler=self._on_message
+            self._transport(transport),
+            client_info=info,
+            message_handler=self._on_message,
+            elicitation_callback=self._elicit,
         )
         return await stack.enter_async_context(client)
+
+    def _new_client(self, transport: str, info: Any) -> Client:
+        """The SDK client over ``transport``, with ARIA's message and question handlers."""
+        from mcp import Client
+
+        return Client(
+            self._transport(transport),
+            client_info=info,
+            message_handler=self._on_message,
+            elicitation_callback=self._elicit,
+        )
 
     def _oauth(self, browser: Browser | None) -> Any:
         """The SDK's OAuth provider for this connection (None: the server signs in no one)."""
@@ -351,24 +378,32 @@ class ServerSupervisor:
             async with contextlib.AsyncExitStack() as attempt:
                 client = await attempt.enter_async_context(
                     Client(
-                        self._transport("http"), client_info=info, message_handler=self._on_message
+                        self._transport("http"),
+                        client_info=info,
+                        message_handler=self._on_message,
+                        elicitation_callback=self._elicit,
                     )
                 )
                 stack.push_async_exit(attempt.pop_all())
                 return client
         except Exception as exc:
-            if _sign_in_needed(exc):
+            if sign_in_needed(exc):
                 raise
-            first = self._refusal or _describe(exc)
+            first = self._refusal or describe(exc)
         _LOGGER.info(
             "MCP server %s: streamable HTTP failed (%s); trying SSE", self.spec.name, first
         )
         try:
             return await stack.enter_async_context(
-                Client(self._transport("sse"), client_info=info, message_handler=self._on_message)
+                Client(
+                    self._transport("sse"),
+                    client_info=info,
+                    message_handler=self._on_message,
+                    elicitation_callback=self._elicit,
+                )
             )
         except Exception as exc:
-            raise McpServerError(f"{first}; then over SSE: {_describe(exc)}") from exc
+            raise McpServerError(f"{first}; then over SSE: {describe(exc)}") from exc
 
     def _transport(self, kind: str) -> Any:
         spec = self.spec
@@ -402,14 +437,50 @@ class ServerSupervisor:
         the SDK; the status and ``WWW-Authenticate`` are what the user needs to act.
         """
         if response.status_code >= 400:
-            self._refusal = _http_status(response)
+            self._refusal = http_status(response)
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            self._last_error = _describe(message)
+            self._last_error = describe(message)
             self._broken.set()
         elif getattr(message, "method", "") == "notifications/tools/list_changed":
             self._changed.set()
+
+    async def _elicit(self, context: Any, params: Any) -> Any:
+        """A server's question during a call: asked out of band, the call's timeout paused.
+
+        A page (URL mode) opens in the browser only after the person agreed, having seen its
+        domain. No asker, or no answer, declines.
+        """
+        from mcp.types import ElicitResult
+
+        if self.ask is None:
+            return ElicitResult(action="decline")
+        mode = getattr(params, "mode", "form")
+        if mode == "url":
+            ask = McpAsk(server=self.spec.name, message=params.message, mode="url", url=params.url)
+        else:
+            schema = params.requested_schema
+            fields = schema if isinstance(schema, dict) else schema.model_dump(by_alias=True)
+            ask = McpAsk(server=self.spec.name, message=params.message, fields=fields)
+        paused = [(deadline, deadline.when()) for deadline in self._deadlines]
+        for deadline, _when in paused:
+            deadline.reschedule(None)
+        try:
+            reply = await self.ask(ask)
+        finally:
+            now = asyncio.get_running_loop().time()
+            for deadline, _when in paused:
+                deadline.reschedule(now + self.spec.call_timeout_s)
+        if reply.action == "accept" and ask.mode == "url":
+            from aria_desktop.adapters.mcp.oauth import system_browser
+
+            try:
+                await system_browser(ask.url)
+            except McpServerError as exc:
+                _LOGGER.warning("MCP server %s: %s (%s)", self.spec.name, exc.message, ask.url)
+        content = reply.values if reply.action == "accept" and ask.mode == "form" else None
+        return ElicitResult(action=reply.action, content=content)
 
     async def _list_tools(self, client: Client) -> list[McpToolInfo]:
         tools: list[McpToolInfo] = []
@@ -452,8 +523,12 @@ class ServerSupervisor:
         from mcp.shared.exceptions import MCPError
 
         try:
-            async with asyncio.timeout(self.spec.call_timeout_s):
-                result = await client.call_tool(tool, arguments)
+            async with asyncio.timeout(self.spec.call_timeout_s) as deadline:
+                self._deadlines.add(deadline)
+                try:
+                    result = await client.call_tool(tool, arguments)
+                finally:
+                    self._deadlines.discard(deadline)
         except TimeoutError:
             self._fail(f"{tool} did not answer within {self.spec.call_timeout_s:g} s")
             raise McpServerError(
@@ -469,70 +544,13 @@ class ServerSupervisor:
                 ) from None
             return McpCallResult(text=str(exc), is_error=True)
         except Exception as exc:
-            self._fail(_describe(exc))
+            self._fail(describe(exc))
             raise McpServerError(
-                f"The MCP server {self.spec.name} failed during the call: {_describe(exc)}",
+                f"The MCP server {self.spec.name} failed during the call: {describe(exc)}",
                 hint="It is being restarted; try again in a moment.",
             ) from None
-        return McpCallResult(text=_result_text(result), is_error=bool(result.is_error))
+        return McpCallResult(text=result_text(result), is_error=bool(result.is_error))
 
     def _fail(self, why: str) -> None:
         self._last_error = why
         self._broken.set()
-
-
-def _result_text(result: Any) -> str:
-    """Content blocks as text: text as-is, other blocks described, structured content as JSON."""
-    import json
-
-    parts: list[str] = []
-    for block in result.content:
-        kind = getattr(block, "type", "")
-        if kind == "text":
-            parts.append(block.text)
-        elif kind == "resource":
-            resource = block.resource
-            parts.append(getattr(resource, "text", None) or f"[resource {resource.uri}]")
-        elif kind == "resource_link":
-            parts.append(f"[resource link {block.uri}]")
-        else:
-            parts.append(f"[{kind} content, {getattr(block, 'mime_type', '')}]")
-    if not parts and result.structured_content is not None:
-        parts.append(json.dumps(result.structured_content, ensure_ascii=False))
-    return "\n".join(parts)
-
-
-def _sign_in_needed(exc: BaseException) -> bool:
-    """Whether ``exc`` (or one inside a group or its causes) is a sign-in nobody was asked for."""
-    pending: list[BaseException | None] = [exc]
-    visited: set[int] = set()
-    while pending:
-        current = pending.pop()
-        if current is None or id(current) in visited:
-            continue
-        visited.add(id(current))
-        if isinstance(current, McpSignInNeeded):
-            return True
-        if isinstance(current, BaseExceptionGroup):
-            pending.extend(current.exceptions)
-        pending.extend((current.__cause__, current.__context__))
-    return False
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, AriaError):
-        return exc.message
-    if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(_describe(inner) for inner in exc.exceptions)
-    response = getattr(exc, "response", None)
-    if isinstance(getattr(response, "status_code", None), int):  # httpx's HTTPStatusError
-        return _http_status(response)
-    text = str(exc).strip()
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-def _http_status(response: Any) -> str:
-    """``HTTP 401 Unauthorized (WWW-Authenticate: Bearer …)``: the status and any challenge."""
-    text = f"HTTP {response.status_code} {response.reason_phrase or ''}".rstrip()
-    challenge = response.headers.get("www-authenticate")
-    return f"{text} (WWW-Authenticate: {challenge})" if challenge else text

@@ -13,15 +13,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from aria_desktop.api.server import docs
-from aria_desktop.api.server.deps import PREFIX, AssistantDep
+from aria_desktop.api.server.deps import PREFIX, AssistantDep, PathId
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.commands import (
+    AnswerMcpQuestion,
     ApproveMcpTool,
     ListMcp,
     SetMcpToolPolicy,
@@ -120,6 +121,42 @@ async def mcp_sign_out(server: str, assistant: AssistantDep) -> dict[str, str]:
     if not await _has_mcp(assistant):
         raise NotFoundError(f"No MCP server {server!r}: MCP is off.")
     return {"result": await assistant.execute(SignOutMcpServer(server=server))}
+
+
+class McpAnswerIn(BaseModel):
+    """The person's answer to an ``mcp-question`` (echo its nonce)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    nonce: str = Field(min_length=1, max_length=256)
+    action: Literal["accept", "decline", "cancel"]
+    values: dict[str, str | int | float | bool | list[str] | None] = Field(
+        default_factory=dict,
+        max_length=100,
+        description="The form's fields (accept, form mode); a field left out takes its default.",
+    )
+
+
+@router.post(
+    "/mcp/questions/{request_id}/answer",
+    status_code=204,
+    response_class=Response,
+    summary="Answer a tool server's question (an mcp-question event; echo its nonce)",
+    responses=docs.responses(
+        docs.COMMON,
+        docs.BODY,
+        {409: docs.error("No such open question, a wrong nonce, or values that do not fit")},
+    ),
+)
+async def mcp_answer(request_id: PathId, body: McpAnswerIn, assistant: AssistantDep) -> Response:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP question {request_id!r}: MCP is off.")
+    await assistant.execute(
+        AnswerMcpQuestion(
+            request_id=request_id, nonce=body.nonce, action=body.action, values=body.values
+        )
+    )
+    return Response(status_code=204)
 
 
 class McpEndpoint:

@@ -24,9 +24,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop.core.mcp.ports import McpHub, PinStore
+from aria_desktop.core.mcp.questions import QuestionBroker
 from aria_desktop.core.tools import PolicyDecision, PolicyHook, Tool, ToolRegistry
 from aria_desktop.domain.chat import CapabilityStatus, ToolCall
 from aria_desktop.domain.commands import (
+    AnswerMcpQuestion,
     ApproveMcpTool,
     ListMcp,
     SetMcpToolPolicy,
@@ -138,6 +140,21 @@ class McpBridge:
 
         orchestrator.register_command(SignInMcpServer, sign_in)
         orchestrator.register_command(SignOutMcpServer, sign_out)
+        self._install_questions(orchestrator)
+
+    def _install_questions(self, orchestrator: Orchestrator) -> None:
+        """The servers' questions go to the person out of band; the kill switch declines them."""
+        questions = QuestionBroker(orchestrator.bus)
+        self._hub.set_asker(questions.ask)
+
+        async def answer(command: AnswerMcpQuestion) -> None:
+            questions.answer(command.request_id, command.nonce, command.action, command.values)
+
+        async def decline_all() -> None:
+            questions.decline_all()
+
+        orchestrator.register_command(AnswerMcpQuestion, answer)
+        orchestrator.add_stop_hook(decline_all)
 
     def attach(self, registry: ToolRegistry) -> None:
         """Register the paging tool and the servers' tools; follow their changes."""

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from aria_desktop.domain.mcp import McpCallResult, McpPin, McpServerStatus, McpToolInfo
+from aria_desktop.domain.mcp import (
+    McpAsk,
+    McpCallResult,
+    McpPin,
+    McpReply,
+    McpServerStatus,
+    McpToolInfo,
+)
 
 __all__ = ["McpHub", "PinStore"]
 
@@ -31,6 +38,10 @@ class McpHub(Protocol):
 
     def statuses(self) -> list[McpServerStatus]:
         """Every configured server's status."""
+        ...
+
+    def set_asker(self, ask: Callable[[McpAsk], Awaitable[McpReply]]) -> None:
+        """Send the servers' questions to the person through ``ask``."""
         ...
 
     async def sign_in(self, server: str, *, browser: bool) -> str:

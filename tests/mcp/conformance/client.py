@@ -5,9 +5,10 @@ starts a test server per scenario and runs this with its URL (last argument), th
 ``MCP_CONFORMANCE_SCENARIO`` and scenario data (pre-registered credentials) in
 ``MCP_CONFORMANCE_CONTEXT``. Everything below the settings is ARIA's real code: the settings
 resolved by ``server_spec``, the ``ServerSupervisor`` that connects, the OAuth sign-in of
-``adapters/mcp/oauth.py`` with its loopback receiver. Only the person is simulated, as the
-SDKs' own conformance clients do: the "browser" fetches the authorization URL and follows its
-redirect to ARIA's receiver.
+``adapters/mcp/oauth.py`` with its loopback receiver, a server's questions through ARIA's
+``QuestionBroker``. Only the person is simulated, as the SDKs' own conformance clients do: the
+"browser" fetches the authorization URL and follows its redirect to ARIA's receiver, and every
+question is accepted as the form first shows it (the server's defaults, which ARIA fills in).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ import httpx
 
 from aria_desktop.adapters.mcp.spec import server_spec
 from aria_desktop.adapters.mcp.supervisor import ServerSupervisor
+from aria_desktop.core.bus import EventBus
+from aria_desktop.core.mcp.questions import QuestionBroker
+from aria_desktop.domain.mcp_events import McpQuestion
 from aria_desktop.settings.schema_mcp import McpServerSettings
 
 # The client-ID metadata document URL the suite's CIMD scenario expects as the client ID (its
@@ -38,6 +42,14 @@ async def browse(authorization_url: str) -> None:
         await http.get(location)
 
 
+async def person(bus: EventBus, broker: QuestionBroker) -> None:
+    """Accept every question of the server as its form first shows it."""
+    async with bus.subscribe() as questions:
+        async for event in questions:
+            if isinstance(event, McpQuestion):
+                broker.answer(event.request_id, event.nonce, "accept", {})
+
+
 async def main(url: str) -> int:
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
@@ -51,6 +63,10 @@ async def main(url: str) -> int:
     )
     spec = server_spec("conformance", settings, lambda _name: None)
     supervisor = ServerSupervisor(spec, max_restarts=0, on_tools=lambda _server: None)
+    bus = EventBus()
+    broker = QuestionBroker(bus)
+    supervisor.ask = broker.ask
+    answering = asyncio.create_task(person(bus, broker))
     supervisor.start()
     await supervisor.wait_started()
     if supervisor.status().state == "needs-sign-in":
@@ -72,6 +88,7 @@ async def main(url: str) -> int:
             print(f"{name}: {result.text}")
         return 0
     finally:
+        answering.cancel()
         await supervisor.stop()
 
 

@@ -23,6 +23,7 @@ from aria_desktop.api.client.wire import from_json
 from aria_desktop.domain.audio import SpeechAudio, Transcript, decode_wav
 from aria_desktop.domain.automation import AutomationRun, AutomationSpec
 from aria_desktop.domain.commands import (
+    AnswerMcpQuestion,
     ApproveMcpTool,
     CaptureScreen,
     ClickText,
@@ -194,6 +195,12 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
     ),
     ApproveMcpTool: Operation[ApproveMcpTool, None](
         method="POST", path=lambda c: f"/mcp/tools/{c.tool}/approve", decode=nothing
+    ),
+    AnswerMcpQuestion: Operation[AnswerMcpQuestion, None](
+        method="POST",
+        path=lambda c: f"/mcp/questions/{c.request_id}/answer",
+        decode=nothing,
+        encode=lambda c: {"json": {"nonce": c.nonce, "action": c.action, "values": dict(c.values)}},
     ),
     SignInMcpServer: Operation[SignInMcpServer, str](
         method="POST",
