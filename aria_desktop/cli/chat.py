@@ -24,9 +24,10 @@ from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
     from aria_desktop.core.ports import Assistant
+    from aria_desktop.domain.commands import TurnAttachment
     from aria_desktop.domain.events import Event
 
-__all__ = ["register"]
+__all__ = ["register", "run_one_turn"]
 
 
 def register(sub: Subparsers) -> None:
@@ -38,6 +39,14 @@ def register(sub: Subparsers) -> None:
     chat.add_argument("--conversation", "-c", metavar="ID", help="continue this conversation")
     chat.add_argument("--backend", "-b", metavar="NAME", help="use only this backend")
     chat.add_argument("--json", action="store_true", help="print one JSON event per line")
+    chat.add_argument(
+        "--attach",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("SERVER", "URI"),
+        help="hand an MCP server's resource to the message (as data, not instructions)",
+    )
     chat.set_defaults(handler=_cmd_chat)
 
 
@@ -123,12 +132,13 @@ class _ChatRenderer:
             self.wrote_text = False
 
 
-async def _run_one_turn(
+async def run_one_turn(
     assistant: Assistant,
     text: str,
     conversation_id: str | None,
     backend: str | None,
     as_json: bool,
+    attachments: tuple[TurnAttachment, ...] = (),
 ) -> tuple[str, str]:
     """Start a turn, render its events until run-end; returns (status, conversation id).
 
@@ -141,7 +151,13 @@ async def _run_one_turn(
     sub = assistant.subscribe()
     try:
         handle = await assistant.start_turn(
-            StartTurn(text=text, conversation_id=conversation_id, backend=backend, source="text")
+            StartTurn(
+                text=text,
+                conversation_id=conversation_id,
+                backend=backend,
+                source="text",
+                attachments=attachments,
+            )
         )
         end = await follow_run(
             assistant,
@@ -163,8 +179,11 @@ async def _cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
             text = " ".join(args.message)
             if text == "-":
                 text = sys.stdin.read()
-            status, _ = await _run_one_turn(
-                assistant, text, args.conversation, args.backend, args.json
+            from aria_desktop.cli.mcp_offers import attachments
+
+            attached = await attachments(assistant, args.attach)
+            status, _ = await run_one_turn(
+                assistant, text, args.conversation, args.backend, args.json, attached
             )
             return EXIT_OK if status == "complete" else EXIT_FAILURE
         return await _chat_repl(assistant, args)
@@ -186,7 +205,7 @@ async def _chat_repl(assistant: Assistant, args: argparse.Namespace) -> int:
         if text in {"/quit", "/exit"}:
             return EXIT_OK
         try:
-            _, conversation_id = await _run_one_turn(
+            _, conversation_id = await run_one_turn(
                 assistant, text, conversation_id, args.backend, args.json
             )
         except AriaError as exc:

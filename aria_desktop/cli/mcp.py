@@ -2,8 +2,10 @@
 
 ``servers``, ``tools`` and ``review`` show what the running owner sees (through its API), or
 start the configured servers for a moment when no owner runs. ``import`` brings Claude
-Desktop's or VS Code's server list into the settings, secrets into the keyring. ``login`` and
-``logout`` sign in to remote servers that ask for OAuth (``cli/mcp_sign_in.py``). ``serve`` is
+Desktop's or VS Code's server list into the settings, secrets into the keyring. ``resources``,
+``prompts``, ``read`` and ``prompt`` are what servers offer besides tools
+(``cli/mcp_offers.py``). ``login`` and ``logout`` sign in to remote servers that ask for OAuth
+(``cli/mcp_sign_in.py``). ``serve`` is
 ARIA's own MCP server over stdio (for Claude Desktop): through the running owner's API when
 there is one (ARCHITECTURE.md: owner, MCP).
 """
@@ -43,6 +45,9 @@ def register(sub: Subparsers) -> None:
     secret = actions.add_parser("secret", help="store a secret for keyring: references")
     secret.add_argument("name", help="mcp_<name>")
     actions.add_parser("serve", help="serve ARIA's memory and tools over MCP on stdio")
+    from aria_desktop.cli import mcp_offers
+
+    mcp_offers.add_parsers(actions)
     login = actions.add_parser("login", help="sign in to a remote server that asks for it")
     login.add_argument("server", help="the server's name in the settings")
     logout = actions.add_parser("logout", help="revoke and forget the sign-in to a server")
@@ -54,6 +59,10 @@ async def _cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
         return _import(args.file)
     if args.action == "secret":
         return _secret(args.name)
+    if args.action in {"resources", "prompts", "read", "prompt"}:
+        from aria_desktop.cli import mcp_offers
+
+        return await mcp_offers.run(args, settings)
     if args.action in {"login", "logout"}:
         from aria_desktop.cli import mcp_sign_in
 

@@ -19,11 +19,13 @@ from aria_desktop.core.agent import AgentConfig, AgentLoop, AgentResult, AgentSe
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.clock import SystemClock
 from aria_desktop.core.confirm import ConfirmationBroker
+from aria_desktop.core.injection import scan_text
 from aria_desktop.core.local_answer import publish_local_answer
 from aria_desktop.core.ports import AuditSink, ChatModel, Clock, ConversationStore
 from aria_desktop.core.skills.router import SkillRouter, SkillTurn
 from aria_desktop.core.tools import PolicyHook, ToolRegistry, default_policy
 from aria_desktop.core.turn_plan import PreparedTurn, TurnPlan, plan_turn
+from aria_desktop.core.untrusted import fence_attachment
 from aria_desktop.domain.chat import CapabilityStatus, ChatMessage
 from aria_desktop.domain.commands import (
     CancelTurn,
@@ -31,6 +33,7 @@ from aria_desktop.domain.commands import (
     ConfirmAction,
     StartTurn,
     StopEverything,
+    TurnAttachment,
 )
 from aria_desktop.domain.errors import (
     AriaError,
@@ -293,10 +296,13 @@ class Orchestrator:
             command, store=self.store, config=self.config, tools=self.tools, clock=self._clock
         )
         run_id, conversation_id = secrets.token_hex(8), plan.conversation.id
-        local = self._local_match(plan)
+        # A turn with attachments is about them: the model answers, never a local skill.
+        local = None if command.attachments else self._local_match(plan)
         # Recall starts here, before the turn's task: it runs first and is usually done by the
         # time the turn asks (ARCHITECTURE.md: first-chunk latency). A local answer needs none.
         context = self._start_context(plan.text, conversation_id) if plan.text and not local else []
+        if command.attachments:
+            context.append(asyncio.create_task(_attached(command.attachments)))
         task = asyncio.create_task(
             self._run_turn(run_id, plan, context, local), name=f"aria-turn-{run_id}"
         )
@@ -553,6 +559,17 @@ class Orchestrator:
             _done, pending = await asyncio.wait(tasks, timeout=timeout_s)
             if pending:
                 _LOGGER.warning("%d turn(s) did not stop within %.1f s", len(pending), timeout_s)
+
+
+async def _attached(attachments: Sequence[TurnAttachment]) -> list[ChatMessage]:
+    """The user's attachments as fenced, scanned system messages (untrusted data)."""
+    return [
+        ChatMessage(
+            role="system",
+            content=fence_attachment(item.source, item.text, scan_text(item.text)),
+        )
+        for item in attachments
+    ]
 
 
 def _cancel_all(tasks: Sequence[asyncio.Task[Any]]) -> None:

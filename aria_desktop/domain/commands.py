@@ -26,12 +26,30 @@ class StartTurn(Command):
         conversation_id: continue this conversation; None starts a new one.
         backend: force one backend ("ollama", "anthropic", ...) instead of the fallback chain.
         source: where the text came from (text, voice, api, automation).
+        attachments: content the user attached (tool servers' resources), given to the model
+            as untrusted data.
     """
 
     text: str
     conversation_id: str | None = None
     backend: str | None = None
     source: str = "text"
+    attachments: tuple[TurnAttachment, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TurnAttachment:
+    """Content the user attached to a turn (a tool server's resource).
+
+    The model gets it as untrusted data, fenced like a tool result, never as the user's words.
+
+    Attributes:
+        source: where it came from, shown to the model ("notes: file:///todo.md").
+        text: the content.
+    """
+
+    source: str
+    text: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -286,6 +304,23 @@ class ApproveMcpTool(Command):
     """The user reviewed an MCP tool: pin its current definition (it is enabled again)."""
 
     tool: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadMcpResource(Command):
+    """Read a server's resource (returns ``domain.mcp.McpCallResult``: its text, or the error)."""
+
+    server: str
+    uri: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class GetMcpPrompt(Command):
+    """A server's prompt filled with ``arguments`` (returns ``domain.mcp.McpPromptText``)."""
+
+    server: str
+    name: str
+    arguments: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

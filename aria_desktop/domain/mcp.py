@@ -17,7 +17,11 @@ __all__ = [
     "McpCallResult",
     "McpOverview",
     "McpPin",
+    "McpPromptArgument",
+    "McpPromptInfo",
+    "McpPromptText",
     "McpReply",
+    "McpResourceInfo",
     "McpServerState",
     "McpServerStatus",
     "McpToolInfo",
@@ -112,6 +116,50 @@ class McpServerStatus:
 
 
 @dataclass(frozen=True, kw_only=True)
+class McpResourceInfo:
+    """A resource a server offers (a file, a page, a record), by its URI."""
+
+    server: str
+    uri: str
+    name: str
+    description: str = ""
+    mime_type: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpPromptArgument:
+    """One argument of a server's prompt."""
+
+    name: str
+    description: str = ""
+    required: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpPromptInfo:
+    """A prompt a server offers: a named, ready-made request, run as a command."""
+
+    server: str
+    name: str
+    description: str = ""
+    arguments: tuple[McpPromptArgument, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class McpPromptText:
+    """A prompt's messages as text (role, text), resources inside it included as text."""
+
+    server: str
+    name: str
+    messages: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def user_text(self) -> str:
+        """What the prompt asks, as one user message (its user messages joined)."""
+        return "\n\n".join(text for role, text in self.messages if role == "user")
+
+
+@dataclass(frozen=True, kw_only=True)
 class McpAsk:
     """A server's question to the user during a call (elicitation; ``core/mcp/questions.py``).
 
@@ -183,3 +231,5 @@ class McpOverview:
 
     servers: tuple[McpServerStatus, ...] = ()
     tools: tuple[McpToolState, ...] = ()
+    resources: tuple[McpResourceInfo, ...] = ()
+    prompts: tuple[McpPromptInfo, ...] = ()

@@ -296,3 +296,26 @@ async def test_chat_stream_reports_a_tool_call_written_as_text_and_runs_the_retr
     assert "'text' is a required property" in frames[1][1]["reason"]
     assert frames[-1][1]["text"] == "The tool said ping."
     assert api.calls == [{"text": "ping"}]
+
+
+async def test_a_turn_started_with_an_attachment_gives_it_to_the_model_fenced(
+    api: Api, ollama: FakeOllama
+) -> None:
+    ollama.script("/api/chat", ollama_text("Milk.", chunks=1))
+    async with api.client.stream("GET", "/api/v1/events", params={"types": "run-end"}) as response:
+        lines = response.aiter_lines()
+        assert await anext(lines) == ": ready"
+        started = await api.client.post(
+            "/api/v1/turns",
+            json={
+                "message": "What is on my list?",
+                "attachments": [{"source": "notes: notes://todo", "text": "- buy milk"}],
+            },
+        )
+        assert started.status_code == 202
+        await read_sse_lines(lines, until="run-end")
+    sent = ollama.requests_to("/api/chat")[-1].json()["messages"]
+    attached = [m for m in sent if '<attachment source="notes: notes://todo"' in m["content"]]
+    assert len(attached) == 1
+    assert "- buy milk" in attached[0]["content"]
+    assert sent[-1] == {"role": "user", "content": "What is on my list?"}

@@ -75,6 +75,17 @@ def test_a_servers_question_is_answered_in_its_dialog(
         result = run(booking)
         assert result.text == "booked for Ada, 2 guests, terrace True"
         run(wait_for(lambda: questions.dialog(request_id) is None))
+
+        # The MCP tab lists what the server offers besides its tool.
+        desktop.open_settings()
+        tree = desktop.mcp.view.tree
+        run(wait_for(lambda: tree.topLevelItemCount() == 1 and tree.topLevelItem(0).childCount()))
+        server_row = tree.topLevelItem(0)
+        offered = {
+            (server_row.child(i).text(0), server_row.child(i).text(1))
+            for i in range(server_row.childCount())
+        }
+        assert {("todo", "resource"), ("plan_trip", "prompt")} <= offered
     finally:
         run(hub.aclose(), timeout_s=20)
         qapp.setQuitOnLastWindowClosed(quits)

@@ -14,7 +14,16 @@ from typing import Any
 from aria_desktop.adapters.mcp.spec import SecretReader, server_spec
 from aria_desktop.adapters.mcp.supervisor import ServerSupervisor
 from aria_desktop.domain.errors import AriaError, McpServerError, NotFoundError
-from aria_desktop.domain.mcp import McpAsk, McpCallResult, McpReply, McpServerStatus, McpToolInfo
+from aria_desktop.domain.mcp import (
+    McpAsk,
+    McpCallResult,
+    McpPromptInfo,
+    McpPromptText,
+    McpReply,
+    McpResourceInfo,
+    McpServerStatus,
+    McpToolInfo,
+)
 from aria_desktop.settings.schema_mcp import McpSettings
 
 __all__ = ["McpHub", "build_hub"]
@@ -97,6 +106,22 @@ class McpHub:
         if supervisor is None:
             raise McpServerError(f"There is no MCP server named {server!r}.")
         return await supervisor.call(tool, arguments)
+
+    def resources(self) -> list[McpResourceInfo]:
+        """Every resource of every running server."""
+        return [item for s in self._supervisors.values() for item in s.resources]
+
+    def prompts(self) -> list[McpPromptInfo]:
+        """Every prompt of every running server."""
+        return [item for s in self._supervisors.values() for item in s.prompts]
+
+    async def read_resource(self, server: str, uri: str) -> McpCallResult:
+        """A server's resource as text."""
+        return await self._supervisor(server).read_resource(uri)
+
+    async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> McpPromptText:
+        """A server's prompt filled with ``arguments``."""
+        return await self._supervisor(server).get_prompt(name, arguments)
 
     def set_asker(self, ask: Callable[[McpAsk], Awaitable[McpReply]]) -> None:
         """Send every server's questions (elicitation) to ``ask``."""

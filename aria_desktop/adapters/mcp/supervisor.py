@@ -27,13 +27,17 @@ from aria_desktop.adapters.mcp.oauth import (
     oauth_provider,
     revoke_grant,
 )
+from aria_desktop.adapters.mcp.offers import list_offers, list_tools, prompt_text, resource_text
 from aria_desktop.adapters.mcp.outcomes import describe, http_status, result_text, sign_in_needed
 from aria_desktop.adapters.mcp.spec import ServerSpec
 from aria_desktop.domain.errors import McpServerError
 from aria_desktop.domain.mcp import (
     McpAsk,
     McpCallResult,
+    McpPromptInfo,
+    McpPromptText,
     McpReply,
+    McpResourceInfo,
     McpServerState,
     McpServerStatus,
     McpToolInfo,
@@ -51,6 +55,11 @@ _CLIENT_NAME = "aria-desktop"
 _CONNECTION_CLOSED = -32000  # mcp_types.jsonrpc.CONNECTION_CLOSED
 Asker = Callable[[McpAsk], Awaitable[McpReply]]
 """Puts a server's question to the person (``core/mcp/questions.py``) and brings the answer."""
+_LIST_CHANGED = {
+    "notifications/tools/list_changed",
+    "notifications/resources/list_changed",
+    "notifications/prompts/list_changed",
+}
 _PIDS_TAKEN: set[int] = set()
 """Child pids already attributed to a supervisor (two servers may run the same command)."""
 
@@ -77,6 +86,8 @@ class ServerSupervisor:
         self._on_tools = on_tools
         self._client: Client | None = None
         self._tools: list[McpToolInfo] = []
+        self._resources: list[McpResourceInfo] = []
+        self._prompts: list[McpPromptInfo] = []
         self._state: McpServerState = "stopped"
         self._last_error = ""
         self._refusal = ""
@@ -122,6 +133,16 @@ class ServerSupervisor:
     def grant_in_memory(self) -> bool:
         """Whether this process holds the sign-in only in memory (no usable keyring)."""
         return self._grant is not None and self._grant.kept_in_memory
+
+    @property
+    def resources(self) -> list[McpResourceInfo]:
+        """The resources of the running session (none while it is down)."""
+        return list(self._resources) if self._state == "running" else []
+
+    @property
+    def prompts(self) -> list[McpPromptInfo]:
+        """The prompts of the running session (none while it is down)."""
+        return list(self._prompts) if self._state == "running" else []
 
     @property
     def tools(self) -> list[McpToolInfo]:
@@ -271,6 +292,7 @@ class ServerSupervisor:
             self._state = "running"
             self._last_error = ""
             self._set_tools(tools)
+            await self._list_offers(client)
             self._settled.set()
             self._end_sign_in("")
             _LOGGER.info(
@@ -308,6 +330,7 @@ class ServerSupervisor:
                 try:
                     async with asyncio.timeout(self.spec.call_timeout_s):
                         self._set_tools(await self._list_tools(client))
+                        await self._list_offers(client)
                 except Exception as exc:
                     raise _Broken(f"listing tools failed: {describe(exc)}") from exc
         finally:
@@ -443,7 +466,7 @@ class ServerSupervisor:
         if isinstance(message, Exception):
             self._last_error = describe(message)
             self._broken.set()
-        elif getattr(message, "method", "") == "notifications/tools/list_changed":
+        elif getattr(message, "method", "") in _LIST_CHANGED:
             self._changed.set()
 
     async def _elicit(self, context: Any, params: Any) -> Any:
@@ -482,27 +505,41 @@ class ServerSupervisor:
         content = reply.values if reply.action == "accept" and ask.mode == "form" else None
         return ElicitResult(action=reply.action, content=content)
 
+    async def _list_offers(self, client: Client) -> None:
+        """The server's resources and prompts, where it says it has them."""
+        self._resources, self._prompts = await list_offers(client, self.spec.name)
+
+    async def read_resource(self, uri: str) -> McpCallResult:
+        """A resource's content as text (under the call timeout; errors as an error result)."""
+        result = await self._request(f"reading {uri}", lambda client: client.read_resource(uri))
+        return resource_text(result)
+
+    async def get_prompt(self, name: str, arguments: dict[str, str]) -> McpPromptText:
+        """A prompt filled with ``arguments``: its messages as (role, text)."""
+        result = await self._request(
+            f"the prompt {name}", lambda client: client.get_prompt(name, arguments)
+        )
+        return prompt_text(self.spec.name, name, result)
+
+    async def _request(self, what: str, send: Callable[[Client], Awaitable[Any]]) -> Any:
+        """One request on the live session, under the call timeout; McpServerError if not."""
+        from mcp.shared.exceptions import MCPError
+
+        client = self._client
+        if client is None or self._state != "running":
+            raise McpServerError(f"The MCP server {self.spec.name} is {self._state}.")
+        try:
+            async with asyncio.timeout(self.spec.call_timeout_s):
+                return await send(client)
+        except TimeoutError:
+            raise McpServerError(
+                f"The MCP server {self.spec.name} did not answer {what} in time."
+            ) from None
+        except MCPError as exc:
+            raise McpServerError(f"The MCP server {self.spec.name} refused {what}: {exc}") from None
+
     async def _list_tools(self, client: Client) -> list[McpToolInfo]:
-        tools: list[McpToolInfo] = []
-        cursor: str | None = None
-        for _page in range(100):
-            page = await client.list_tools(cursor=cursor, cache_mode="refresh")
-            for tool in page.tools:
-                hints = tool.annotations
-                tools.append(
-                    McpToolInfo(
-                        server=self.spec.name,
-                        name=tool.name,
-                        description=tool.description or "",
-                        input_schema=dict(tool.input_schema),
-                        read_only_hint=hints.read_only_hint if hints else None,
-                        destructive_hint=hints.destructive_hint if hints else None,
-                    )
-                )
-            cursor = page.next_cursor
-            if cursor is None:
-                break
-        return tools
+        return await list_tools(client, self.spec.name)
 
     def _set_tools(self, tools: list[McpToolInfo]) -> None:
         if tools != self._tools:

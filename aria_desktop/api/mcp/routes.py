@@ -24,7 +24,9 @@ from aria_desktop.core.ports import Assistant
 from aria_desktop.domain.commands import (
     AnswerMcpQuestion,
     ApproveMcpTool,
+    GetMcpPrompt,
     ListMcp,
+    ReadMcpResource,
     SetMcpToolPolicy,
     SignInMcpServer,
     SignOutMcpServer,
@@ -121,6 +123,52 @@ async def mcp_sign_out(server: str, assistant: AssistantDep) -> dict[str, str]:
     if not await _has_mcp(assistant):
         raise NotFoundError(f"No MCP server {server!r}: MCP is off.")
     return {"result": await assistant.execute(SignOutMcpServer(server=server))}
+
+
+class McpReadIn(BaseModel):
+    """Which resource to read."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    uri: str = Field(min_length=1, max_length=4000)
+
+
+@router.post(
+    "/mcp/servers/{server}/resources/read",
+    summary="Read a server's resource as text (is_error: the server refused it)",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+)
+async def mcp_read(server: str, body: McpReadIn, assistant: AssistantDep) -> dict[str, Any]:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP server {server!r}: MCP is off.")
+    read = await assistant.execute(ReadMcpResource(server=server, uri=body.uri))
+    return {"text": read.text, "is_error": read.is_error}
+
+
+class McpPromptIn(BaseModel):
+    """The prompt's arguments."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    arguments: dict[str, str] = Field(default_factory=dict, max_length=50)
+
+
+@router.post(
+    "/mcp/servers/{server}/prompts/{name}",
+    summary="A server's prompt filled with its arguments: its messages as text",
+    responses=docs.responses(docs.COMMON, docs.BODY, docs.NOT_FOUND),
+)
+async def mcp_prompt(
+    server: str, name: str, body: McpPromptIn, assistant: AssistantDep
+) -> dict[str, Any]:
+    if not await _has_mcp(assistant):
+        raise NotFoundError(f"No MCP server {server!r}: MCP is off.")
+    got = await assistant.execute(GetMcpPrompt(server=server, name=name, arguments=body.arguments))
+    return {
+        "server": got.server,
+        "name": got.name,
+        "messages": [{"role": role, "text": text} for role, text in got.messages],
+    }
 
 
 class McpAnswerIn(BaseModel):

@@ -23,7 +23,13 @@ from aria_desktop.api.server.schemas.chat import (
 )
 from aria_desktop.api.server.schemas.common import ErrorDetail, UsageOut
 from aria_desktop.api.server.sse import EventStreamResponse, event_stream
-from aria_desktop.domain.commands import ConfirmAction, StartTurn, StopEverything, StopRinging
+from aria_desktop.domain.commands import (
+    ConfirmAction,
+    StartTurn,
+    StopEverything,
+    StopRinging,
+    TurnAttachment,
+)
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.events import (
     ActionConfirmRequest,
@@ -192,6 +198,9 @@ async def start_turn(body: TurnIn, assistant: AssistantDep) -> TurnOut:
             conversation_id=body.conversation_id,
             backend=body.backend,
             source=body.source,
+            attachments=tuple(
+                TurnAttachment(source=item.source, text=item.text) for item in body.attachments
+            ),
         )
     )
     return TurnOut(run_id=started.run_id, conversation_id=started.conversation_id)

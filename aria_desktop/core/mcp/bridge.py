@@ -30,7 +30,9 @@ from aria_desktop.domain.chat import CapabilityStatus, ToolCall
 from aria_desktop.domain.commands import (
     AnswerMcpQuestion,
     ApproveMcpTool,
+    GetMcpPrompt,
     ListMcp,
+    ReadMcpResource,
     SetMcpToolPolicy,
     SignInMcpServer,
     SignOutMcpServer,
@@ -43,8 +45,10 @@ from aria_desktop.domain.errors import (
 )
 from aria_desktop.domain.mcp import (
     McpApproval,
+    McpCallResult,
     McpOverview,
     McpPin,
+    McpPromptText,
     McpToolInfo,
     McpToolPolicy,
     McpToolState,
@@ -140,6 +144,15 @@ class McpBridge:
 
         orchestrator.register_command(SignInMcpServer, sign_in)
         orchestrator.register_command(SignOutMcpServer, sign_out)
+
+        async def read(command: ReadMcpResource) -> McpCallResult:
+            return await self._hub.read_resource(command.server, command.uri)
+
+        async def prompt(command: GetMcpPrompt) -> McpPromptText:
+            return await self._hub.get_prompt(command.server, command.name, dict(command.arguments))
+
+        orchestrator.register_command(ReadMcpResource, read)
+        orchestrator.register_command(GetMcpPrompt, prompt)
         self._install_questions(orchestrator)
 
     def _install_questions(self, orchestrator: Orchestrator) -> None:
@@ -196,7 +209,12 @@ class McpBridge:
     def overview(self) -> McpOverview:
         """Servers, and every tool with its policy and approval state."""
         tools = tuple(self._tool_state(info) for info in self._hub.tools())
-        return McpOverview(servers=tuple(self._hub.statuses()), tools=tools)
+        return McpOverview(
+            servers=tuple(self._hub.statuses()),
+            tools=tools,
+            resources=tuple(self._hub.resources()),
+            prompts=tuple(self._hub.prompts()),
+        )
 
     def _tool_state(self, info: McpToolInfo) -> McpToolState:
         """One tool as the overview shows it: its policy and its approval state.

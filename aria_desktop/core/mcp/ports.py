@@ -9,7 +9,10 @@ from aria_desktop.domain.mcp import (
     McpAsk,
     McpCallResult,
     McpPin,
+    McpPromptInfo,
+    McpPromptText,
     McpReply,
+    McpResourceInfo,
     McpServerStatus,
     McpToolInfo,
 )
@@ -38,6 +41,22 @@ class McpHub(Protocol):
 
     def statuses(self) -> list[McpServerStatus]:
         """Every configured server's status."""
+        ...
+
+    def resources(self) -> list[McpResourceInfo]:
+        """Every resource of every running server."""
+        ...
+
+    def prompts(self) -> list[McpPromptInfo]:
+        """Every prompt of every running server."""
+        ...
+
+    async def read_resource(self, server: str, uri: str) -> McpCallResult:
+        """A server's resource as text; McpServerError when the server fails or refuses."""
+        ...
+
+    async def get_prompt(self, server: str, name: str, arguments: dict[str, str]) -> McpPromptText:
+        """A server's prompt filled with ``arguments``."""
         ...
 
     def set_asker(self, ask: Callable[[McpAsk], Awaitable[McpReply]]) -> None:

@@ -94,6 +94,16 @@ class McpController(QObject):
             for tool in self.overview.tools:
                 if tool.server == server.name:
                     self._tool_row(row, tool)
+            for resource in self.overview.resources:
+                if resource.server == server.name:
+                    item = QTreeWidgetItem([resource.name, "resource", ""])
+                    item.setToolTip(0, f"{resource.uri}\n{resource.description}".strip())
+                    row.addChild(item)
+            for prompt in self.overview.prompts:
+                if prompt.server == server.name:
+                    item = QTreeWidgetItem([prompt.name, "prompt", ""])
+                    item.setToolTip(0, prompt.description)
+                    row.addChild(item)
             row.setExpanded(True)
         for column in (0, 1):  # a state in words ("needs you to sign in") is shown whole
             view.tree.resizeColumnToContents(column)

@@ -43,7 +43,9 @@ def _turn_body(command: StartTurn) -> HttpArgs:
     optional = only_set(
         conversation_id=command.conversation_id or None, backend=command.backend or None
     )
-    return {"json": {"message": command.text, "source": command.source, **optional}}
+    attached = [{"source": a.source, "text": a.text} for a in command.attachments]
+    extra = {"attachments": attached} if attached else {}
+    return {"json": {"message": command.text, "source": command.source, **optional, **extra}}
 
 
 def _messages_page(response: httpx.Response, _arg: object) -> tuple[list[StoredMessage], Any]:

@@ -29,9 +29,11 @@ from aria_desktop.domain.commands import (
     ClickText,
     FindOnScreen,
     ForgetMemory,
+    GetMcpPrompt,
     ListAutomations,
     ListMcp,
     PushToTalk,
+    ReadMcpResource,
     ReadScreen,
     ReportUsage,
     RunAutomation,
@@ -57,7 +59,7 @@ from aria_desktop.domain.computer import (
     Screenshot,
     ScreenText,
 )
-from aria_desktop.domain.mcp import McpOverview
+from aria_desktop.domain.mcp import McpCallResult, McpOverview, McpPromptText
 from aria_desktop.domain.usage import UsageTotal
 
 if TYPE_CHECKING:
@@ -67,6 +69,12 @@ __all__ = ["COMMANDS"]
 
 _ACT_TIMEOUT = httpx.Timeout(10.0, read=900.0)
 """A click may wait for the user's confirmation (``agent.confirm_timeout_s``) first."""
+
+
+def _prompt_text(response: httpx.Response, _arg: object) -> McpPromptText:
+    data = response.json()
+    messages = tuple((m["role"], m["text"]) for m in data["messages"])
+    return McpPromptText(server=data["server"], name=data["name"], messages=messages)
 
 
 def _rect(box: list[int]) -> Rect:
@@ -195,6 +203,18 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
     ),
     ApproveMcpTool: Operation[ApproveMcpTool, None](
         method="POST", path=lambda c: f"/mcp/tools/{c.tool}/approve", decode=nothing
+    ),
+    ReadMcpResource: Operation[ReadMcpResource, McpCallResult](
+        method="POST",
+        path=lambda c: f"/mcp/servers/{c.server}/resources/read",
+        decode=one(McpCallResult),
+        encode=lambda c: {"json": {"uri": c.uri}},
+    ),
+    GetMcpPrompt: Operation[GetMcpPrompt, McpPromptText](
+        method="POST",
+        path=lambda c: f"/mcp/servers/{c.server}/prompts/{c.name}",
+        decode=_prompt_text,
+        encode=lambda c: {"json": {"arguments": dict(c.arguments)}},
     ),
     AnswerMcpQuestion: Operation[AnswerMcpQuestion, None](
         method="POST",

@@ -50,6 +50,13 @@ class ChatIn(Strict):
     backend: Literal["ollama", "anthropic", "openai"] | None = None
 
 
+class AttachmentIn(Strict):
+    """Content attached to the turn (a tool server's resource): untrusted data to the model."""
+
+    source: str = Field(min_length=1, max_length=500, description="Where it came from")
+    text: str = Field(max_length=200_000)
+
+
 class TurnIn(Strict):
     """Start a turn without waiting for it (``POST /turns``); events follow on ``/events``."""
 
@@ -57,6 +64,7 @@ class TurnIn(Strict):
     conversation_id: str | None = Field(default=None, min_length=1, max_length=128)
     backend: Literal["ollama", "anthropic", "openai"] | None = None
     source: Literal["text", "voice", "api", "automation"] = "api"
+    attachments: list[AttachmentIn] = Field(default_factory=list, max_length=10)
 
 
 class TurnOut(BaseModel):
