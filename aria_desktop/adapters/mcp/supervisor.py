@@ -102,10 +102,9 @@ class ServerSupervisor:
         self._settled = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._grant = GrantStore(spec.name) if spec.oauth is not None else None
-        self._browser: Browser | None = None
-        """The browser for the next connection attempt only (a sign-in the user asked for)."""
+        self._browser: Browser | None = None  # for the next connection attempt only
         self._resume = asyncio.Event()
-        self._reconnect = asyncio.Event()
+        self._reconnect = asyncio.Event()  # signed out: end the session, connect again
         self._sign_in_outcome: asyncio.Future[str] | None = None
         self.ask: Asker | None = None
         """Where the server's questions go (None: every question is declined)."""
@@ -180,7 +179,7 @@ class ServerSupervisor:
             except Exception as exc:
                 if sign_in_needed(exc):
                     self._set_tools([])
-                    await self._wait_for_sign_in(exc)
+                    await self._wait_for_sign_in()
                     failures, backoff = 0, _BACKOFF_START_S
                     continue
                 self._last_error = describe(exc)
@@ -209,7 +208,7 @@ class ServerSupervisor:
                 await asyncio.wait_for(self._stop.wait(), backoff)
             backoff = min(backoff * 2, _BACKOFF_MAX_S)
 
-    async def _wait_for_sign_in(self, exc: Exception) -> None:
+    async def _wait_for_sign_in(self) -> None:
         """Wait in "needs-sign-in" until the user signs in (or ARIA stops)."""
         self._state = "needs-sign-in"
         self._last_error = "needs you to sign in"
@@ -235,9 +234,8 @@ class ServerSupervisor:
     async def sign_in(self, browser: Browser | None) -> str:
         """Sign in (OAuth) with ``browser`` showing the server's page; "" or what went wrong.
 
-        Connects once with the browser (None: with the grant already stored, e.g. one another
-        process made): a server already running is left as it is. The sign-in itself may take
-        minutes (the person in the browser).
+        Connects once with the browser (None: with a grant another process stored); a running
+        server is left as it is. It may take minutes (the person in the browser).
         """
         if self._grant is None:
             return f"{self.spec.name} does not use a sign-in."
@@ -506,8 +504,17 @@ class ServerSupervisor:
         return ElicitResult(action=reply.action, content=content)
 
     async def _list_offers(self, client: Client) -> None:
-        """The server's resources and prompts, where it says it has them."""
-        self._resources, self._prompts = await list_offers(client, self.spec.name)
+        """Resources and prompts, where offered (extras: failing to list them spares the tools)."""
+        try:
+            async with asyncio.timeout(self.spec.call_timeout_s):
+                self._resources, self._prompts = await list_offers(client, self.spec.name)
+        except Exception as exc:
+            self._resources, self._prompts = [], []
+            _LOGGER.warning(
+                "MCP server %s: its resources and prompts could not be listed: %s",
+                self.spec.name,
+                describe(exc),
+            )
 
     async def read_resource(self, uri: str) -> McpCallResult:
         """A resource's content as text (under the call timeout; errors as an error result)."""
