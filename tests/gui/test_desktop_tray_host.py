@@ -342,7 +342,7 @@ def request_close(display: str, window_id: int) -> None:
             window=window, client_type=protocols, data=(32, [delete, X.CurrentTime, 0, 0, 0])
         )
         window.send_event(message, event_mask=X.NoEventMask)
-        connection.flush()
+        connection.sync()  # a round trip: the server has handled the request before we hang up
     finally:
         connection.close()
 
