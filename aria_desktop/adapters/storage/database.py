@@ -445,10 +445,13 @@ class Database:
         await asyncio.shield(self._close_task)
 
     async def _close(self, *, optimize: bool) -> None:
-        reader_done = self._reader.submit(self._close_reader, last=True)
-        writer_done = self._writer.submit(lambda: self._close_writer(optimize), last=True)
+        # The reader closes first: the last connection on the file checkpoints the WAL and
+        # removes it, which a read-only one closing last would not do (seen under load).
         try:
-            await asyncio.wrap_future(reader_done)
+            try:
+                await asyncio.wrap_future(self._reader.submit(self._close_reader, last=True))
+            finally:
+                writer_done = self._writer.submit(lambda: self._close_writer(optimize), last=True)
             await asyncio.wrap_future(writer_done)
         finally:
             await asyncio.to_thread(self._reader.join, _JOIN_TIMEOUT_S)
