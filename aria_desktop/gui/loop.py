@@ -104,12 +104,20 @@ class AriaEventLoop(qasync.QEventLoop):  # type: ignore[misc]
             self.run_forever()
         finally:
             task.remove_done_callback(stop)
-        self._last_pass()
+        self.process_pending_events()
         if not task.done():
             raise RuntimeError("Event loop stopped before Future completed.")
         return task.result()
 
-    def _last_pass(self) -> None:
+    def process_pending_events(self) -> None:
+        """Process the pending Qt events once, as this loop would while running.
+
+        For the pass after a stop, and for code that must pump Qt while the loop is stopped (a
+        test harness between phases): callbacks that come due then step tasks with this loop
+        as the running loop instead of dying with "no running event loop".
+        """
+        if self.is_running():
+            raise RuntimeError("Event loop already running")
         dispatcher = self._app.eventDispatcher()
         self._before_run_forever()
         asyncio.events._set_running_loop(self)

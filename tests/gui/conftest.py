@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+import pytestqt.plugin
 
 from aria_desktop.adapters.llm import BreakerPolicy, OllamaBackend, RetryPolicy, Router, Timeouts
 from aria_desktop.adapters.memory.store import Embedder, SQLiteMemoryStore
@@ -116,6 +117,27 @@ def xvfb_display() -> Iterator[str]:
         process.wait(timeout=10)
 
 
+_OPEN_LOOPS: list[Any] = []
+"""The AriaEventLoop the current test opened (at most one), while it is open."""
+_pytestqt_process_events: Callable[[], None] = pytestqt.plugin._process_events
+
+
+def _process_events_inside_the_loop() -> None:
+    """pytest-qt processes Qt events between a test's phases (before fixtures are torn down).
+
+    With a loop open, a timer due then (uvicorn's 0.1 s main loop, a stream's reconnect) would
+    step its task with no running loop, and the task dies with "no running event loop" (seen in
+    CI: the API server's stop then raised). The pass runs as the loop's own instead.
+    """
+    if _OPEN_LOOPS and not _OPEN_LOOPS[-1].is_running():
+        _OPEN_LOOPS[-1].process_pending_events()
+    else:
+        _pytestqt_process_events()
+
+
+pytestqt.plugin._process_events = _process_events_inside_the_loop  # looked up per call
+
+
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     from aria_desktop.gui.loop import AriaEventLoop
@@ -128,9 +150,11 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     gc.freeze()
     loop = AriaEventLoop(qapp)
     asyncio.set_event_loop(loop)
+    _OPEN_LOOPS.append(loop)
     try:
         yield loop
     finally:
+        _OPEN_LOOPS.remove(loop)
         loop.run_until_complete(asyncio.sleep(0))
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.close()  # collects on this (the GUI) thread and stops the loop's own Qt timers

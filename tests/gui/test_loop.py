@@ -103,3 +103,29 @@ def test_a_task_due_in_the_last_event_pass_still_sees_its_loop(
     qloop.run_until_complete(main())
     assert seen == [qloop]
     assert tasks[0].done()
+
+
+def test_a_timer_due_while_pytest_qt_processes_events_between_phases_steps_inside_the_loop(
+    qloop: asyncio.AbstractEventLoop, run: Any
+) -> None:
+    import pytestqt.plugin
+
+    between_phases: Any = pytestqt.plugin._process_events  # what pytest-qt calls
+    seen: list[object] = []
+
+    async def ticking() -> None:  # like uvicorn's main loop: a short sleep, forever
+        while True:
+            await asyncio.sleep(0.01)
+            seen.append(asyncio.get_running_loop())
+
+    task = qloop.create_task(ticking())
+    run(asyncio.sleep(0))
+    count = len(seen)
+    deadline = time.monotonic() + 5
+    while len(seen) == count and not task.done() and time.monotonic() < deadline:
+        time.sleep(0.02)  # the tick is due while no loop runs...
+        between_phases()  # ...and pytest-qt pumps Qt between a test's phases
+    assert len(seen) > count  # the tick ran
+    assert not task.done()  # and did not die with "no running event loop"
+    task.cancel()
+    run(asyncio.sleep(0))
