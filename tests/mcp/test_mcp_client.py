@@ -226,6 +226,25 @@ async def test_a_turn_calls_server_everything_over_streamable_http(make_rig: Rig
 
 
 @needs_node
+async def test_each_server_is_spoken_to_in_the_newest_revision_it_knows(
+    make_rig: RigFactory,
+) -> None:
+    # The Python SDK's servers know 2026-07-28 (stateless); server-everything (the TypeScript
+    # SDK) knows 2025-11-25: the same client calls tools on both.
+    async with everything_http("streamableHttp") as port:
+        older = McpServerSettings(url=f"http://127.0.0.1:{port}/mcp", transport="http")
+        rig = await make_rig({"modern": fake_server("ok"), "older": older})
+        protocols = {status.name: status.protocol for status in rig.hub.statuses()}
+        assert protocols == {"modern": "2026-07-28", "older": "2025-11-25"}
+        results, answer = await rig.turn(("modern__echo", {"text": "new"}))
+        assert results[0].status == "ok"
+        assert "echo: new" in answer
+        results, answer = await rig.turn(("older__echo", {"message": "old"}))
+        assert results[0].status == "ok"
+        assert "old" in answer
+
+
+@needs_node
 async def test_an_sse_only_server_is_reached_through_the_fallback(make_rig: RigFactory) -> None:
     async with everything_http("sse") as port:
         rig = await make_rig({"old": McpServerSettings(url=f"http://127.0.0.1:{port}/sse")})
