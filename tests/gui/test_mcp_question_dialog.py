@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QLineEdit
+import pytest
+from PySide6.QtWidgets import QCheckBox, QLabel, QLineEdit
 
 from aria_desktop.adapters.mcp.hub import build_hub
 from aria_desktop.adapters.mcp.pins import JsonPinStore
@@ -20,6 +21,7 @@ from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.mcp.bridge import McpBridge
 from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
 from tests.gui.conftest import wait_for
+from tests.gui.test_render import screenshot, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,3 +95,63 @@ def test_a_servers_question_is_answered_in_its_dialog(
 
 async def _started(call: Any) -> asyncio.Task[Any]:
     return asyncio.create_task(call())
+
+
+def test_a_page_a_server_asks_for_opens_only_when_the_person_clicks_open_the_page(
+    desktop_factory: Any,
+    stack: Any,
+    run: Any,
+    isolated_env: Path,
+    theme: str,
+    qapp: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mcp.types import ElicitRequestURLParams
+
+    from aria_desktop.adapters.mcp import oauth
+
+    opened: list[str] = []
+
+    async def browser(url: str) -> None:
+        opened.append(url)
+
+    monkeypatch.setattr(oauth, "system_browser", browser)
+    quits = qapp.quitOnLastWindowClosed()
+    qapp.setQuitOnLastWindowClosed(False)
+    shop = McpServerSettings(url="https://shop.example/mcp", oauth=False)
+    hub = build_hub(McpSettings(servers={"shop": shop}), lambda _name: None)
+    bridge = McpBridge(hub, JsonPinStore(isolated_env / "pins.json"), policies={}, result_chars=800)
+    bridge.install(stack.orchestrator)  # the hub's questions go to the desktop
+    supervisor = hub._supervisors["shop"]
+    page = ElicitRequestURLParams(
+        message="Pay 12 EUR for the order on the shop's page.",
+        url="https://pay.shop.example/orders/42",
+        elicitation_id="pay-42",
+    )
+    try:
+        desktop = desktop_factory(LocalAssistant(stack.orchestrator))
+        questions = desktop.mcp_questions
+        for click, expected in (("decline", []), ("accept", [page.url])):
+            asked = run(_started(lambda: supervisor._elicit(None, page)))
+            run(wait_for(lambda: len(questions._open) == 1))
+            (request_id,) = questions._open
+            view = questions.dialog(request_id)
+            assert view is not None
+            shown = view.findChild(QLabel, "mcpQuestionPage")
+            assert shown is not None
+            assert "pay.shop.example" in shown.text()
+            assert view.accept_button.text() == "Open the page"
+            assert view.inputs == {}  # a page, no form
+            if click == "accept":
+                settle(run, view)
+                screenshot("mcp-question-page", theme)
+            assert opened == []  # nothing opens before the person chose
+            button = view.accept_button if click == "accept" else view.decline_button
+            button.click()
+            result = run(asked)
+            assert result.action == click
+            assert opened == expected
+            run(wait_for(lambda: not questions._open))
+    finally:
+        run(hub.aclose(), timeout_s=20)
+        qapp.setQuitOnLastWindowClosed(quits)

@@ -94,10 +94,12 @@ class McpQuestionDialogView(QWidget):
                     mark(hint, "muted")
                     form.addRow("", hint)
             layout.addLayout(form)
-        note = QLabel(
-            "Only this server sees your answer. ARIA declines for you if you do not answer "
-            "within 5 minutes."
+        first = (
+            "The page opens in your web browser only if you choose to."
+            if mode == "url"
+            else "Only this server sees your answer."
         )
+        note = QLabel(f"{first} ARIA declines for you if you do not answer within 5 minutes.")
         note.setWordWrap(True)
         mark(note, "muted")
         layout.addWidget(note)
