@@ -13,12 +13,13 @@ from PySide6.QtWidgets import QListWidgetItem, QMessageBox
 
 from aria_desktop.core.ports import Assistant
 from aria_desktop.domain import events
-from aria_desktop.domain.commands import StartTurn
+from aria_desktop.domain.commands import StartTurn, TurnAttachment
 from aria_desktop.domain.error_text import WORKS_WITHOUT_MODEL, for_people
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.intents import SKILLS_BACKEND
 from aria_desktop.domain.transcript import TurnTranscript
 from aria_desktop.gui.context import GuiContext
+from aria_desktop.gui.controllers.chat_attach import AttachController, Attached, attached_note
 from aria_desktop.gui.controllers.citations import CitationTracker
 from aria_desktop.gui.dates import clock_time, conversation_date
 from aria_desktop.gui.error_card import ErrorCard, action_of, error_card
@@ -87,6 +88,8 @@ class ChatController(QObject):
         self._link_box: QMessageBox | None = None
         self._delete_box: QMessageBox | None = None
         self.citations = CitationTracker(view.transcript, context)
+        self.attach = AttachController(view, context, self.show_problem)
+        self._sending: tuple[Attached, ...] = ()
 
         view.send_button.clicked.connect(self.send_from_composer)
         view.composer.submitted.connect(self.send_from_composer)
@@ -343,19 +346,30 @@ class ChatController(QObject):
         self.send(text)
 
     def send(self, text: str) -> None:
-        """Start a turn with ``text`` in the open conversation (or a new one)."""
-        self.view.transcript.append_user(text)
+        """Start a turn with ``text`` in the open conversation (or a new one).
+
+        What is attached (the Attach button) goes with it, and is listed under the message.
+        """
+        self._sending = self.attach.take()
+        note = attached_note([name for name, _ in self._sending])
+        attachments = tuple(attachment for _, attachment in self._sending)
+        self.view.transcript.append_user(text, note=note)
         self._awaiting = text
         self._retry_text = text
         self.view.set_busy(True)
         self.view.status.setText("Sending…")
         self.context.tasks.spawn(
-            self._start(text), name="aria-gui-start-turn", on_error=self._start_failed
+            self._start(text, attachments), name="aria-gui-start-turn", on_error=self._start_failed
         )
 
-    async def _start(self, text: str) -> None:
+    async def _start(self, text: str, attachments: tuple[TurnAttachment, ...] = ()) -> None:
         started = await self.context.assistant.start_turn(
-            StartTurn(text=text, conversation_id=self.conversation_id, source="text")
+            StartTurn(
+                text=text,
+                conversation_id=self.conversation_id,
+                source="text",
+                attachments=attachments,
+            )
         )
         self._awaiting = None
         if self._run is None:
@@ -367,6 +381,7 @@ class ChatController(QObject):
     def _start_failed(self, message: str, hint: str) -> None:
         """The question did not reach ARIA: say so, with Retry (a terminal's hint stays out)."""
         self._awaiting = None
+        self.attach.restore(self._sending)  # what was attached goes with a Retry too
         self.view.set_busy(False)
         plain_hint = "" if "`" in hint else hint
         retry = (("Retry", "aria-action:retry"),)

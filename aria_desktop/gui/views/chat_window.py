@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -206,14 +207,47 @@ class ChatWindowView(QMainWindow):
         self.stop_button = QPushButton("Stop")
         self.stop_button.setToolTip("Stop this reply")
         self.stop_button.setEnabled(False)
+        self.attach_button = QPushButton("Attach…")
+        self.attach_button.setObjectName("attach")
+        self.attach_button.setToolTip(
+            "Attach something a tool server offers (a note, a file) to your next message"
+        )
+        self.attach_menu = QMenu(self.attach_button)
+        self.attach_menu.setObjectName("attachMenu")
+        self.attach_menu.setToolTipsVisible(True)
         send_column = QVBoxLayout()
         send_column.addWidget(self.send_button)
         send_column.addWidget(self.stop_button)
+        send_column.addWidget(self.attach_button)
         send_column.addStretch(1)
         composer_row = QHBoxLayout()
         composer_row.addWidget(self.composer, 1)
         composer_row.addLayout(send_column)
-        return _pane(self.banner, self.transcript, composer_row, (4, 8, 8, 8))
+        bottom = QVBoxLayout()
+        bottom.addLayout(self._build_attached_row())
+        bottom.addLayout(composer_row)
+        return _pane(self.banner, self.transcript, bottom, (4, 8, 8, 8))
+
+    def _build_attached_row(self) -> QHBoxLayout:
+        """What goes with the next message (hidden while nothing is attached)."""
+        self.attached = QLabel()
+        self.attached.setObjectName("attached")
+        self.attached.setWordWrap(True)
+        self.attached.setTextFormat(Qt.TextFormat.PlainText)
+        mark(self.attached, "muted")
+        self.remove_attached_button = QPushButton("Remove")
+        self.remove_attached_button.setToolTip("Send the next message without these")
+        row = QHBoxLayout()
+        row.addWidget(self.attached, 1)
+        row.addWidget(self.remove_attached_button)
+        self.show_attached("")
+        return row
+
+    def show_attached(self, text: str) -> None:
+        """What the next message carries ("" hides the row)."""
+        self.attached.setText(text)
+        self.attached.setVisible(bool(text))
+        self.remove_attached_button.setVisible(bool(text))
 
     # --- small view helpers (no behaviour) ----------------------------------------------------
 

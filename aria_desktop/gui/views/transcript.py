@@ -154,13 +154,16 @@ class TranscriptView(QTextBrowser):
 
     # --- messages ----------------------------------------------------------------------------
 
-    def append_user(self, text: str) -> None:
-        """The user's message (plain text, shown as typed)."""
+    def append_user(self, text: str, *, note: str = "") -> None:
+        """The user's message (plain text, shown as typed), and ``note`` (what went with it)."""
         frame = self._new_frame(_frame_format(self._theme.user_bg))
         cursor = frame.firstCursorPosition()
         cursor.insertText("You", self._char(bold=True, color=self._theme.you))
         cursor.insertBlock()
         cursor.insertText(text, self._char())
+        if note:
+            cursor.insertBlock()
+            cursor.insertText(note, self._char(color=self._theme.muted, size_delta=-1))
         self._scroll_to_end()
 
     def append_reply(self, markdown: str, badge: str = "", *, note: str = "") -> None:
