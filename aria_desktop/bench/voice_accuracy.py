@@ -187,6 +187,7 @@ async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) 
     """Measure and print the accuracy figures, then the wake word figures."""
     from aria_desktop.bench.voice_after_wake import run_after_wake_accuracy
     from aria_desktop.bench.voice_wake import run_wake_accuracy
+    from aria_desktop.bench.voice_wake_voices import run_wake_voices
     from aria_desktop.domain.errors import AriaError
 
     references = COMMANDS[: max(1, commands)]
@@ -214,3 +215,4 @@ async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) 
         _print_reference_check(results, [v.label for v in VOICES])
     await run_after_wake_accuracy(references, piper)
     await run_wake_accuracy(piper)
+    await run_wake_voices()
