@@ -147,3 +147,16 @@ def test_a_server_that_needs_a_sign_in_is_signed_in_and_out_from_the_tab(
         run(served.__aexit__(None, None, None), timeout_s=20)
         keyring.set_keyring(previous)
         oauth._IN_MEMORY.clear()
+
+
+def test_without_tool_servers_the_tab_says_so_in_plain_words(
+    desktop_factory: Any, stack: Any, run: Any
+) -> None:
+    from aria_desktop.gui.controllers.mcp import NO_SERVERS
+
+    desktop = desktop_factory(stack.assistant)  # an ARIA without MCP
+    desktop.open_settings()
+    view = desktop.mcp.view
+    run(wait_for(lambda: view.status.text() == NO_SERVERS))
+    for technical in ("`", "[", "aria ", ".json", "mcp.servers"):
+        assert technical not in NO_SERVERS

@@ -26,7 +26,14 @@ from aria_desktop.domain.mcp import McpOverview, McpServerStatus, McpToolState
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.views.mcp_page import POLICIES, McpPageView
 
-__all__ = ["McpController"]
+__all__ = ["NO_SERVERS", "McpController"]
+
+NO_SERVERS = (
+    "No tool servers are set up yet. Tool servers give ARIA more to work with: your notes, "
+    "calendar or files. How to add one, or to bring over the ones another assistant uses, is "
+    "in ARIA's guide under \u201cMCP\u201d."
+)
+"""The tab's words while no server is set up (plain words: no settings keys, no commands)."""
 
 _TOOL_ROLE = Qt.ItemDataRole.UserRole
 _SERVER_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -108,10 +115,7 @@ class McpController(QObject):
         for column in (0, 1):  # a state in words ("needs you to sign in") is shown whole
             view.tree.resizeColumnToContents(column)
         if not self.overview.servers:
-            view.status.setText(
-                "No MCP servers are configured: add [mcp.servers.<name>] to the settings "
-                "file, or run `aria mcp import claude_desktop_config.json`."
-            )
+            view.status.setText(NO_SERVERS)
         else:
             view.status.setText("")
 
