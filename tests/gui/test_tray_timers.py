@@ -154,6 +154,29 @@ def test_no_bubble_where_the_desktop_shows_the_announcers_notification(
     assert shown == []
 
 
+def test_two_notices_at_once_are_decided_in_the_order_they_came(
+    monkeypatch: pytest.MonkeyPatch, desktop_factory: Any, skills_app: Any, run: Runner
+) -> None:
+    import asyncio
+
+    from aria_desktop.gui.controllers import tray_skills
+
+    answers = iter([0.3, 0.0])  # the session bus answers the first question last
+
+    async def no_service() -> bool:
+        await asyncio.sleep(next(answers))
+        return False
+
+    monkeypatch.setattr(tray_skills, "notification_service_present", no_service)
+    desktop = desktop_factory(skills_app.assistant, use_tray=True)
+    shown = bubbles(desktop)
+    bus = skills_app.orchestrator.bus
+    bus.publish(TimerFinished(timer_id="t1", name="pasta", duration_s=300))
+    bus.publish(ReminderDue(reminder_id="r1", text="call mom"))
+    run(wait_for(lambda: len(shown) == 2 and not desktop.tasks._tasks))
+    assert [title for title, _ in shown] == ["Timer", "Reminder"]
+
+
 def test_the_tray_bubble_stands_in_where_the_desktop_has_no_notifications(
     session_bus: str, desktop_factory: Any, skills_app: Any, run: Runner
 ) -> None:

@@ -12,6 +12,7 @@ told twice (``gui/desktop_bus.py``).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 
@@ -90,6 +91,8 @@ class TraySkills(QObject):
         self.stop_ringing.setFont(urgent)
         self.stop_ringing.triggered.connect(sync.stop_ringing)
         self._items: dict[str, _TimerItem] = {}
+        self._notice_order = asyncio.Lock()
+        """Notices are decided one at a time, in the order they came (a fair lock)."""
         self.board.observe(self._on_board)
         sync.ticked.connect(self.render)
         tray.context.bridge.event_received.connect(self._on_event)
@@ -144,9 +147,12 @@ class TraySkills(QObject):
         """The tray's bubble, only where no notification service shows the announcer's."""
 
         async def maybe_notify() -> None:
-            shown = not await notification_service_present()
-            if shown:
-                self.tray.notify(title, text)
-            self.notice_decided.emit(title, shown)
+            # Two notices at once (a timer and a reminder) each ask the session bus: decided
+            # one after the other, their bubbles keep the order they came in.
+            async with self._notice_order:
+                shown = not await notification_service_present()
+                if shown:
+                    self.tray.notify(title, text)
+                self.notice_decided.emit(title, shown)
 
         self.sync.spawn(maybe_notify(), "aria-gui-skill-notice")
