@@ -8,48 +8,17 @@ flagged), while the transcript lists what went with the message.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from aria_desktop.adapters.mcp.hub import build_hub
-from aria_desktop.adapters.mcp.pins import JsonPinStore
 from aria_desktop.core.assistant import LocalAssistant
-from aria_desktop.core.mcp.bridge import McpBridge
 from aria_desktop.gui.controllers.chat_attach import NOTHING_OFFERED
-from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
 from tests.fakes import FakeOllama
 from tests.fakes.ollama_server import ollama_text
 from tests.gui.conftest import wait_for
+from tests.gui.mcp_hub import restaurant_hub
 from tests.gui.test_render import screenshot, settle
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-def notes_hub(stack: Any, run: Any, isolated_env: Path) -> Iterator[Any]:
-    """The ``asks`` server as ``restaurant``, its tools and resources in the stack's ARIA."""
-    server = McpServerSettings(
-        command=sys.executable,
-        args=("-m", "tests.fakes.mcp_servers", "asks"),
-        env=(f"PYTHONPATH={ROOT}",),
-    )
-    hub = build_hub(McpSettings(servers={"restaurant": server}), lambda _name: None)
-    bridge = McpBridge(hub, JsonPinStore(isolated_env / "pins.json"), policies={}, result_chars=800)
-    bridge.install(stack.orchestrator)
-
-    async def start() -> None:
-        hub.start()
-        await hub.wait_started(30)
-
-    run(start(), timeout_s=40)
-    try:
-        yield hub
-    finally:
-        run(hub.aclose(), timeout_s=20)
+__all__ = ["restaurant_hub"]
 
 
 def _menu_texts(view: Any) -> list[str]:
@@ -57,7 +26,7 @@ def _menu_texts(view: Any) -> list[str]:
 
 
 def test_an_attached_resource_goes_with_the_next_message_as_fenced_data(
-    notes_hub: Any, desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any, theme: str
+    restaurant_hub: Any, desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any, theme: str
 ) -> None:
     ollama.script("/api/chat", ollama_text("Milk is on it."))
     desktop = desktop_factory(LocalAssistant(stack.orchestrator))
@@ -94,7 +63,7 @@ def test_an_attached_resource_goes_with_the_next_message_as_fenced_data(
 
 
 def test_remove_sends_the_next_message_without_the_attachment(
-    notes_hub: Any, desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
+    restaurant_hub: Any, desktop_factory: Any, stack: Any, ollama: FakeOllama, run: Any
 ) -> None:
     ollama.script("/api/chat", ollama_text("Hello."))
     desktop = desktop_factory(LocalAssistant(stack.orchestrator))

@@ -8,7 +8,6 @@ defaults filled in, and the call finishes with what the person typed.
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,31 +20,19 @@ from aria_desktop.core.assistant import LocalAssistant
 from aria_desktop.core.mcp.bridge import McpBridge
 from aria_desktop.settings.schema_mcp import McpServerSettings, McpSettings
 from tests.gui.conftest import wait_for
+from tests.gui.mcp_hub import restaurant_hub
 from tests.gui.test_render import screenshot, settle
 
-ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["restaurant_hub"]
 
 
 def test_a_servers_question_is_answered_in_its_dialog(
-    desktop_factory: Any, stack: Any, run: Any, isolated_env: Path, theme: str, qapp: Any
+    restaurant_hub: Any, desktop_factory: Any, stack: Any, run: Any, theme: str, qapp: Any
 ) -> None:
+    hub = restaurant_hub
     quits = qapp.quitOnLastWindowClosed()
     qapp.setQuitOnLastWindowClosed(False)  # as the app itself: a closed dialog quits nothing
-    server = McpServerSettings(
-        command=sys.executable,
-        args=("-m", "tests.fakes.mcp_servers", "asks"),
-        env=(f"PYTHONPATH={ROOT}",),
-    )
-    hub = build_hub(McpSettings(servers={"restaurant": server}), lambda _name: None)
-    bridge = McpBridge(hub, JsonPinStore(isolated_env / "pins.json"), policies={}, result_chars=800)
-    bridge.install(stack.orchestrator)
-
-    async def start() -> None:
-        hub.start()
-        await hub.wait_started(30)
-
     try:
-        run(start(), timeout_s=40)
         desktop = desktop_factory(LocalAssistant(stack.orchestrator))
         questions = desktop.mcp_questions
 
@@ -89,7 +76,6 @@ def test_a_servers_question_is_answered_in_its_dialog(
         }
         assert {("todo", "resource"), ("plan_trip", "prompt")} <= offered
     finally:
-        run(hub.aclose(), timeout_s=20)
         qapp.setQuitOnLastWindowClosed(quits)
 
 
