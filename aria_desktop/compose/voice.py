@@ -7,6 +7,7 @@ cost).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +16,7 @@ from aria_desktop import paths
 from aria_desktop.settings import Settings
 
 if TYPE_CHECKING:
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
     from aria_desktop.compose.app import App
     from aria_desktop.core.bus import EventBus
     from aria_desktop.core.orchestrator import Orchestrator
@@ -36,6 +38,7 @@ __all__ = [
     "build_voice",
     "build_wake_word",
     "follow_memory_names",
+    "local_whisper",
     "voice_config",
 ]
 
@@ -57,10 +60,20 @@ def build_stt(settings: Settings) -> SpeechToText:
     voice = settings.voice
     if voice.stt.engine == "wyoming":
         from aria_desktop.adapters.voice.wyoming_client import WyomingSTT
+        from aria_desktop.core.voice.stt_fallback import FallbackSTT
 
-        return WyomingSTT(voice.stt.wyoming_uri, language=voice.stt.language)
+        remote = WyomingSTT(voice.stt.wyoming_uri, language=voice.stt.language)
+        if not voice.stt.fallback:
+            return remote
+        return FallbackSTT(remote, _local_stt(settings), clock=time.monotonic)
+    return _local_stt(settings)
+
+
+def _local_stt(settings: Settings) -> SpeechToText:
+    """faster-whisper on this computer, as configured."""
     from aria_desktop.adapters.voice.whisper import WhisperSTT
 
+    voice = settings.voice
     return WhisperSTT(
         voice.stt.model,
         cpu_threads=voice.stt.cpu_threads,
@@ -174,12 +187,26 @@ def build_wake_word(settings: Settings, stt: SpeechToText | None) -> WakeWordDet
         return WyomingWakeWord(wake.wyoming_uri, names=models)
     from aria_desktop.adapters.voice.wake_check import WakePhraseCheck
     from aria_desktop.adapters.voice.wakeword import OpenWakeWordDetector
-    from aria_desktop.adapters.voice.whisper import WhisperSTT
 
     confirm = None
-    if wake.verify and isinstance(stt, WhisperSTT):
-        confirm = WakePhraseCheck(stt, _wake_phrases(models))
+    whisper = local_whisper(stt)
+    if wake.verify and whisper is not None:
+        confirm = WakePhraseCheck(whisper, _wake_phrases(models))
     return OpenWakeWordDetector(models, threshold=wake.threshold, confirm=confirm)
+
+
+def local_whisper(stt: SpeechToText | None) -> WhisperSTT | None:
+    """The Whisper on this computer behind ``stt``: itself, or a remote engine's fallback.
+
+    The wake phrase check and the vocabulary need the local model even while a Wyoming server
+    transcribes the commands.
+    """
+    from aria_desktop.adapters.voice.whisper import WhisperSTT
+    from aria_desktop.core.voice.stt_fallback import FallbackSTT
+
+    if isinstance(stt, FallbackSTT):
+        stt = stt.fallback
+    return stt if isinstance(stt, WhisperSTT) else None
 
 
 def _wake_phrases(models: tuple[str, ...]) -> tuple[str, ...]:
@@ -194,23 +221,23 @@ def follow_memory_names(
 
     A previous follower stops (voice settings changed live: ``stt`` and ``new`` settings).
 
-    Only engines that take a vocabulary (local Whisper) are followed; the list is rebuilt on
-    every ``memory-changed`` event (ARCHITECTURE.md, "Voice accuracy").
+    Only engines that take a vocabulary (local Whisper, also as a remote engine's fallback)
+    are followed; the list is rebuilt on every ``memory-changed`` event (ARCHITECTURE.md,
+    "Voice accuracy").
     """
-    from aria_desktop.adapters.voice.whisper import WhisperSTT
     from aria_desktop.core.voice.stt_vocabulary import SttVocabulary
     from aria_desktop.domain.memory_events import MemoryChanged
 
-    stt = stt or pipeline.speech.stt
+    whisper = local_whisper(stt or pipeline.speech.stt)
     wanted = (new or app.settings).voice.stt
     if app.vocabulary_events is not None:
         app.vocabulary_events.close()
         app.vocabulary_events = None
-    if not isinstance(stt, WhisperSTT):
+    if whisper is None:
         return
     memory = app.memory if wanted.vocabulary_from_memory else None
     store = memory.store if memory is not None else None
-    vocabulary = SttVocabulary(target=stt, fixed=wanted.vocabulary, store=store)
+    vocabulary = SttVocabulary(target=whisper, fixed=wanted.vocabulary, store=store)
     events = app.orchestrator.bus.subscribe(event_filter=lambda e: isinstance(e, MemoryChanged))
     app.vocabulary_events = events
     app.orchestrator.spawn(vocabulary.follow(events), name="aria-stt-vocabulary")

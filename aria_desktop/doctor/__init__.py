@@ -3,9 +3,9 @@
 Each check returns OK, WARN (works, with less) or FAIL (ARIA cannot work until fixed) and a
 one-line fix (``result``); checks never raise, a check that crashes is itself reported as FAIL.
 Like ``cli`` it may touch any adapter, built through ``compose``. The checks are grouped by
-area (``storage``, ``llm``, ``model_load``, ``voice``, ``api``, ``computer``, ``desktop``,
-``skills``, ``knowledge``, ``homeassistant``, ``mcp``); a new capability adds its checks to its
-area's module and one line to :func:`run_checks`.
+area (``storage``, ``llm``, ``model_load``, ``voice``, ``speech_server``, ``api``,
+``computer``, ``desktop``, ``skills``, ``knowledge``, ``homeassistant``, ``mcp``); a new
+capability adds its checks to its area's module and one line to :func:`run_checks`.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from aria_desktop.doctor.mcp import check_mcp
 from aria_desktop.doctor.model_load import check_model_load
 from aria_desktop.doctor.result import CheckResult
 from aria_desktop.doctor.skills import check_desktop_skills
+from aria_desktop.doctor.speech_server import check_speech_server
 from aria_desktop.doctor.storage import (
     check_audit,
     check_config,
@@ -71,6 +72,7 @@ async def run_checks(
     await guarded("tesseract", lambda: one(check_tesseract))
     await guarded("audio", lambda: asyncio.to_thread(check_audio, settings))
     await guarded("voice models", lambda: asyncio.to_thread(check_voice_models, settings))
+    await guarded("speech server", lambda: check_speech_server(settings))
     await guarded("memory", lambda: check_memory(settings))
     await guarded("knowledge", lambda: one(lambda: check_knowledge(settings)))
     await guarded("local API", lambda: asyncio.to_thread(check_api, settings))

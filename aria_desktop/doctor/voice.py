@@ -1,7 +1,8 @@
 """Doctor checks of voice.
 
 Sound devices (a machine without them is normal), the runtimes and models of the wake word,
-speech-to-text and text-to-speech stages, and Wyoming servers.
+speech-to-text and text-to-speech stages, and Wyoming servers (the speech-to-text one is
+probed, in ``speech_server``).
 """
 
 from __future__ import annotations
@@ -129,7 +130,6 @@ def check_voice_models(settings: Settings) -> list[CheckResult]:
     voice = settings.voice
     for stage, engine, uri in (
         ("wake word", voice.wake.engine, voice.wake.wyoming_uri),
-        ("speech-to-text", voice.stt.engine, voice.stt.wyoming_uri),
         ("text-to-speech", voice.tts.engine, voice.tts.wyoming_uri),
     ):
         if engine == "wyoming":

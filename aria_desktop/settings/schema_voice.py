@@ -96,6 +96,8 @@ class SttSettings:
         language: Whisper language code ("" = English for tiny.en, auto-detect otherwise).
         cpu_threads: inference threads.
         wyoming_uri: the Wyoming speech-to-text server (engine = wyoming).
+        fallback: with engine = wyoming, transcribe on this computer (with ``model``) while the
+            server does not answer, so commands are heard when the GPU machine is off.
         beam_size: beams searched (5: most accurate; 1: greedy, faster, mishears more).
         vocabulary: names of people, places and apps to recognise better (short list).
         vocabulary_from_memory: also bias toward names found in long-term memory.
@@ -110,6 +112,7 @@ class SttSettings:
     )
     cpu_threads: int = field(default=2, metadata=AT_LEAST_1)
     wyoming_uri: str = "tcp://127.0.0.1:10300"
+    fallback: bool = True
     beam_size: int = field(default=5, metadata=AT_LEAST_1)
     vocabulary: tuple[str, ...] = ()
     vocabulary_from_memory: bool = True

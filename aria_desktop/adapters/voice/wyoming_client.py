@@ -21,7 +21,7 @@ from aria_desktop.adapters.voice.audio import resample_pcm, to_pipeline_pcm
 from aria_desktop.domain import audio as au
 from aria_desktop.domain.errors import WyomingError
 
-__all__ = ["WyomingSTT", "WyomingTTS", "WyomingWakeWord", "check_uri"]
+__all__ = ["WyomingSTT", "WyomingTTS", "WyomingWakeWord", "check_uri", "speech_to_text_models"]
 
 _LOGGER = logging.getLogger(__name__)
 _CHUNK_BYTES = 2048 * au.SAMPLE_WIDTH_BYTES
@@ -94,6 +94,42 @@ class _Connection:
             problem = Error.from_event(event)
             raise self.error(f"the server reported an error: {problem.text}")
         return event
+
+
+async def _describe(conn: _Connection, timeout_s: float) -> Any:
+    """What the server has: its answer to ``describe`` (a wyoming ``Info``)."""
+    from wyoming.info import Describe, Info
+
+    await conn.write(Describe())
+    try:
+        async with asyncio.timeout(timeout_s):
+            event = await conn.read()
+            while not Info.is_type(event.type):
+                event = await conn.read()
+    except TimeoutError:
+        raise conn.error(f"no answer to describe within {timeout_s:g} s") from None
+    return Info.from_event(event)
+
+
+async def speech_to_text_models(uri: str, *, timeout_s: float = 3.0) -> tuple[str, ...]:
+    """The speech-to-text models a Wyoming server has installed, as it names them.
+
+    A quick probe (doctor, the setup wizard): everything, connecting included, is bounded by
+    ``timeout_s``. ``WyomingError`` when nothing answers in time or the server does no
+    speech-to-text (a Piper or wake word server on that port).
+    """
+    conn = _Connection(uri, "speech-to-text", timeout_s)
+    try:
+        async with asyncio.timeout(timeout_s):
+            async with conn:
+                info = await _describe(conn, timeout_s)
+    except TimeoutError:
+        raise conn.error(f"no answer within {timeout_s:g} s") from None
+    programs = [program for program in info.asr if program.installed]
+    if not programs:
+        raise conn.error("it answers, but does not recognise speech (another kind of server)")
+    models = [model.name for program in programs for model in program.models if model.installed]
+    return tuple(models) or tuple(program.name for program in programs)
 
 
 class _RequestClient:
@@ -267,17 +303,7 @@ class WyomingWakeWord:
 
     async def _check_models(self, conn: _Connection) -> None:
         """Ask the server what it has (``describe``), so a wrong name fails at start."""
-        from wyoming.info import Describe, Info
-
-        await conn.write(Describe())
-        try:
-            async with asyncio.timeout(_CONNECT_TIMEOUT_S):
-                event = await conn.read()
-                while not Info.is_type(event.type):
-                    event = await conn.read()
-        except TimeoutError:
-            raise conn.error(f"no answer to describe within {_CONNECT_TIMEOUT_S:g} s") from None
-        info = Info.from_event(event)
+        info = await _describe(conn, _CONNECT_TIMEOUT_S)
         available = {_wake_key(model.name) for program in info.wake for model in program.models}
         missing = [name for name in self._names if _wake_key(name) not in available]
         if missing:
