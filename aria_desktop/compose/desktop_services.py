@@ -40,6 +40,7 @@ __all__ = ["LocalSettingsService", "autostart_entry", "autostart_path"]
 
 _HOTKEY_KEYS = ("gui.hotkey_quick_ask", "gui.hotkey_push_to_talk", "gui.hotkey_stop")
 _PROBE_TIMEOUT_S = 5.0
+_SPEECH_PROBE_S = 2.0
 
 
 def autostart_path() -> Path:
@@ -280,6 +281,28 @@ class LocalSettingsService:
             url=url,
             ok=True,
             message=f"Connected in {latency_ms:.0f} ms: {answer or 'API running.'}",
+            latency_ms=latency_ms,
+        )
+
+    async def check_speech_server(self, uri: str) -> ServerCheck:
+        """Ask a Wyoming server which speech-to-text models it has (quick: 2 s at most)."""
+        from aria_desktop.adapters.voice.wyoming_client import speech_to_text_models
+        from aria_desktop.domain.speech_servers import server_host
+
+        started = time.perf_counter()
+        try:
+            models = await speech_to_text_models(uri, timeout_s=_SPEECH_PROBE_S)
+        except AriaError:  # the reason names sockets and errnos: the wizard only needs "no"
+            where = server_host(uri) or uri
+            return ServerCheck(
+                url=uri, ok=False, message=f"No speech recognition answers on {where}."
+            )
+        latency_ms = (time.perf_counter() - started) * 1000
+        return ServerCheck(
+            url=uri,
+            ok=True,
+            models=models,
+            message=f"Speech recognition answers in {latency_ms:.0f} ms.",
             latency_ms=latency_ms,
         )
 

@@ -398,6 +398,10 @@ class SettingsService(Protocol):
         """Reach Home Assistant's ``/api/`` with ``token`` ("" = the stored one); never raises."""
         ...
 
+    async def check_speech_server(self, uri: str) -> ServerCheck:
+        """Ask a Wyoming server (``tcp://host:port``) for its speech models; never raises."""
+        ...
+
     def secret_status(self, name: str) -> str:
         """Where a secret lives: keyring, file, env or missing."""
         ...

@@ -85,6 +85,19 @@ ENTRIES: dict[str, Entry] = {
         "Empty: English with tiny.en, detected with base. Or a code such as de, fr, es.",
         placeholder="automatic",
     ),
+    "voice.stt.engine": _E(
+        "Where speech is recognised",
+        "A Wyoming server: the Whisper on your GPU computer hears you better.",
+    ),
+    "voice.stt.wyoming_uri": _E(
+        "Speech recognition server",
+        "Its address, such as tcp://192.168.1.20:10300.",
+        placeholder="tcp://192.168.1.20:10300",
+    ),
+    "voice.stt.fallback": _E(
+        "Hear me here while it is off",
+        "This computer's own model hears you when the server does not answer.",
+    ),
     "voice.tts.voice": _E("ARIA's voice", "Empty: the voice that comes with ARIA."),
     "voice.tts.length_scale": _E("Speaking pace", "Above 1 is slower, below 1 faster."),
     "voice.follow_up_s": _E(
@@ -206,6 +219,9 @@ PAGES: tuple[Page, ...] = (
             "voice.wake.model",
             "voice.stt.model",
             "voice.stt.language",
+            "voice.stt.engine",
+            "voice.stt.wyoming_uri",
+            "voice.stt.fallback",
             "voice.tts.voice",
             "voice.tts.length_scale",
             "voice.follow_up_s",

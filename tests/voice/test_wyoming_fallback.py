@@ -105,10 +105,10 @@ async def test_doctor_says_how_to_start_the_server_on_the_gpu_machine() -> None:
         settings = dataclasses.replace(Settings(), llm=llm)
         (here,) = await check_speech_server(settings)
     assert (here.status, here.detail) == ("OK", "speech-to-text on this computer (tiny.en)")
-    gpu = dataclasses.replace(LLMSettings(), ollama=OllamaSettings(url="http://192.0.2.7:11434"))
+    gpu = dataclasses.replace(LLMSettings(), ollama=OllamaSettings(url="http://198.51.100.7:11434"))
     (result,) = await check_speech_server(dataclasses.replace(Settings(), llm=gpu))
     assert result.status == "OK"
-    assert "none answers on 192.0.2.7" in result.detail
+    assert "none answers on 198.51.100.7" in result.detail
     assert "pip install wyoming-faster-whisper" in result.detail
 
 

