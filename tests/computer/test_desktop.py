@@ -431,7 +431,7 @@ async def test_every_action_is_audited_with_a_local_thumbnail(
     results = [r.data for r in records if r.kind == "computer-result"]
     assert [r["status"] for r in results] == ["ok", "denied"]
     decisions = [r.data["rule"] for r in records if r.kind == "computer-decision"]
-    assert decisions == ["reversible", "deny:password-manager"]
+    assert decisions == ["harmless:target", "deny:password-manager"]
     folder = tmp_path / "data" / "computer" / "thumbnails"
     for result in results:
         thumbnail = folder / result["thumbnail"]

@@ -93,9 +93,14 @@ _CONSEQUENTIAL = _table(
             r"claim",
             r"(add|save) (a )?(card|payment method)",
             r"kaufen|bestellen|zahlen|bezahlen|buchen|abonnieren|kostenpflichtig",
+            r"[üu]berweisen|[üu]berweisung (ausf[üu]hren|senden)|zur kasse( gehen)?",
             r"acheter|commander|payer|r[ée]server|s'abonner",
-            r"comprar|pagar|reservar|suscribirse",
-            r"acquista|paga|prenota|abbonati",
+            r"(passer|valider|confirmer) (la |ma |votre )?commande",
+            r"effectuer (le |un )?(virement|paiement)|virement",
+            r"comprar|pagar|reservar|suscribirse|transferir",
+            r"(realizar|tramitar|confirmar) (el |mi |su )?pedido|finalizar (la )?compra",
+            r"acquista|paga|prenota|abbonati|bonifico",
+            r"(procedi|effettua|conferma) (all'|al |l'|il |la )?(ordine|acquisto|pagamento)",
         ),
     ),
     (
@@ -117,7 +122,8 @@ _CONSEQUENTIAL = _table(
             r"invite",
             r"apply (now|for)",
             r"comment",
-            r"senden|absenden|envoyer|enviar|invia",
+            r"senden|absenden|ver[öo]ffentlichen|teilen|posten",
+            r"envoyer|publier|partager|enviar|publicar|compartir|invia|pubblica|condividi",
         ),
     ),
     (
@@ -166,6 +172,10 @@ _CONSEQUENTIAL = _table(
             r"unlink",
             r"unsubscrib(e|ed)",
             r"l[öo]schen|entfernen|supprimer|eliminar|borrar|elimina",
+            r"(abo |abonnement |vertrag )?k[üu]ndigen|r[ée]silier|disdici",
+            r"annuler (l'|la |le |mon |ma |votre )?(abonnement|commande|r[ée]servation)",
+            r"cancelar (la |el |mi |su )?(suscripci[óo]n|reserva|pedido|cuenta)",
+            r"annulla (l'|il |la )?(abbonamento|ordine|prenotazione)",
         ),
     ),
     (
@@ -216,6 +226,79 @@ _HARMLESS_PHRASES = re.compile(
     )
 )
 """Phrases that only look like commitments (removed before the consequential check)."""
+
+_VIEW_VERBS = (
+    r"view|show|see|browse|open|track|manage|edit|change|sort|filter|compare|find|list"
+    r"|back to|return to|zur[üu]ck( zu[mr]?)?|voir|afficher|g[ée]rer|modifier|trier|filtrer"
+    r"|retour( au| à la| à)?|ver|mostrar|gestionar|editar|ordenar|filtrar|volver( al| a)?"
+    r"|visualizza|mostra|vedi|gestisci|modifica|ordina|filtra|torna( al| alla| a)?"
+)
+_VIEW_VERBS_LAST = r"anzeigen|ansehen|verwalten|bearbeiten|[äa]ndern|sortieren|filtern"
+_RECORD_OF = (
+    r"orders?|payments?|transfers?|bookings?|reservations?|subscriptions?|purchases?"
+    r"|transactions?|donations?|billing|shipping|delivery|sent|deleted|shared|posted"
+    r"|published|signed"
+)
+_RECORDS = (
+    r"history|histories|methods?|options?|settings|details|status|summary|info|information"
+    r"|address(es)?|preferences|lists?|records?|overview|activity|items|messages|mail|files"
+    r"|documents|posts|folder|log|receipts?|number|id|date|limits?"
+)
+_CLAUSE_JOIN = re.compile(r"(?<!\w)(and|then|und|et|y|e)(?!\w)|,")
+_LOOK_ALIKES = _table(
+    ("views", rf"(?:{_VIEW_VERBS}) .+"),
+    ("views", rf".+ (?:{_VIEW_VERBS_LAST})"),
+    ("names records", rf"((my|your|the) )?({_RECORD_OF})( \w+)? ({_RECORDS})"),
+    (
+        "lists",
+        r"(my|your) (orders|purchases|payments|transfers|subscriptions|bookings"
+        r"|reservations|donations|transactions)|shared (with|by) me",
+    ),
+    (
+        "names records",
+        r"(meine )?(bestellungen|zahlungen|buchungen|[üu]berweisungen|abos|abonnements)"
+        r"|(bestell|zahlungs|buchungs|[üu]berweisungs|liefer|rechnungs)"
+        r"(verlauf|historie|methoden|arten|[üu]bersicht|details|status|adresse)",
+    ),
+    (
+        "names records",
+        r"(mes|vos) (commandes|r[ée]servations|paiements|virements|abonnements|achats)"
+        r"|(historique|d[ée]tails?|suivi|moyens?|modes?|options|adresse) (de |des |du |d')"
+        r"(la |le |l')?(commandes?|paiements?|virements?|r[ée]servations?|livraison"
+        r"|facturation|abonnements?|achats?)",
+    ),
+    (
+        "names records",
+        r"(mis|tus|sus) (pedidos|reservas|pagos|compras|transferencias|suscripciones)"
+        r"|(historial|detalles?|seguimiento|m[ée]todos?|formas?|opciones|direcci[óo]n) de "
+        r"(los |las |la |el )?(pedidos?|pagos?|compras?|transferencias?|reservas?|env[íi]o"
+        r"|facturaci[óo]n|suscripci[óo]n)",
+    ),
+    (
+        "names records",
+        r"(i miei|le mie) (ordini|acquisti|pagamenti|bonifici|abbonamenti|prenotazioni)"
+        r"|(cronologia|dettagli|storico|metodi|modalit[àa]|opzioni|indirizzo) "
+        r"(di |dei |degli |delle |del |della |dell')?(ordini|ordine|pagamenti|pagamento"
+        r"|bonifici|prenotazioni|spedizione|fatturazione|abbonamento|acquisti)",
+    ),
+)
+"""Labels that only view, list, sort or navigate although they hold a commit word ("View
+cart", "Order history", "Payment methods", "Moyens de paiement"): matched against the whole
+label, and only when it is one clause ("View and pay" is not a look-alike)."""
+
+
+def _look_alike(label: str, text: str) -> str:
+    """The kind of harmless look-alike ``label`` (normalised: ``text``) is, or "".
+
+    The joiners normalising drops ("View & pay", "Review + send") are looked for in the label.
+    """
+    if _CLAUSE_JOIN.search(text) or re.search(r"[&+]", label):
+        return ""
+    for kind, pattern in _LOOK_ALIKES:
+        if pattern.fullmatch(text):
+            return kind
+    return ""
+
 
 _HARMLESS_WORDS = frozenset(
     [
@@ -308,6 +391,47 @@ _HARMLESS_WORDS = frozenset(
         "font",
         "insert",
         "emoji",
+        "cart",
+        "basket",
+        "bag",
+        "wishlist",
+        # German, French, Spanish, Italian navigation ("Weiter", "Continuer": unsure)
+        "zurück",
+        "abbrechen",
+        "schließen",
+        "suchen",
+        "startseite",
+        "hilfe",
+        "einstellungen",
+        "mehr",
+        "warenkorb",
+        "retour",
+        "annuler",
+        "fermer",
+        "rechercher",
+        "accueil",
+        "aide",
+        "paramètres",
+        "plus",
+        "panier",
+        "atrás",
+        "volver",
+        "cancelar",
+        "cerrar",
+        "buscar",
+        "inicio",
+        "ayuda",
+        "ajustes",
+        "más",
+        "carrito",
+        "indietro",
+        "annulla",
+        "chiudi",
+        "cerca",
+        "aiuto",
+        "impostazioni",
+        "altro",
+        "carrello",
     ]
 )
 """Navigation, dismissal and browsing words: a label made only of these (and filler) is
@@ -398,6 +522,9 @@ def click_consequence(label: str) -> Consequence:
     text = normalise(label)
     if not text:
         return Consequence("unsure", matched="")
+    kind = _look_alike(label, text)
+    if kind:
+        return Consequence("harmless", matched=f"{kind}: {text[:80]}")
     remainder = _HARMLESS_PHRASES.sub(" ", text)
     for commits, pattern in _CONSEQUENTIAL:
         match = pattern.search(remainder)

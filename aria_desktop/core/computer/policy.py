@@ -239,8 +239,11 @@ def classify(action: ComputerAction, context: ActionContext) -> tuple[ActionClas
         verdict = judge_target(action, context).verdict
         if verdict == "consequential":
             return "consequential", "consequential:target"
-        if verdict == "unsure" and action.kind != "right_click" and _where(context):
+        if verdict == "harmless":
+            return "reversible", "harmless:target"
+        if action.kind != "right_click" and _where(context):
             return "consequential", "consequential:context"
+        return "reversible", "unsure:no-context"
     return "reversible", "reversible"
 
 
