@@ -43,6 +43,11 @@ fi
 # plugin) and a real notification service (dunst, on Xvfb).
 apt_runtime+=(pulseaudio-utils)
 apt_test+=(dbus-daemon mpv mpv-mpris dunst)
+# Wayland: on sway and other wlroots desktops ARIA captures the screen with grim and types with
+# wtype. Its tests run a headless sway, which refuses to run as root: as the unprivileged user
+# created below (tests/computer/wayland.py).
+apt_runtime+=(grim wtype)
+apt_test+=(sway)
 # Real-model tests (tests/llama): llama.cpp's llama-server is built from source (one job, in the
 # background while the other checks run; packaging/build_llama_server.sh).
 apt_test+=(cmake ninja-build g++)
@@ -77,6 +82,10 @@ extras="all"
 if [ "$mode" = "test" ]; then
   install_apt "${apt_runtime[@]}" ${apt_test[@]+"${apt_test[@]}"}
   extras="all,dev"
+  if [ "$(id -u)" -eq 0 ] && ! id aria-wayland >/dev/null 2>&1; then
+    log "Creating the unprivileged user aria-wayland (runs the Wayland tests' compositor)"
+    useradd --system --no-create-home --shell /usr/sbin/nologin aria-wayland
+  fi
 elif [ "$mode" = "start" ]; then
   # Desktop menu entry and icon for the tray app (`aria desktop`).
   data_home="${XDG_DATA_HOME:-$HOME/.local/share}"

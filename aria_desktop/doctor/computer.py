@@ -40,6 +40,10 @@ def check_computer(settings: Settings) -> list[CheckResult]:
                 "run ARIA inside your desktop session to let it see and operate the screen",
             )
         ]
+    from aria_desktop.adapters.computer.screen import desktop_session
+
+    if desktop_session() == "sway":
+        return [*_check_wlroots(), _check_ocr_languages(), _control(settings)]
     results: list[CheckResult] = []
     try:
         screen = MssScreen()
@@ -55,14 +59,67 @@ def check_computer(settings: Settings) -> list[CheckResult]:
         )
     results.append(_check_ocr_languages())
     results.append(_check_input())
-    results.append(
-        ok(
-            "computer control",
-            "on at start"
-            if settings.computer.enabled
-            else "off until you turn it on (tray menu, API, or computer.enabled)",
-        )
+    results.append(_control(settings))
+    return results
+
+
+def _control(settings: Settings) -> CheckResult:
+    return ok(
+        "computer control",
+        "on at start"
+        if settings.computer.enabled
+        else "off until you turn it on (tray menu, API, or computer.enabled)",
     )
+
+
+def _check_wlroots() -> list[CheckResult]:
+    """Capture, window facts and input on sway: grim, sway's IPC, virtual pointer, wtype."""
+    import shutil
+
+    from aria_desktop.adapters.computer.sway import SwayIpc, SwayWindows
+    from aria_desktop.adapters.computer.wayland_pointer import VirtualPointer
+    from aria_desktop.adapters.computer.wlr_screen import GrimScreen
+
+    results: list[CheckResult] = []
+    try:
+        screen = GrimScreen(SwayIpc())
+        bounds = screen.monitor_rect(0)
+        screen.grab(type(bounds)(bounds.x, bounds.y, 1, 1))
+        outputs = len(screen.monitors()) - 1
+        results.append(
+            ok(
+                "screen capture",
+                f"{bounds.width}x{bounds.height} logical px, {outputs} output(s), through grim "
+                "(wlroots screencopy)",
+            )
+        )
+    except AriaError as exc:
+        results.append(warn("screen capture", exc.message, exc.hint))
+    try:
+        count = len(SwayWindows().windows())
+        results.append(ok("window facts", f"{count} window(s), from sway's IPC"))
+    except AriaError as exc:
+        results.append(warn("window facts", exc.message, exc.hint))
+    pointer = VirtualPointer()
+    try:
+        pointer.probe()
+    except AriaError as exc:
+        results.append(warn("input", exc.message, exc.hint))
+    else:
+        if shutil.which("wtype") is None:
+            results.append(
+                warn(
+                    "input",
+                    "the pointer works (virtual pointer), but keys cannot be typed",
+                    "sudo apt-get install wtype",
+                )
+            )
+        else:
+            results.append(
+                ok("input", "pointer through the virtual pointer protocol, keys through wtype")
+            )
+    finally:
+        pointer.close()
     return results
 
 

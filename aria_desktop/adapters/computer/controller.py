@@ -24,7 +24,7 @@ from aria_desktop.adapters.computer import imaging
 from aria_desktop.adapters.computer.grounding import element_at, find_text
 from aria_desktop.adapters.computer.input import DryRunInput, InputBackend, PyAutoGuiInput
 from aria_desktop.adapters.computer.ocr import TesseractOcr
-from aria_desktop.adapters.computer.screen import MssScreen
+from aria_desktop.adapters.computer.screen import MssScreen, ScreenBackend, desktop_session
 from aria_desktop.adapters.computer.windows import WindowBackend, XlibWindows
 from aria_desktop.domain.computer import (
     POINTER_KINDS,
@@ -57,15 +57,17 @@ class DesktopController:
     """Screen, OCR, window facts and input for computer use.
 
     Args:
-        screen, ocr, windows: perception backends (defaults: mss, Tesseract, Xlib).
-        live_input: the real input backend (default pyautogui, created on first use).
+        screen, ocr, windows: perception backends (defaults by ``desktop_session()``: mss and
+            Xlib on X11; grim and sway's IPC on sway; Tesseract on both).
+        live_input: the real input backend (default pyautogui on X11, created on first use;
+            the virtual pointer and wtype on sway).
         dry_input: the recording backend used for dry runs.
     """
 
     def __init__(
         self,
         *,
-        screen: MssScreen | None = None,
+        screen: ScreenBackend | None = None,
         ocr: TesseractOcr | None = None,
         windows: WindowBackend | None = None,
         live_input: InputBackend | None = None,
@@ -73,10 +75,15 @@ class DesktopController:
         typing_interval_s: float = 0.01,
     ) -> None:
         """Create backends lazily; nothing touches the display until used."""
-        self.screen = screen or MssScreen()
         self.ocr = ocr or TesseractOcr()
-        self.windows: WindowBackend = windows or XlibWindows()
         self._live = live_input
+        if desktop_session() == "sway" and screen is None and windows is None:
+            self.screen, self.windows = _wlroots_backends()
+            if live_input is None:
+                self._live = _wlroots_input(self.screen, typing_interval_s)
+        else:
+            self.screen = screen or MssScreen()
+            self.windows = windows or XlibWindows()
         self._typing_interval_s = typing_interval_s
         self.dry_input = dry_input or DryRunInput()
         self._ids = itertools.count(1)
@@ -394,3 +401,19 @@ def _neighbours(
         if left_of or above:
             found.append(element)
     return found
+
+
+def _wlroots_backends() -> tuple[ScreenBackend, WindowBackend]:
+    """Screen and window facts on sway (imported only there)."""
+    from aria_desktop.adapters.computer.sway import SwayIpc, SwayWindows
+    from aria_desktop.adapters.computer.wlr_screen import GrimScreen
+
+    ipc = SwayIpc()
+    return GrimScreen(ipc), SwayWindows(ipc)
+
+
+def _wlroots_input(screen: ScreenBackend, typing_interval_s: float) -> InputBackend:
+    """The virtual pointer and wtype, moving in ``screen``'s layout."""
+    from aria_desktop.adapters.computer.wlr_input import WlrootsInput
+
+    return WlrootsInput(lambda: screen.monitor_rect(0), typing_interval_s=typing_interval_s)

@@ -14,6 +14,7 @@ from PIL import Image, ImageChops
 from aria_desktop.domain.computer import Rect
 
 __all__ = [
+    "bgrx_from_ppm",
     "changed_fraction",
     "crop",
     "fit_pixels",
@@ -32,6 +33,13 @@ Frame = Any  # a PIL.Image.Image; kept opaque so callers need not import Pillow
 def from_bgra(raw: bytes, width: int, height: int) -> Frame:
     """An RGB image from raw BGRA (BGRX) pixels as screen grabbers deliver them."""
     return Image.frombytes("RGB", (width, height), raw, "raw", "BGRX")
+
+
+def bgrx_from_ppm(data: bytes) -> tuple[bytes, int, int]:
+    """Raw BGRX pixels and the size of a binary PPM (what ``grim -t ppm`` writes)."""
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image.convert("RGB").tobytes("raw", "BGRX"), image.width, image.height
 
 
 def from_png(data: bytes) -> Frame:

@@ -6,12 +6,12 @@ import logging
 import os
 import sys
 import threading
-from typing import Any
+from typing import Any, Literal, Protocol
 
 from aria_desktop.domain.computer import Monitor, Rect
 from aria_desktop.domain.errors import DisplayUnavailableError, MonitorNotFoundError
 
-__all__ = ["MssScreen", "display_problem"]
+__all__ = ["MssScreen", "ScreenBackend", "desktop_session", "display_problem"]
 
 _LOGGER = logging.getLogger(__name__)
 _HINT = (
@@ -20,13 +20,53 @@ _HINT = (
 )
 
 
+DesktopSession = Literal["x11", "sway", "wayland", "none"]
+
+
+def desktop_session() -> DesktopSession:
+    """Which screen and input path this session needs, decided once from its environment.
+
+    ``sway``: a wlroots session with sway's IPC (grim, the virtual pointer, wtype; chosen over
+    XWayland, which sees only X11 windows); ``x11``: an X server (also XWayland on another
+    Wayland desktop, and Windows or macOS, where mss and pyautogui work natively);
+    ``wayland``: another Wayland desktop without XWayland; ``none``: no graphical session.
+    """
+    if not sys.platform.startswith("linux"):
+        return "x11"
+    if os.environ.get("WAYLAND_DISPLAY") and os.environ.get("SWAYSOCK"):
+        return "sway"
+    if os.environ.get("DISPLAY"):
+        return "x11"
+    return "wayland" if os.environ.get("WAYLAND_DISPLAY") else "none"
+
+
 def display_problem() -> str | None:
-    """Why no screen can be used here, or None when a display is configured."""
-    if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
-        if os.environ.get("WAYLAND_DISPLAY"):
-            return "a Wayland session without XWayland (DISPLAY unset) is not supported yet"
-        return "no graphical session (DISPLAY is not set)"
+    """Why no screen can be used here, or None when one can."""
+    session = desktop_session()
+    if session == "wayland":
+        return (
+            "this Wayland desktop offers ARIA neither XWayland nor sway's screen and input "
+            "paths (GNOME and KDE through their portals are not supported yet)"
+        )
+    if session == "none":
+        return "no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)"
     return None
+
+
+class ScreenBackend(Protocol):
+    """Screen pixels for the controller: ``MssScreen`` (X11) or ``GrimScreen`` (wlroots)."""
+
+    def monitors(self) -> list[Monitor]:
+        """Index 0 is the whole screen, then each monitor."""
+        ...
+
+    def monitor_rect(self, monitor: int) -> Rect:
+        """The area of ``monitor`` (0 = all)."""
+        ...
+
+    def grab(self, region: Rect) -> tuple[bytes, int, int]:
+        """Raw BGRX pixels of ``region`` and its size in pixels."""
+        ...
 
 
 class MssScreen:

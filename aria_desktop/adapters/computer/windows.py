@@ -23,7 +23,13 @@ from typing import Any, Protocol
 from aria_desktop.domain.computer import Point, Rect, WindowInfo
 from aria_desktop.domain.errors import DisplayUnavailableError
 
-__all__ = ["WindowBackend", "XlibWindows", "process_tree_has_root"]
+__all__ = [
+    "WindowBackend",
+    "XlibWindows",
+    "looks_like_terminal",
+    "process_name",
+    "process_tree_has_root",
+]
 
 _LOGGER = logging.getLogger(__name__)
 _MAX_DEPTH = 4
@@ -81,7 +87,7 @@ def process_tree_has_root(pid: int) -> bool:
     return False
 
 
-def _process_name(pid: int) -> str:
+def process_name(pid: int) -> str:
     try:
         return Path(f"/proc/{pid}/comm").read_text().strip()
     except OSError:
@@ -229,9 +235,9 @@ class XlibWindows:
         app = str(wm_class[1]) if wm_class else ""
         pid_prop = window.get_full_property(self._atom("_NET_WM_PID"), 0)
         pid = int(pid_prop.value[0]) if pid_prop is not None and len(pid_prop.value) else None
-        process = _process_name(pid) if pid else ""
+        process = process_name(pid) if pid else ""
         elevated = (
-            process_tree_has_root(pid) if pid and _looks_like_terminal(app, process) else False
+            process_tree_has_root(pid) if pid and looks_like_terminal(app, process) else False
         )
         return WindowInfo(
             window_id=top_id,
@@ -244,6 +250,6 @@ class XlibWindows:
         )
 
 
-def _looks_like_terminal(app: str, process: str) -> bool:
+def looks_like_terminal(app: str, process: str) -> bool:
     text = f"{app} {process}".lower()
     return any(word in text for word in ("term", "konsole", "kitty", "alacritty", "tilix", "foot"))
