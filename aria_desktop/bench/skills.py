@@ -53,12 +53,17 @@ _NO_MODEL = {"ARIA_LLM__OLLAMA__URL": "http://127.0.0.1:9"}
 """Settings overrides for "no model configured": Ollama's address is a closed port."""
 
 
-async def run_skills_bench(*, turns: int, repeats: int, accuracy: bool = False) -> None:
-    """Measure and print the figures (``accuracy``: the spoken-command accuracy instead)."""
+async def run_skills_bench(
+    *, turns: int, repeats: int, accuracy: bool = False, stt_uri: str = ""
+) -> None:
+    """Measure and print the figures (``accuracy``: the spoken-command accuracy instead).
+
+    With ``accuracy``, ``stt_uri``'s Wyoming server hears the commands when given.
+    """
     if accuracy:
         from aria_desktop.bench.skills_accuracy import run_skills_accuracy
 
-        await run_skills_accuracy()
+        await run_skills_accuracy(stt_uri=stt_uri)
         return
     with tempfile.TemporaryDirectory(prefix="aria-bench-skills-") as tmp:
         folder = Path(tmp)

@@ -37,7 +37,7 @@ from aria_desktop import paths
 from aria_desktop.bench.skills_corpus import CHECKING, COMMANDS, NON_COMMANDS, TUNING, Said
 from aria_desktop.bench.skills_corpus import voice_language as language_of
 from aria_desktop.bench.voice_corpus import Voice, speak
-from aria_desktop.bench.wer import normalize as said_words
+from aria_desktop.core.voice.wer import normalize as said_words
 from aria_desktop.domain.audio import PIPELINE_RATE_HZ, AudioClip, decode_wav, encode_wav
 from aria_desktop.domain.intents import IntentMatch
 from aria_desktop.domain.lists import canonical_list_name
@@ -90,15 +90,19 @@ class _Half:
     errors: list[str] = field(default_factory=list)
 
 
-async def run_skills_accuracy() -> None:
-    """Speak, transcribe and match the corpus in every voice; print both halves."""
+async def run_skills_accuracy(*, stt_uri: str = "") -> None:
+    """Speak, transcribe and match the corpus in every voice; print both halves.
+
+    ``stt_uri``: a Wyoming speech-to-text server hears the commands instead of this computer
+    (no fallback: its misses count).
+    """
     cache = paths.cache_dir() / "bench-skills"
     halves = {"tuning": _Half(), "checking": _Half()}
     left_out: dict[str, set[str]] = defaultdict(set)
     with tempfile.TemporaryDirectory(prefix="aria-bench-skills-accuracy-") as tmp:
         _install_apps(Path(tmp) / "xdg")
         for language in ("en", "de"):
-            app, stt = await _build(Path(tmp) / language, language)
+            app, stt = await _build(Path(tmp) / language, language, stt_uri)
             try:
                 router = app.skills.router
                 sentences = _answered_when_typed(router, language, left_out[language])
@@ -111,7 +115,7 @@ async def run_skills_accuracy() -> None:
             finally:
                 await stt.aclose()
                 await app.aclose()
-    _print(halves, left_out)
+    _print(halves, left_out, stt_uri)
 
 
 def _install_apps(folder: Path) -> None:
@@ -127,7 +131,7 @@ def _install_apps(folder: Path) -> None:
     os.environ["XDG_DATA_DIRS"] = str(folder / "none")
 
 
-async def _build(folder: Path, language: str) -> tuple[Any, Any]:
+async def _build(folder: Path, language: str, stt_uri: str = "") -> tuple[Any, Any]:
     """ARIA with no model, and its speech-to-text for ``language``, both through compose/."""
     from aria_desktop.bench.skills import use_dirs
     from aria_desktop.compose.app import build_app
@@ -143,6 +147,12 @@ async def _build(folder: Path, language: str) -> tuple[Any, Any]:
     }
     if language != "en":
         env["ARIA_VOICE__STT__LANGUAGE"] = language
+    if stt_uri:
+        env.update(
+            ARIA_VOICE__STT__ENGINE="wyoming",
+            ARIA_VOICE__STT__WYOMING_URI=stt_uri,
+            ARIA_VOICE__STT__FALLBACK="false",
+        )
     settings = load_settings(settings_file, env=env)
     app = await build_app(settings)
     stt = build_stt(settings)
@@ -276,8 +286,9 @@ async def _heard(cache: Path, stt: Any, pcm: bytes, language: str) -> str:
 # --- the report -----------------------------------------------------------------------------
 
 
-def _print(halves: dict[str, _Half], left_out: dict[str, set[str]]) -> None:
-    print("aria bench skills --accuracy — spoken commands through STT and the skill router")
+def _print(halves: dict[str, _Half], left_out: dict[str, set[str]], stt_uri: str = "") -> None:
+    heard_by = f"the Wyoming server {stt_uri}" if stt_uri else "this computer's Whisper"
+    print(f"aria bench skills --accuracy — spoken commands heard by {heard_by}, then the router")
     print(
         f"  voices: tuning {', '.join(v.label for v in TUNING)}; checking "
         f"{', '.join(v.label for v in CHECKING)}"

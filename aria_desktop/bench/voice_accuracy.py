@@ -13,8 +13,12 @@ by:
   default only if it ever changes none;
 - ``defaults``: faster-whisper's ``model.transcribe(audio)`` with its default arguments.
 
+With ``--stt-uri tcp://host:10300`` the same clips also go to that Wyoming speech-to-text
+server (the GPU machine's Whisper; no local fallback, so its misses count), printed beside
+ARIA's local figures with the time per command.
+
 WER is (substitutions + deletions + insertions) / words, numbers compared as said
-(``bench/wer.py``). Then the same commands said after the wake word, cut and transcribed as
+(``core/voice/wer.py``). Then the same commands said after the wake word, cut and transcribed as
 the pipeline does (``voice_after_wake.py``), and the wake word part (``voice_wake.py``).
 """
 
@@ -29,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from aria_desktop.bench.voice_corpus import COMMANDS, USER_NAMES, VOICES, synthesize
-from aria_desktop.bench.wer import error_pairs, word_errors
+from aria_desktop.core.voice.wer import error_pairs, word_errors
 from aria_desktop.domain.audio import AudioClip
 
 __all__ = ["run_voice_accuracy"]
@@ -119,6 +123,41 @@ async def _measure_model(
     return tally
 
 
+async def _measure_remote(
+    uri: str, clips: dict[str, list[bytes]], references: Sequence[str]
+) -> _Tally:
+    """The clips through a Wyoming server (time per command includes the network)."""
+    from aria_desktop.adapters.voice.wyoming_client import WyomingSTT
+
+    stt = WyomingSTT(uri)
+    await stt.load()
+    tally = _Tally()
+    for voice, pcms in clips.items():
+        for reference, pcm in zip(references, pcms, strict=True):
+            t = await stt.transcribe(AudioClip(pcm=pcm))
+            tally.add(voice, "wyoming", reference, t.text, t.latency_ms / 1000)
+            tally.clips += 1
+    return tally
+
+
+def _print_remote(uri: str, remote: _Tally, local: _Tally | None, voices: Sequence[str]) -> None:
+    """The server's WER per voice beside this computer's (ARIA's tiny.en decoding)."""
+    print(f"  through Wyoming {uri} (its own model; no local fallback):")
+    print(f"  {'WER per voice':32} {'Wyoming':>10} {'here (ARIA)':>12}")
+    clean = [v for v in voices if "pink" not in v]
+    noisy = [v for v in voices if "pink" in v]
+    for label, group in (
+        *((voice, [voice]) for voice in voices),
+        ("all clean voices", clean),
+        ("in 10 dB pink noise", noisy),
+    ):
+        here = f"{local.wer(group, 'ARIA'):12.3f}" if local is not None else f"{'-':>12}"
+        print(f"  {label:32} {remote.wer(group, 'wyoming'):10.3f} {here}")
+    remote_ms = statistics.median(remote.seconds["wyoming"]) * 1000
+    local_ms = statistics.median(local.seconds["ARIA"]) * 1000 if local is not None else 0.0
+    print(f"  {'median time per command':32} {remote_ms:7.0f} ms {local_ms:9.0f} ms")
+
+
 def _print_table(results: dict[str, _Tally], voices: Sequence[str], clips: int) -> None:
     header = "  ".join(f"{m + ' ' + d:>16}" for m in results for d in _DECODERS)
     print(f"  {'WER per voice':32} {header}")
@@ -183,8 +222,10 @@ def _print_reference_check(results: dict[str, _Tally], voices: Sequence[str]) ->
         )
 
 
-async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) -> None:
-    """Measure and print the accuracy figures, then the wake word figures."""
+async def run_voice_accuracy(
+    *, commands: int, models: Sequence[str] = _MODELS, stt_uri: str = ""
+) -> None:
+    """Measure and print the accuracy figures (also through ``stt_uri``), then the wake word's."""
     from aria_desktop.bench.voice_after_wake import run_after_wake_accuracy
     from aria_desktop.bench.voice_wake import run_wake_accuracy
     from aria_desktop.bench.voice_wake_voices import run_wake_voices
@@ -213,6 +254,13 @@ async def run_voice_accuracy(*, commands: int, models: Sequence[str] = _MODELS) 
                 print(f"    {model} ARIA misheard: {reference!r} -> {text!r}")
         _print_error_pairs(results, [v.label for v in VOICES])
         _print_reference_check(results, [v.label for v in VOICES])
+    if stt_uri:
+        try:
+            remote = await _measure_remote(stt_uri, clips, references)
+        except AriaError as exc:
+            print(f"  Wyoming {stt_uri}: not measured: {exc.message} {exc.hint}")
+        else:
+            _print_remote(stt_uri, remote, results.get("tiny.en"), [v.label for v in VOICES])
     await run_after_wake_accuracy(references, piper)
     await run_wake_accuracy(piper)
     await run_wake_voices()

@@ -17,10 +17,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from aria_desktop.bench.voice_corpus import VOICES, synthesize
-from aria_desktop.bench.wer import word_errors
 from aria_desktop.core.voice.endpointing import PreRoll
 from aria_desktop.core.voice.parts import VoiceConfig
 from aria_desktop.core.voice.speech_text import strip_wake_phrase
+from aria_desktop.core.voice.wer import word_errors
 from aria_desktop.domain.audio import FRAME_SAMPLES, PIPELINE_RATE_HZ, AudioClip
 
 __all__ = ["run_after_wake_accuracy"]

@@ -17,11 +17,18 @@ class _Option:
 
     flag: str
     help: str
-    kind: type[int] | type[float] | None = int
-    default: float | None = None
+    kind: type[int] | type[float] | type[str] | None = int
+    default: float | str | None = None
 
 
 #: The suites in the order ``aria bench --help`` lists them: name, help, options.
+_STT_URI = _Option(
+    "--stt-uri",
+    "with --accuracy: also through this Wyoming speech-to-text server (tcp://HOST:10300)",
+    kind=str,
+    default="",
+)
+
 _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
     (
         "core",
@@ -71,6 +78,7 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
             _Option("--repeats", "runs per figure", default=5),
             _Option("--accuracy", "word error rate per voice and wake word errors", kind=None),
             _Option("--commands", "spoken commands per voice for --accuracy (max 20)", default=12),
+            _STT_URI,
         ),
     ),
     (
@@ -81,6 +89,7 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
             _Option("--turns", "rounds of API turns (local and model interleaved)", default=30),
             _Option("--repeats", "voice turns per command", default=5),
             _Option("--accuracy", "intent/slot accuracy and false captures per voice", kind=None),
+            _STT_URI,
         ),
     ),
     (

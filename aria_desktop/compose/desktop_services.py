@@ -7,20 +7,23 @@ import (ARCHITECTURE.md: layers).
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aria_desktop import keystore, paths
 from aria_desktop.api.token import TokenFile
+from aria_desktop.domain.audio import AudioClip
 from aria_desktop.domain.config import ServerCheck, SettingInfo
 from aria_desktop.domain.error_text import plain_error
-from aria_desktop.domain.errors import AriaError, ConfigError
+from aria_desktop.domain.errors import AriaError, ConfigError, SpeechRecognitionError
+from aria_desktop.domain.voice_trial import TrialHearing, TrialResult
 from aria_desktop.gui.keyspec import HotkeySpecError, parse_hotkey
 from aria_desktop.log import register_secret
 from aria_desktop.settings import (
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LocalSettingsService", "autostart_entry", "autostart_path"]
 
+_LOGGER = logging.getLogger(__name__)
 _HOTKEY_KEYS = ("gui.hotkey_quick_ask", "gui.hotkey_push_to_talk", "gui.hotkey_stop")
 _PROBE_TIMEOUT_S = 5.0
 _SPEECH_PROBE_S = 2.0
@@ -305,6 +309,40 @@ class LocalSettingsService:
             message=f"Speech recognition answers in {latency_ms:.0f} ms.",
             latency_ms=latency_ms,
         )
+
+    async def try_speech_models(self, recordings: Sequence[tuple[str, AudioClip]]) -> TrialResult:
+        """Each packaged model and decoding hears every recording ("Test my voice").
+
+        A model that cannot load here is left out; none at all is ``SpeechRecognitionError``.
+        """
+        from aria_desktop.adapters.voice.whisper import WhisperSTT
+        from aria_desktop.core.voice.voice_trial import CANDIDATES, best, score
+
+        hearings: list[TrialHearing] = []
+        for candidate in CANDIDATES:
+            stt = WhisperSTT(
+                candidate.model,
+                beam_size=candidate.beam_size,
+                language="en" if candidate.model == "base" else "",
+                cache_dir=paths.model_cache_dir(),
+            )
+            try:
+                for said, clip in recordings:
+                    heard = await stt.transcribe(clip)
+                    hearings.append(
+                        TrialHearing(candidate, said, heard.text, heard.latency_ms / 1000)
+                    )
+            except AriaError as exc:
+                _LOGGER.warning("%s left out of the voice test: %s", candidate.label, exc)
+            finally:
+                await stt.aclose()
+        scores = score(hearings)
+        if not scores:
+            raise SpeechRecognitionError(
+                "No speech model could be tried on this computer.",
+                hint="Run `aria doctor` to see what voice is missing.",
+            )
+        return TrialResult(scores=tuple(scores), best=best(scores))
 
     def secret_status(self, name: str) -> str:
         """Where a secret lives."""

@@ -29,6 +29,7 @@ from aria_desktop.core.voice.ports import (
     VoiceActivityDetector,
     WakeWordDetector,
 )
+from aria_desktop.domain.audio import AudioClip
 from aria_desktop.domain.chat import (
     CapabilityStatus,
     ChatRequest,
@@ -59,6 +60,7 @@ from aria_desktop.domain.memory import (
 from aria_desktop.domain.memory_reflection import MemoryStats
 from aria_desktop.domain.memory_tiers import MemoryTierChange
 from aria_desktop.domain.settings_problems import SettingsProblem
+from aria_desktop.domain.voice_trial import TrialResult
 from aria_desktop.domain.web import WebPage
 
 __all__ = [
@@ -400,6 +402,10 @@ class SettingsService(Protocol):
 
     async def check_speech_server(self, uri: str) -> ServerCheck:
         """Ask a Wyoming server (``tcp://host:port``) for its speech models; never raises."""
+        ...
+
+    async def try_speech_models(self, recordings: Sequence[tuple[str, AudioClip]]) -> TrialResult:
+        """Every local speech model hears each (sentence said, recording); their scores."""
         ...
 
     def secret_status(self, name: str) -> str:

@@ -1,8 +1,9 @@
-"""Computer use on a real Wayland desktop: headless sway (two outputs) and the PySide6 target
-app as a native Wayland client (``QT_QPA_PLATFORM=wayland``). ARIA sees the screen through
-grim, knows the windows from sway's IPC and acts through its virtual pointer and wtype: labels
-are found on the captured screen, a click lands on the app's widget on the second output,
-typed text reaches the field, a dry run clicks nothing and a password manager is refused."""
+"""Computer use on a real Wayland desktop: headless sway (two outputs, the second at scale 2)
+and the PySide6 target app as a native Wayland client (``QT_QPA_PLATFORM=wayland``). ARIA sees
+the screen through grim, knows the windows from sway's IPC and acts through its virtual pointer
+and wtype: labels are found on the captured screen, a click lands on the app's widget on the
+second, HiDPI output, typed text reaches the field, a dry run clicks nothing and a password
+manager is refused."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def _until(condition: Any, what: str, timeout_s: float = 20.0) -> None:
 
 @pytest.fixture(scope="module")
 def wl_app(sway: SwaySession) -> Iterator[TargetApp]:
-    """The target app on Wayland; its main window moved to the second output."""
+    """The target app on Wayland; its main window moved to the second (scale 2) output."""
     proc = subprocess.Popen(
         [sys.executable, str(TARGET_APP)],
         stdin=subprocess.PIPE,

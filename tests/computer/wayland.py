@@ -23,11 +23,12 @@ import pytest
 USER = "aria-wayland"
 CONFIG = """\
 output HEADLESS-1 resolution {width}x{height} position 0 0
-output HEADLESS-2 resolution {width}x{height} position {width} 0
+output HEADLESS-2 resolution {double_width}x{double_height} scale 2 position {width} 0
 default_border none
 focus_follows_mouse no
 """
-"""Two outputs side by side: coordinates are checked across outputs."""
+"""Outputs side by side, the second a HiDPI one at scale 2 (twice the pixels, the same logical
+size): the tests check coordinates across outputs and scales."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,10 @@ def _as_user(command: list[str], env: dict[str, str]) -> list[str]:
 
 
 @contextlib.contextmanager
-def sway_session(tmp: Path, width: int = 1280, height: int = 800) -> Iterator[SwaySession]:
-    """Start a headless sway with two outputs; stop it after."""
+def sway_session(
+    tmp: Path, width: int = 1280, height: int = 800, outputs: int = 2
+) -> Iterator[SwaySession]:
+    """Start a headless sway with ``outputs`` outputs (1 or 2); stop it after."""
     missing = [tool for tool in ("sway", "grim", "wtype") if shutil.which(tool) is None]
     if missing:
         pytest.fail(f"{', '.join(missing)} missing: `bash packaging/setup.sh test` installs them")
@@ -67,7 +70,9 @@ def sway_session(tmp: Path, width: int = 1280, height: int = 800) -> Iterator[Sw
     # Its own folder under /tmp: pytest's tmp folders are closed to other users.
     runtime = Path(tempfile.mkdtemp(prefix="aria-sway-"))
     config = runtime / "sway.conf"
-    config.write_text(CONFIG.format(width=width, height=height))
+    config.write_text(
+        CONFIG.format(width=width, height=height, double_width=2 * width, double_height=2 * height)
+    )
     config.chmod(0o644)
     if os.geteuid() == 0:
         shutil.chown(runtime, USER)
@@ -75,7 +80,7 @@ def sway_session(tmp: Path, width: int = 1280, height: int = 800) -> Iterator[Sw
     env = {
         "XDG_RUNTIME_DIR": str(runtime),
         "WLR_BACKENDS": "headless",
-        "WLR_HEADLESS_OUTPUTS": "2",
+        "WLR_HEADLESS_OUTPUTS": str(outputs),
         "WLR_LIBINPUT_NO_DEVICES": "1",
         "WLR_RENDERER": "pixman",
         "HOME": str(runtime),

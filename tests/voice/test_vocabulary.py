@@ -21,9 +21,9 @@ from aria_desktop.adapters.voice.wake_check import (
     written_forms,
 )
 from aria_desktop.adapters.voice.whisper import WhisperSTT
-from aria_desktop.bench.wer import normalize, word_errors
 from aria_desktop.core.bus import EventBus
 from aria_desktop.core.voice.stt_vocabulary import MAX_TERMS, SttVocabulary, names_in_memories
+from aria_desktop.core.voice.wer import normalize, word_errors
 from aria_desktop.domain.memory import Memory, MemoryDraft
 from aria_desktop.domain.memory_events import MemoryChanged
 from aria_desktop.settings import (

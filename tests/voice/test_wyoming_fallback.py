@@ -146,3 +146,23 @@ async def test_commands_are_heard_on_this_computer_while_the_server_is_off(
     finally:
         server.close()
         await stt.primary.aclose()  # the session's Whisper stays open for other tests
+
+
+@pytest.mark.slow
+async def test_the_accuracy_bench_hears_through_a_real_server_beside_this_computer(
+    whisper_uri: str, say_piper: SpeechMaker, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from aria_desktop.bench.voice_accuracy import _measure_remote, _print_remote, _Tally
+
+    said = "Set a timer for five minutes."
+    clip = read_wav(say_piper(said, steady=True))
+    pcm = clip.pcm if clip.sample_rate_hz == 16_000 else b""
+    assert pcm, "the spoken clip is 16 kHz mono"
+    remote = await _measure_remote(whisper_uri, {"piper": [pcm]}, [said])
+    assert remote.wer(["piper"], "wyoming") <= 0.2
+    local = _Tally()
+    local.add("piper", "ARIA", said, said, 0.2)
+    _print_remote(whisper_uri, remote, local, ["piper"])
+    out = capsys.readouterr().out
+    assert f"through Wyoming {whisper_uri} (its own model; no local fallback)" in out
+    assert "median time per command" in out

@@ -1,7 +1,7 @@
-"""Word error rate for the voice tests: the benchmark's normalization (``bench/wer.py``)."""
+"""Word error rate for the voice tests: the benchmark's normalization (``core/voice/wer.py``)."""
 
 from __future__ import annotations
 
-from aria_desktop.bench.wer import normalize, word_errors
+from aria_desktop.core.voice.wer import normalize, word_errors
 
 __all__ = ["normalize", "word_errors"]

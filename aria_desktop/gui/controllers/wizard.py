@@ -20,7 +20,9 @@ from aria_desktop.core.ports import SettingsService
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.error_text import for_people
 from aria_desktop.domain.errors import AriaError
+from aria_desktop.domain.voice_trial import SpeechCandidate
 from aria_desktop.gui.controllers.devices import DevicePicker
+from aria_desktop.gui.controllers.voice_trial import VoiceTrialController
 from aria_desktop.gui.controllers.window import WindowController
 from aria_desktop.gui.controllers.wizard_model import LOCAL_OLLAMA, ModelPage, model_changes
 from aria_desktop.gui.controllers.wizard_speech import SpeechPage, where
@@ -76,6 +78,9 @@ class WizardController(WindowController[WizardView]):
         self._values: dict[str, str] = {}
         self.folder_dialog: QFileDialog | None = None
         self.devices: DevicePicker | None = None
+        self.voice_trial: VoiceTrialController | None = None
+        self.speech_model: SpeechCandidate | None = None
+        """The model "Test my voice" picked and the person kept (None: unchanged)."""
 
     @property
     def server_ok(self) -> bool:
@@ -92,7 +97,12 @@ class WizardController(WindowController[WizardView]):
         if self.view is None:
             view = WizardView(self._icon)
             view.page_validator = self._validate_page
-            self.devices = DevicePicker(self.services.sound_check(), view.devices)
+            sound = self.services.sound_check()
+            self.devices = DevicePicker(sound, view.devices)
+            self.voice_trial = VoiceTrialController(
+                self.services, sound, self._icon, on_chosen=self._voice_trial_done
+            )
+            view.voice_trial_button.clicked.connect(self.test_voice)
             self.model_page.connect(view)
             view.ha_test_button.clicked.connect(self.test_homeassistant)
             view.voice_enabled.toggled.connect(lambda _on: self._show_voice())
@@ -115,6 +125,8 @@ class WizardController(WindowController[WizardView]):
         view.ha_url.setText(values.get("homeassistant.url", ""))
         view.voice_enabled.setChecked(values.get("voice.enabled", "true") == "true")
         self.speech_page.load(view, values)
+        self.speech_model = None
+        view.voice_trial_status.setText("")
         if self.devices is not None:
             self.devices.load(
                 values.get("voice.input_device", ""), values.get("voice.output_device", "")
@@ -157,6 +169,28 @@ class WizardController(WindowController[WizardView]):
             text += f" It cannot start on this computer yet: {status.reason}"
         view.voice_status.setText(text)
         view.devices.setEnabled(view.voice_enabled.isChecked())
+
+    def test_voice(self) -> None:
+        """Open "Test my voice" with the microphone picked on this page."""
+        view = self.view
+        assert view is not None
+        if self.voice_trial is not None and self.devices is not None:
+            self.voice_trial.open(view, self.devices.microphone())
+
+    def _voice_trial_done(self, candidate: SpeechCandidate) -> None:
+        self.speech_model = candidate
+        if self.view is not None:
+            self.view.voice_trial_status.setText(
+                f"ARIA will use {candidate.label}: it heard you best."
+            )
+
+    def _speech_model_changes(self) -> dict[str, str]:
+        if self.speech_model is None:
+            return {}
+        return {
+            "voice.stt.model": self.speech_model.model,
+            "voice.stt.beam_size": str(self.speech_model.beam_size),
+        }
 
     # --- folders ------------------------------------------------------------------------------
 
@@ -277,6 +311,8 @@ class WizardController(WindowController[WizardView]):
         if view.voice_enabled.isChecked():
             server = self.speech_page.chosen_uri(view)
             voice = f"Voice: on, speech recognised on {where(server)}." if server else "Voice: on."
+            if self.speech_model is not None:
+                voice += f" Speech model: {self.speech_model.label} (it heard you best)."
         roots = view.file_roots.text().strip() or "~"
         folders = f"Folders ARIA may read: {'your home folder' if roots == '~' else roots}."
         view.summary.setText("\n".join((model, voice, folders)))
@@ -313,6 +349,7 @@ class WizardController(WindowController[WizardView]):
             **model_changes(view, values),
             "voice.enabled": "true" if view.voice_enabled.isChecked() else "false",
             **self.speech_page.changes(view),
+            **self._speech_model_changes(),
             **self._devices(),
             "homeassistant.url": view.ha_url.text().strip(),
             "gui.first_run_done": "true",

@@ -214,12 +214,22 @@ class WizardView(QWizard):
         """Shown when a speech recognition server answers (the GPU machine's Whisper)."""
         self.speech_status = mark(wrapped_label(""), "muted")
         self.speech_status.setObjectName("speechStatus")
+        self.voice_trial_button = QPushButton("Test my voice…")
+        self.voice_trial_button.setToolTip(
+            "Read three sentences; ARIA picks the model that hears you best"
+        )
+        self.voice_trial_status = mark(wrapped_label(""), "muted")
+        self.voice_trial_status.setObjectName("voiceTrialStatus")
+        trial = QHBoxLayout()
+        trial.addWidget(self.voice_trial_button)
+        trial.addWidget(self.voice_trial_status, 1)
         return _page(
             "Voice",
             "Talk to ARIA: say its wake word, or hold a key while you speak.",
             self.voice_enabled,
             self.voice_status,
             self.devices,
+            trial,
             self.speech_server,
             _indented(self.speech_status),
         )

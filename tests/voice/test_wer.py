@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.bench.wer import error_pairs, normalize, word_errors
+from aria_desktop.core.voice.wer import error_pairs, normalize, word_errors
 
 
 @pytest.mark.parametrize(
