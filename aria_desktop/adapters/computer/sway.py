@@ -92,7 +92,7 @@ def sway_outputs(ipc: SwayIpc) -> list[Monitor]:
 
 
 class SwayWindows:
-    """``WindowBackend`` on sway: windows of the visible workspaces, focused first."""
+    """``WindowBackend`` on sway: the visible windows, topmost first."""
 
     def __init__(self, ipc: SwayIpc | None = None) -> None:
         self._ipc = ipc or SwayIpc()
