@@ -80,6 +80,8 @@ class VoiceTrialController:
             self.view.accepted.connect(self._keep)
         view = self.view
         view.use_button.hide()
+        view.record_button.show()
+        view.level.show()
         view.results.setText("")
         view.record_button.setEnabled(self.sound is not None)
         view.say("" if self.sound is not None else "Voice is not installed on this computer.")
@@ -144,6 +146,8 @@ class VoiceTrialController:
         view = self.view
         view.step.setText("")
         view.sentence.setText("")
+        view.record_button.hide()
+        view.level.hide()
         view.say("Trying each speech model on your voice… this takes a few seconds.")
         try:
             result = await self.services.try_speech_models(self.recordings)
