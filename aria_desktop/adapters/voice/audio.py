@@ -282,6 +282,10 @@ class PacedSink(abc.ABC):
 
     lead_s = 0.0
     """How far emission may run ahead of real time (a device's buffer against underruns)."""
+    tops_up = False
+    """The output's backlog is known (``_backlog_s``): whenever the device has drawn it below
+    half the lead — faster than real time, as a sound server filling its own buffer does at
+    the start or after a stall — the next block goes out at once instead of on the clock."""
 
     def __init__(self, *, rate_hz: int, realtime: bool = True) -> None:
         self.rate_hz = rate_hz
@@ -362,6 +366,10 @@ class PacedSink(abc.ABC):
                 return
             if self.realtime:
                 next_due += len(chunk) / SAMPLE_WIDTH_BYTES / self.rate_hz
+                if self.tops_up and self._queue and self._backlog_s() < self.lead_s / 2:
+                    next_due = min(next_due, time.monotonic() + self.lead_s)
+                    await asyncio.sleep(0)
+                    continue
                 await asyncio.sleep(max(0.0, next_due - self.lead_s - time.monotonic()))
                 while self._backlog_s() > self.lead_s and self._queue:
                     await asyncio.sleep(_BLOCK_S)  # the output is behind: let it catch up

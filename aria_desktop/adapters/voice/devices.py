@@ -311,6 +311,7 @@ class SpeakerSink(PacedSink):
     """
 
     lead_s = _SPEAKER_LEAD_S
+    tops_up = True
 
     def __init__(self, device: str = "", *, rate_hz: int = 22_050) -> None:
         super().__init__(rate_hz=rate_hz, realtime=True)
