@@ -130,6 +130,12 @@ async def test_typing_on_wayland_lands_in_the_clicked_field(
     )
     assert typed.status == "ok", typed
     assert app.state()["fields"]["city"] == "Grüße aus Köln 50667"
+    tab = await rig.computer.perform(
+        ComputerAction(kind="type", text=" am Rhein\t"), run_id=None, task_id="t"
+    )
+    assert tab.status == "ok", tab
+    # the tab went out as the Tab key (focus moves on), not as a character in the field
+    assert app.state()["fields"]["city"] == "Grüße aus Köln 50667 am Rhein"
 
 
 async def test_a_dry_run_on_wayland_clicks_nothing(rig_factory: Any, app: TargetApp) -> None:

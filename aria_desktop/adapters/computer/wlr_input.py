@@ -166,9 +166,18 @@ class WlrootsInput:
             raise InputUnavailableError(f"Typing failed: {why}", hint=_HINT)
 
     def type_text(self, text: str) -> None:
-        """Type ``text`` (any characters), stopping at once on ``abort``."""
-        if text:
-            self._wtype(["-d", str(self._interval_ms), "-"], text)
+        """Type ``text``: any characters, a new line as Return and a tab as Tab.
+
+        It stops at once on ``abort``.
+        """
+        for index, line in enumerate(text.split("\n")):
+            if index:
+                self._wtype(["-k", "Return"])
+            for part, piece in enumerate(line.split("\t")):
+                if part:
+                    self._wtype(["-k", "Tab"])
+                if piece:
+                    self._wtype(["-d", str(self._interval_ms), "-"], piece)
 
     def press(self, keys: tuple[str, ...]) -> None:
         """Press ``keys`` in order, release them in reverse (a combination like ctrl+s)."""
