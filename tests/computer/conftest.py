@@ -114,8 +114,9 @@ class TargetApp:
         self.command("reset", "reset-done")
 
 
-@pytest.fixture(scope="module")
-def target_app(display: str) -> Iterator[TargetApp]:
+@contextlib.contextmanager
+def running_target_app(env: dict[str, str] | None = None) -> Iterator[TargetApp]:
+    """The target app in its own process (``env``: its environment), closed after."""
     proc = subprocess.Popen(
         [sys.executable, str(TARGET_APP)],
         stdin=subprocess.PIPE,
@@ -123,6 +124,7 @@ def target_app(display: str) -> Iterator[TargetApp]:
         stderr=subprocess.DEVNULL,
         text=True,
         cwd=REPO,
+        env=env,
     )
     try:
         yield TargetApp(proc)
@@ -134,6 +136,12 @@ def target_app(display: str) -> Iterator[TargetApp]:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@pytest.fixture(scope="module")
+def target_app(display: str) -> Iterator[TargetApp]:
+    with running_target_app() as app:
+        yield app
 
 
 @pytest.fixture

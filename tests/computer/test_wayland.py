@@ -7,9 +7,6 @@ manager is refused."""
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +17,7 @@ import pytest
 from aria_desktop.adapters.computer.sway import SwayIpc, SwayWindows
 from aria_desktop.domain.commands import ClickText
 from aria_desktop.domain.computer import ComputerAction
-from tests.computer.conftest import REPO, TARGET_APP, Rig, TargetApp
+from tests.computer.conftest import Rig, TargetApp, running_target_app
 from tests.computer.target_labels import BUTTONS, MAIN_TITLE, VAULT_TITLE
 from tests.computer.test_desktop import field_point
 from tests.computer.wayland import SwaySession, sway_session
@@ -48,17 +45,7 @@ def _until(condition: Any, what: str, timeout_s: float = 20.0) -> None:
 @pytest.fixture(scope="module")
 def wl_app(sway: SwaySession) -> Iterator[TargetApp]:
     """The target app on Wayland; its main window moved to the second (scale 2) output."""
-    proc = subprocess.Popen(
-        [sys.executable, str(TARGET_APP)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=REPO,
-        env=sway.env,
-    )
-    try:
-        app = TargetApp(proc)
+    with running_target_app(sway.env) as app:
         ipc = SwayIpc(str(sway.ipc_socket))
         windows = SwayWindows(ipc)
         _until(lambda: {w.title for w in windows.windows()} >= {MAIN_TITLE, VAULT_TITLE}, "map")
@@ -68,14 +55,6 @@ def wl_app(sway: SwaySession) -> Iterator[TargetApp]:
             "the main window on the second output",
         )
         yield app
-    finally:
-        with contextlib.suppress(Exception):
-            assert proc.stdin is not None
-            proc.stdin.close()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture

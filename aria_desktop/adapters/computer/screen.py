@@ -11,7 +11,7 @@ from typing import Any, Literal, Protocol
 from aria_desktop.domain.computer import Monitor, Rect
 from aria_desktop.domain.errors import DisplayUnavailableError, MonitorNotFoundError
 
-__all__ = ["MssScreen", "ScreenBackend", "desktop_session", "display_problem"]
+__all__ = ["MssScreen", "ScreenBackend", "desktop_session", "display_problem", "monitor_area"]
 
 _LOGGER = logging.getLogger(__name__)
 _HINT = (
@@ -51,6 +51,16 @@ def display_problem() -> str | None:
     if session == "none":
         return "no graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set)"
     return None
+
+
+def monitor_area(monitors: list[Monitor], monitor: int) -> Rect:
+    """The area of ``monitor`` among ``monitors`` (0 = all); MonitorNotFoundError if unknown."""
+    if not 0 <= monitor < len(monitors):
+        raise MonitorNotFoundError(
+            f"There is no monitor {monitor} (this screen has {len(monitors) - 1}).",
+            hint="Use 0 for all monitors, or 1.. for one of them.",
+        )
+    return monitors[monitor].rect
 
 
 class ScreenBackend(Protocol):
@@ -105,13 +115,7 @@ class MssScreen:
 
     def monitor_rect(self, monitor: int) -> Rect:
         """The area of ``monitor`` (0 = all monitors); MonitorNotFoundError if unknown."""
-        monitors = self.monitors()
-        if not 0 <= monitor < len(monitors):
-            raise MonitorNotFoundError(
-                f"There is no monitor {monitor} (this screen has {len(monitors) - 1}).",
-                hint="Use 0 for all monitors, or 1.. for one of them.",
-            )
-        return monitors[monitor].rect
+        return monitor_area(self.monitors(), monitor)
 
     def grab(self, region: Rect) -> tuple[bytes, int, int]:
         """Raw BGRA pixels of ``region`` and its size in pixels."""

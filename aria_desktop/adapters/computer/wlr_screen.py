@@ -15,9 +15,10 @@ import shutil
 import subprocess
 
 from aria_desktop.adapters.computer import imaging
+from aria_desktop.adapters.computer.screen import monitor_area
 from aria_desktop.adapters.computer.sway import SwayIpc, sway_outputs
 from aria_desktop.domain.computer import Monitor, Rect
-from aria_desktop.domain.errors import DisplayUnavailableError, MonitorNotFoundError
+from aria_desktop.domain.errors import DisplayUnavailableError
 
 __all__ = ["GrimScreen"]
 
@@ -67,13 +68,7 @@ class GrimScreen:
 
     def monitor_rect(self, monitor: int) -> Rect:
         """The area of ``monitor`` (0 = all outputs); MonitorNotFoundError if unknown."""
-        monitors = self.monitors()
-        if not 0 <= monitor < len(monitors):
-            raise MonitorNotFoundError(
-                f"There is no monitor {monitor} (this screen has {len(monitors) - 1}).",
-                hint="Use 0 for all monitors, or 1.. for one of them.",
-            )
-        return monitors[monitor].rect
+        return monitor_area(self.monitors(), monitor)
 
     def grab(self, region: Rect) -> tuple[bytes, int, int]:
         """Raw BGRX pixels of ``region`` (logical pixels) and its size."""
