@@ -145,9 +145,12 @@ class PushToTalk(Command):
 
     ``action`` is ``press``/``release`` for hold mode, ``toggle`` for toggle mode, and
     ``listen`` to start listening now and end at the next pause (what ``POST /listen`` sends).
+    ``purpose`` is ``ask`` (the words are a turn) or ``dictate`` (they are typed into the
+    focused window).
     """
 
     action: str = "toggle"
+    purpose: str = "ask"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -271,6 +274,19 @@ class ClickText(Command):
     """
 
     text: str
+    dry_run: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class TypeText(Command):
+    """Type text at the focused field, through the safety policy (``ComputerActionOutcome``).
+
+    ``source`` names who asked (``dictation``): the audit log and the events carry it.
+    Password fields and protected windows refuse it.
+    """
+
+    text: str
+    source: str = "dictation"
     dry_run: bool = False
 
 

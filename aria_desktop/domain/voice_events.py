@@ -154,3 +154,20 @@ class AudioLevel(Event):
     lossy: ClassVar[bool] = True
     rms_dbfs: float
     speech: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class DictationEnd(Event):
+    """A dictation ended: what was typed into the focused window, or why nothing was.
+
+    Attributes:
+        status: typed, nothing-heard, refused (the safety policy: a password field, a
+            protected window), or failed (no input path, a typing error).
+        text: what was typed ("" unless typed).
+        detail: plain words for the person (why it was refused or failed).
+    """
+
+    type: ClassVar[str] = "dictation-end"
+    status: str = "typed"
+    text: str = ""
+    detail: str = ""

@@ -21,6 +21,7 @@ from collections import OrderedDict
 from typing import Any
 
 from aria_desktop.adapters.computer import imaging
+from aria_desktop.adapters.computer.accessibility import AccessibilityProbe
 from aria_desktop.adapters.computer.grounding import element_at, find_text
 from aria_desktop.adapters.computer.input import DryRunInput, InputBackend, PyAutoGuiInput
 from aria_desktop.adapters.computer.ocr import TesseractOcr
@@ -62,6 +63,7 @@ class DesktopController:
         live_input: the real input backend (default pyautogui on X11, created on first use;
             the virtual pointer and wtype on sway).
         dry_input: the recording backend used for dry runs.
+        accessibility: asks whether the focused field is a password field before typing.
     """
 
     def __init__(
@@ -73,9 +75,11 @@ class DesktopController:
         live_input: InputBackend | None = None,
         dry_input: DryRunInput | None = None,
         typing_interval_s: float = 0.01,
+        accessibility: AccessibilityProbe | None = None,
     ) -> None:
         """Create backends lazily; nothing touches the display until used."""
         self.ocr = ocr or TesseractOcr()
+        self.accessibility = accessibility or AccessibilityProbe()
         self._live = live_input
         if desktop_session() == "sway" and screen is None and windows is None:
             self.screen, self.windows = _wlroots_backends()
@@ -218,11 +222,15 @@ class DesktopController:
                 target = element_at(text, point)
                 target_text = target.text if target else ""
                 nearby_text = " | ".join(e.text for e in _neighbours(text.elements, point, target))
+        focused_password = None
+        if action.kind == "type" and window is not None:
+            focused_password = self.accessibility.focused_password(window.pid)
         return ActionContext(
             window=window,
             screen=screen,
             target_text=target_text,
             nearby_text=nearby_text,
+            focused_password=focused_password,
             own_pids=frozenset({os.getpid()}),
         )
 

@@ -126,10 +126,12 @@ async def listen(assistant: AssistantDep) -> ListenOut:
         "Hold-to-talk: `press` when the button goes down, `release` when it comes up (the "
         "command ends there; one never released ends at `voice.vad.max_s`). `toggle` starts "
         "or ends listening; `listen` ends at the next pause. Follow the turn on "
-        "`GET /api/v1/events` as for `/listen`. Needs a microphone in the ARIA process "
-        "(503 otherwise)."
+        "`GET /api/v1/events` as for `/listen`. With `purpose` `dictate` the words are typed "
+        "into the focused window instead (through the computer-use safety policy: never into "
+        "a password field or a protected window); `dictation-end` says what was typed. Needs "
+        "a microphone in the ARIA process (503 otherwise)."
     ),
 )
 async def push_to_talk(body: PushToTalkIn, assistant: AssistantDep) -> PushToTalkOut:
-    await _push_to_talk(assistant, PushToTalk(action=body.action))
+    await _push_to_talk(assistant, PushToTalk(action=body.action, purpose=body.purpose))
     return PushToTalkOut(action=body.action)

@@ -35,6 +35,7 @@ from aria_desktop.domain.commands import (
     FindOnScreen,
     ReadScreen,
     SetComputerControl,
+    TypeText,
 )
 from aria_desktop.domain.computer import (
     ComputerAction,
@@ -119,6 +120,7 @@ class ComputerUse:
             ReadScreen: self._on_read,
             FindOnScreen: self._on_find,
             ClickText: self._on_click_text,
+            TypeText: self._on_type_text,
         }
         for command_type, handler in commands.items():
             orchestrator.register_command(command_type, handler)
@@ -331,3 +333,19 @@ class ComputerUse:
 
     async def _on_click_text(self, command: ClickText) -> ComputerActionOutcome:
         return await self.click_text(command.text, dry_run=command.dry_run)
+
+    async def type_text(
+        self, text: str, *, source: str, dry_run: bool = False
+    ) -> ComputerActionOutcome:
+        """Type ``text`` at the focused field (dictation), through the whole pipeline."""
+        action = ComputerAction(kind="type", text=text, target=source)
+        return await self.perform(
+            action,
+            run_id=None,
+            task_id=f"{source}-{secrets.token_hex(4)}",
+            dry_run=dry_run,
+            source=source,
+        )
+
+    async def _on_type_text(self, command: TypeText) -> ComputerActionOutcome:
+        return await self.type_text(command.text, source=command.source, dry_run=command.dry_run)

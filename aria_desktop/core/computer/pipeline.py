@@ -34,10 +34,15 @@ from aria_desktop.domain.computer_events import ComputerActionEnd, ComputerActio
 from aria_desktop.domain.errors import AriaError, ComputerControlOffError, ComputerError
 from aria_desktop.domain.events import AssistantState, Event
 
-__all__ = ["ActionHost", "ActionPipeline", "Decided", "deny", "off_decision"]
+__all__ = ["USER_DRIVEN_SOURCES", "ActionHost", "ActionPipeline", "Decided", "deny", "off_decision"]
 
 Decided = tuple[ComputerDecision, TargetExpectation | None]
 """A policy decision and what the target looked like when it was made."""
+
+USER_DRIVEN_SOURCES = frozenset({"dictation"})
+"""Actions the person drives while they happen (holding the dictation key): the control
+switch, which lets ARIA act on its own, does not gate them; every other rule does (protected
+windows, password fields, rate limits, the kill switch, the audit log)."""
 
 _LOGGER = logging.getLogger(__name__)
 _SETTLE_AFTER_CONFIRM_S = 0.15
@@ -151,10 +156,11 @@ class ActionPipeline:
         task_id: str,
         observation: Observation | None,
         dry_run: bool,
+        source: str = "computer",
     ) -> Decided:
         """Context + policy (+ what the target looked like), without asking or acting."""
         computer = self._computer
-        if not dry_run and not computer.enabled:
+        if not dry_run and not computer.enabled and source not in USER_DRIVEN_SOURCES:
             return off_decision(action), None
         port = computer.port
         context = await asyncio.to_thread(port.context_for, action, observation)
@@ -206,7 +212,7 @@ class ActionPipeline:
         if decided is None:
             try:
                 decided = await self.decide(
-                    action, task_id=task_id, observation=observation, dry_run=dry_run
+                    action, task_id=task_id, observation=observation, dry_run=dry_run, source=source
                 )
             except AriaError as exc:
                 decided = (deny(action, f"context:{exc.code}", exc.message), None)

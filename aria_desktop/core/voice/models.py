@@ -83,6 +83,14 @@ class VoiceModels:
         if not future.done():
             future.set_result(None)
 
+    def problem(self, *, wake: bool) -> str:
+        """Why voice cannot be used yet: a load failure, or models still loading ("": none)."""
+        if self.errors:
+            return "; ".join(f"{k}: {v}" for k, v in sorted(self.errors.items()))
+        if not self.ready("vad") or (wake and not self.ready("wake")):
+            return "voice models are still loading"
+        return ""
+
     def ready(self, component: str) -> bool:
         """Whether ``component`` has loaded successfully."""
         future = self._loaded.get(component)

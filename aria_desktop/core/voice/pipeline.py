@@ -34,6 +34,7 @@ from aria_desktop.core.bus import EventBus
 from aria_desktop.core.orchestrator import Orchestrator
 from aria_desktop.core.ports import Clock, VoiceActivityDetector, WakeWordDetector
 from aria_desktop.core.voice.answer import VoiceAnswers, transcribe_command
+from aria_desktop.core.voice.dictation import DICTATION, Dictation, dictate_heard
 from aria_desktop.core.voice.endpointing import (
     CommandRecording,
     PreRoll,
@@ -68,6 +69,7 @@ __all__ = ["VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
 _LOGGER = logging.getLogger(__name__)
 FRAME_S = au.FRAME_SAMPLES / au.PIPELINE_RATE_HZ
 """Duration of one capture frame, in seconds."""
+_NO_MICROPHONE = "no microphone is configured; `aria doctor` lists audio devices"
 
 
 class VoicePipeline:
@@ -122,6 +124,7 @@ class VoicePipeline:
         self._audio_s = 0.0
         self._answers = VoiceAnswers(orchestrator=orchestrator, clock=self.clock)
         self._next: VoiceParts | None = None  # loaded for changed settings, not yet in use
+        self.dictation = Dictation(orchestrator=orchestrator, bus=self.bus, clock=self.clock)
         self.hands_free: HandsFree | None = None
         """While active, utterances are heard without the wake word (``core/voice/hands_free``)."""
         self.speech.observer = self._on_speech_queued
@@ -140,20 +143,9 @@ class VoicePipeline:
 
     def capability(self) -> CapabilityStatus:
         """Whether voice can be used now, and why not."""
-        reason = ""
-        if self._source_factory is None:
-            reason = (
-                self._no_source_reason
-                or "no microphone is configured; `aria doctor` lists audio devices"
-            )
-        elif self._source_error:
-            reason = self._source_error
-        elif self._models.errors:
-            reason = "; ".join(f"{k}: {v}" for k, v in sorted(self._models.errors.items()))
-        elif not self._models.ready("vad") or (
-            self._detector is not None and not self._models.ready("wake")
-        ):
-            reason = "voice models are still loading"
+        no_source = self._no_source_reason or _NO_MICROPHONE
+        reason = no_source if self._source_factory is None else self._source_error
+        reason = reason or self._models.problem(wake=self._detector is not None)
         return CapabilityStatus(
             name="voice", available=not reason, reason=reason, enabled=not self.muted
         )
@@ -444,8 +436,12 @@ class VoicePipeline:
             self._enter_rest()
             return
         self.states.transition(VoiceState.TRANSCRIBING)
-        hands_free = recording.trigger == HANDS_FREE
-        turn = self._heard(audio) if hands_free else self._turn(audio, recording.starts_with)
+        if recording.trigger == DICTATION:
+            turn = self._dictate(audio)
+        elif recording.trigger == HANDS_FREE:
+            turn = self._heard(audio)
+        else:
+            turn = self._turn(audio, recording.starts_with)
         self._turn_task = asyncio.create_task(turn, name="aria-voice-turn")
 
     def _cancel_recording(self) -> None:
@@ -482,6 +478,11 @@ class VoicePipeline:
         await hear_hands_free(
             self.hands_free, self.speech, self._models, self.bus, audio, self.config, early
         )
+        if self.states.busy:
+            self._enter_rest()
+
+    async def _dictate(self, audio: bytes) -> None:
+        await dictate_heard(self.dictation, self.speech, self._models, audio, self.config.language)
         if self.states.busy:
             self._enter_rest()
 
@@ -528,6 +529,8 @@ class VoicePipeline:
                 f"Unknown push-to-talk action {action!r}.",
                 hint="Use press, release, toggle or listen.",
             )
+        if command.purpose not in {"ask", "dictate"}:
+            raise AriaError(f"Unknown purpose {command.purpose!r}.", hint="Use ask or dictate.")
         recording = self._recording
         if recording is not None:
             if action == "toggle" or (action == "release" and recording.segmenter.hold):
@@ -538,9 +541,8 @@ class VoicePipeline:
         self._require_capture()
         if self.states.busy:
             self._interrupt()
-        self._begin_listening(
-            "push-to-talk", preroll_s=self.config.preroll_s, hold=action == "press"
-        )
+        trigger = DICTATION if command.purpose == "dictate" else "push-to-talk"
+        self._begin_listening(trigger, preroll_s=self.config.preroll_s, hold=action == "press")
 
     def _require_capture(self) -> None:
         if self.muted:

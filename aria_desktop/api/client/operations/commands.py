@@ -176,7 +176,7 @@ COMMANDS: dict[type[Any], Operation[Any, Any]] = {
         method="POST",
         path=at("/push-to-talk"),
         decode=nothing,
-        encode=lambda c: {"json": {"action": c.action}},
+        encode=lambda c: {"json": {"action": c.action, "purpose": c.purpose}},
     ),
     CaptureScreen: Operation[CaptureScreen, Screenshot](
         method="POST",

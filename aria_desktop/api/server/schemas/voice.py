@@ -60,9 +60,12 @@ class PushToTalkIn(StrictTypes):
     ``press`` starts listening and ``release`` ends the command (hold-to-talk: a command that
     is never released still ends at ``voice.vad.max_s``); ``toggle`` starts or ends it;
     ``listen`` starts listening and ends at the next pause (like ``POST /listen``).
+    ``purpose`` ``dictate`` types the words into the focused window instead of asking ARIA
+    (``dictation-end`` says what was typed).
     """
 
     action: Literal["press", "release", "toggle", "listen"]
+    purpose: Literal["ask", "dictate"] = "ask"
 
 
 class PushToTalkOut(BaseModel):
