@@ -42,7 +42,12 @@ if TYPE_CHECKING:
 __all__ = ["LocalSettingsService", "autostart_entry", "autostart_path"]
 
 _LOGGER = logging.getLogger(__name__)
-_HOTKEY_KEYS = ("gui.hotkey_quick_ask", "gui.hotkey_push_to_talk", "gui.hotkey_stop")
+_HOTKEY_KEYS = (
+    "gui.hotkey_quick_ask",
+    "gui.hotkey_push_to_talk",
+    "gui.hotkey_stop",
+    "gui.hotkey_dictate",
+)
 _PROBE_TIMEOUT_S = 5.0
 _SPEECH_PROBE_S = 2.0
 

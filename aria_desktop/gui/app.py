@@ -477,6 +477,7 @@ class Desktop(QObject):
             "quick_ask": values.get("gui.hotkey_quick_ask", ""),
             "push_to_talk": values.get("gui.hotkey_push_to_talk", ""),
             "stop": values.get("gui.hotkey_stop", ""),
+            "dictate": values.get("gui.hotkey_dictate", ""),
         }
 
     def start_hotkeys(self) -> None:
@@ -506,6 +507,8 @@ class Desktop(QObject):
             self.open_quick_ask()
         elif action == "stop" and kind == "press":
             self.tray.stop_everything()
+        elif action == "dictate":
+            self.tray.push_to_talk(kind, purpose="dictate")  # held: the release types
         elif action == "push_to_talk":
             # voice.push_to_talk: "hold" talks while the key is down; "toggle" starts on one
             # press and ends on the next (the pipeline also ends it on silence).

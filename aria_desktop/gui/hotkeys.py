@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from aria_desktop.gui.key_grabs import KeyGrabs
 from aria_desktop.gui.keyspec import HotkeySpec
 
 __all__ = ["GlobalHotkeys", "HotkeyCallback"]
@@ -67,6 +68,7 @@ class GlobalHotkeys:
         self._listener: Any = None
         self._bindings: list[_Binding] = []
         self._state = _State()
+        self._grabs = KeyGrabs()
         self.status = "Global hotkeys are off."
         self.working = False
 
@@ -105,6 +107,9 @@ class GlobalHotkeys:
             self.stop()
             return self._fail(f"This session does not let ARIA read keys. {_TRAY_HINT}")
         self.working = True
+        shared = self._grabs.grab([b.spec for b in self._bindings])
+        if shared:
+            _LOGGER.info("Also used by another program (it sees them too): %s", ", ".join(shared))
         self.status = "Global hotkeys: " + ", ".join(
             f"{b.spec.text} ({b.action.replace('_', ' ')})" for b in self._bindings
         )
@@ -115,6 +120,7 @@ class GlobalHotkeys:
         """Stop listening (the thread ends at the next X event; it is not joined here)."""
         listener, self._listener = self._listener, None
         self.working = False
+        self._grabs.release()
         if listener is not None:
             listener.stop()
 

@@ -292,6 +292,7 @@ SPECIAL: dict[str, str] = {
     "gui.hotkey_quick_ask": "Hotkeys",
     "gui.hotkey_push_to_talk": "Hotkeys",
     "gui.hotkey_stop": "Hotkeys",
+    "gui.hotkey_dictate": "Hotkeys",
     "gui.start_at_login": "General",
 }
 """Settings with a widget of their own (a device picker, the fallback order, hotkeys)."""

@@ -138,6 +138,7 @@ class GuiSettings:
         hotkey_quick_ask: opens the quick-ask prompt.
         hotkey_push_to_talk: held down to talk (voice capability).
         hotkey_stop: the kill switch (stop everything).
+        hotkey_dictate: held down to dictate: the words are typed into the focused window.
         hotkeys_enabled: grab the global hotkeys at all.
         start_at_login: an autostart entry starts the tray app when the user logs in.
         first_run_done: the first-run wizard was completed (or skipped).
@@ -148,6 +149,7 @@ class GuiSettings:
     hotkey_quick_ask: str = "Ctrl+Alt+Space"
     hotkey_push_to_talk: str = "Ctrl+Alt+V"
     hotkey_stop: str = "Ctrl+Alt+X"
+    hotkey_dictate: str = "Ctrl+Alt+D"
     hotkeys_enabled: bool = True
     start_at_login: bool = False
     first_run_done: bool = False

@@ -18,10 +18,19 @@ from aria_desktop.adapters.computer.sway import SwayIpc, SwayWindows
 from aria_desktop.domain.commands import ClickText
 from aria_desktop.domain.computer import ComputerAction
 from tests.computer.conftest import Rig, TargetApp, running_target_app
+from tests.computer.dictation import SAID, Dictating, command, dictating, focus  # noqa: F401
 from tests.computer.target_labels import BUTTONS, MAIN_TITLE, VAULT_TITLE
 from tests.computer.test_desktop import field_point
 from tests.computer.wayland import SwaySession, sway_session
 from tests.fakes.harness import answering
+from tests.voice.conftest import (  # noqa: F401
+    SpeechMaker,
+    piper,
+    say_piper,
+    speech_dir,
+    steady_piper,
+    whisper,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -168,3 +177,18 @@ def test_doctor_says_which_path_each_part_takes_on_wayland(app: TargetApp) -> No
         "OK",
         "pointer through the virtual pointer protocol, keys through wtype",
     )
+
+
+async def test_dictation_on_sway_types_into_the_focused_field(
+    dictating: Any, app: TargetApp, say_piper: SpeechMaker
+) -> None:
+    """The key binding's press and release (``aria dictate press``/``release``) around Piper's
+    voice; Whisper hears it, and wtype types it into the focused field."""
+    dictation: Dictating = await dictating()
+    await focus(dictation.rig, "City")
+    ended = await dictation.say_held(
+        say_piper(*SAID, lead_s=0.2), command(dictation, "press"), command(dictation, "release")
+    )
+    assert ended.status == "typed", ended
+    assert "sunday" in ended.text.lower(), ended.text
+    assert app.state()["fields"]["city"] == ended.text

@@ -249,15 +249,17 @@ class TrayController(QObject):
 
     # --- commands -----------------------------------------------------------------------------
 
-    def push_to_talk(self, action: str) -> None:
-        """Push-to-talk from the menu (toggle) or the hotkey (press/release)."""
+    def push_to_talk(self, action: str, *, purpose: str = "ask") -> None:
+        """Push-to-talk (or dictation) from the menu (toggle) or a hotkey (press/release)."""
         voice = self._status("voice")
         if not voice.available:
             if action != "release":  # one notice per attempt, not one per key edge
-                self.notify("Push to talk is unavailable", voice.reason)
+                what = "Dictation" if purpose == "dictate" else "Push to talk"
+                self.notify(f"{what} is unavailable", voice.reason)
             return
         self.context.tasks.spawn(
-            self.context.assistant.execute(PushToTalk(action=action)), name="aria-gui-ptt"
+            self.context.assistant.execute(PushToTalk(action=action, purpose=purpose)),
+            name="aria-gui-ptt",
         )
 
     def _on_mute_clicked(self, checked: bool) -> None:

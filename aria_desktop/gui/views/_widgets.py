@@ -30,6 +30,7 @@ HOTKEYS = (
     ("gui.hotkey_quick_ask", "Quick ask"),
     ("gui.hotkey_push_to_talk", "Push to talk (hold)"),
     ("gui.hotkey_stop", "Stop everything"),
+    ("gui.hotkey_dictate", "Dictate (hold)"),
 )
 
 
