@@ -43,6 +43,8 @@ fi
 # plugin) and a real notification service (dunst, on Xvfb).
 apt_runtime+=(pulseaudio-utils)
 apt_test+=(dbus-daemon mpv mpv-mpris dunst)
+# Dictation's tests ask a private accessibility bus whether the focused field is a password.
+apt_test+=(at-spi2-core)
 # Wayland: on sway and other wlroots desktops ARIA captures the screen with grim and types with
 # wtype. Its tests run a headless sway, which refuses to run as root: as the unprivileged user
 # created below (tests/computer/wayland.py).

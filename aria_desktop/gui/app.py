@@ -33,6 +33,7 @@ from aria_desktop.gui.bridge import EventBridge
 from aria_desktop.gui.context import GuiContext
 from aria_desktop.gui.controllers.chat import ChatController
 from aria_desktop.gui.controllers.confirm import ConfirmController
+from aria_desktop.gui.controllers.dictation import DictationController
 from aria_desktop.gui.controllers.everyday import EverydayController
 from aria_desktop.gui.controllers.everyday_sync import EverydaySync
 from aria_desktop.gui.controllers.knowledge import KnowledgeController
@@ -54,6 +55,7 @@ from aria_desktop.gui.tasks import TaskOwner, describe_error
 from aria_desktop.gui.theme import ThemeManager
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.chat_window import ChatWindowView
+from aria_desktop.gui.views.dictation_overlay import DictationOverlayView
 from aria_desktop.gui.views.everyday import EverydayView
 from aria_desktop.gui.views.knowledge import KnowledgeView
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView
@@ -167,6 +169,9 @@ class Desktop(QObject):
         self.overlay = ActingOverlayView()
         self.tray = TrayController(
             self.actions, self.icons, self.context, self.overlay, self.tray_view
+        )
+        self.dictation = DictationController(
+            self.bridge, DictationOverlayView(), self.tray.notify, self._dictation_key
         )
         self.memory = MemoryController(self.context, self.icons.app, self.tray.memory_status)
         self.memory.open_conversation.connect(self._open_conversation)
@@ -314,7 +319,7 @@ class Desktop(QObject):
         self.tray.set_offline("ARIA has quit.")
         self.confirm.close_all()
         self.mcp_questions.close_all()
-        for widget in (self.quick_ask_view, self.overlay):
+        for widget in (self.quick_ask_view, self.overlay, self.dictation.view):
             widget.hide()
         self.memory.close()
         self.knowledge.close()
@@ -500,6 +505,12 @@ class Desktop(QObject):
         self.actions.set_hotkey_hint(self.actions.quick_ask, quick.text if quick else "")
         self.actions.set_hotkey_hint(self.actions.stop_everything, stop.text if stop else "")
         self.actions.set_hotkey_hint(self.actions.push_to_talk, talk.text if talk else "")
+
+    def _dictation_key(self) -> str:
+        """The dictation hotkey as shown, when the hotkeys work here ("" otherwise)."""
+        if self.hotkeys is None or not self.hotkeys.working:
+            return ""
+        return self.hotkey_bindings().get("dictate", "")
 
     def on_hotkey(self, action: str, kind: str) -> None:
         """A global hotkey went down or up (on the loop's thread)."""
