@@ -26,6 +26,7 @@ _SUITES: dict[str, tuple[str, str, tuple[str, ...]]] = {
     ),
     "knowledge-quality": ("knowledge_quality", "run_knowledge_quality", ("misses",)),
     "voice-accuracy": ("voice_accuracy", "run_voice_accuracy", ("commands", "stt_uri")),
+    "voice-dictation": ("voice_dictation", "run_dictation_bench", ()),
     "voice": ("voice", "run_voice_bench", ("repeats",)),
     "skills": ("skills", "run_skills_bench", ("turns", "repeats", "accuracy", "stt_uri")),
     "api": ("api", "run_api_bench", ("seconds", "concurrency", "sse_turns", "first_chunk")),
@@ -43,6 +44,8 @@ async def run_suite(name: str, args: argparse.Namespace) -> int:
     """Run the named suite with its command-line options; returns the exit status."""
     if name == "voice" and getattr(args, "accuracy", False):
         name = "voice-accuracy"
+    if name == "voice" and getattr(args, "dictation", False):
+        name = "voice-dictation"
     if name == "knowledge" and getattr(args, "quality", False):
         name = "knowledge-quality"
     if name not in _SUITES:

@@ -77,6 +77,9 @@ _SUITES: tuple[tuple[str, str, tuple[_Option, ...]], ...] = (
         (
             _Option("--repeats", "runs per figure", default=5),
             _Option("--accuracy", "word error rate per voice and wake word errors", kind=None),
+            _Option(
+                "--dictation", "spoken punctuation and words as dictation types them", kind=None
+            ),
             _Option("--commands", "spoken commands per voice for --accuracy (max 20)", default=12),
             _STT_URI,
         ),

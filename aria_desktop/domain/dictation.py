@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["SPOKEN_MARKS", "DictationPiece", "joined", "typed_text"]
+__all__ = ["DICTATION_PROMPT", "SPOKEN_MARKS", "DictationPiece", "joined", "typed_text"]
 
 SPOKEN_MARKS: dict[tuple[str, ...], str] = {
     ("comma",): ",",
@@ -29,6 +29,14 @@ SPOKEN_MARKS: dict[tuple[str, ...], str] = {
     ("new", "paragraph"): "\n\n",
 }
 """Spoken words -> the mark typed (English, the dictation language of the packaged models)."""
+
+DICTATION_PROMPT = "comma, full stop, question mark, exclamation mark, colon, new line"
+"""Given to speech-to-text before a dictation: Whisper then writes the spoken marks as words.
+
+Measured (``aria bench voice --dictation``, bench/README.md): without it tiny.en often hears
+a lone "comma" as "comment" or "coming"; a sentence written with the marks as words did not
+help.
+"""
 
 _LONGEST = max(len(words) for words in SPOKEN_MARKS)
 _SENTENCE_ENDS = frozenset(".?!\n")

@@ -15,6 +15,7 @@ import pytest
 from aria_desktop.core.voice.states import VoiceState
 from aria_desktop.domain.commands import PushToTalk, TypeText
 from aria_desktop.domain.computer import ComputerActionOutcome
+from aria_desktop.domain.dictation import DICTATION_PROMPT
 from aria_desktop.domain.events import RunStart
 from aria_desktop.domain.voice_events import DictationEnd, SttStart
 from tests.core.voice_rig import SILENT, SPEECH, Rig, make_rig
@@ -73,6 +74,7 @@ async def test_held_dictation_types_the_words_with_spoken_punctuation_and_asks_n
     assert ended.status == "typed"
     assert [c.text for c in typist.typed] == ["Dear Anna,\nSee you soon."]
     assert typist.typed[0].source == "dictation"
+    assert rig.stt.prompts == [DICTATION_PROMPT], "Whisper is told to expect spoken marks"
     assert not any(isinstance(e, RunStart) for e in rig.events), "no turn: nothing asked"
     started = await rig.event(SttStart)
     assert started.trigger == "dictation"

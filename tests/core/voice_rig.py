@@ -132,16 +132,24 @@ class FakeStt:
         self.heard: list[AudioClip] = []
         self.starts: list[str] = []
         """The ``starts_with`` of each transcription, in order."""
+        self.prompts: list[str] = []
+        """The ``prompt`` of each transcription, in order."""
         self.gate = Gate()
 
     async def load(self) -> None:
         return None
 
     async def transcribe(
-        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+        self,
+        clip: AudioClip,
+        *,
+        language: str | None = None,
+        starts_with: str = "",
+        prompt: str = "",
     ) -> Transcript:
         self.heard.append(clip)
         self.starts.append(starts_with)
+        self.prompts.append(prompt)
         await self.gate.passed()
         result = self.script.pop(0)
         if isinstance(result, AriaError):

@@ -275,17 +275,24 @@ class WhisperSTT:
         self._vocabulary = tuple(t.strip() for t in terms if t.strip())
 
     async def transcribe(
-        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+        self,
+        clip: AudioClip,
+        *,
+        language: str | None = None,
+        starts_with: str = "",
+        prompt: str = "",
     ) -> Transcript:
         """Transcribe audio of any rate (converted to 16 kHz mono).
 
         ``starts_with`` (the wake phrase the audio begins with) is the decoding's prefix: the
-        transcript begins with it as Whisper writes it ("Hey Jarvis, …").
+        transcript begins with it as Whisper writes it ("Hey Jarvis, …"). ``prompt`` goes
+        before the decoding as context instead of the names (dictation's spoken marks).
         """
         lang = transcription_language(self._model_spec, language or self._language)
         await self.load()
         pcm = await asyncio.to_thread(to_pipeline_pcm, clip)
-        return await asyncio.to_thread(self._transcribe, pcm, lang, decoding_prefix(starts_with))
+        prefix = decoding_prefix(starts_with)
+        return await asyncio.to_thread(self._transcribe, pcm, lang, prefix, prompt)
 
     async def transcribe_quick(self, pcm: bytes) -> str:
         """Greedy, unbiased text of a short 16 kHz mono segment (the wake phrase check)."""
@@ -302,11 +309,13 @@ class WhisperSTT:
                     f"Transcription failed: {exc}.", hint="See the log file for details."
                 ) from None
 
-    def _transcribe(self, pcm: bytes, language: str | None, prefix: str) -> Transcript:
+    def _transcribe(
+        self, pcm: bytes, language: str | None, prefix: str, prompt: str = ""
+    ) -> Transcript:
         audio = pcm_to_float32(pcm)
         started = time.monotonic()
         vocabulary = self._vocabulary
-        if len(audio) > _FULL_WINDOW_FRAMES * _SAMPLES_PER_FRAME:
+        if prompt or len(audio) > _FULL_WINDOW_FRAMES * _SAMPLES_PER_FRAME:
             vocabulary = ()  # the name check scores one window: longer audio is decoded plain
         with self._run_lock:
             try:
@@ -316,7 +325,7 @@ class WhisperSTT:
                 if hinted is not None and not mentioned(hinted[0], vocabulary):
                     text, detected = hinted
                 else:
-                    text, detected = self._decode(audio, language, "", self._beam_size, prefix)
+                    text, detected = self._decode(audio, language, prompt, self._beam_size, prefix)
                     if hinted is not None and hinted[0] != text:
                         if self._names_heard(
                             audio, hinted[0], text, vocabulary, detected or language

@@ -174,11 +174,16 @@ class WyomingSTT(_RequestClient):
         self._language = language
 
     async def transcribe(
-        self, clip: au.AudioClip, *, language: str | None = None, starts_with: str = ""
+        self,
+        clip: au.AudioClip,
+        *,
+        language: str | None = None,
+        starts_with: str = "",
+        prompt: str = "",
     ) -> au.Transcript:
         """Send the audio, wait for the transcript.
 
-        ``starts_with`` is not sent: the Wyoming protocol has no field for it.
+        ``starts_with`` and ``prompt`` are not sent: the Wyoming protocol has no field for them.
         """
         from wyoming.asr import Transcribe
         from wyoming.asr import Transcript as WyTranscript

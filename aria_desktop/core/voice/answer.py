@@ -39,6 +39,7 @@ async def transcribe_command(
     language: str | None,
     starts_with: str,
     early: EarlyTranscription | None = None,
+    prompt: str = "",
 ) -> Transcript:
     """The command's words, published as ``stt-end`` (empty when transcription failed).
 
@@ -58,6 +59,7 @@ async def transcribe_command(
                 AudioClip(pcm=audio, sample_rate_hz=PIPELINE_RATE_HZ),
                 language=language,
                 starts_with=starts_with,
+                prompt=prompt,
             )
         )
     except AriaError:

@@ -21,7 +21,7 @@ from aria_desktop.core.voice.models import VoiceModels
 from aria_desktop.core.voice.speech import SpeechService
 from aria_desktop.domain.commands import TypeText
 from aria_desktop.domain.computer import ComputerActionOutcome
-from aria_desktop.domain.dictation import joined, typed_text
+from aria_desktop.domain.dictation import DICTATION_PROMPT, joined, typed_text
 from aria_desktop.domain.errors import AriaError
 from aria_desktop.domain.voice_events import DictationEnd
 
@@ -101,7 +101,13 @@ async def dictate_heard(
     """Transcribe a recorded dictation and type it (failures end as ``dictation-end``)."""
     try:
         transcript = await transcribe_command(
-            speech, models, dictation.bus, audio, language=language, starts_with=""
+            speech,
+            models,
+            dictation.bus,
+            audio,
+            language=language,
+            starts_with="",
+            prompt=DICTATION_PROMPT,
         )
     except AriaError as exc:
         return dictation.ended(DictationEnd(status="failed", detail=exc.message))

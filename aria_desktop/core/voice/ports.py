@@ -101,11 +101,18 @@ class SpeechToText(Protocol):
     async def load(self) -> None: ...
 
     async def transcribe(
-        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+        self,
+        clip: AudioClip,
+        *,
+        language: str | None = None,
+        starts_with: str = "",
+        prompt: str = "",
     ) -> Transcript:
         """Transcribe any-rate PCM (converted to what the model needs).
 
         ``starts_with``: the wake phrase the audio begins with, for an engine that decodes from it.
+        ``prompt``: words the speech is likely to hold (dictation's spoken marks), for an engine
+        that takes a context before the transcript; others ignore it.
         """
         ...
 

@@ -84,13 +84,18 @@ class FallbackSTT:
             _LOGGER.warning("The local speech-to-text fallback cannot load: %s", exc.message)
 
     async def transcribe(
-        self, clip: AudioClip, *, language: str | None = None, starts_with: str = ""
+        self,
+        clip: AudioClip,
+        *,
+        language: str | None = None,
+        starts_with: str = "",
+        prompt: str = "",
     ) -> Transcript:
         """The primary's transcript, or the fallback's when the primary fails or is resting."""
         if self._primary_due():
             try:
                 transcript = await self.primary.transcribe(
-                    clip, language=language, starts_with=starts_with
+                    clip, language=language, starts_with=starts_with, prompt=prompt
                 )
             except AriaError as exc:
                 self._rest(exc)
@@ -98,7 +103,9 @@ class FallbackSTT:
                 self._back()
                 return transcript
         await self._load_fallback()
-        return await self.fallback.transcribe(clip, language=language, starts_with=starts_with)
+        return await self.fallback.transcribe(
+            clip, language=language, starts_with=starts_with, prompt=prompt
+        )
 
     async def aclose(self) -> None:
         """Close both engines."""
