@@ -43,7 +43,7 @@ def check_computer(settings: Settings) -> list[CheckResult]:
     from aria_desktop.adapters.computer.screen import desktop_session
 
     if desktop_session() == "sway":
-        return [*_check_wlroots(), _check_ocr_languages(), _control(settings)]
+        return [*_check_wlroots(), _check_ocr_languages(), _password_fields(), _control(settings)]
     results: list[CheckResult] = []
     try:
         screen = MssScreen()
@@ -59,8 +59,27 @@ def check_computer(settings: Settings) -> list[CheckResult]:
         )
     results.append(_check_ocr_languages())
     results.append(_check_input())
+    results.append(_password_fields())
     results.append(_control(settings))
     return results
+
+
+def _password_fields() -> CheckResult:
+    """Whether the accessibility service can say that the focused field is a password field."""
+    from aria_desktop.adapters.computer.accessibility import AccessibilityProbe
+
+    probe = AccessibilityProbe()
+    try:
+        if probe.reachable():
+            return ok("password fields", "told by the desktop's accessibility service (AT-SPI)")
+    finally:
+        probe.close()
+    return warn(
+        "password fields",
+        "the accessibility service does not answer: ARIA tells a password field only by the "
+        "labels next to it before typing or dictating",
+        "install at-spi2-core (sudo apt-get install at-spi2-core); desktops start it at login",
+    )
 
 
 def _control(settings: Settings) -> CheckResult:

@@ -77,3 +77,21 @@ async def test_accessibility_tells_a_password_field_where_the_screen_cannot(
     assert typed.status == "ok", typed
     assert accessible_app.state()["fields"]["name"] == "Ada"
     assert name.y != label.y
+
+
+def test_doctor_says_whether_password_fields_can_be_told(
+    accessible_app: TargetApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aria_desktop.doctor.computer import check_computer
+    from aria_desktop.settings import Settings
+
+    line = {r.name: r for r in check_computer(Settings())}["password fields"]
+    assert (line.status, line.detail) == (
+        "OK",
+        "told by the desktop's accessibility service (AT-SPI)",
+    )
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", f"unix:path={tmp_path / 'no-bus'}")
+    line = {r.name: r for r in check_computer(Settings())}["password fields"]
+    assert line.status == "WARN"
+    assert "labels next to it" in line.detail
+    assert "at-spi2-core" in line.fix

@@ -66,6 +66,16 @@ class AccessibilityProbe:
             self.close()
             return None
 
+    def reachable(self) -> bool:
+        """Whether the accessibility bus answers (its registry lists the applications)."""
+        try:
+            self._call(_REGISTRY, _ROOT, "GetChildren")
+        except Exception as exc:  # no session bus, no accessibility bus: the same answer
+            _LOGGER.debug("The accessibility bus does not answer: %s", exc)
+            self.close()
+            return False
+        return True
+
     def close(self) -> None:
         """Close the bus connections (opened again when next asked)."""
         for conn in (self._a11y, self._session):
