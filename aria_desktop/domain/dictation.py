@@ -12,7 +12,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["DICTATION_PROMPT", "SPOKEN_MARKS", "DictationPiece", "joined", "typed_text"]
+__all__ = [
+    "DICTATION_PROMPT",
+    "SPOKEN_MARKS",
+    "DictationPiece",
+    "asks_for_dictation",
+    "joined",
+    "typed_text",
+]
 
 SPOKEN_MARKS: dict[tuple[str, ...], str] = {
     ("comma",): ",",
@@ -43,6 +50,34 @@ _SENTENCE_ENDS = frozenset(".?!\n")
 _CLOSING = frozenset(",.?!:;")
 _TOKEN_RE = re.compile(r"\S+")
 _EDGE_PUNCTUATION = ",.?!:;\"'"
+
+
+_ASKS = frozenset(
+    {
+        "dictate",
+        "dictation",
+        "start dictating",
+        "start dictation",
+        "take dictation",
+        "take a dictation",
+        "type what i say",
+        "type what i say next",
+    }
+)
+"""Whole utterances that start a dictation ("Hey Jarvis, dictate")."""
+_POLITE = re.compile(r"^(please |can you |could you )|( please| now)$")
+
+
+def asks_for_dictation(said: str) -> bool:
+    """Whether ``said`` (the wake phrase taken off) is only a request to dictate.
+
+    Only the whole utterance counts: "How do I dictate in Word?" is a question for the model.
+    """
+    words = re.sub(r"[^\w' ]+", " ", said.lower())
+    words = " ".join(words.split())
+    for _ in range(2):
+        words = _POLITE.sub("", words).strip()
+    return words in _ASKS
 
 
 @dataclass(frozen=True)

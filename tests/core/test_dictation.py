@@ -18,7 +18,7 @@ from aria_desktop.domain.computer import ComputerActionOutcome
 from aria_desktop.domain.dictation import DICTATION_PROMPT
 from aria_desktop.domain.events import RunStart
 from aria_desktop.domain.voice_events import DictationEnd, SttStart
-from tests.core.voice_rig import SILENT, SPEECH, Rig, make_rig
+from tests.core.voice_rig import SILENT, SPEECH, WAKE, Rig, command, make_rig
 
 
 class Typist:
@@ -114,3 +114,28 @@ async def test_without_a_keyboard_path_dictation_says_so_in_plain_words(rig: Rig
     assert "keyboard" in ended.detail
     assert "`" not in ended.detail
     assert "computer." not in ended.detail
+
+
+async def test_saying_dictate_after_the_wake_word_types_the_next_words(
+    rig: Rig, typist: Typist
+) -> None:
+    rig.stt.script += ["Dictate.", "Back in ten minutes."]
+    rig.source.feed(WAKE, *command())
+    started = await rig.event(SttStart, lambda e: e.trigger == "dictation")
+    assert started.trigger == "dictation"
+    rig.source.feed(*command())
+    ended = await rig.event(DictationEnd)
+    assert ended.text == "Back in ten minutes."
+    assert [c.text for c in typist.typed] == ["Back in ten minutes."]
+    assert not any(isinstance(e, RunStart) for e in rig.events), "no turn for either"
+    await rig.reach(VoiceState.WAKE)
+
+
+async def test_a_question_about_dictating_goes_to_the_model(rig: Rig, typist: Typist) -> None:
+    rig.stt.script.append("Hey Jarvis, how do I dictate in Word?")
+    rig.chat.script.append(["Use the Dictate button on the Home tab."])
+    rig.source.feed(WAKE, *command())
+    await rig.event(RunStart)
+    await rig.reach(VoiceState.WAKE)
+    assert typist.typed == []
+    assert not any(isinstance(e, SttStart) and e.trigger == "dictation" for e in rig.events)

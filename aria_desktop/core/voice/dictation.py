@@ -98,7 +98,10 @@ async def dictate_heard(
     audio: bytes,
     language: str | None,
 ) -> DictationEnd:
-    """Transcribe a recorded dictation and type it (failures end as ``dictation-end``)."""
+    """Transcribe a recorded dictation and type it (failures end as ``dictation-end``).
+
+    Never raises but for cancellation: the pipeline returns to waiting whatever happened.
+    """
     try:
         transcript = await transcribe_command(
             speech,
@@ -109,9 +112,12 @@ async def dictate_heard(
             starts_with="",
             prompt=DICTATION_PROMPT,
         )
+        return await dictation.type_transcript(transcript.text)
     except AriaError as exc:
         return dictation.ended(DictationEnd(status="failed", detail=exc.message))
-    return await dictation.type_transcript(transcript.text)
+    except Exception as exc:  # a bug must not leave the pipeline transcribing for ever
+        _LOGGER.exception("Dictation failed")
+        return dictation.ended(DictationEnd(status="failed", detail=f"Dictation failed: {exc}."))
 
 
 def _plain(outcome: ComputerActionOutcome) -> str:

@@ -16,11 +16,10 @@ pipeline's state (:class:`~aria_desktop.core.voice.states.VoiceState`):
   cancelled if the model is still writing (a reply that had streamed whole stays
   ``complete``: only its speech ends ``interrupted``), and listening starts.
 
-Every state change goes through one transition method, which also shows the matching
-assistant state. ARIA's own voice must not wake it
-(:class:`~aria_desktop.core.voice.wake_gate.WakeGate`). Time comes from the injected clock. Mute
-closes the capture stream (the source generator is closed); nothing is recorded to disk. See
-``aria_desktop/ARCHITECTURE.md``, "One voice turn".
+Every state change goes through one transition (it shows the assistant state too); ARIA's own
+voice must not wake it (``WakeGate``); time comes from the injected clock; mute closes the
+capture stream and nothing is recorded to disk. A dictation is recorded the same way and typed
+(``core/voice/dictation.py``). See ``aria_desktop/ARCHITECTURE.md``, "One voice turn".
 """
 
 from __future__ import annotations
@@ -61,6 +60,7 @@ from aria_desktop.domain import audio as au
 from aria_desktop.domain import voice_events
 from aria_desktop.domain.chat import CapabilityStatus
 from aria_desktop.domain.commands import PushToTalk, SetMicrophoneMuted, Speak, Transcribe
+from aria_desktop.domain.dictation import asks_for_dictation
 from aria_desktop.domain.errors import AriaError, VoiceUnavailableError
 from aria_desktop.domain.events import ErrorEvent
 
@@ -69,6 +69,7 @@ __all__ = ["VoiceConfig", "VoicePipeline", "VoiceState", "rms_dbfs"]
 _LOGGER = logging.getLogger(__name__)
 FRAME_S = au.FRAME_SAMPLES / au.PIPELINE_RATE_HZ
 """Duration of one capture frame, in seconds."""
+_PTT_ACTIONS = frozenset({"press", "release", "toggle", "listen"})
 _NO_MICROPHONE = "no microphone is configured; `aria doctor` lists audio devices"
 
 
@@ -417,7 +418,7 @@ class VoicePipeline:
         for event in recording.segmenter.process(FRAME_S, speech):
             if event is SegmentEvent.SPEECH_STARTED:
                 self.bus.publish(voice_events.SttVadStart())
-            elif event is SegmentEvent.PAUSED:
+            elif event is SegmentEvent.PAUSED and recording.trigger != DICTATION:
                 self._answers.early.start(
                     recording, self.speech, self._models, self.config.language
                 )
@@ -465,8 +466,8 @@ class VoicePipeline:
             self.bus.publish(ErrorEvent(code="internal", message=f"The voice turn failed: {exc}"))
         finally:
             self._answers.turn_ended()
-        if not self.states.busy:
-            return  # interrupted: already listening again
+        if not self.states.busy or self._recording is not None:
+            return  # interrupted, or a dictation asked for by voice: listening again
         if follow_up and self.config.follow_up_s > 0 and self._capturing:
             self._begin_listening("follow-up")
         else:
@@ -500,6 +501,9 @@ class VoicePipeline:
         text = strip_wake_phrase(transcript.text, self.config.wake_phrases)
         if not any(ch.isalnum() for ch in text):
             return False
+        if asks_for_dictation(text):
+            self._begin_listening(DICTATION)  # the next words are typed, not answered
+            return False
         self.states.transition(VoiceState.THINKING)
         self._arm_wake()  # the wake word now interrupts the answer
         return await self._answers.answer(
@@ -524,13 +528,11 @@ class VoicePipeline:
 
     async def _on_push_to_talk(self, command: PushToTalk) -> None:
         action = command.action
-        if action not in {"press", "release", "toggle", "listen"}:
+        if action not in _PTT_ACTIONS or command.purpose not in {"ask", "dictate"}:
             raise AriaError(
-                f"Unknown push-to-talk action {action!r}.",
-                hint="Use press, release, toggle or listen.",
+                f"Unknown push-to-talk action {action!r} or purpose {command.purpose!r}.",
+                hint="Use press, release, toggle or listen; to ask or to dictate.",
             )
-        if command.purpose not in {"ask", "dictate"}:
-            raise AriaError(f"Unknown purpose {command.purpose!r}.", hint="Use ask or dictate.")
         recording = self._recording
         if recording is not None:
             if action == "toggle" or (action == "release" and recording.segmenter.hold):
