@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aria_desktop.domain.dictation import joined, typed_text
+from aria_desktop.domain.dictation import asks_for_dictation, joined, typed_text
 
 
 @pytest.mark.parametrize(
@@ -58,3 +58,32 @@ def test_a_dictation_continues_the_last_one_with_a_space_and_a_capital() -> None
     assert joined("Hi\n", "there") == "there"
     assert joined("Hi", ", there") == ", there"
     assert joined("", "first") == "first"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Dictate.",
+        "Please start dictation",
+        "dictate now",
+        "Could you take dictation, please?",
+        "Type what I say.",
+        "Start dictating.",
+    ],
+)
+def test_a_whole_request_to_dictate_starts_one(said: str) -> None:
+    assert asks_for_dictation(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "How do I dictate in Word?",
+        "dictate a letter to Anna",
+        "What is dictation software?",
+        "Set a timer for five minutes",
+        "",
+    ],
+)
+def test_a_sentence_that_only_contains_the_word_is_not_a_request(said: str) -> None:
+    assert not asks_for_dictation(said)
