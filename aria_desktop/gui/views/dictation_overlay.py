@@ -60,9 +60,20 @@ class DictationOverlayView(QWidget):
         """The words are being written down and typed."""
         self._show("Typing what you said…", _TYPING)
 
+    @property
+    def can_show(self) -> bool:
+        """Whether the sign may show: not on Wayland (the tray icon shows listening there).
+
+        A Wayland compositor gives a new window the focus, and the words would go to the sign
+        instead of the field being written in.
+        """
+        return not QGuiApplication.platformName().startswith("wayland")
+
     def _show(self, text: str, colours: dict[str, str]) -> None:
         self.frame.setStyleSheet(_STYLE.format(**colours))
         self.label.setText(text)
+        if not self.can_show:
+            return
         self.adjustSize()
         screen: QScreen | None = QGuiApplication.primaryScreen()
         if screen is not None:
