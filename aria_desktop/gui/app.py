@@ -55,7 +55,6 @@ from aria_desktop.gui.tasks import TaskOwner, describe_error
 from aria_desktop.gui.theme import ThemeManager
 from aria_desktop.gui.views.actions import ActionSet
 from aria_desktop.gui.views.chat_window import ChatWindowView
-from aria_desktop.gui.views.dictation_overlay import DictationOverlayView
 from aria_desktop.gui.views.everyday import EverydayView
 from aria_desktop.gui.views.knowledge import KnowledgeView
 from aria_desktop.gui.views.memory_browser import MemoryBrowserView
@@ -170,9 +169,7 @@ class Desktop(QObject):
         self.tray = TrayController(
             self.actions, self.icons, self.context, self.overlay, self.tray_view
         )
-        self.dictation = DictationController(
-            self.bridge, DictationOverlayView(), self.tray.notify, self._dictation_key
-        )
+        self.dictation = DictationController(self.bridge, self.tray.notify, self._dictation_key)
         self.memory = MemoryController(self.context, self.icons.app, self.tray.memory_status)
         self.memory.open_conversation.connect(self._open_conversation)
         self.knowledge = KnowledgeController(self.context, self.icons.app)

@@ -168,9 +168,14 @@ Runner = Callable[..., Any]
 
 @pytest.fixture
 def run(qloop: asyncio.AbstractEventLoop) -> Runner:
-    """Run a coroutine on qasync's loop (bounded by ``timeout_s``)."""
+    """Run a coroutine on qasync's loop (bounded by ``timeout_s``).
 
-    def runner(coro: Coroutine[Any, Any, T], timeout_s: float = 15.0) -> T:
+    The bound is only a guard against a coroutine that never ends: a wait's own bound
+    (``wait_for``'s) is the one a test means, so the guard is longer than any of them. It was
+    15 s, and cut short the 20 s and 120 s waits of slower steps on a busy machine.
+    """
+
+    def runner(coro: Coroutine[Any, Any, T], timeout_s: float = 150.0) -> T:
         async def bounded() -> T:
             async with asyncio.timeout(timeout_s):
                 return await coro

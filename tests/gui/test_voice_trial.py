@@ -87,7 +87,7 @@ def test_the_model_that_hears_the_voice_best_is_offered_and_saved(
             run(wait_for(_recorded(trial, index + 1), 15))
         finally:
             player.wait(timeout=10)
-    run(wait_for(lambda: trial.finished, 120))
+    run(wait_for(lambda: trial.finished, 120))  # three models hear three recordings
     assert trial.winner is not None, trial.view.status.text()
     labels = [s.candidate.label for s in trial.scores]
     assert labels == ["tiny.en", "tiny.en (quick)", "base"]

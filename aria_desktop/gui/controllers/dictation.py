@@ -25,11 +25,11 @@ class DictationController:
     def __init__(
         self,
         bridge: EventBridge,
-        view: DictationOverlayView,
         notify: Callable[[str, str], None],
         hotkey: Callable[[], str],
+        view: DictationOverlayView | None = None,
     ) -> None:
-        self.view = view
+        self.view = view or DictationOverlayView()
         self._notify = notify
         self._hotkey = hotkey
         self.active = False
