@@ -283,3 +283,11 @@ def test_config_set_says_when_a_running_aria_uses_the_change(aria_env: dict[str,
     assert "from its next turn" in live.stderr
     later = aria(aria_env, "config", "set", "agent.max_steps", "4")
     assert "after a restart" in later.stderr
+
+
+def test_dictate_without_a_running_aria_says_how_to_start_one(aria_env: dict[str, str]) -> None:
+    result = aria(aria_env, "dictate")
+    no_traceback(result)
+    assert result.returncode == 1
+    assert "ARIA is not running" in result.stderr
+    assert "aria daemon" in result.stderr

@@ -220,6 +220,11 @@ class Orchestrator:
             raise ValueError(f"{command_type.__name__} already has a handler")
         self._handlers[command_type] = handler
 
+    def handles(self, command_type: type[Command]) -> bool:
+        """Whether a capability registered ``command_type`` (or it is built in)."""
+        built_in = (StartTurn, CancelTurn, ConfirmAction, StopEverything)
+        return command_type in self._handlers or command_type in built_in
+
     def spawn(self, coro: Awaitable[Any], *, name: str) -> asyncio.Task[Any]:
         """Run a named background task owned by the orchestrator (cancelled on ``stop``)."""
 

@@ -100,3 +100,46 @@ async def test_hold_to_talk_through_the_api(
         sub.close()
         await asyncio.wait_for(owner.stop(), timeout=30)
         await sink.aclose()
+
+
+@pytest.mark.slow
+async def test_dictation_through_the_api_types_what_was_said(
+    settings: Settings, say_piper: SpeechMaker, tmp_path: Path, display: str
+) -> None:
+    """``purpose: dictate`` crosses the wire: the words are typed (on the display), not asked."""
+    from aria_desktop.domain.voice_events import DictationEnd
+
+    source = LiveSource()
+    sink = WavSink(tmp_path / "reply.wav")
+    owner = await start_owner(settings, voice_source_factory=lambda: source, voice_sink=sink)
+    sub = owner.app.orchestrator.bus.subscribe()
+    try:
+        assert owner.server is not None
+        token = TokenFile(paths.api_token_path()).read()
+        async with ApiClient(owner.server.url, token) as client:
+            async with asyncio.timeout(90):  # the voice models load in the background
+                while True:
+                    voice = next(c for c in await client.capabilities() if c.name == "voice")
+                    if voice.available and voice.enabled:
+                        break
+                    await asyncio.sleep(0.1)
+            await client.execute(PushToTalk(action="press", purpose="dictate"))
+            source.inject(say_piper("Thanks for the tea, see you on Sunday.", lead_s=0.1))
+            await source.consumed()
+            await client.execute(PushToTalk(action="release", purpose="dictate"))
+        seen = []
+        async with asyncio.timeout(60):
+            async for event in sub:
+                seen.append(event)
+                if isinstance(event, DictationEnd):
+                    break
+        assert next(e for e in seen if isinstance(e, SttStart)).trigger == "dictation"
+        ended = seen[-1]
+        assert isinstance(ended, DictationEnd)
+        assert ended.status == "typed", ended
+        assert "sunday" in ended.text.lower()
+        assert not any(e.type == "run-start" for e in seen), "typed, not asked"
+    finally:
+        sub.close()
+        await asyncio.wait_for(owner.stop(), timeout=30)
+        await sink.aclose()

@@ -271,7 +271,8 @@ class ActionPipeline:
         status = "ok"
         detail = ""
         try:
-            if not attempt.dry_run and not computer.enabled:
+            user_driven = attempt.source in USER_DRIVEN_SOURCES
+            if not attempt.dry_run and not computer.enabled and not user_driven:
                 raise ComputerControlOffError("Computer control was switched off.")
             detail = await self._blocking(
                 self._verify_and_perform, attempt.action, expectation, attempt.dry_run

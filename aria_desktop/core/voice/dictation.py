@@ -36,8 +36,8 @@ _JOIN_WITHIN_S = 60.0
 """A dictation this soon after the last one continues its text (a space, a capital)."""
 
 _NO_TYPING = (
-    "Dictation types with the keyboard, which is not available here. Open the desktop "
-    "check from the tray menu to see what is missing."
+    "Dictation types with the keyboard, and this ARIA has no desktop it can type into. Start "
+    "ARIA inside your desktop session."
 )
 
 
@@ -64,12 +64,12 @@ class Dictation:
         now = self._clock.monotonic()
         if now - self._last.at <= _JOIN_WITHIN_S:
             text = joined(self._last.text, text)
+        if not self._orchestrator.handles(TypeText):  # no computer capability in this process
+            return self.ended(DictationEnd(status="failed", detail=_NO_TYPING))
         try:
             outcome = await self._orchestrator.handle(
                 TypeText(text=text, source=DICTATION, dry_run=dry_run)
             )
-        except TypeError:  # no computer capability in this process
-            return self.ended(DictationEnd(status="failed", detail=_NO_TYPING))
         except AriaError as exc:
             return self.ended(DictationEnd(status="failed", detail=exc.message))
         return self.ended(self._outcome(outcome, text, now))
