@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 
 from aria_desktop import paths
 from aria_desktop.doctor.result import CheckResult, judged, ok, warn
@@ -55,9 +56,7 @@ def check_desktop_app() -> list[CheckResult]:
     except FileNotFoundError:
         absent = ["icons/"]
     from aria_desktop.compose.desktop_services import autostart_path
-    from aria_desktop.gui.hotkeys import session_problem
 
-    problem = session_problem()
     entry = autostart_path()
     return [
         judged(
@@ -67,12 +66,7 @@ def check_desktop_app() -> list[CheckResult]:
             "reinstall ARIA: bash packaging/setup.sh start",
             bad="FAIL",
         ),
-        judged(
-            "global hotkeys",
-            not problem,
-            problem or f"X11 display {os.environ.get('DISPLAY')}",
-            "use the tray menu (or the chat window's ARIA menu) instead",
-        ),
+        check_hotkeys(os.environ),
         check_system_tray(),
         CheckResult(
             name="start at login",
@@ -81,6 +75,36 @@ def check_desktop_app() -> list[CheckResult]:
             fix="" if entry.exists() else "turn it on in Settings > General",
         ),
     ]
+
+
+_SWAY_BINDINGS = (
+    "bind the keys in sway's config, e.g. `bindsym --no-repeat Ctrl+Mod1+d exec aria dictate "
+    "press` and `bindsym --release Ctrl+Mod1+d exec aria dictate release`; the tray menu has "
+    "the rest"
+)
+
+
+def check_hotkeys(env: Mapping[str, str]) -> CheckResult:
+    """Whether ARIA hears its global hotkeys in this session, and what to do where it cannot.
+
+    They are read through X RECORD: on a Wayland desktop that reaches only the keys typed into
+    X11 (XWayland) windows, so a session with ``WAYLAND_DISPLAY`` gets a warning too.
+    """
+    from aria_desktop.gui.hotkeys import session_problem
+
+    sway = bool(env.get("SWAYSOCK"))
+    fix = _SWAY_BINDINGS if sway else "use the tray menu (or the chat window's ARIA menu) instead"
+    problem = session_problem(env)
+    if problem:
+        return warn("global hotkeys", problem, fix)
+    if env.get("WAYLAND_DISPLAY"):
+        return warn(
+            "global hotkeys",
+            "a Wayland session: ARIA hears its hotkeys only while an X11 (XWayland) window has "
+            "the focus",
+            fix,
+        )
+    return ok("global hotkeys", f"X11 display {env.get('DISPLAY')}, through X RECORD")
 
 
 def check_system_tray(display: str | None = None) -> CheckResult:
