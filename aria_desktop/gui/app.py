@@ -502,6 +502,8 @@ class Desktop(QObject):
         self.actions.set_hotkey_hint(self.actions.quick_ask, quick.text if quick else "")
         self.actions.set_hotkey_hint(self.actions.stop_everything, stop.text if stop else "")
         self.actions.set_hotkey_hint(self.actions.push_to_talk, talk.text if talk else "")
+        dictate = specs.get("dictate")
+        self.actions.set_hotkey_hint(self.actions.dictate, dictate.text if dictate else "")
 
     def _dictation_key(self) -> str:
         """The dictation hotkey as shown, when the hotkeys work here ("" otherwise)."""

@@ -91,7 +91,7 @@ def test_without_a_microphone_voice_is_an_unavailable_capability(
     desktop.tray.refresh_capabilities()
     run(wait_for(lambda: "voice" in desktop.tray.capabilities))
     actions = desktop.actions
-    for item in (actions.push_to_talk, actions.mute):
+    for item in (actions.push_to_talk, actions.dictate, actions.mute):
         assert not item.isEnabled()
         assert item.toolTip() == voice.reason
         assert item.text().endswith("— Unavailable: no microphone")
@@ -100,7 +100,12 @@ def test_without_a_microphone_voice_is_an_unavailable_capability(
     desktop.tray.notify = lambda title, text, warning=False: notices.append((title, text))
     desktop.on_hotkey("push_to_talk", "press")
     desktop.on_hotkey("push_to_talk", "release")
-    assert notices == [("Push to talk is unavailable", voice.reason)]
+    desktop.on_hotkey("dictate", "press")
+    desktop.on_hotkey("dictate", "release")
+    assert notices == [
+        ("Push to talk is unavailable", voice.reason),
+        ("Dictation is unavailable", voice.reason),
+    ]
     assert desktop.connection is not None
     assert desktop.connection.assistant.orchestrator.state == "idle"
 

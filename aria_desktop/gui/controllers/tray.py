@@ -77,6 +77,7 @@ class TrayController(QObject):
         self._refresh_timer.setInterval(CAPABILITY_REFRESH_MS)
         self._refresh_timer.timeout.connect(self.refresh_capabilities)
         actions.push_to_talk.triggered.connect(lambda: self.push_to_talk("toggle"))
+        actions.dictate.triggered.connect(lambda: self.push_to_talk("toggle", purpose="dictate"))
         actions.mute.triggered.connect(self._on_mute_clicked)
         actions.computer_control.triggered.connect(self._on_computer_clicked)
         for kill_switch in (actions.stop_everything.triggered, overlay.stop_button.clicked):
@@ -231,6 +232,7 @@ class TrayController(QObject):
         microphone = self.capabilities.get("microphone", voice)
         computer = self._status("computer")
         actions.set_availability(actions.push_to_talk, voice.available, voice.reason)
+        actions.set_availability(actions.dictate, voice.available, voice.reason)
         actions.set_availability(actions.mute, microphone.available, microphone.reason)
         actions.mute.setChecked(self.state == "muted" or not microphone.enabled)
         actions.set_availability(actions.computer_control, computer.available, computer.reason)

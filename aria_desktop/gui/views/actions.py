@@ -16,6 +16,7 @@ class ActionSet(QObject):
         self.open_chat = QAction("Open chat", self)
         self.quick_ask = QAction("Quick ask…", self)
         self.push_to_talk = QAction("Push to talk", self)
+        self.dictate = QAction("Dictate", self)
         self.mute = QAction("Mute microphone", self)
         self.mute.setCheckable(True)
         self.computer_control = QAction("Computer control", self)
@@ -29,7 +30,13 @@ class ActionSet(QObject):
         self.quit.setShortcut(QKeySequence.StandardKey.Quit)
         self._labels = {
             action: action.text()
-            for action in (self.push_to_talk, self.mute, self.computer_control, self.memory)
+            for action in (
+                self.push_to_talk,
+                self.dictate,
+                self.mute,
+                self.computer_control,
+                self.memory,
+            )
         }
         self._hints: dict[QAction, str] = {}
 

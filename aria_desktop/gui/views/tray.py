@@ -25,6 +25,7 @@ class TrayView(QObject):
         self.menu.addAction(actions.quick_ask)
         self.menu.addSeparator()
         self.menu.addAction(actions.push_to_talk)
+        self.menu.addAction(actions.dictate)  # the tray only: the chat window would get the words
         self.menu.addAction(actions.mute)
         self.menu.addAction(actions.computer_control)
         self.menu.addAction(actions.stop_everything)
