@@ -102,6 +102,18 @@ async def test_a_refused_field_gets_nothing_and_the_person_is_told_why(
     assert ended.detail == "Nothing was typed: the focused field is a password field."
 
 
+async def test_a_refusal_names_no_rule(rig: Rig, typist: Typist) -> None:
+    typist.outcome = ComputerActionOutcome(
+        status="denied",
+        action={"kind": "type"},
+        rule="context:display_unavailable",
+        detail="Refused by the safety policy (rule context:display_unavailable): "
+        "There is no desktop display to type into.",
+    )
+    ended = await dictate(rig, "hello")
+    assert ended.detail == "Nothing was typed: There is no desktop display to type into."
+
+
 async def test_silence_types_nothing(rig: Rig, typist: Typist) -> None:
     ended = await dictate(rig, "")
     assert ended.status == "nothing-heard"

@@ -129,4 +129,8 @@ def _plain(outcome: ComputerActionOutcome) -> str:
         return "Nothing was typed: the focused window is ARIA's own."
     if rule.startswith("deny:"):
         return "Nothing was typed: the focused window is protected by the safety policy."
+    # "Refused by the safety policy (rule context:no_display): …": the words, not the rule.
+    prefix, found, reason = outcome.detail.partition("): ")
+    if found and prefix.startswith("Refused by the safety policy (rule "):
+        return f"Nothing was typed: {reason}"
     return outcome.detail or "Nothing was typed."
