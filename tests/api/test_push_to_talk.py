@@ -60,6 +60,16 @@ def settings(tmp_path: Path, ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
     )
 
 
+async def voice_ready(client: ApiClient) -> None:
+    """Return once the owner's voice capability is available (its models load meanwhile)."""
+    async with asyncio.timeout(90):
+        while True:
+            voice = next(c for c in await client.capabilities() if c.name == "voice")
+            if voice.available and voice.enabled:
+                return
+            await asyncio.sleep(0.1)
+
+
 @pytest.mark.slow
 async def test_hold_to_talk_through_the_api(
     settings: Settings, ollama: FakeOllama, say_piper: SpeechMaker, tmp_path: Path
@@ -73,12 +83,7 @@ async def test_hold_to_talk_through_the_api(
         assert owner.server is not None
         token = TokenFile(paths.api_token_path()).read()
         async with ApiClient(owner.server.url, token) as client:
-            async with asyncio.timeout(90):  # the voice models load in the background
-                while True:
-                    voice = next(c for c in await client.capabilities() if c.name == "voice")
-                    if voice.available and voice.enabled:
-                        break
-                    await asyncio.sleep(0.1)
+            await voice_ready(client)
             await client.execute(PushToTalk(action="press"))
             source.inject(say_piper("What is the capital of France?", lead_s=0.1))
             await asyncio.sleep(3.0)  # the button is held through the command and a pause
@@ -117,12 +122,7 @@ async def test_dictation_through_the_api_types_what_was_said(
         assert owner.server is not None
         token = TokenFile(paths.api_token_path()).read()
         async with ApiClient(owner.server.url, token) as client:
-            async with asyncio.timeout(90):  # the voice models load in the background
-                while True:
-                    voice = next(c for c in await client.capabilities() if c.name == "voice")
-                    if voice.available and voice.enabled:
-                        break
-                    await asyncio.sleep(0.1)
+            await voice_ready(client)
             await client.execute(PushToTalk(action="press", purpose="dictate"))
             source.inject(say_piper("Thanks for the tea, see you on Sunday.", lead_s=0.1))
             await source.consumed()

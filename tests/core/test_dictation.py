@@ -18,7 +18,7 @@ from aria_desktop.domain.computer import ComputerActionOutcome
 from aria_desktop.domain.dictation import DICTATION_PROMPT
 from aria_desktop.domain.events import RunStart
 from aria_desktop.domain.voice_events import DictationEnd, SttStart
-from tests.core.voice_rig import SILENT, SPEECH, WAKE, Rig, command, make_rig
+from tests.core.voice_rig import SILENT, SPEECH, WAKE, Rig, command, running_rig
 
 
 class Typist:
@@ -35,16 +35,8 @@ class Typist:
 
 @pytest.fixture
 async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
-    made, db = await make_rig(tmp_path)
-    await made.pipeline.start()
-    await made.reach(VoiceState.WAKE)
-    try:
+    async with running_rig(tmp_path) as made:
         yield made
-    finally:
-        await made.pipeline.stop()
-        await made.orchestrator.stop()
-        await made.close()
-        await db.close()
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from aria_desktop.adapters.voice.audio import FRAME_BYTES
 from aria_desktop.core.voice.states import VoiceState
 from aria_desktop.domain.voice_events import SttEnd, SttVadEnd
-from tests.core.voice_rig import SILENT, SPEECH, WAKE, Rig, make_rig
+from tests.core.voice_rig import SILENT, SPEECH, WAKE, Rig, running_rig
 
 PAUSE_FRAMES = 4
 """Quiet frames until the pause (0.32 s >= 0.3 s); 9 end the command (0.72 s >= 0.7 s)."""
@@ -24,16 +24,8 @@ PREROLL_FRAMES = 1
 
 @pytest.fixture
 async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
-    made, db = await make_rig(tmp_path)
-    await made.pipeline.start()
-    await made.reach(VoiceState.WAKE)
-    try:
+    async with running_rig(tmp_path) as made:
         yield made
-    finally:
-        await made.pipeline.stop()
-        await made.orchestrator.stop()
-        await made.close()
-        await db.close()
 
 
 async def test_the_transcription_begins_at_the_pause_and_the_endpoint_takes_it(rig: Rig) -> None:

@@ -10,8 +10,9 @@ VAD hears speech in ``SPEECH``, everything else is silence. Each fake can hold (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
-from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -383,6 +384,21 @@ async def make_rig(
         orchestrator, pipeline, clock=clock, chat=chat, wake=wake, stt=stt, sink=sink, source=source
     )
     return rig, db
+
+
+@contextlib.asynccontextmanager
+async def running_rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    """A rig whose pipeline has started and waits for the wake word; all stopped after."""
+    made, db = await make_rig(tmp_path)
+    await made.pipeline.start()
+    await made.reach(VoiceState.WAKE)
+    try:
+        yield made
+    finally:
+        await made.pipeline.stop()
+        await made.orchestrator.stop()
+        await made.close()
+        await db.close()
 
 
 def command(speech_frames: int = 3) -> Iterator[bytes]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QRectF
 from PySide6.QtGui import QGuiApplication, QPainterPath, QRegion, QResizeEvent, QScreen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QWidget
+
+from aria_desktop.gui.views.overlay import FloatingSign
 
 __all__ = ["DictationOverlayView"]
 
@@ -17,19 +19,11 @@ _LISTENING = {"background": "#1f5fae", "dot": "#ff5a52"}
 _TYPING = {"background": "#3d4a5c", "dot": "#b9c4d3"}
 
 
-class DictationOverlayView(QWidget):
+class DictationOverlayView(FloatingSign):
     """Bottom-centre, always on top, never takes the focus (the words go to the focused window)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(
-            parent,
-            Qt.WindowType.Tool
-            | Qt.WindowType.FramelessWindowHint
-            | Qt.WindowType.WindowStaysOnTopHint
-            | Qt.WindowType.WindowDoesNotAcceptFocus,
-        )
-        self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
-        self.setWindowTitle("ARIA dictation")
+        super().__init__("ARIA dictation", parent)
         self.frame = QFrame(self)
         self.frame.setObjectName("dictation")
         self.dot = QLabel("●")

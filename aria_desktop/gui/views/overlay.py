@@ -6,13 +6,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget
 
-__all__ = ["ActingOverlayView"]
+__all__ = ["ActingOverlayView", "FloatingSign"]
 
 
-class ActingOverlayView(QWidget):
-    """Small, always on top, top-centre; shown while the assistant's state is ``acting``."""
+class FloatingSign(QWidget):
+    """A frameless window on top of the others that never takes the focus (ARIA's signs)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(
             parent,
             Qt.WindowType.Tool
@@ -21,7 +21,14 @@ class ActingOverlayView(QWidget):
             | Qt.WindowType.WindowDoesNotAcceptFocus,
         )
         self.setAttribute(Qt.WidgetAttribute.WA_ShowWithoutActivating, True)
-        self.setWindowTitle("ARIA is controlling the computer")
+        self.setWindowTitle(title)
+
+
+class ActingOverlayView(FloatingSign):
+    """Small, always on top, top-centre; shown while the assistant's state is ``acting``."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("ARIA is controlling the computer", parent)
         frame = QFrame(self)
         frame.setObjectName("overlay")
         frame.setStyleSheet(
